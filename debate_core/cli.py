@@ -1,0 +1,264 @@
+"""``python -m debate_core``: a CLI that composes.
+
+Every command prints to stdout (Markdown or JSON with ``--format json``) and
+reports bad input as one ``error: …`` line on stderr with a non-zero exit.
+Commands register themselves in ``COMMANDS``; each is ``add(subparsers)`` plus a
+``run(args) -> int``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Callable, Optional
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+
+
+def _print_json(data) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
+
+
+def _add_pack(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--pack", help="persona pack folder (default: data/packs/default)")
+
+
+def _add_format(p: argparse.ArgumentParser, choices=("md", "json")) -> None:
+    p.add_argument("--format", choices=choices, default=choices[0])
+
+
+def add_archive_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--archive", help="archive file (default: $DEBATE_ARCHIVE or data/archive.duckdb)")
+
+
+# ----------------------------------------------------------------------- debate
+
+
+def add_debate(sub) -> None:
+    p = sub.add_parser("debate", help="run a debate and print it")
+    p.add_argument("topic")
+    p.add_argument("--protocol", choices=("master", "topic", "trial"), default="master")
+    p.add_argument("--masters", help="two masters for a master debate: slugs or names, comma-separated")
+    p.add_argument("--rounds", type=int)
+    p.add_argument("--model", help="litellm model string (default: $DEBATE_MODEL, else the offline engine)")
+    p.add_argument("--models", help="topic/trial: one model per debater, comma-separated")
+    p.add_argument("--judge-model")
+    p.add_argument("--stances", help='topic debate: stances separated by "|" (skips the split)')
+    p.add_argument("--workspace", help="trial: folder the debaters may read")
+    p.add_argument("--api-base", help="OpenAI-compatible server URL (vLLM, Ollama, a litellm proxy)")
+    p.add_argument("--timeout", type=float, default=60.0)
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    _add_pack(p)
+    add_archive_option(p)
+    _add_format(p)
+
+
+def config_from_args(args) -> "DebateConfig":
+    from .models import DebateConfig
+
+    masters = [m.strip() for m in args.masters.split(",")] if getattr(args, "masters", None) else []
+    models = [m.strip() for m in args.models.split(",") if m.strip()] if getattr(args, "models", None) else []
+    stances = [s.strip() for s in args.stances.split("|") if s.strip()] if getattr(args, "stances", None) else []
+    return DebateConfig(protocol=args.protocol, topic=args.topic, masters=masters, rounds=args.rounds,
+                        model=args.model, models=models, judge_model=args.judge_model, api_base=args.api_base,
+                        timeout=args.timeout, pack=args.pack, stances=stances, workspace=args.workspace)
+
+
+def open_recorder(args):
+    """The archive when one is wanted (``--archive`` / $DEBATE_ARCHIVE), else nothing."""
+    from .recorder import NULL_RECORDER
+
+    path = getattr(args, "archive", None) or os.environ.get("DEBATE_ARCHIVE")
+    if not path:
+        return NULL_RECORDER
+    from .archive import open_archive
+
+    return open_archive(path)
+
+
+def _progress(args) -> Optional[Callable]:
+    if getattr(args, "quiet", False):
+        return None
+
+    def on_speech(speech) -> None:
+        flag = "" if speech.status == "ok" else f" [{speech.status}: {', '.join(speech.failed_rules)}]"
+        sys.stderr.write(f"  R{speech.round} {speech.speaker_name or speech.speaker} {speech.role} done{flag}\n")
+    return on_speech
+
+
+def emit_debate(debate, fmt: str) -> None:
+    if fmt == "json":
+        from .exporters import to_json_dict
+
+        _print_json(to_json_dict(debate))
+    else:
+        from .render import render_markdown
+
+        sys.stdout.write(render_markdown(debate))
+
+
+def run_debate_cmd(args) -> int:
+    from .api import start_debate
+
+    config = config_from_args(args)
+    recorder = open_recorder(args)
+    runner, debate = start_debate(config, recorder)
+    debate = runner.run(debate, on_speech=_progress(args))
+    emit_debate(debate, args.format)
+    if debate.status == "failed":
+        sys.stderr.write(f"error: {debate.stop_reason} (debate {debate.id})\n")
+        return EXIT_FAIL
+    return EXIT_OK
+
+
+# ------------------------------------------------------------------ pair, masters
+
+
+def add_pair(sub) -> None:
+    p = sub.add_parser("pair", help="which two masters a topic selects, and why")
+    p.add_argument("topic")
+    p.add_argument("--masters", help="two masters named by the user")
+    _add_pack(p)
+    _add_format(p, ("text", "json"))
+
+
+def run_pair(args) -> int:
+    from .api import get_pack, validate_topic
+    from .pairing import PairError, choose_pair
+
+    topic = validate_topic(args.topic)
+    pack = get_pack(args.pack)
+    masters = [m.strip() for m in args.masters.split(",")] if args.masters else None
+    try:
+        c = choose_pair(topic, pack, masters)
+    except PairError as exc:
+        raise _Usage(str(exc)) from None
+    a, b = pack.masters[c.a], pack.masters[c.b]
+    if args.format == "json":
+        _print_json({"topic": topic, "pair": [c.a, c.b], "names": [a.name, b.name], "rule": c.rule,
+                     "row": c.row, "reason": c.reason, "keywords": c.hits, "pack": pack.name})
+    else:
+        print(f"{a.name} ({c.a}) vs {b.name} ({c.b})")
+        print(f"rule: {c.rule} — {c.reason}")
+        for slug, hits in c.hits.items():
+            print(f"  {slug}: {', '.join(hits)}")
+    return EXIT_OK
+
+
+def add_masters(sub) -> None:
+    p = sub.add_parser("masters", help="list the masters of a pack")
+    _add_pack(p)
+    _add_format(p, ("text", "json"))
+
+
+def run_masters(args) -> int:
+    from .api import get_pack
+
+    pack = get_pack(args.pack)
+    rows = [{"slug": m.slug, "name": m.name, "school": m.school, "tradition": m.tradition, "era": m.era,
+             "sources": len(m.sources), "critiques": len(m.cross_critique)} for m in pack.masters.values()]
+    if args.format == "json":
+        _print_json(rows)
+    else:
+        print(f"pack {pack.name} {pack.version} — {len(rows)} masters")
+        for r in rows:
+            print(f"{r['slug']:<16} {r['name']:<8} {r['school']} · {r['tradition']} · {r['era']} "
+                  f"({r['sources']} sources, {r['critiques']} critiques)")
+    return EXIT_OK
+
+
+# ------------------------------------------------------------------------- pack
+
+
+def add_pack_cmd(sub) -> None:
+    p = sub.add_parser("pack", help="persona pack tools")
+    psub = p.add_subparsers(dest="pack_cmd", required=True)
+    c = psub.add_parser("check", help="validate a pack folder")
+    c.add_argument("dir")
+    _add_format(c, ("text", "json"))
+
+
+def run_pack(args) -> int:
+    from .packs import load_pack
+
+    pack = load_pack(args.dir)
+    r = pack.report
+    if args.format == "json":
+        data = r.model_dump(mode="json")
+        data["problems"] = [p.model_dump() for p in r.problems]
+        _print_json(data)
+    else:
+        print(f"pack {r.name} {r.version} at {r.path}")
+        print(f"masters: {r.masters}  critiques: {r.critiques}  pairs_both_ways: {r.pairs_both_ways}  "
+              f"one_way: {r.one_way}  errors: {r.errors}  warnings: {r.warnings}")
+        for p in r.problems:
+            print(f"  {p}")
+    return EXIT_OK if r.errors == 0 else EXIT_FAIL
+
+
+# ------------------------------------------------------------------- dispatch
+
+
+class _Usage(Exception):
+    pass
+
+
+COMMANDS: dict[str, tuple[Callable, Callable]] = {
+    "debate": (add_debate, run_debate_cmd),
+    "pair": (add_pair, run_pair),
+    "masters": (add_masters, run_masters),
+    "pack": (add_pack_cmd, run_pack),
+}
+
+
+def _load_extra_commands() -> None:
+    """Commands defined next to what they drive (archive, batch) register here."""
+    import importlib
+
+    for mod in ("debate_core.archive_cli", "debate_core.batch_cli"):
+        try:
+            m = importlib.import_module(mod)
+        except ModuleNotFoundError as exc:
+            if exc.name == mod:
+                continue
+            raise
+        COMMANDS.update(getattr(m, "COMMANDS", {}))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    _load_extra_commands()
+    parser = argparse.ArgumentParser(prog="python -m debate_core",
+                                     description="Debate Workbench: run, archive and analyse LLM debates.")
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    for add, _ in COMMANDS.values():
+        add(sub)
+    return parser
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    from .api import InputError
+    from .gateway import ConfigError, GatewayError
+    from .packs import PackError
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    _, run = COMMANDS[args.cmd]
+    try:
+        return run(args)
+    except (InputError, ConfigError, PackError, _Usage, KeyError, FileNotFoundError) as exc:
+        msg = exc.args[0] if exc.args else str(exc)
+        sys.stderr.write(f"error: {msg}\n")
+        return EXIT_USAGE
+    except GatewayError as exc:
+        sys.stderr.write(f"error: model call failed: {exc.cause}\n")
+        return EXIT_FAIL
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as exc:  # noqa: BLE001 - a last line of defence: one line, no traceback
+        name = type(exc).__name__
+        if name in ("ArchiveError", "ImportFormatError", "SqlRefused"):
+            sys.stderr.write(f"error: {exc}\n")
+            return EXIT_USAGE
+        raise

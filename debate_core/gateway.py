@@ -1,0 +1,291 @@
+"""The one road to a model: every LLM call goes through :class:`Gateway` over litellm.
+
+* litellm is imported lazily (and with ``LITELLM_LOCAL_MODEL_COST_MAP=True`` so it
+  never fetches its price list): paths that call no model never pay its import.
+* bounded retries with exponential backoff on 429 / 5xx / timeouts / dropped
+  connections, honouring ``Retry-After``;
+* streaming with a per-token callback; token usage and cost per call;
+* every call, failed or not, is reported to ``on_call`` as an :class:`LLMCall`.
+
+API keys are read by litellm from the environment; they never pass through here,
+so they cannot reach a record.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import socket
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+from urllib.parse import urlparse
+
+from .models import LLMCall
+
+TokenCallback = Callable[[str], None]
+CallSink = Callable[[LLMCall], None]
+
+OFFLINE = "offline"
+KEYLESS_PROVIDERS = {"ollama", "ollama_chat", "local", "hosted_vllm", "lm_studio", "llamafile"}
+
+
+class GatewayError(Exception):
+    """A model call failed for good; ``cause`` is a one-line reason for people."""
+
+    def __init__(self, cause: str, *, retryable: bool = False, status: Optional[int] = None):
+        super().__init__(cause)
+        self.cause = cause
+        self.retryable = retryable
+        self.status = status
+
+
+class ConfigError(ValueError):
+    """The model configuration cannot work (missing key, unreachable api_base)."""
+
+
+_litellm = None
+
+
+def litellm():
+    """Import litellm once, offline-safe."""
+    global _litellm
+    if _litellm is None:
+        os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+        os.environ.setdefault("LITELLM_LOG", "ERROR")
+        import litellm as _lm  # noqa: PLC0415 - deliberately lazy
+
+        _lm.suppress_debug_info = True
+        _lm.telemetry = False
+        _litellm = _lm
+        from . import local_provider
+
+        local_provider.register(_lm)
+    return _litellm
+
+
+def provider_of(model: str) -> str:
+    return model.split("/", 1)[0] if "/" in model else ""
+
+
+def check_model_config(model: str, api_base: Optional[str] = None, *, probe: bool = True) -> None:
+    """Raise :class:`ConfigError` naming what is wrong before a debate starts."""
+    if not model or not model.strip():
+        raise ConfigError("empty model string")
+    if api_base:
+        parsed = urlparse(api_base)
+        if parsed.scheme not in ("http", "https") or not parsed.hostname:
+            raise ConfigError(f"api_base {api_base!r} is not an http(s) URL")
+        if probe:
+            port = parsed.port or (443 if parsed.scheme == "https" else 80)
+            try:
+                with socket.create_connection((parsed.hostname, port), timeout=3):
+                    pass
+            except OSError as exc:
+                raise ConfigError(f"cannot reach api_base {api_base}: {exc.strerror or exc}") from None
+        return
+    if provider_of(model) in KEYLESS_PROVIDERS:
+        return
+    env = litellm().validate_environment(model=model)
+    missing = [k for k in env.get("missing_keys", []) if not k.endswith("_API_BASE")]
+    if missing:
+        raise ConfigError(
+            f"model {model!r} needs {', '.join(missing)} in the environment "
+            f"(export {missing[0]}=...), or pass --api-base for an OpenAI-compatible server"
+        )
+
+
+def _retry_after(exc: BaseException) -> Optional[float]:
+    headers = getattr(exc, "litellm_response_headers", None)
+    resp = getattr(exc, "response", None)
+    if headers is None and resp is not None:
+        headers = getattr(resp, "headers", None)
+    if not headers:
+        return None
+    try:
+        value = headers.get("retry-after") or headers.get("Retry-After")
+    except Exception:
+        return None
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except (TypeError, ValueError):
+        return None
+
+
+def classify(exc: BaseException) -> tuple[bool, Optional[int], str]:
+    """(retryable, status, one-line cause) for any exception out of litellm."""
+    status = getattr(exc, "status_code", None)
+    name = type(exc).__name__
+    msg = str(exc).strip().splitlines()[0] if str(exc).strip() else name
+    if len(msg) > 200:
+        msg = msg[:197] + "…"
+    if "Timeout" in name or isinstance(exc, (TimeoutError, asyncio.TimeoutError)):
+        return True, status, f"timed out ({name})"
+    if "RateLimit" in name or status == 429:
+        return True, 429, f"rate limited (429): {msg}"
+    if "Authentication" in name or status in (401, 403):
+        return False, status, f"authentication failed ({status}): check the API key in the environment"
+    if "NotFound" in name or status == 404:
+        return False, status, f"model or endpoint not found ({status}): {msg}"
+    if "APIConnectionError" in name or "ConnectionError" in name or "ServiceUnavailable" in name:
+        return True, status, f"connection failed: {msg}"
+    if isinstance(status, int) and status >= 500:
+        return True, status, f"server error ({status}): {msg}"
+    if "InternalServerError" in name or "MidStream" in name or "APIError" == name:
+        return True, status, f"server error: {msg}"
+    if "BadRequest" in name or "ContextWindow" in name or "ContentPolicy" in name:
+        return False, status, f"request rejected ({status}): {msg}"
+    return False, status, f"{name}: {msg}"
+
+
+@dataclass
+class Generation:
+    text: str
+    model: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float = 0.0
+    latency_ms: float = 0.0
+    retries: int = 0
+    tool_calls: list[dict[str, Any]] = field(default_factory=list)
+    raw_message: Optional[dict[str, Any]] = None
+
+
+@dataclass
+class Gateway:
+    model: str
+    api_base: Optional[str] = None
+    temperature: float = 0.7
+    timeout: float = 60.0
+    max_retries: int = 3
+    backoff: float = 1.0
+    max_backoff: float = 30.0
+    max_tokens: Optional[int] = None
+    on_call: Optional[CallSink] = None
+    sleep: Callable[[float], None] = time.sleep
+
+    # ------------------------------------------------------------------ helpers
+    def _kwargs(self, messages: list[dict], stream: bool, tools: Optional[list] = None) -> dict:
+        kw: dict[str, Any] = dict(model=self.model, messages=messages, temperature=self.temperature,
+                                  timeout=self.timeout, num_retries=0, stream=stream)
+        if self.api_base:
+            kw["api_base"] = self.api_base
+            if provider_of(self.model) in ("openai", "hosted_vllm", "") and not os.environ.get("OPENAI_API_KEY"):
+                kw["api_key"] = "not-needed"  # local OpenAI-compatible servers ignore it
+        if self.max_tokens:
+            kw["max_tokens"] = self.max_tokens
+        if stream:
+            kw["stream_options"] = {"include_usage": True}
+        if tools:
+            kw["tools"] = tools
+        return kw
+
+    def _delay(self, attempt: int, exc: BaseException) -> float:
+        ra = _retry_after(exc)
+        if ra is not None:
+            return min(ra, self.max_backoff)
+        return min(self.backoff * (2 ** attempt) * (0.75 + random.random() / 2), self.max_backoff)
+
+    def _record(self, purpose: str, messages: list[dict], gen: Optional[Generation], error: str,
+                latency: float, meta: dict) -> None:
+        if self.on_call is None:
+            return
+        self.on_call(LLMCall(
+            purpose=purpose, model=self.model, round=meta.get("round"), speaker=meta.get("speaker", ""),
+            prompt_tokens=gen.prompt_tokens if gen else 0, completion_tokens=gen.completion_tokens if gen else 0,
+            cost=gen.cost if gen else 0.0, latency_ms=latency, error=error,
+            messages=messages, response=gen.text if gen else "",
+        ))
+
+    def _finish(self, resp: Any, messages: list[dict], latency_ms: float) -> Generation:
+        lm = litellm()
+        choice = resp.choices[0]
+        msg = choice.message
+        text = msg.content or ""
+        usage = getattr(resp, "usage", None)
+        pt = int(getattr(usage, "prompt_tokens", 0) or 0)
+        ct = int(getattr(usage, "completion_tokens", 0) or 0)
+        if not pt:
+            try:
+                pt = lm.token_counter(model=self.model, messages=messages)
+            except Exception:
+                pt = 0
+        try:
+            cost = float(lm.completion_cost(completion_response=resp) or 0.0)
+        except Exception:
+            cost = 0.0
+        tool_calls = []
+        for tc in getattr(msg, "tool_calls", None) or []:
+            fn = tc.function
+            tool_calls.append({"id": tc.id, "name": fn.name, "arguments": fn.arguments})
+        raw = {"role": "assistant", "content": text}
+        if tool_calls:
+            raw["tool_calls"] = [{"id": t["id"], "type": "function",
+                                  "function": {"name": t["name"], "arguments": t["arguments"]}} for t in tool_calls]
+        return Generation(text=text, model=self.model, prompt_tokens=pt, completion_tokens=ct, cost=cost,
+                          latency_ms=latency_ms, tool_calls=tool_calls, raw_message=raw)
+
+    # ------------------------------------------------------------------- calls
+    def complete(self, messages: list[dict], *, purpose: str = "speech", on_token: Optional[TokenCallback] = None,
+                 tools: Optional[list] = None, **meta: Any) -> Generation:
+        """One completion with bounded retries.  Raises :class:`GatewayError`."""
+        lm = litellm()
+        stream = on_token is not None and not tools
+        attempt = 0
+        while True:
+            t0 = time.perf_counter()
+            try:
+                if stream:
+                    chunks = []
+                    for chunk in lm.completion(**self._kwargs(messages, True)):
+                        chunks.append(chunk)
+                        delta = chunk.choices[0].delta.content if chunk.choices else None
+                        if delta:
+                            on_token(delta)
+                    if not chunks:
+                        raise GatewayError("empty stream", retryable=True)
+                    resp = lm.stream_chunk_builder(chunks, messages=messages)
+                else:
+                    resp = lm.completion(**self._kwargs(messages, False, tools))
+                gen = self._finish(resp, messages, (time.perf_counter() - t0) * 1000)
+                gen.retries = attempt
+                self._record(purpose, messages, gen, "", gen.latency_ms, meta)
+                return gen
+            except Exception as exc:  # noqa: BLE001 - classified below
+                latency = (time.perf_counter() - t0) * 1000
+                if isinstance(exc, GatewayError):
+                    retryable, status, cause = exc.retryable, exc.status, exc.cause
+                else:
+                    retryable, status, cause = classify(exc)
+                self._record(purpose, messages, None, cause, latency, meta)
+                if not retryable or attempt >= self.max_retries:
+                    suffix = f" after {attempt + 1} attempts" if attempt else ""
+                    raise GatewayError(cause + suffix, retryable=retryable, status=status) from None
+                self.sleep(self._delay(attempt, exc))
+                attempt += 1
+
+    async def acomplete(self, messages: list[dict], *, purpose: str = "speech", tools: Optional[list] = None,
+                        **meta: Any) -> Generation:
+        """Async twin of :meth:`complete` (litellm.acompletion), for parallel debaters."""
+        lm = litellm()
+        attempt = 0
+        while True:
+            t0 = time.perf_counter()
+            try:
+                resp = await lm.acompletion(**self._kwargs(messages, False, tools))
+                gen = self._finish(resp, messages, (time.perf_counter() - t0) * 1000)
+                gen.retries = attempt
+                self._record(purpose, messages, gen, "", gen.latency_ms, meta)
+                return gen
+            except Exception as exc:  # noqa: BLE001
+                latency = (time.perf_counter() - t0) * 1000
+                retryable, status, cause = classify(exc)
+                self._record(purpose, messages, None, cause, latency, meta)
+                if not retryable or attempt >= self.max_retries:
+                    suffix = f" after {attempt + 1} attempts" if attempt else ""
+                    raise GatewayError(cause + suffix, retryable=retryable, status=status) from None
+                await asyncio.sleep(self._delay(attempt, exc))
+                attempt += 1

@@ -1,0 +1,405 @@
+"""The one schema: pydantic models for packs, configs, rounds, speeches, verdicts.
+
+Everything that crosses a module boundary (pack loader -> protocol -> engine ->
+archive -> renderer/exporter) is one of these models.  Pack models keep unknown
+fields (``extra="allow"``) so a pack written for a newer Master-skill release still
+loads; debate records forbid nothing either, so an export from a newer workbench
+imports into an older one.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any, Literal, Optional
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc).replace(microsecond=0)
+
+
+class _Open(BaseModel):
+    """Base for pack models: unknown fields are kept, not rejected."""
+
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+
+# --------------------------------------------------------------------------- packs
+
+
+class Source(_Open):
+    type: str = ""
+    id: str
+    title: str = ""
+
+
+class CrossCritique(_Open):
+    target_master: str
+    position: str
+    citation: str = ""
+
+
+class Style(_Open):
+    all: str = ""
+    qa: str = ""
+    monologue: str = ""
+
+
+class SearchScope(_Open):
+    keywords: list[str] = Field(default_factory=list)
+    primary_cbeta_ids: list[str] = Field(default_factory=list)
+    traditions: list[str] = Field(default_factory=list)
+    dictionary_sources: list[str] = Field(default_factory=list)
+
+
+class StarterQuestion(_Open):
+    q: str
+    why: str = ""
+
+
+class LoreTrigger(_Open):
+    keys: list[str] = Field(default_factory=list)
+    content: str = ""
+    source_ref: str = ""
+
+
+class Excerpt(BaseModel):
+    """One themed section of a master's ``sources/*.md`` file."""
+
+    file: str
+    heading: str
+    source_id: str = ""
+    points: list[str] = Field(default_factory=list)
+    text: str = ""
+
+
+class Master(_Open):
+    """A persona: the fields of ``master-<slug>/meta.json`` plus its loaded notes."""
+
+    name: str
+    slug: str
+    tradition: str = ""
+    school: str = ""
+    era: str = ""
+    languages: list[str] = Field(default_factory=list)
+    sources: list[Source] = Field(default_factory=list)
+    search_scope: SearchScope = Field(default_factory=SearchScope)
+    signature_phrases: list[str] = Field(default_factory=list)
+    style: Style = Field(default_factory=Style)
+    cross_critique: list[CrossCritique] = Field(default_factory=list)
+    citation_contract: dict[str, Any] = Field(default_factory=dict)
+    starter_questions: list[StarterQuestion] = Field(default_factory=list)
+    lore_triggers: list[LoreTrigger] = Field(default_factory=list)
+    fojin_entity_id: Optional[Any] = None
+    version: str = ""
+    created_at: str = ""
+    updated_at: str = ""
+    disclaimer: str = ""
+    # Loaded from the master's folder, not from meta.json.
+    excerpts: list[Excerpt] = Field(default_factory=list, exclude=True)
+    voice_notes: str = Field(default="", exclude=True)
+    teaching_notes: str = Field(default="", exclude=True)
+
+    @property
+    def source_ids(self) -> list[str]:
+        return [s.id for s in self.sources]
+
+    @property
+    def short_name(self) -> str:
+        for suffix in ("老和尚", "大师", "法师", "尊者", "菩萨", "禅师"):
+            if self.name.endswith(suffix) and len(self.name) > len(suffix) + 1:
+                return self.name[: -len(suffix)]
+        return self.name
+
+    def source_title(self, source_id: str) -> str:
+        for s in self.sources:
+            if s.id == source_id:
+                return s.title
+        return ""
+
+    def ammo_against(self, target: str) -> list[CrossCritique]:
+        return [c for c in self.cross_critique if c.target_master == target]
+
+
+class PairOverride(_Open):
+    default_rounds: int
+
+
+class DebateProtocol(_Open):
+    default_rounds: int = 4
+    max_rounds: int = 6
+    min_rounds: int = 2
+    selector: str = "alternating"
+    stop_on_consensus: bool = False
+    subagent_isolation: bool = True
+    moderator_summary: bool = True
+    per_pair_overrides: dict[str, PairOverride] = Field(default_factory=dict)
+
+
+class Problem(BaseModel):
+    """One validation finding, always naming file, field and value."""
+
+    file: str
+    field: str = ""
+    value: str = ""
+    message: str
+    severity: Literal["error", "warning"] = "error"
+
+    def __str__(self) -> str:
+        where = self.file + (f" [{self.field}]" if self.field else "")
+        val = f" (value: {self.value!r})" if self.value else ""
+        return f"{self.severity}: {where}: {self.message}{val}"
+
+
+class PackReport(BaseModel):
+    path: str
+    name: str
+    version: str = ""
+    masters: int = 0
+    critiques: int = 0
+    pairs_both_ways: int = 0
+    one_way: int = 0
+    errors: int = 0
+    warnings: int = 0
+    problems: list[Problem] = Field(default_factory=list)
+    pairs: list[str] = Field(default_factory=list)
+    one_way_entries: list[str] = Field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.errors == 0
+
+
+class Pack(BaseModel):
+    name: str
+    version: str = ""
+    path: str
+    masters: dict[str, Master] = Field(default_factory=dict)
+    protocol: DebateProtocol = Field(default_factory=DebateProtocol)
+    report: PackReport
+
+    def master(self, slug: str) -> Master:
+        return self.masters[slug]
+
+    def all_source_ids(self) -> set[str]:
+        return {s.id for m in self.masters.values() for s in m.sources}
+
+
+# ------------------------------------------------------------------------ debates
+
+Protocol = Literal["master", "topic", "trial"]
+Status = Literal["running", "completed", "failed", "stopped", "interrupted"]
+
+
+class Finding(BaseModel):
+    """Result of one check on one speech."""
+
+    rule: str
+    passed: bool
+    message: str = ""
+
+
+class ToolCallRecord(BaseModel):
+    name: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    result: str = ""
+    error: str = ""
+
+
+class Speech(BaseModel):
+    round: int
+    speaker: str  # master slug, or neutral label (辩手甲, pro, con)
+    speaker_name: str = ""
+    role: str  # 立论 / 反驳 / 回应 / 综合, opening / rebuttal, pro / con
+    text: str = ""
+    citations: list[str] = Field(default_factory=list)
+    findings: list[Finding] = Field(default_factory=list)
+    ammo_used: list[str] = Field(default_factory=list)
+    retries: int = 0
+    truncated: bool = False
+    engine: str = ""
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float = 0.0
+    latency_ms: float = 0.0
+    status: Literal["ok", "flagged", "failed", "empty"] = "ok"
+    envelope: Optional[dict[str, Any]] = None
+    tool_calls: list[ToolCallRecord] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)
+
+    @property
+    def failed_rules(self) -> list[str]:
+        return [f.rule for f in self.findings if not f.passed]
+
+
+class RoundSummary(BaseModel):
+    round: int
+    speaker: str
+    text: str
+
+
+class Observation(BaseModel):
+    """The master debate's closing neutral observation: never a winner."""
+
+    divergence: str
+    consensus: str
+    to_reader: str
+    engine: str = ""
+
+
+class VerdictRow(BaseModel):
+    label: str
+    stance: str = ""
+    strongest: str = ""
+    weakness: str = ""
+    score: Optional[float] = None
+
+
+class RoundComment(BaseModel):
+    round: int
+    comment: str
+
+
+class Verdict(BaseModel):
+    winner: Optional[str] = None  # label (辩手乙) or pro / con / draw
+    summary: str = ""
+    reasons: dict[str, str] = Field(default_factory=dict)
+    rows: list[VerdictRow] = Field(default_factory=list)
+    per_round: list[RoundComment] = Field(default_factory=list)
+    note: str = ""
+    parsed: bool = True
+    raw: str = ""
+    judge: str = ""
+
+    @property
+    def scores(self) -> dict[str, Optional[float]]:
+        return {r.label: r.score for r in self.rows}
+
+
+class LLMCall(BaseModel):
+    purpose: str
+    model: str
+    round: Optional[int] = None
+    speaker: str = ""
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float = 0.0
+    latency_ms: float = 0.0
+    error: str = ""
+    messages: list[dict[str, Any]] = Field(default_factory=list)
+    response: str = ""
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Participant(BaseModel):
+    label: str  # slug for masters, 辩手甲 / pro / con otherwise
+    name: str = ""
+    stance: str = ""
+    model: str = ""
+    school: str = ""
+
+
+class DebateConfig(BaseModel):
+    """What a user asked for.  Never holds an API key."""
+
+    protocol: Protocol = "master"
+    topic: str
+    masters: list[str] = Field(default_factory=list)
+    rounds: Optional[int] = None
+    model: Optional[str] = None
+    models: list[str] = Field(default_factory=list)
+    judge_model: Optional[str] = None
+    api_base: Optional[str] = None
+    temperature: float = 0.7
+    timeout: float = 60.0
+    max_retries: int = 3
+    check_retries: int = 2
+    pack: Optional[str] = None
+    stances: list[str] = Field(default_factory=list)
+    workspace: Optional[str] = None
+    max_speech_length: int = 2000
+    batch_id: Optional[str] = None
+
+
+class Debate(BaseModel):
+    """A debate record: what the archive stores and the JSON export carries."""
+
+    id: str
+    protocol: Protocol
+    topic: str
+    status: Status = "running"
+    stop_reason: str = ""
+    participants: list[Participant] = Field(default_factory=list)
+    models: list[str] = Field(default_factory=list)
+    pack_name: str = ""
+    pack_version: str = ""
+    planned_rounds: int = 0
+    config: DebateConfig
+    warnings: list[str] = Field(default_factory=list)
+    rounds: list[Speech] = Field(default_factory=list)
+    summaries: list[RoundSummary] = Field(default_factory=list)
+    observation: Optional[Observation] = None
+    verdict: Optional[Verdict] = None
+    llm_calls: list[LLMCall] = Field(default_factory=list)
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
+    batch_id: Optional[str] = None
+    source: str = ""  # "run", or where an import came from
+
+    def participant(self, label: str) -> Optional[Participant]:
+        return next((p for p in self.participants if p.label == label), None)
+
+
+# ---------------------------------------------------------------- engine requests
+
+
+class SpeechRequest(BaseModel):
+    """Everything one isolated master round may see; nothing else reaches the engine.
+
+    No earlier speech text is here: only the opponent's <=80-character summary.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    topic: str
+    round: int
+    role: str
+    is_last: bool = False
+    speaker: str
+    speaker_name: str
+    opponent: str
+    opponent_name: str
+    opponent_summary: str
+    ammo: list[CrossCritique] = Field(default_factory=list)
+    style: Style = Field(default_factory=Style)
+    signature_phrases: list[str] = Field(default_factory=list)
+    voice_notes: str = ""
+    sources: list[Source] = Field(default_factory=list)
+    feedback: list[str] = Field(default_factory=list)
+
+
+class SummaryRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    topic: str
+    round: int
+    role: str
+    speaker: str
+    speaker_name: str
+    text: str
+    citations: list[str] = Field(default_factory=list)
+    limit: int = 80
+
+
+class ObservationRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    topic: str
+    a: str
+    a_name: str
+    a_school: str
+    b: str
+    b_name: str
+    b_school: str
+    summaries: list[RoundSummary] = Field(default_factory=list)

@@ -1,0 +1,251 @@
+"""The master debate (master-debate v0.8): an orchestrator over isolated rounds.
+
+Each round is a fresh engine call from a :class:`SpeechRequest` that holds only the
+speaker, role, round, topic, the opponent's <=80-character summary, the ammo and
+the speaker's own style notes and sources.  The orchestrator writes the summaries,
+checks every speech, retries failing ones with their findings, and ends with a
+neutral observation, never a winner.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from ..checks import CheckContext, ammo_used, find_citations, run_checks
+from ..gateway import GatewayError, Generation, TokenCallback
+from ..models import (CrossCritique, Debate, DebateConfig, LLMCall, ObservationRequest, Pack, Participant,
+                      RoundSummary, Speech, SpeechRequest, SummaryRequest, utcnow)
+from ..packs import pair_key
+from ..pairing import PairChoice, choose_pair
+from ..recorder import NULL_RECORDER, Recorder
+
+SUMMARY_LIMIT = 80
+COVERAGE_WARNING = "⚠️ 本配对 cross_critique 未双向覆盖，对辩力度可能降级。"
+CONSENSUS_MARKERS = ("可", "亦", "诚然", "许之", "认同", "同意")
+
+
+def new_id() -> str:
+    return uuid.uuid4().hex[:12]
+
+
+def role_for(round_no: int, total: int) -> str:
+    if round_no == 1:
+        return "立论"
+    if round_no == total:
+        return "综合"
+    return "反驳" if round_no % 2 == 0 else "回应"
+
+
+def plan_rounds(pack: Pack, a: str, b: str, requested: Optional[int]) -> tuple[int, Optional[str]]:
+    """Rounds for the pair and a note when a user value was clamped."""
+    proto = pack.protocol
+    override = proto.per_pair_overrides.get(pair_key(a, b))
+    base = override.default_rounds if override else proto.default_rounds
+    if requested is None:
+        return base, None
+    clamped = max(proto.min_rounds, min(requested, proto.max_rounds))
+    note = None if clamped == requested else (
+        f"rounds {requested} clamped to {clamped} (allowed {proto.min_rounds}-{proto.max_rounds})")
+    return clamped, note
+
+
+@dataclass
+class Ammo:
+    a_vs_b: list[CrossCritique]
+    b_vs_a: list[CrossCritique]
+
+    @property
+    def complete(self) -> bool:
+        return bool(self.a_vs_b) and bool(self.b_vs_a)
+
+
+def ammo_for(pack: Pack, a: str, b: str) -> Ammo:
+    return Ammo(pack.masters[a].ammo_against(b), pack.masters[b].ammo_against(a))
+
+
+def consensus_reached(pack: Pack, debate: Debate) -> bool:
+    """The seed's heuristic: both last summaries show assent and name the other side."""
+    if len(debate.summaries) < 2:
+        return False
+    s1, s2 = debate.summaries[-2], debate.summaries[-1]
+    for s, other in ((s1, s2.speaker), (s2, s1.speaker)):
+        m = pack.masters.get(other)
+        names = [m.name, m.short_name] if m else [other]
+        terms = names + [c.position[:4] for c in (m.cross_critique if m else [])]
+        if not (any(k in s.text for k in CONSENSUS_MARKERS) and any(t and t in s.text for t in terms)):
+            return False
+    return True
+
+
+@dataclass
+class MasterDebate:
+    """Runs master debates on one pack with one engine (offline or LLM)."""
+
+    pack: Pack
+    engine: object  # OfflineEngine or LLMEngine: speech(), summarize(), observe()
+    recorder: Recorder = field(default_factory=lambda: NULL_RECORDER)
+
+    # ----------------------------------------------------------------- set-up
+    def prepare(self, config: DebateConfig, pair: Optional[PairChoice] = None) -> Debate:
+        pair = pair or choose_pair(config.topic, self.pack, config.masters or None)
+        a, b = self.pack.masters[pair.a], self.pack.masters[pair.b]
+        rounds, note = plan_rounds(self.pack, a.slug, b.slug, config.rounds)
+        warnings = [note] if note else []
+        if not ammo_for(self.pack, a.slug, b.slug).complete:
+            warnings.append(COVERAGE_WARNING)
+        model = getattr(self.engine, "name", "offline")
+        debate = Debate(
+            id=new_id(), protocol="master", topic=config.topic,
+            participants=[Participant(label=m.slug, name=m.name, school=m.school, model=model) for m in (a, b)],
+            models=[model], pack_name=self.pack.name, pack_version=self.pack.version,
+            planned_rounds=rounds, config=config.model_copy(update={"masters": [a.slug, b.slug], "rounds": rounds}),
+            warnings=warnings, batch_id=config.batch_id, source="run",
+        )
+        debate.config.pack = config.pack
+        self.recorder.start(debate)
+        return debate
+
+    # ------------------------------------------------------------------- run
+    def _on_call(self, debate: Debate) -> Callable[[LLMCall], None]:
+        def sink(call: LLMCall) -> None:
+            debate.llm_calls.append(call)
+            self.recorder.call(debate, call)
+        return sink
+
+    def request_for(self, debate: Debate, round_no: int) -> SpeechRequest:
+        a_slug, b_slug = debate.participants[0].label, debate.participants[1].label
+        speaker_slug, opp_slug = (a_slug, b_slug) if round_no % 2 == 1 else (b_slug, a_slug)
+        speaker, opp = self.pack.masters[speaker_slug], self.pack.masters[opp_slug]
+        prev = [s for s in debate.summaries if s.round == round_no - 1]
+        return SpeechRequest(
+            topic=debate.topic, round=round_no, role=role_for(round_no, debate.planned_rounds),
+            is_last=round_no == debate.planned_rounds, speaker=speaker.slug, speaker_name=speaker.name,
+            opponent=opp.slug, opponent_name=opp.name, opponent_summary=prev[-1].text if prev else "",
+            ammo=speaker.ammo_against(opp.slug), style=speaker.style, signature_phrases=speaker.signature_phrases,
+            voice_notes=speaker.voice_notes, sources=speaker.sources,
+        )
+
+    def _context(self, req: SpeechRequest) -> CheckContext:
+        names = []
+        for m in self.pack.masters.values():
+            names += [m.name, m.short_name]
+        return CheckContext(speaker=self.pack.masters[req.speaker], opponent=self.pack.masters[req.opponent],
+                            role=req.role, ammo=req.ammo, opponent_summary=req.opponent_summary,
+                            pack_source_ids=self.pack.all_source_ids(), names=names)
+
+    def speak(self, debate: Debate, round_no: int, on_token: Optional[TokenCallback] = None) -> Speech:
+        """Produce one checked speech; raises GatewayError when the engine fails for good."""
+        req = self.request_for(debate, round_no)
+        ctx = self._context(req)
+        retries, tokens_in, tokens_out, cost, latency = 0, 0, 0, 0.0, 0.0
+        max_retries = debate.config.check_retries
+        while True:
+            gen: Generation = self.engine.speech(req, on_token=on_token)
+            tokens_in += gen.prompt_tokens
+            tokens_out += gen.completion_tokens
+            cost += gen.cost
+            latency += gen.latency_ms
+            text = gen.text.strip()
+            findings = run_checks(text, ctx)
+            failed = [f for f in findings if not f.passed]
+            if not failed or retries >= max_retries:
+                break
+            retries += 1
+            req = req.model_copy(update={"feedback": [f"{f.rule}: {f.message}" for f in failed]})
+            if on_token is not None:
+                on_token("\n\n[retry: " + "; ".join(f.rule for f in failed) + "]\n\n")
+        speaker = self.pack.masters[req.speaker]
+        return Speech(
+            round=round_no, speaker=req.speaker, speaker_name=speaker.name, role=req.role, text=text,
+            citations=find_citations(text, ctx.pack_source_ids), findings=findings,
+            ammo_used=ammo_used(text, req.ammo), retries=retries, engine=gen.model,
+            prompt_tokens=tokens_in, completion_tokens=tokens_out, cost=cost, latency_ms=latency,
+            status="flagged" if failed else "ok",
+        )
+
+    def summarize(self, debate: Debate, speech: Speech) -> RoundSummary:
+        gen = self.engine.summarize(SummaryRequest(
+            topic=debate.topic, round=speech.round, role=speech.role, speaker=speech.speaker,
+            speaker_name=speech.speaker_name, text=speech.text, citations=speech.citations, limit=SUMMARY_LIMIT))
+        text = gen.text.strip()
+        if len(text) > SUMMARY_LIMIT:
+            text = text[: SUMMARY_LIMIT - 1] + "…"
+        return RoundSummary(round=speech.round, speaker=speech.speaker, text=text)
+
+    def _fail(self, debate: Debate, round_no: int, cause: str) -> Debate:
+        speaker = self.request_for(debate, round_no)
+        failed = Speech(round=round_no, speaker=speaker.speaker, speaker_name=speaker.speaker_name,
+                        role=speaker.role, status="failed", engine=getattr(self.engine, "name", ""),
+                        warnings=[cause])
+        debate.rounds.append(failed)
+        self.recorder.speech(debate, failed)
+        debate.status = "failed"
+        debate.stop_reason = f"round {round_no} failed: {cause}"
+        debate.updated_at = utcnow()
+        self.recorder.update(debate)
+        return debate
+
+    def next_round(self, debate: Debate) -> int:
+        done = [s.round for s in debate.rounds if s.status != "failed"]
+        return (max(done) + 1) if done else 1
+
+    def run(self, debate: Debate, *, on_token: Optional[TokenCallback] = None,
+            on_speech: Optional[Callable[[Speech], None]] = None,
+            should_stop: Optional[Callable[[], bool]] = None, only_one: bool = False) -> Debate:
+        """Run (or resume) from the first round not yet done.  ``only_one`` reruns one round."""
+        if hasattr(self.engine, "on_call"):
+            self.engine.on_call = self._on_call(debate)
+        debate.rounds = [s for s in debate.rounds if s.status != "failed"]
+        debate.status = "running"
+        debate.stop_reason = ""
+        self.recorder.update(debate)
+        start = self.next_round(debate)
+        for round_no in range(start, debate.planned_rounds + 1):
+            if should_stop is not None and should_stop():
+                debate.status, debate.stop_reason = "stopped", f"stopped by the user before round {round_no}"
+                debate.updated_at = utcnow()
+                self.recorder.update(debate)
+                return debate
+            try:
+                speech = self.speak(debate, round_no, on_token=on_token)
+            except GatewayError as exc:
+                return self._fail(debate, round_no, exc.cause)
+            debate.rounds.append(speech)
+            self.recorder.speech(debate, speech)
+            try:
+                summary = self.summarize(debate, speech)
+            except GatewayError as exc:
+                return self._fail(debate, round_no, "summary: " + exc.cause)
+            debate.summaries = [s for s in debate.summaries if s.round != round_no] + [summary]
+            self.recorder.summary(debate, summary)
+            if on_speech is not None:
+                on_speech(speech)
+            if self.pack.protocol.stop_on_consensus and consensus_reached(self.pack, debate):
+                debate.stop_reason = f"consensus after round {round_no}"
+                break
+            if only_one and round_no < debate.planned_rounds:
+                debate.status = "interrupted"
+                debate.stop_reason = f"round {round_no} rerun; resume to finish"
+                debate.updated_at = utcnow()
+                self.recorder.update(debate)
+                return debate
+        return self.finish(debate)
+
+    def finish(self, debate: Debate) -> Debate:
+        a, b = (self.pack.masters[p.label] for p in debate.participants[:2])
+        req = ObservationRequest(topic=debate.topic, a=a.slug, a_name=a.name, a_school=a.school, b=b.slug,
+                                 b_name=b.name, b_school=b.school, summaries=debate.summaries)
+        try:
+            debate.observation = self.engine.observe(req)
+        except GatewayError as exc:
+            debate.status, debate.stop_reason = "failed", f"observation failed: {exc.cause}"
+            debate.updated_at = utcnow()
+            self.recorder.update(debate)
+            return debate
+        debate.status = "completed"
+        debate.stop_reason = debate.stop_reason or f"reached {debate.planned_rounds} rounds"
+        debate.updated_at = utcnow()
+        self.recorder.update(debate)
+        return debate
