@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import re
 import socket
 import time
 from dataclasses import dataclass, field
@@ -87,6 +88,9 @@ def check_model_config(model: str, api_base: Optional[str] = None, *, probe: boo
         return
     if provider_of(model) in KEYLESS_PROVIDERS:
         return
+    # An exported but empty key is as good as none: litellm would count it as present.
+    for name in [k for k, v in os.environ.items() if not v.strip() and k.endswith(("_API_KEY", "_TOKEN", "_KEY"))]:
+        del os.environ[name]
     env = litellm().validate_environment(model=model)
     missing = [k for k in env.get("missing_keys", []) if not k.endswith("_API_BASE")]
     if missing:
@@ -120,10 +124,16 @@ def classify(exc: BaseException) -> tuple[bool, Optional[int], str]:
     status = getattr(exc, "status_code", None)
     name = type(exc).__name__
     msg = str(exc).strip().splitlines()[0] if str(exc).strip() else name
+    msg = re.sub(r"^(?:litellm\.\w+:\s*)?(?:\w+Error:\s*)?(?:\w+Exception - )?", "", msg)
     if len(msg) > 200:
         msg = msg[:197] + "…"
-    if "Timeout" in name or isinstance(exc, (TimeoutError, asyncio.TimeoutError)):
-        return True, status, f"timed out ({name})"
+    low = str(exc).lower()
+    if "Timeout" in name or isinstance(exc, (TimeoutError, asyncio.TimeoutError)) or "timed out" in low:
+        return True, status, "timed out waiting for the model"
+    if "MidStream" in name or "midstream" in low:
+        return True, status, "the stream was cut in the middle of the response"
+    if "connection error" in low or "connection reset" in low or "APIConnectionError" in name:
+        return True, status, "connection failed: the server reset or refused the connection"
     if "RateLimit" in name or status == 429:
         return True, 429, f"rate limited (429): {msg}"
     if "Authentication" in name or status in (401, 403):
@@ -170,7 +180,7 @@ class Gateway:
     # ------------------------------------------------------------------ helpers
     def _kwargs(self, messages: list[dict], stream: bool, tools: Optional[list] = None) -> dict:
         kw: dict[str, Any] = dict(model=self.model, messages=messages, temperature=self.temperature,
-                                  timeout=self.timeout, num_retries=0, stream=stream)
+                                  timeout=self.timeout, num_retries=0, max_retries=0, stream=stream)
         if self.api_base:
             kw["api_base"] = self.api_base
             if provider_of(self.model) in ("openai", "hosted_vllm", "") and not os.environ.get("OPENAI_API_KEY"):

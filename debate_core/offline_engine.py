@@ -15,7 +15,7 @@ import re
 import time
 from typing import Optional
 
-from .checks import MAX_CHARS, MIN_CHARS, cjk_len, is_safe_fragment
+from .checks import MAX_CHARS, MIN_CHARS, cjk_len, find_citations, is_safe_fragment
 from .gateway import Generation
 from .models import Master, Observation, ObservationRequest, Pack, SpeechRequest, SummaryRequest
 
@@ -35,6 +35,15 @@ def _bigrams(text: str) -> set[str]:
 def _sentence(text: str) -> str:
     text = text.strip().rstrip("。；;，, ")
     return text + "。" if text else ""
+
+
+def strip_ids(text: str, known_ids) -> str:
+    """Remove citation-shaped ids (and brackets left empty) from a summary-like text."""
+    for cid in sorted(find_citations(text, known_ids), key=len, reverse=True):
+        text = text.replace(cid, "")
+    text = re.sub(r"[（(【\[]\s*[/、,，\s]*[）)】\]]", "", text)
+    text = re.sub(r"\s*[/、]\s*(?=[；。，]|$)", "", text)
+    return re.sub(r"\s{2,}", " ", text).strip()
 
 
 class OfflineEngine:
@@ -71,9 +80,12 @@ class OfflineEngine:
         for ei, ex in enumerate(m.excerpts):
             sid = ex.source_id or default_sid
             head_score = len(_bigrams(ex.heading) & topic_grams) * 2
+            own = set(m.source_ids)
             for pi, p in enumerate(ex.points):
                 if cjk_len(p) < 6 or not is_safe_fragment(p, names):
                     continue
+                if any(c not in own for c in find_citations(p, self.pack.all_source_ids())):
+                    continue  # a point naming another text's id would cite outside the speaker's sources
                 score = (head_score + len(_bigrams(p) & topic_grams) * 3 + len(_bigrams(p) & opp_grams)
                          + sum(4 for k in keywords if k in p or k in ex.heading))
                 tie = _stable(req.topic, m.slug, ei, pi)
@@ -107,8 +119,8 @@ class OfflineEngine:
             head.append(f"就「{topic}」一问，{m.short_name}依{m.school or m.tradition}的本怀立论，先陈三条理由。")
             lead = ["其一，", "其二，", "其三，"]
         elif req.role in ("反驳", "回应"):
-            summ = req.opponent_summary.rstrip("。")
-            head.append(f"先复述{opp}的原意：对方认为{summ}。")
+            summ = strip_ids(req.opponent_summary, self.pack.all_source_ids()).rstrip("。")
+            head.append(f"先复述{opp}的原意——{summ}。")
             if req.role == "反驳":
                 head.append("此说自有所本，然而细察其理，仍有可商量处，以下逐条回应。")
                 lead = ["第一，", "第二，", "第三，"]
@@ -133,19 +145,32 @@ class OfflineEngine:
         body: list[str] = []
         used_cite = False
         last_sid = ""
-        i = 0
+
         def compose() -> str:
             return "".join(head + body + tail + [closing])
-        while i < len(points) and (len(body) < 3 or cjk_len(compose()) < MIN_CHARS + 20):
-            p, sid = points[i]
-            i += 1
+
+        def sentence_for(p: str, sid: str) -> str:
             prefix = lead[len(body)] if len(body) < len(lead) else ""
             cite = self._cite(m, sid) if sid and sid != last_sid else ""
+            return prefix + _sentence(p)[:-1] + cite + "。"
+
+        # Greedy fill: take ranked points that still fit under the ceiling until the floor is passed.
+        for p, sid in points:
+            if len(body) >= 3 and cjk_len(compose()) >= MIN_CHARS + 20:
+                break
+            candidate = sentence_for(p, sid)
+            if cjk_len(compose() + candidate) > MAX_CHARS - 10:
+                continue
+            body.append(candidate)
+            used_cite = used_cite or (bool(sid) and sid != last_sid)
             last_sid = sid or last_sid
-            body.append(prefix + _sentence(p)[:-1] + cite + "。")
-            used_cite = used_cite or bool(cite)
-        while cjk_len(compose()) > MAX_CHARS - 10 and len(body) > 1:
-            body.pop()
+        for src in m.sources:  # a thin pack: fall back on naming the sources themselves
+            if cjk_len(compose()) >= MIN_CHARS + 5:
+                break
+            extra = f"此义在本宗所依的《{src.title}》中亦可印证{self._cite(m, src.id)}。"
+            if cjk_len(compose() + extra) <= MAX_CHARS - 10:
+                body.append(extra)
+                used_cite = True
         if not used_cite and m.sources:
             body.append(f"此义可参{self._cite(m, m.sources[0].id)}。")
         text = compose()
@@ -165,13 +190,13 @@ class OfflineEngine:
         for s in sentences:
             if any(s.startswith(x) for x in ("先复述", "就「", "综合前面", "此说自有", "对方所重")):
                 continue
-            core = re.sub(r"【[^】]*】", "", s).strip("。 ")
+            core = strip_ids(re.sub(r"【[^】]*】", "", s), self.pack.all_source_ids()).strip("。 ")
             core = re.sub(r"^(其[一二三]|第[一二三]|所接受者|所坚持者|再作说明|双方共许|仍然相异|给读者的话)[，：]", "", core)
             if core:
                 break
         title = ""
         if m and req.citations:
-            title = m.source_title(req.citations[0]) or req.citations[0]
+            title = m.source_title(req.citations[0])
         cite = f"；引《{title}》" if title else ""
         prefix = f"{short}{req.role}："
         room = req.limit - len(prefix) - len(cite)

@@ -1,0 +1,69 @@
+"""Shared fixtures: packs, the reference material, a scripted model server."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = REPO.parent / "shared"
+REFERENCE_PACK = SHARED / "reference" / "master-skill" / "prebuilt"
+TOPIC_SAMPLE = SHARED / "reference" / "topic-debate-sample"
+DEFAULT_PACK = REPO / "data" / "packs" / "default"
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+# A debate test must never pick up a developer's model or archive by accident.
+for var in ("DEBATE_MODEL", "DEBATE_API_BASE", "DEBATE_ARCHIVE"):
+    os.environ.pop(var, None)
+
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+
+def need_reference() -> Path:
+    if not REFERENCE_PACK.is_dir():
+        pytest.skip("reference pack ../shared/reference/master-skill/prebuilt is absent in this checkout")
+    return REFERENCE_PACK
+
+
+@pytest.fixture(scope="session")
+def reference_pack():
+    from debate_core.packs import load_pack
+
+    return load_pack(need_reference())
+
+
+@pytest.fixture(scope="session")
+def default_pack():
+    from debate_core.packs import load_pack
+
+    return load_pack(DEFAULT_PACK)
+
+
+@pytest.fixture(params=["default", "reference"])
+def any_pack(request):
+    if request.param == "default":
+        return request.getfixturevalue("default_pack")
+    need_reference()
+    return request.getfixturevalue("reference_pack")
+
+
+@pytest.fixture
+def scripted():
+    """Start a ScriptedServer; the test sets ``server.script``."""
+    from debate_core.scripted_server import ScriptedServer
+
+    with ScriptedServer() as server:
+        yield server
+
+
+def run_cli(*args: str, env: dict | None = None, timeout: float = 120):
+    import subprocess
+
+    e = dict(os.environ)
+    e.update(env or {})
+    return subprocess.run([sys.executable, "-m", "debate_core", *args], cwd=REPO, env=e, capture_output=True,
+                          text=True, timeout=timeout)

@@ -1,0 +1,145 @@
+"""Persona packs: loading both real packs, and every validation rule on broken copies."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from debate_core.packs import PackError, load_pack, pair_key
+from tests.conftest import DEFAULT_PACK, need_reference, run_cli
+
+SEED_PAIRS = [("huineng", "yinguang"), ("kumarajiva", "xuanzang"), ("huineng", "zhiyi"), ("tsongkhapa", "huineng"),
+              ("ajahn-chah", "mahasi-sayadaw"), ("atisha", "huineng"), ("ouyi", "yinguang"), ("ouyi", "tsongkhapa")]
+SEED_MASTERS = ["huineng", "yinguang", "kumarajiva", "xuanzang", "zhiyi", "tsongkhapa", "ajahn-chah",
+                "mahasi-sayadaw", "atisha", "ouyi"]
+
+
+def test_reference_pack_loads_as_it_is(reference_pack):
+    r = reference_pack.report
+    assert (r.masters, r.critiques, r.pairs_both_ways, r.one_way, r.errors) == (15, 26, 8, 10, 0)
+    huineng = reference_pack.masters["huineng"]
+    assert huineng.name == "慧能大师" and "T48n2008" in huineng.source_ids
+    assert huineng.excerpts and any(e.source_id == "T48n2008" for e in huineng.excerpts)
+    assert huineng.voice_notes and huineng.teaching_notes
+    # fields the schema does not name are kept, not dropped
+    assert reference_pack.masters["tsongkhapa"].model_extra.get("name_tib")
+    assert reference_pack.protocol.per_pair_overrides["huineng-vs-tsongkhapa"].default_rounds == 5
+
+
+def test_default_pack_is_complete_and_valid(default_pack):
+    r = default_pack.report
+    assert r.errors == 0, [str(p) for p in r.problems]
+    assert set(SEED_MASTERS) <= set(default_pack.masters)
+    for a, b in SEED_PAIRS:
+        assert default_pack.masters[a].ammo_against(b), f"{a} has no critique of {b}"
+        assert default_pack.masters[b].ammo_against(a), f"{b} has no critique of {a}"
+    assert r.pairs_both_ways >= 8
+    for slug in SEED_MASTERS:
+        m = default_pack.masters[slug]
+        assert m.sources and m.search_scope.keywords and m.school and m.era and m.signature_phrases
+        assert sum(len(e.points) for e in m.excerpts) >= 12, slug
+        assert all(e.source_id in m.source_ids for e in m.excerpts), slug
+
+
+def test_default_pack_prose_is_our_own(default_pack):
+    """No 12-character run of the default pack's prose appears in the reference pack."""
+    ref = need_reference()
+    corpus = "".join(p.read_text(encoding="utf-8") for p in ref.rglob("*") if p.suffix in (".json", ".md"))
+    texts = []
+    for m in default_pack.masters.values():
+        texts += [c.position for c in m.cross_critique] + [m.style.all, m.style.qa, m.style.monologue]
+        texts += [p for e in m.excerpts for p in e.points]
+    copied = [t for t in texts if any(t[i:i + 12] in corpus for i in range(0, max(1, len(t) - 11)))]
+    assert not copied, copied[:3]
+
+
+def _copy_ref(tmp_path):
+    dst = tmp_path / "pack"
+    shutil.copytree(need_reference(), dst)
+    return dst
+
+
+def _edit(path, fn):
+    data = json.loads(path.read_text(encoding="utf-8"))
+    fn(data)
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+
+
+def test_every_problem_names_file_field_and_value(tmp_path):
+    root = _copy_ref(tmp_path)
+    (root / "master-zhiyi" / "meta.json").write_text('{"name": "智顗", "slug": ', encoding="utf-8")  # bad JSON
+    _edit(root / "master-xuanzang" / "meta.json", lambda d: d.pop("name"))  # missing field
+    _edit(root / "master-huineng" / "meta.json", lambda d: (
+        d["cross_critique"].append({"target_master": "nobody", "position": "x", "citation": "T48n2008"}),
+        d["cross_critique"].append({"target_master": "huineng", "position": "x", "citation": "T48n2008"}),
+        d["cross_critique"].append({"target_master": "yinguang", "position": "x", "citation": "T99n9999"}),
+        d.__setitem__("brand_new_field", {"kept": True}),
+    ))
+    _edit(root / "master-debate" / "meta.json", lambda d: d["debate_protocol"]["per_pair_overrides"].update({
+        "yinguang-vs-huineng": {"default_rounds": 4},  # unsorted
+        "ghost-vs-huineng": {"default_rounds": 4},  # unknown slug
+        "huineng-vs-xuyun": {"default_rounds": 9},  # outside [2, 6]
+    }))
+    pack = load_pack(root)
+    probs = pack.report.problems
+    def find(file_part, field_part="", value=""):
+        return [p for p in probs if file_part in p.file and field_part in p.field and value in p.value]
+    assert find("master-zhiyi", "line 1") and "bad JSON" in find("master-zhiyi")[0].message
+    assert find("master-xuanzang", "name")[0].message == "missing required field"
+    assert "unknown master" in find("master-huineng", "target_master", "nobody")[0].message
+    assert "itself" in find("master-huineng", "target_master", "huineng")[0].message
+    assert "sources[].id" in find("master-huineng", "citation", "T99n9999")[0].message
+    assert "sorted" in find("master-debate", "per_pair_overrides", "yinguang-vs-huineng")[0].message
+    assert "known master" in find("master-debate", "per_pair_overrides", "ghost-vs-huineng")[0].message
+    assert find("master-debate", "huineng-vs-xuyun.default_rounds", "9")
+    # broken masters do not stop the others; extra fields survive
+    assert pack.report.masters == 13 and "huineng" in pack.masters and "zhiyi" not in pack.masters
+    assert pack.masters["huineng"].model_extra["brand_new_field"] == {"kept": True}
+    assert pack.report.errors == len([p for p in probs if p.severity == "error"]) >= 8
+    for p in probs:
+        assert p.file and p.message and str(p).startswith(p.severity)
+
+
+def test_excerpt_citing_unknown_source_is_reported(tmp_path):
+    root = _copy_ref(tmp_path)
+    (root / "master-huineng" / "sources" / "extra.md").write_text("## 主题\n来源：T01n0001\n- 一条要点。\n",
+                                                                 encoding="utf-8")
+    probs = load_pack(root).report.problems
+    assert any("extra.md" in p.file and p.value == "T01n0001" for p in probs)
+
+
+def test_unusable_folder_is_an_error(tmp_path):
+    with pytest.raises(PackError, match="not found"):
+        load_pack(tmp_path / "missing")
+    with pytest.raises(PackError, match="no master"):
+        load_pack(tmp_path)
+
+
+def test_pair_key_sorts_then_joins():
+    assert pair_key("yinguang", "huineng") == "huineng-vs-yinguang"
+    assert pair_key("mahasi-sayadaw", "ajahn-chah") == "ajahn-chah-vs-mahasi-sayadaw"
+
+
+def test_pack_check_cli_json():
+    ref = need_reference()
+    out = run_cli("pack", "check", str(ref), "--format", "json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert {k: data[k] for k in ("masters", "critiques", "pairs_both_ways", "one_way", "errors")} == {
+        "masters": 15, "critiques": 26, "pairs_both_ways": 8, "one_way": 10, "errors": 0}
+
+
+def test_pack_check_cli_fails_on_errors(tmp_path):
+    root = _copy_ref(tmp_path)
+    (root / "master-zhiyi" / "meta.json").write_text("{", encoding="utf-8")
+    out = run_cli("pack", "check", str(root))
+    assert out.returncode == 1
+    assert "master-zhiyi/meta.json" in out.stdout and "bad JSON" in out.stdout
+
+
+def test_default_pack_check_cli():
+    out = run_cli("pack", "check", str(DEFAULT_PACK), "--format", "json")
+    assert out.returncode == 0, out.stdout
+    assert json.loads(out.stdout)["errors"] == 0

@@ -1,0 +1,92 @@
+"""Pair selection in the seed's order of rules, on both packs."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from debate_core.pairing import PairError, choose_pair, pair_table, school_key
+from tests.conftest import REFERENCE_PACK, run_cli
+
+
+def fidelity_cases():
+    path = REFERENCE_PACK / "master-debate" / "tests" / "fidelity.jsonl"
+    if not path.is_file():
+        return [pytest.param(None, None, marks=pytest.mark.skip(reason="reference fidelity.jsonl absent"))]
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        case = json.loads(line)
+        if "must_select_pair" in case:
+            out.append(pytest.param(case["q"], case["must_select_pair"], id=case["q"][:12]))
+    assert len(out) == 4
+    return out
+
+
+@pytest.mark.parametrize("topic,expected", fidelity_cases())
+def test_fidelity_pairs_on_both_packs(topic, expected, any_pack):
+    c = choose_pair(topic, any_pack)
+    assert [c.a, c.b] == expected
+    assert c.rule == "table" and c.hits[c.a] and c.hits[c.b]
+
+
+def test_table_is_data_with_eight_rows():
+    rows = pair_table()["rows"]
+    assert len(rows) == 8
+    assert {(r["a"]["master"], r["b"]["master"]) for r in rows} >= {("huineng", "yinguang"), ("ouyi", "tsongkhapa")}
+
+
+def test_row_matches_by_evocation_not_literal_words(any_pack):
+    topic = "禅宗顿悟和净土念佛，到底谁更直接？"
+    assert "禅净" not in topic and "参禅" not in topic
+    c = choose_pair(topic, any_pack)
+    assert (c.a, c.b, c.rule) == ("huineng", "yinguang", "table")
+    # one side alone is not enough for a row
+    assert choose_pair("净土法门的信愿行", any_pack).rule != "table"
+
+
+def test_user_named_masters_win(any_pack):
+    c = choose_pair("禅宗顿悟和净土念佛", any_pack, ["玄奘", "kumarajiva"])
+    assert (c.a, c.b, c.rule) == ("xuanzang", "kumarajiva", "user")
+
+
+def test_user_errors(any_pack):
+    with pytest.raises(PairError, match="same master twice"):
+        choose_pair("x", any_pack, ["huineng", "慧能大师"])
+    with pytest.raises(PairError, match="did you mean 'huineng'"):
+        choose_pair("x", any_pack, ["huineg", "yinguang"])
+    with pytest.raises(PairError, match="exactly two"):
+        choose_pair("x", any_pack, ["huineng"])
+
+
+def test_keyword_rule_picks_different_schools(reference_pack):
+    c = choose_pair("自性与唯识的关系", reference_pack)
+    assert c.rule == "keywords" and {c.a, c.b} == {"huineng", "xuanzang"}
+    assert school_key(reference_pack.masters[c.a]) != school_key(reference_pack.masters[c.b])
+    assert "自性" in c.hits["huineng"]
+
+
+def test_short_keywords_are_ignored(reference_pack):
+    # 空 and 戒 are single-character keywords in the reference pack: ordinary Chinese must not fire them
+    c = choose_pair("有空吗？我戒烟了", reference_pack)
+    assert c.rule == "default"
+
+
+def test_school_key_separates_chan_and_pure_land(reference_pack):
+    m = reference_pack.masters
+    assert m["huineng"].tradition == m["yinguang"].tradition == "汉传"
+    assert school_key(m["huineng"]) != school_key(m["yinguang"])
+    assert school_key(m["huineng"]) == school_key(m["xuyun"])  # 禅宗 and 禅宗（五宗兼嗣）
+
+
+def test_default_pair(any_pack):
+    c = choose_pair("今天的天气怎么样", any_pack)
+    assert c.rule == "default" and (c.a, c.b) == tuple(pair_table()["default_pair"])
+
+
+def test_pair_cli_json():
+    out = run_cli("pair", "宗喀巴应成中观和六祖顿悟，谁的见地更究竟？", "--format", "json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["pair"] == ["tsongkhapa", "huineng"] and data["rule"] == "table"
+    assert "应成" in data["keywords"]["tsongkhapa"]
