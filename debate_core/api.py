@@ -20,6 +20,7 @@ from .recorder import NULL_RECORDER, Recorder
 MAX_TOPIC_CHARS = 500
 MODEL_ENV = "DEBATE_MODEL"
 API_BASE_ENV = "DEBATE_API_BASE"
+BACKOFF_ENV = "DEBATE_BACKOFF"
 
 
 class InputError(ValueError):
@@ -66,7 +67,20 @@ def get_pack(path: Optional[str | Path] = None) -> Pack:
 def make_gateway(model: str, *, api_base: Optional[str] = None, temperature: float = 0.7, timeout: float = 60.0,
                  max_retries: int = 3, probe: bool = True) -> Gateway:
     check_model_config(model, api_base, probe=probe)
-    return Gateway(model=model, api_base=api_base, temperature=temperature, timeout=timeout, max_retries=max_retries)
+    gw = Gateway(model=model, api_base=api_base, temperature=temperature, timeout=timeout, max_retries=max_retries)
+    backoff = env_backoff()
+    if backoff is not None:
+        gw.backoff = backoff
+    return gw
+
+
+def env_backoff() -> Optional[float]:
+    """``$DEBATE_BACKOFF`` (seconds): the retry backoff base, as the judged protocols read it too."""
+    raw = os.environ.get(BACKOFF_ENV, "").strip()
+    try:
+        return max(0.0, float(raw)) if raw else None
+    except ValueError:
+        return None
 
 
 def make_master_engine(pack: Pack, config: DebateConfig, *, probe: bool = True):

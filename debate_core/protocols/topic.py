@@ -1,0 +1,452 @@
+"""The topic debate: stance split → parallel blind openings → cross rebuttals → independent judge.
+
+* :func:`prepare` validates the config, splits the topic into 2-4 stances with one
+  model call (or takes ``config.stances``), assigns the neutral labels 辩手甲/乙/丙/丁
+  and one model each (reused in order when there are fewer models than stances: the
+  debate is then *degraded*, not heterogeneous) and reports ``recorder.start``.
+* :class:`TopicDebate` runs the rounds.  All debaters of a round speak concurrently
+  (``Gateway.acomplete`` under ``asyncio.gather``); round 1 is blind, later rounds
+  show each debater its own previous envelope and the others'.  Every reply is
+  parsed into an envelope (one repair request with the parse error, then an empty
+  envelope with a warning).  The debate stops when every debater reports
+  ``no_new_points``; a round where every debater produced nothing usable never
+  stops it: it is retried once, then the judge rules on what exists.
+* The judge is a fresh call that sees the topic, the stances and the anonymous log
+  and names one winning label; an unparseable verdict is asked for once more, then
+  stored raw with ``parsed=False`` and no winner.
+
+No model or provider name is ever passed to a prompt builder: debaters and the
+judge see labels only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import os
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+from ..envelopes import EnvelopeError, empty_envelope, envelope_json, parse_envelope, render_envelope
+from ..gateway import Gateway, GatewayError, Generation, TokenCallback, check_model_config
+from ..judged_prompts import (judge_messages, judge_repair_messages, opening_messages, rebuttal_messages,
+                              repair_messages, stance_split_messages)
+from ..models import Debate, DebateConfig, LLMCall, Participant, Speech, Verdict, utcnow
+from ..recorder import NULL_RECORDER, Recorder
+from ..verdicts import parse_verdict, unparsed
+from .master import new_id
+
+LABELS = ("辩手甲", "辩手乙", "辩手丙", "辩手丁")
+DEFAULT_ROUNDS = 3
+MAX_ROUNDS = 8
+MIN_STANCES, MAX_STANCES = 2, 4
+MAX_STANCE_CHARS = 200
+
+
+# ------------------------------------------------------------------ shared helpers
+
+
+def need_model_error(protocol: str):
+    from ..api import InputError
+
+    return InputError(
+        f"the {protocol} protocol needs a model: pass --model openai/gpt-4o-mini (with OPENAI_API_KEY set) "
+        "or --api-base URL for an OpenAI-compatible server, or set DEBATE_MODEL")
+
+
+def debater_models(config: DebateConfig, protocol: str) -> list[str]:
+    """The models to give debaters, in order: --models, else --model / $DEBATE_MODEL."""
+    from ..api import resolve_model
+
+    models = [m.strip() for m in config.models if m and m.strip() and m.strip() != "offline"]
+    if not models:
+        m = resolve_model(config.model)
+        if m:
+            models = [m]
+    if not models:
+        raise need_model_error(protocol)
+    return models
+
+
+def api_base_of(config: DebateConfig) -> Optional[str]:
+    from ..api import resolve_api_base
+
+    return resolve_api_base(config.api_base)
+
+
+def check_models(models: list[str], api_base: Optional[str], probe: bool) -> None:
+    for m in dict.fromkeys(models):
+        check_model_config(m, api_base, probe=probe)
+        probe = False  # one reachability probe of api_base is enough
+
+
+def make_gateway(config: DebateConfig, model: str, sink: Optional[Callable[[LLMCall], None]],
+                 options: dict[str, Any]) -> Gateway:
+    gw = Gateway(model=model, api_base=api_base_of(config), temperature=config.temperature,
+                 timeout=config.timeout, max_retries=config.max_retries, on_call=sink)
+    for k, v in options.items():
+        setattr(gw, k, v)
+    return gw
+
+
+def run_coro(coro):
+    """``asyncio.run`` that also works when the caller already runs an event loop (notebooks, apps)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
+def gateway_options_from_env() -> dict[str, Any]:
+    """``DEBATE_BACKOFF`` (seconds) tunes the retry backoff, e.g. for fast local servers."""
+    raw = os.environ.get("DEBATE_BACKOFF")
+    try:
+        return {"backoff": float(raw)} if raw else {}
+    except ValueError:
+        return {}
+
+
+# ---------------------------------------------------------------------- prepare
+
+
+def clean_stances(raw: list[Any]) -> list[str]:
+    out: list[str] = []
+    for s in raw:
+        if isinstance(s, dict):
+            s = s.get("stance") or s.get("text") or s.get("name") or ""
+        s = str(s).strip().strip("「」\"'").strip()
+        if s and s not in out:
+            out.append(s[:MAX_STANCE_CHARS])
+    return out
+
+
+def split_stances(topic: str, gateway: Gateway) -> tuple[list[str], str]:
+    """(stances, reason) from one model call (asked once more when the reply is not JSON)."""
+    from ..envelopes import extract_json
+    import json
+
+    messages = stance_split_messages(topic)
+    last = ""
+    for attempt in range(2):
+        gen = gateway.complete(messages, purpose="stance_split")
+        last = gen.text
+        candidate = extract_json(gen.text)
+        data: Any = None
+        if candidate is not None:
+            try:
+                data = json.loads(candidate)
+            except json.JSONDecodeError:
+                data = None
+        if isinstance(data, dict) and isinstance(data.get("stances"), list):
+            return clean_stances(data["stances"]), str(data.get("reason") or "").strip()
+        if isinstance(data, list):
+            return clean_stances(data), ""
+        messages = messages + [{"role": "assistant", "content": gen.text or "（空）"},
+                               {"role": "user", "content": '请只输出 JSON：{"stances": [...], "reason": "..."}'}]
+    raise GatewayError(f"the stance split returned no usable JSON: {last[:120]!r}")
+
+
+def prepare(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bool = True,
+            gateway_options: Optional[dict[str, Any]] = None) -> Debate:
+    """Validate, split the stances, assign labels and models, create the record (status running)."""
+    from ..api import InputError, validate_topic
+
+    options = {**gateway_options_from_env(), **(gateway_options or {})}
+    topic = validate_topic(config.topic)
+    models = debater_models(config, "topic")
+    judge = (config.judge_model or "").strip() or models[0]
+    api_base = api_base_of(config)
+    rounds = DEFAULT_ROUNDS if config.rounds is None else config.rounds
+    if not 1 <= rounds <= MAX_ROUNDS:
+        raise InputError(f"rounds {rounds} out of range: a topic debate allows 1-{MAX_ROUNDS}")
+    check_models(models + [judge], api_base, probe)
+
+    calls: list[LLMCall] = []
+    warnings: list[str] = []
+    if config.stances:
+        stances = clean_stances(config.stances)
+        if len(stances) < MIN_STANCES:
+            raise InputError("a topic debate needs at least 2 distinct stances (--stances \"A|B\")")
+        if len(stances) > MAX_STANCES:
+            raise InputError(f"a topic debate takes at most {MAX_STANCES} stances; {len(stances)} given")
+    else:
+        gw = make_gateway(config, judge, calls.append, options)
+        stances, reason = split_stances(topic, gw)
+        if len(stances) < MIN_STANCES:
+            why = f" ({reason})" if reason else ""
+            raise InputError(
+                f"not a debatable topic: it does not split into two or more opposing stances{why}. "
+                "Ask it as an ordinary question, rephrase it as a claim people disagree on, "
+                "or give the stances yourself with --stances \"A|B\"")
+        if len(stances) > MAX_STANCES:
+            warnings.append(f"the stance split gave {len(stances)} stances; the first {MAX_STANCES} are debated")
+            stances = stances[:MAX_STANCES]
+
+    assigned = [models[i % len(models)] for i in range(len(stances))]
+    distinct = list(dict.fromkeys(assigned))
+    if len(distinct) < len(stances):
+        warnings.insert(0, (
+            f"degraded: {len(distinct)} distinct model(s) for {len(stances)} debaters, reused in order; "
+            "the debate is not heterogeneous"))
+    if len(models) > len(stances):
+        warnings.append(f"{len(models) - len(stances)} extra model(s) unused: there are only {len(stances)} stances")
+    participants = [Participant(label=LABELS[i], name=LABELS[i], stance=s, model=assigned[i])
+                    for i, s in enumerate(stances)]
+    debate = Debate(
+        id=new_id(), protocol="topic", topic=topic, participants=participants,
+        models=list(dict.fromkeys(assigned + [judge])), planned_rounds=rounds,
+        config=config.model_copy(update={"topic": topic, "rounds": rounds, "stances": stances,
+                                         "models": models, "judge_model": judge}),
+        warnings=warnings, batch_id=config.batch_id, source="run",
+    )
+    recorder.start(debate)
+    for c in calls:
+        debate.llm_calls.append(c)
+        recorder.call(debate, c)
+    return debate
+
+
+# ---------------------------------------------------------------------- running
+
+
+@dataclass
+class TopicDebate:
+    """Runs (or resumes) topic debates; one instance may serve many debates."""
+
+    recorder: Recorder = field(default_factory=lambda: NULL_RECORDER)
+    gateway_options: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.gateway_options = {**gateway_options_from_env(), **self.gateway_options}
+
+    # ---------------------------------------------------------------- plumbing
+    def _sink(self, debate: Debate) -> Callable[[LLMCall], None]:
+        def sink(call: LLMCall) -> None:
+            debate.llm_calls.append(call)
+            self.recorder.call(debate, call)
+        return sink
+
+    def _gateways(self, debate: Debate) -> dict[str, Gateway]:
+        sink = self._sink(debate)
+        models = {p.model for p in debate.participants} | {self.judge_model(debate)}
+        return {m: make_gateway(debate.config, m, sink, self.gateway_options) for m in models}
+
+    @staticmethod
+    def judge_model(debate: Debate) -> str:
+        return debate.config.judge_model or debate.participants[0].model
+
+    def _touch(self, debate: Debate) -> None:
+        debate.updated_at = utcnow()
+        self.recorder.update(debate)
+
+    # ------------------------------------------------------------------ prompts
+    def messages_for(self, debate: Debate, label: str, round_no: int) -> list[dict]:
+        """The exact messages debater ``label`` gets in ``round_no`` (labels and stances only)."""
+        me = debate.participant(label)
+        assert me is not None
+        if round_no == 1:
+            return opening_messages(label, me.stance, debate.topic, debate.planned_rounds)
+        prev = {s.speaker: s for s in debate.rounds if s.round == round_no - 1}
+
+        def env_text(lab: str) -> str:
+            s = prev.get(lab)
+            stance = debate.participant(lab).stance if debate.participant(lab) else ""
+            env = s.envelope if s is not None and s.envelope else empty_envelope(stance).model_dump()
+            return envelope_json(env)
+
+        others = [(p.label, p.stance, env_text(p.label)) for p in debate.participants if p.label != label]
+        return rebuttal_messages(label, me.stance, debate.topic, round_no, debate.planned_rounds,
+                                 env_text(label), others)
+
+    # ------------------------------------------------------------------ speech
+    async def _speak(self, debate: Debate, gw: Gateway, label: str, round_no: int) -> Speech:
+        me = debate.participant(label)
+        assert me is not None
+        role = "opening" if round_no == 1 else "rebuttal"
+        messages = self.messages_for(debate, label, round_no)
+        totals = {"pt": 0, "ct": 0, "cost": 0.0, "lat": 0.0}
+        warnings: list[str] = []
+
+        def add(gen: Generation) -> None:
+            totals["pt"] += gen.prompt_tokens
+            totals["ct"] += gen.completion_tokens
+            totals["cost"] += gen.cost
+            totals["lat"] += gen.latency_ms
+
+        def speech(**kw: Any) -> Speech:
+            return Speech(round=round_no, speaker=label, speaker_name=label, role=role, engine=gw.model,
+                          prompt_tokens=totals["pt"], completion_tokens=totals["ct"], cost=totals["cost"],
+                          latency_ms=totals["lat"], warnings=warnings, **kw)
+
+        retries = 0
+        try:
+            gen = await gw.acomplete(messages, purpose="speech", round=round_no, speaker=label)
+            add(gen)
+            try:
+                env = parse_envelope(gen.text)
+            except EnvelopeError as first:
+                retries = 1
+                gen2 = await gw.acomplete(repair_messages(messages, gen.text, str(first)), purpose="speech_repair",
+                                          round=round_no, speaker=label)
+                add(gen2)
+                try:
+                    env = parse_envelope(gen2.text)
+                    warnings.append(f"first reply was not a valid envelope ({first}); the repaired reply was used")
+                except EnvelopeError as second:
+                    warnings.append(f"invalid envelope twice ({first}; then {second}): recorded as empty")
+                    env = empty_envelope(me.stance)
+                    return speech(text=render_envelope(env), envelope=env.model_dump(), retries=retries,
+                                  status="empty")
+        except GatewayError as exc:
+            warnings.append(f"model call failed: {exc.cause}")
+            env = empty_envelope(me.stance)
+            return speech(text="", envelope=env.model_dump(), retries=retries, status="failed")
+        env.stance = me.stance  # the assigned stance is authoritative; paraphrases are not kept
+        return speech(text=render_envelope(env), envelope=env.model_dump(), retries=retries, status="ok")
+
+    async def _round_async(self, debate: Debate, gateways: dict[str, Gateway], round_no: int) -> list[Speech]:
+        tasks = [self._speak(debate, gateways[p.model], p.label, round_no) for p in debate.participants]
+        return list(await asyncio.gather(*tasks))
+
+    def play_round(self, debate: Debate, round_no: int, gateways: Optional[dict[str, Gateway]] = None) -> list[Speech]:
+        """All debaters of one round, concurrently; returns the speeches (not yet recorded)."""
+        gateways = gateways or self._gateways(debate)
+        return run_coro(self._round_async(debate, gateways, round_no))
+
+    @staticmethod
+    def all_empty(speeches: list[Speech]) -> bool:
+        return all(s.status in ("empty", "failed") for s in speeches)
+
+    @staticmethod
+    def all_done(speeches: list[Speech]) -> bool:
+        """Every debater reports no_new_points (invalid replies count as 'nothing new', as the contract says)."""
+        return bool(speeches) and all(bool((s.envelope or {}).get("no_new_points")) for s in speeches)
+
+    def _record_round(self, debate: Debate, speeches: list[Speech],
+                      on_speech: Optional[Callable[[Speech], None]]) -> None:
+        r = speeches[0].round
+        debate.rounds = [s for s in debate.rounds if s.round != r] + speeches
+        for s in speeches:
+            self.recorder.speech(debate, s)
+            if on_speech is not None:
+                on_speech(s)
+
+    def next_round(self, debate: Debate) -> int:
+        done = [s.round for s in debate.rounds]
+        return (max(done) + 1) if done else 1
+
+    # --------------------------------------------------------------------- run
+    def run(self, debate: Debate, *, on_token: Optional[TokenCallback] = None,
+            on_speech: Optional[Callable[[Speech], None]] = None,
+            should_stop: Optional[Callable[[], bool]] = None, only_one: bool = False) -> Debate:
+        """Run (or resume) from the first round not yet played, then the judge.
+
+        ``only_one`` plays a single round and leaves the debate ``interrupted`` (the
+        archive's retry); a debate whose rounds are all played goes straight to the judge.
+        """
+        gateways = self._gateways(debate)
+        labels = [p.label for p in debate.participants]
+        # a resumed debate drops any round some debater did not get to (an interrupted gather)
+        by_round: dict[int, set[str]] = {}
+        for s in debate.rounds:
+            by_round.setdefault(s.round, set()).add(s.speaker)
+        incomplete = {r for r, who in by_round.items() if who != set(labels)}
+        if incomplete:
+            debate.rounds = [s for s in debate.rounds if s.round < min(incomplete)]
+        debate.status, debate.stop_reason = "running", ""
+        self._touch(debate)
+
+        start = self.next_round(debate)
+        last = [s for s in debate.rounds if s.round == start - 1]
+        if start - 1 >= 2 and self.all_done(last) and not self.all_empty(last):
+            stop_reason = f"every debater reported no new points in round {start - 1}"
+        elif start > debate.planned_rounds:
+            stop_reason = f"reached the {debate.planned_rounds}-round cap"
+        else:
+            for round_no in range(start, debate.planned_rounds + 1):
+                if should_stop is not None and should_stop():
+                    debate.status, debate.stop_reason = "stopped", f"stopped by the user before round {round_no}"
+                    self._touch(debate)
+                    return debate
+                speeches = self.play_round(debate, round_no, gateways)
+                if self.all_empty(speeches):
+                    # the failed attempt is not archived as speeches (its calls are); the retry replaces it
+                    note = f"round {round_no}: every debater produced empty or invalid output; the round is retried once"
+                    debate.warnings.append(note)
+                    self._touch(debate)
+                    speeches = self.play_round(debate, round_no, gateways)
+                    for s in speeches:
+                        s.retries += 1
+                        s.warnings.append("round retried after an all-empty attempt")
+                    self._record_round(debate, speeches, on_speech)
+                    if self.all_empty(speeches):
+                        debate.warnings.append(
+                            f"round {round_no}: every debater produced empty or invalid output again; "
+                            "the judge rules on the rounds that exist")
+                        stop_reason = f"round {round_no} empty twice; judged on what exists"
+                        break
+                else:
+                    self._record_round(debate, speeches, on_speech)
+                failed = [s.speaker for s in speeches if s.status == "failed"]
+                if failed:
+                    debate.warnings.append(f"round {round_no}: {', '.join(failed)} had no reply (model call failed)")
+                    self._touch(debate)
+                if round_no >= 2 and self.all_done(speeches) and not self.all_empty(speeches):
+                    stop_reason = f"every debater reported no new points in round {round_no}"
+                    break
+                if only_one and round_no < debate.planned_rounds:
+                    debate.status, debate.stop_reason = "interrupted", f"round {round_no} played; resume to finish"
+                    self._touch(debate)
+                    return debate
+            else:
+                stop_reason = f"reached the {debate.planned_rounds}-round cap"
+        if should_stop is not None and should_stop():
+            debate.status, debate.stop_reason = "stopped", "stopped by the user before the verdict"
+            self._touch(debate)
+            return debate
+        debate.stop_reason = stop_reason
+        return self.judge(debate, gateways, on_token=on_token)
+
+    # ------------------------------------------------------------------- judge
+    def judge(self, debate: Debate, gateways: Optional[dict[str, Gateway]] = None, *,
+              on_token: Optional[TokenCallback] = None) -> Debate:
+        from ..render_judged import debate_log_md
+
+        gateways = gateways or self._gateways(debate)
+        gw = gateways[self.judge_model(debate)]
+        labels = [p.label for p in debate.participants]
+        messages = judge_messages(debate.topic, [(p.label, p.stance) for p in debate.participants],
+                                  debate_log_md(debate, for_judge=True))
+        verdict: Optional[Verdict] = None
+        text = ""
+        try:
+            for attempt in range(2):
+                gen = gw.complete(messages, purpose="verdict", on_token=on_token)
+                text = gen.text
+                v = parse_verdict(text, labels)
+                if v.parsed:
+                    verdict = v
+                    break
+                messages = judge_repair_messages(messages, text, labels)
+        except GatewayError as exc:
+            debate.status = "failed"
+            debate.stop_reason = (debate.stop_reason + "; " if debate.stop_reason else "") + f"judge failed: {exc.cause}"
+            self._touch(debate)
+            return debate
+        if verdict is None:
+            verdict = unparsed(text)
+            debate.warnings.append("the judge's verdict could not be parsed twice: stored as raw text, no winner")
+        verdict.judge = gw.model
+        verdict.raw = text
+        debate.verdict = verdict
+        debate.status = "completed"
+        self._touch(debate)
+        return debate
+
+
+def start(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bool = True,
+          gateway_options: Optional[dict[str, Any]] = None) -> tuple[TopicDebate, Debate]:
+    debate = prepare(config, recorder, probe=probe, gateway_options=gateway_options)
+    return TopicDebate(recorder=recorder, gateway_options=dict(gateway_options or {})), debate

@@ -1,0 +1,381 @@
+"""The trial (dsh-debate): pro and con argue over full transcripts, then one judge call.
+
+Three library steps, so that a live page can drive a trial one model turn at a time:
+
+* :func:`open_trial` — validate the topic and round count (≤ ``max_rounds``, default
+  cap 8), assign models to ``pro`` / ``con``, create the record (status running);
+* :func:`trial_round` — advance exactly one round: a fresh pro speaker sees the
+  topic and the full transcript so far, then a fresh con speaker sees it including
+  pro's new speech.  Each speech is cut at ``config.max_speech_length`` characters
+  and flagged ``truncated``.  A failed speech marks the debate failed; calling
+  :func:`trial_round` again reruns that round alone (``rerun=True`` redoes the last
+  round even when it succeeded);
+* :func:`trial_verdict` — one judge call: per-round commentary, the winner
+  (pro / con / draw) and the reasons; closes the debate.
+
+With ``config.workspace`` set, debaters get the read-only research tools of
+:mod:`debate_core.research_tools` through litellm tool calling (at most
+:data:`MAX_TOOL_CALLS` per speech).  A model without tool support degrades to no
+tools, logged once in ``debate.warnings``.  Every tool call is kept on its speech.
+
+:class:`TrialRunner` loops the rounds then the verdict for the CLI and the API.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+from ..gateway import Gateway, GatewayError, TokenCallback, litellm
+from ..judged_prompts import (TOOL_BUDGET_NOTE, trial_judge_messages, trial_judge_repair, trial_speaker_messages,
+                              trial_transcript)
+from ..models import Debate, DebateConfig, LLMCall, Participant, Speech, ToolCallRecord, Verdict, utcnow
+from ..recorder import NULL_RECORDER, Recorder
+from ..research_tools import TOOL_SPECS, Workspace, tool_message_content
+from ..verdicts import parse_verdict, unparsed
+from .master import new_id
+from .topic import api_base_of, check_models, debater_models, gateway_options_from_env, make_gateway
+
+SIDES = ("pro", "con")
+DEFAULT_ROUNDS = 3
+MAX_ROUNDS = 8
+MAX_TOOL_CALLS = 6
+TOOLS_OFF = "research tools off"
+
+
+# ------------------------------------------------------------------------- open
+
+
+def open_trial(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bool = True,
+               max_rounds: int = MAX_ROUNDS) -> Debate:
+    """Create a trial record (status running) and report it; no model is called."""
+    from ..api import InputError, validate_topic
+
+    topic = validate_topic(config.topic)
+    models = debater_models(config, "trial")
+    rounds = DEFAULT_ROUNDS if config.rounds is None else config.rounds
+    if not 1 <= rounds <= max_rounds:
+        raise InputError(f"rounds {rounds} out of range: a trial allows 1-{max_rounds}")
+    if config.max_speech_length < 100:
+        raise InputError("max_speech_length must be at least 100 characters")
+    warnings: list[str] = []
+    pro, con = models[0], models[1] if len(models) > 1 else models[0]
+    if len(models) > 2:
+        warnings.append(f"{len(models) - 2} extra model(s) unused: a trial has two debaters")
+    judge = (config.judge_model or "").strip() or pro
+    workspace = None
+    if config.workspace:
+        try:
+            workspace = str(Workspace(config.workspace).root)
+        except ValueError as exc:
+            raise InputError(str(exc)) from None
+    check_models([pro, con, judge], api_base_of(config), probe)
+    debate = Debate(
+        id=new_id(), protocol="trial", topic=topic,
+        participants=[Participant(label="pro", name="正方", stance="支持该命题", model=pro),
+                      Participant(label="con", name="反方", stance="反对该命题", model=con)],
+        models=list(dict.fromkeys([pro, con, judge])), planned_rounds=rounds,
+        config=config.model_copy(update={"topic": topic, "rounds": rounds, "models": [pro, con],
+                                         "judge_model": judge, "workspace": workspace}),
+        warnings=warnings, batch_id=config.batch_id, source="run",
+    )
+    if workspace:
+        for model in dict.fromkeys([pro, con]):
+            if known_without_tools(model):
+                _tools_off(debate, model, "its model info says it does not support tool calling")
+    recorder.start(debate)
+    return debate
+
+
+def known_without_tools(model: str) -> bool:
+    """True only when litellm knows the model and says it has no function calling."""
+    lm = litellm()
+    try:
+        lm.get_model_info(model)
+    except Exception:  # unknown model (custom server): try tools, degrade on a refusal
+        return False
+    try:
+        return not lm.supports_function_calling(model=model)
+    except Exception:
+        return False
+
+
+def _tools_off(debate: Debate, model: str, why: str) -> None:
+    debate.warnings.append(f"{TOOLS_OFF} for {model}: {why}; its debaters argue without research")
+
+
+def tools_enabled(debate: Debate, model: str) -> bool:
+    return bool(debate.config.workspace) and not any(
+        w.startswith(f"{TOOLS_OFF} for {model}:") for w in debate.warnings)
+
+
+def _tools_refused(exc: GatewayError) -> bool:
+    if exc.retryable:
+        return False
+    low = exc.cause.lower()
+    return exc.status in (400, 422, 501) or "tool" in low or "function" in low
+
+
+# ----------------------------------------------------------------------- state
+
+
+@dataclass
+class _Ctx:
+    debate: Debate
+    recorder: Recorder
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def sink(self, call: LLMCall) -> None:
+        self.debate.llm_calls.append(call)
+        self.recorder.call(self.debate, call)
+
+    def gateway(self, model: str) -> Gateway:
+        return make_gateway(self.debate.config, model, self.sink, self.options)
+
+    def touch(self) -> None:
+        self.debate.updated_at = utcnow()
+        self.recorder.update(self.debate)
+
+
+def _ctx(debate: Debate, recorder: Recorder, options: Optional[dict[str, Any]]) -> _Ctx:
+    if debate.protocol != "trial":
+        from ..api import InputError
+
+        raise InputError(f"debate {debate.id} is a {debate.protocol} debate, not a trial")
+    return _Ctx(debate, recorder, {**gateway_options_from_env(), **(options or {})})
+
+
+def transcript_of(debate: Debate) -> str:
+    return trial_transcript([(s.round, s.speaker, s.text) for s in debate.rounds if s.status != "failed"])
+
+
+def round_complete(debate: Debate, round_no: int) -> bool:
+    sides = {s.speaker for s in debate.rounds if s.round == round_no and s.status != "failed"}
+    return sides >= set(SIDES)
+
+
+def completed_rounds(debate: Debate) -> int:
+    n = 0
+    while round_complete(debate, n + 1):
+        n += 1
+    return n
+
+
+# ---------------------------------------------------------------------- speech
+
+
+def speaker_messages(debate: Debate, side: str, round_no: int, tools: bool) -> list[dict]:
+    """The exact messages a fresh ``side`` speaker gets: topic, labels, the transcript so far."""
+    return trial_speaker_messages(side, debate.topic, round_no, debate.planned_rounds, transcript_of(debate),
+                                  debate.config.max_speech_length, tools)
+
+
+def _speak(ctx: _Ctx, side: str, round_no: int, on_token: Optional[TokenCallback]) -> Speech:
+    debate = ctx.debate
+    part = debate.participant(side)
+    assert part is not None
+    model = part.model
+    gw = ctx.gateway(model)
+    use_tools = tools_enabled(debate, model)
+    workspace = Workspace(debate.config.workspace) if use_tools else None
+    messages = speaker_messages(debate, side, round_no, use_tools)
+    records: list[ToolCallRecord] = []
+    warnings: list[str] = []
+    pt = ct = 0
+    cost = latency = 0.0
+    retries = 0
+    executed = 0
+    text = ""
+    budget_noted = False
+    for _step in range(MAX_TOOL_CALLS + 3):
+        try:
+            gen = gw.complete(messages, purpose="speech", on_token=on_token,
+                              tools=TOOL_SPECS if use_tools else None, round=round_no, speaker=side)
+        except GatewayError as exc:
+            if use_tools and _tools_refused(exc):
+                _tools_off(debate, model, f"the server refused the tool definitions ({exc.cause})")
+                ctx.touch()
+                use_tools, workspace = False, None
+                messages = speaker_messages(debate, side, round_no, False)
+                records.clear()
+                executed = 0
+                continue
+            return Speech(round=round_no, speaker=side, speaker_name=part.name, role=side, status="failed",
+                          engine=model, tool_calls=records, prompt_tokens=pt, completion_tokens=ct, cost=cost,
+                          latency_ms=latency, warnings=warnings + [f"model call failed: {exc.cause}"])
+        pt += gen.prompt_tokens
+        ct += gen.completion_tokens
+        cost += gen.cost
+        latency += gen.latency_ms
+        retries += gen.retries
+        if gen.tool_calls and use_tools and workspace is not None:
+            messages = messages + [gen.raw_message or {"role": "assistant", "content": gen.text}]
+            for tc in gen.tool_calls:
+                if executed >= MAX_TOOL_CALLS:
+                    rec = ToolCallRecord(name=tc["name"], arguments={"raw": str(tc.get("arguments", ""))[:500]},
+                                         error=f"error: the budget of {MAX_TOOL_CALLS} tool calls for this speech "
+                                               "is used up; write the speech now")
+                else:
+                    rec = workspace.execute(tc["name"], tc.get("arguments") or "{}")
+                    executed += 1
+                records.append(rec)
+                messages.append({"role": "tool", "tool_call_id": tc["id"], "content": tool_message_content(rec)})
+            if executed >= MAX_TOOL_CALLS and not budget_noted:
+                messages.append({"role": "user", "content": TOOL_BUDGET_NOTE})
+                budget_noted = True
+            continue
+        text = (gen.text or "").strip()
+        break
+    else:
+        warnings.append("the speaker kept calling tools and never wrote a speech")
+    limit = debate.config.max_speech_length
+    truncated = len(text) > limit
+    if truncated:
+        text = text[:limit]
+        warnings.append(f"cut at {limit} characters")
+    status = "ok" if text else "empty"
+    if not text and not warnings:
+        warnings.append("the model returned an empty speech")
+    return Speech(round=round_no, speaker=side, speaker_name=part.name, role=side, text=text, truncated=truncated,
+                  status=status, engine=model, tool_calls=records, prompt_tokens=pt, completion_tokens=ct,
+                  cost=cost, latency_ms=latency, retries=retries, warnings=warnings)
+
+
+# ----------------------------------------------------------------------- round
+
+
+def trial_round(debate: Debate, recorder: Recorder = NULL_RECORDER, *, rerun: bool = False,
+                on_token: Optional[TokenCallback] = None, on_speech: Optional[Callable[[Speech], None]] = None,
+                gateway_options: Optional[dict[str, Any]] = None) -> list[Speech]:
+    """Advance exactly one round (pro, then con who has read pro) and return its speeches.
+
+    A failed speech is recorded, the debate is marked failed and the round stops; the
+    next call reruns that round alone (keeping a pro speech that succeeded).
+    ``rerun=True`` discards the last played round and plays it again.
+    """
+    from ..api import InputError
+
+    ctx = _ctx(debate, recorder, gateway_options)
+    if debate.status == "completed" or debate.verdict is not None:
+        raise InputError(f"trial {debate.id} already has a verdict")
+    debate.rounds = [s for s in debate.rounds if s.status != "failed"]
+    if rerun:
+        if not debate.rounds:
+            raise InputError("no round has been played yet: nothing to rerun")
+        last = max(s.round for s in debate.rounds)
+        debate.rounds = [s for s in debate.rounds if s.round != last]
+    played = {s.round for s in debate.rounds}
+    round_no = max(played) if played and not round_complete(debate, max(played)) else max(played, default=0) + 1
+    if round_no > debate.planned_rounds:
+        raise InputError(f"all {debate.planned_rounds} rounds are played: ask for the verdict")
+    debate.status, debate.stop_reason = "running", ""
+    ctx.touch()
+    out = [s for s in debate.rounds if s.round == round_no]
+    for side in SIDES:
+        if any(s.speaker == side for s in out):
+            continue
+        speech = _speak(ctx, side, round_no, on_token)
+        debate.rounds.append(speech)
+        recorder.speech(debate, speech)
+        out.append(speech)
+        if on_speech is not None:
+            on_speech(speech)
+        if speech.status == "failed":
+            debate.status = "failed"
+            debate.stop_reason = f"round {round_no} {side} failed: {'; '.join(speech.warnings)}; rerun the round"
+            ctx.touch()
+            return out
+    ctx.touch()
+    return out
+
+
+# --------------------------------------------------------------------- verdict
+
+
+def trial_verdict(debate: Debate, recorder: Recorder = NULL_RECORDER, *, on_token: Optional[TokenCallback] = None,
+                  gateway_options: Optional[dict[str, Any]] = None) -> Debate:
+    """One judge call over the whole transcript; sets the verdict and closes the debate."""
+    from ..api import InputError
+
+    ctx = _ctx(debate, recorder, gateway_options)
+    if debate.status == "completed" and debate.verdict is not None:
+        raise InputError(f"trial {debate.id} is already closed")
+    done = completed_rounds(debate)
+    if done == 0:
+        raise InputError("no complete round yet: play at least one round before the verdict")
+    # the judge sees complete rounds only
+    debate.rounds = [s for s in debate.rounds if s.round <= done and s.status != "failed"]
+    judge_model = debate.config.judge_model or debate.participants[0].model
+    gw = ctx.gateway(judge_model)
+    messages = trial_judge_messages(debate.topic, transcript_of(debate), done)
+    verdict: Optional[Verdict] = None
+    text = ""
+    try:
+        for _attempt in range(2):
+            gen = gw.complete(messages, purpose="verdict", on_token=on_token)
+            text = gen.text
+            v = parse_verdict(text, trial=True)
+            if v.parsed:
+                verdict = v
+                break
+            messages = trial_judge_repair(messages, text)
+    except GatewayError as exc:
+        debate.status, debate.stop_reason = "failed", f"verdict failed: {exc.cause}; ask for the verdict again"
+        ctx.touch()
+        return debate
+    if verdict is None:
+        verdict = unparsed(text)
+        debate.warnings.append("the judge's verdict could not be parsed twice: stored as raw text, no winner")
+    verdict.judge = judge_model
+    verdict.raw = text
+    debate.verdict = verdict
+    debate.status = "completed"
+    debate.stop_reason = (f"verdict after {done} rounds" if done == debate.planned_rounds
+                          else f"verdict after {done} of {debate.planned_rounds} rounds")
+    ctx.touch()
+    return debate
+
+
+# ---------------------------------------------------------------------- runner
+
+
+@dataclass
+class TrialRunner:
+    """Rounds then the verdict, for the CLI, the API and the archive's resume."""
+
+    recorder: Recorder = field(default_factory=lambda: NULL_RECORDER)
+    gateway_options: dict[str, Any] = field(default_factory=dict)
+
+    def run(self, debate: Debate, *, on_token: Optional[TokenCallback] = None,
+            on_speech: Optional[Callable[[Speech], None]] = None,
+            should_stop: Optional[Callable[[], bool]] = None, only_one: bool = False) -> Debate:
+        """Run (or resume) from the first unfinished round; ``only_one`` plays one round and pauses."""
+        while completed_rounds(debate) < debate.planned_rounds:
+            if should_stop is not None and should_stop():
+                debate.status = "stopped"
+                debate.stop_reason = f"stopped by the user before round {completed_rounds(debate) + 1}"
+                debate.updated_at = utcnow()
+                self.recorder.update(debate)
+                return debate
+            trial_round(debate, self.recorder, on_token=on_token, on_speech=on_speech,
+                        gateway_options=self.gateway_options)
+            if debate.status == "failed":
+                return debate
+            if only_one and completed_rounds(debate) < debate.planned_rounds:
+                debate.status = "interrupted"
+                debate.stop_reason = f"round {completed_rounds(debate)} played; resume to finish"
+                debate.updated_at = utcnow()
+                self.recorder.update(debate)
+                return debate
+        if should_stop is not None and should_stop():
+            debate.status, debate.stop_reason = "stopped", "stopped by the user before the verdict"
+            debate.updated_at = utcnow()
+            self.recorder.update(debate)
+            return debate
+        return trial_verdict(debate, self.recorder, on_token=on_token, gateway_options=self.gateway_options)
+
+
+def start(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bool = True,
+          gateway_options: Optional[dict[str, Any]] = None) -> tuple[TrialRunner, Debate]:
+    debate = open_trial(config, recorder, probe=probe)
+    return TrialRunner(recorder=recorder, gateway_options=dict(gateway_options or {})), debate

@@ -1,0 +1,509 @@
+"""The topic debate end to end, through litellm, against the scripted server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections import defaultdict
+from pathlib import Path
+from typing import Callable, Optional, Union
+
+import pytest
+
+from debate_core.api import InputError, start_debate
+from debate_core.models import DebateConfig
+from debate_core.protocols import registry
+from debate_core.recorder import Recorder
+from debate_core.render import render_markdown
+from debate_core.render_judged import debate_log_md, verdict_md
+from debate_core.scripted_server import Reply, ScriptedServer
+from debate_core.verdicts import parse_verdict_markdown
+
+FAST = {"backoff": 0.01}
+SAMPLE_VERDICT = Path(__file__).resolve().parents[2] / "shared" / "reference" / "topic-debate-sample" / "verdict.md"
+
+Answer = Union[Reply, str]
+
+
+def envelope(label: str, round_no: int, *, no_new: bool = False, fenced: bool = True) -> str:
+    data = {"stance": "whatever", "no_new_points": no_new,
+            "arguments": [] if no_new else [{"id": f"A{round_no}", "point": f"{label}第{round_no}轮论点",
+                                              "reasoning": "理由", "evidence": "例子"}],
+            "rebuttals": [] if round_no == 1 else [{"target": "辩手乙 A1", "type": "反驳", "content": f"{label}的反驳"}]}
+    text = json.dumps(data, ensure_ascii=False)
+    return f"好的。\n```json\n{text}\n```" if fenced else text
+
+
+def judge_json(winner: str, labels: list[str]) -> str:
+    return json.dumps({
+        "winner": winner, "summary": f"{winner}论证更完整",
+        "reasons": {"论点强度": "强", "攻防表现": "准", "逻辑硬伤": "少"},
+        "rows": [{"label": l, "stance": "", "strongest": "s", "weakness": "w", "score": 8 if l == winner else 5}
+                 for l in labels],
+        "note": "看情况"}, ensure_ascii=False)
+
+
+class Script:
+    """Routes each request: stance split, judge, or one debater's round (with attempt counts)."""
+
+    def __init__(self, stances=("远程办公更好", "坐班更好"), *,
+                 debater: Optional[Callable[[str, int, int, dict], Answer]] = None,
+                 judge: Optional[Callable[[int, dict], Answer]] = None,
+                 split: Optional[Callable[[dict], Answer]] = None):
+        self.stances = list(stances)
+        self.debater = debater or (lambda label, r, attempt, body: envelope(label, r, no_new=r >= 2))
+        self.judge = judge or (lambda attempt, body: judge_json("辩手甲", ["辩手甲", "辩手乙"]))
+        self.split = split or (lambda body: json.dumps({"stances": self.stances, "reason": "r"}, ensure_ascii=False))
+        self.attempts: dict = defaultdict(int)
+        self.lock = threading.Lock()
+        self.kinds: list[str] = []
+
+    def __call__(self, body: dict) -> Answer:
+        msgs = body["messages"]
+        system = msgs[0]["content"]
+        if "中立编排者" in system:
+            kind, key = "split", ("split",)
+        elif "独立裁判" in system:
+            kind, key = "judge", ("judge",)
+        else:
+            label = re.search(r"你是(辩手.)", system).group(1)
+            round_no = int(re.search(r"第 (\d+) 轮", msgs[1]["content"]).group(1))
+            kind, key = "debater", (label, round_no)
+        with self.lock:
+            self.attempts[key] += 1
+            attempt = self.attempts[key]
+            self.kinds.append(kind)
+        if kind == "split":
+            return self.split(body)
+        if kind == "judge":
+            return self.judge(attempt, body)
+        return self.debater(key[0], key[1], attempt, body)
+
+
+class Log(Recorder):
+    def __init__(self):
+        self.events: list[tuple] = []
+
+    def start(self, debate):
+        self.events.append(("start", debate.id, debate.status))
+
+    def speech(self, debate, speech):
+        self.events.append(("speech", speech.round, speech.speaker, speech.status))
+
+    def call(self, debate, call):
+        self.events.append(("call", call.purpose, call.round, call.speaker, call.error))
+
+    def update(self, debate):
+        self.events.append(("update", debate.status))
+
+    def of(self, kind):
+        return [e for e in self.events if e[0] == kind]
+
+
+def config(server, **kw) -> DebateConfig:
+    base = dict(protocol="topic", topic="远程办公还是坐班？", models=["openai/m-one", "openai/m-two"],
+                api_base=server.url, timeout=5, max_retries=2)
+    base.update(kw)
+    return DebateConfig(**base)
+
+
+def run(server, recorder=None, **kw):
+    runner, debate = registry.start(config(server, **kw), recorder or Recorder(), probe=False, gateway_options=FAST)
+    return runner.run(debate)
+
+
+def all_prompt_text(server) -> str:
+    return "\n".join(str(m.get("content") or "") for msgs in server.messages() for m in msgs)
+
+
+# --------------------------------------------------------------------- the flow
+
+
+def test_full_debate_split_parallel_rounds_stop_and_judge():
+    script = Script()
+    rec = Log()
+    with ScriptedServer(script) as srv:
+        d = run(srv, rec)
+    assert d.status == "completed" and d.protocol == "topic"
+    assert [(p.label, p.stance, p.model) for p in d.participants] == [
+        ("辩手甲", "远程办公更好", "openai/m-one"), ("辩手乙", "坐班更好", "openai/m-two")]
+    assert d.models == ["openai/m-one", "openai/m-two"] and not d.warnings
+    # round 1 openings, round 2 everybody says no_new_points -> stop before the 3-round cap
+    assert [(s.round, s.speaker, s.role, s.status) for s in d.rounds] == [
+        (1, "辩手甲", "opening", "ok"), (1, "辩手乙", "opening", "ok"),
+        (2, "辩手甲", "rebuttal", "ok"), (2, "辩手乙", "rebuttal", "ok")]
+    assert d.stop_reason == "every debater reported no new points in round 2"
+    s = d.rounds[0]
+    assert s.envelope["arguments"][0]["point"] == "辩手甲第1轮论点" and s.envelope["stance"] == "远程办公更好"
+    assert "辩手甲第1轮论点" in s.text and s.engine == "openai/m-one" and s.prompt_tokens > 0
+    assert script.kinds[0] == "split" and script.kinds[-1] == "judge" and len(script.kinds) == 6
+    v = d.verdict
+    assert v.parsed and v.winner == "辩手甲" and v.judge == "openai/m-one" and v.scores == {"辩手甲": 8.0, "辩手乙": 5.0}
+    # recorder: start first, every call reported, speeches before the judge, a final update with the verdict
+    assert rec.events[0][0] == "start"
+    assert [e[1] for e in rec.of("call")] == ["stance_split", "speech", "speech", "speech", "speech", "verdict"]
+    assert len(d.llm_calls) == 6 and [c.purpose for c in d.llm_calls][0] == "stance_split"
+    assert [e[1:3] for e in rec.of("speech")] == [(1, "辩手甲"), (1, "辩手乙"), (2, "辩手甲"), (2, "辩手乙")]
+    assert rec.events[-1] == ("update", "completed")
+
+
+def test_rebuttal_prompts_carry_own_and_others_previous_envelopes_and_openings_are_blind():
+    with ScriptedServer(Script(stances=("甲立场", "乙立场", "丙立场"))) as srv:
+        d = run(srv, models=["openai/a", "openai/b", "openai/c"])
+        msgs = srv.messages()
+    by = {}
+    for m in msgs:
+        system = m[0]["content"]
+        lab = re.search(r"你是(辩手.)", system)
+        if lab:
+            by[(lab.group(1), int(re.search(r"第 (\d+) 轮", m[1]["content"]).group(1)))] = m[1]["content"]
+    for label in ("辩手甲", "辩手乙", "辩手丙"):
+        opening = by[(label, 1)]
+        others = [o for o in ("辩手甲", "辩手乙", "辩手丙") if o != label]
+        assert f"「{d.participant(label).stance}」" in opening
+        for o in others:  # blind: no other debater, stance or argument in an opening prompt
+            assert o not in opening and d.participant(o).stance not in opening and "第1轮论点" not in opening
+        rebuttal = by[(label, 2)]
+        mine, theirs = rebuttal.split("其他辩手上一轮的信封")
+        assert f"{label}第1轮论点" in mine
+        for o in others:
+            assert f"{o}第1轮论点" in theirs and f"【{o}｜立场「{d.participant(o).stance}」】" in theirs
+        assert f"{label}第1轮论点" not in theirs
+
+
+def test_round_debaters_run_concurrently():
+    # every opening waits for all three at a barrier: sequential calls would never meet there
+    barrier = threading.Barrier(3, timeout=10)
+
+    def debater(label, r, attempt, body):
+        if r == 1:
+            try:
+                barrier.wait()
+            except threading.BrokenBarrierError:
+                return Reply(status=400, error="not concurrent")
+        return envelope(label, r, no_new=r >= 2)
+
+    with ScriptedServer(Script(stances=("A", "B", "C"), debater=debater)) as srv:
+        d = run(srv, models=["openai/a", "openai/b", "openai/c"], max_retries=0)
+    assert [s.status for s in d.rounds if s.round == 1] == ["ok", "ok", "ok"]
+
+
+def test_speeches_are_committed_before_the_next_round_starts():
+    rec = Log()
+    seen: list[int] = []
+
+    def debater(label, r, attempt, body):
+        if r == 2:
+            seen.append(len([e for e in rec.of("speech") if e[1] == 1]))
+        return envelope(label, r, no_new=r >= 2)
+
+    with ScriptedServer(Script(debater=debater)) as srv:
+        run(srv, rec)
+    assert seen == [2, 2]
+
+
+def test_no_model_or_provider_name_reaches_any_prompt():
+    models = ["openai/gpt-4o-secretname", "openai/claude-3-codename"]
+    with ScriptedServer(Script(stances=("A方", "B方", "C方"),
+                               judge=lambda a, b: judge_json("辩手丙", ["辩手甲", "辩手乙", "辩手丙"]))) as srv:
+        d = run(srv, models=models, judge_model="openai/deepseek-judgename")
+        requests = list(srv.requests)
+    assert d.status == "completed" and d.verdict.winner == "辩手丙"
+    assert {r["model"] for r in requests} == {"gpt-4o-secretname", "claude-3-codename", "deepseek-judgename"}
+    text = "\n".join(str(m.get("content") or "") for r in requests for m in r["messages"]).lower()
+    for needle in ("secretname", "codename", "judgename", "gpt", "claude", "codex", "openai", "deepseek", "anthropic",
+                   "model", "模型"):
+        assert needle not in text, needle
+    # the judge call went to the judge model and saw labels and stances only
+    judge_req = [r for r in requests if "独立裁判" in r["messages"][0]["content"]][0]
+    assert judge_req["model"] == "deepseek-judgename"
+    assert "辩手乙：「B方」" in judge_req["messages"][1]["content"]
+
+
+# ---------------------------------------------------------------- stances, models
+
+
+def test_given_stances_skip_the_split_and_fewer_models_degrade():
+    script = Script()
+    with ScriptedServer(script) as srv:
+        d = run(srv, stances=["支持", "反对", "看情况：小团队远程"], models=["openai/only-one", "openai/second"],
+                rounds=2)
+    assert "split" not in script.kinds
+    assert [p.model for p in d.participants] == ["openai/only-one", "openai/second", "openai/only-one"]
+    assert [p.label for p in d.participants] == ["辩手甲", "辩手乙", "辩手丙"]
+    assert d.warnings[0].startswith("degraded: 2 distinct model(s) for 3 debaters")
+    log = debate_log_md(d)
+    assert "**模式**：降级（2 个模型供 3 位辩手轮流使用，非异构）" in log
+    assert "辩手丙 → 「看情况：小团队远程」" in log
+    assert "only-one" not in log and "second" not in log
+
+
+def test_one_model_for_two_stances_is_degraded_and_split_gives_four_at_most():
+    five = ["一", "二", "三", "四", "五"]
+    with ScriptedServer(Script(stances=five)) as srv:
+        d = run(srv, models=["openai/solo"], rounds=1)
+    assert [p.label for p in d.participants] == ["辩手甲", "辩手乙", "辩手丙", "辩手丁"]
+    assert {p.model for p in d.participants} == {"openai/solo"}
+    assert any(w.startswith("degraded") for w in d.warnings)
+    assert any("first 4 are debated" in w for w in d.warnings)
+    assert d.stop_reason == "reached the 1-round cap"
+
+
+def test_not_a_debatable_topic_is_a_clear_input_error():
+    split = lambda body: json.dumps({"stances": ["地球是圆的"], "reason": "这是事实问题"}, ensure_ascii=False)
+    with ScriptedServer(Script(split=split)) as srv:
+        with pytest.raises(InputError, match="not a debatable topic.*这是事实问题"):
+            registry.start(config(srv, topic="地球是什么形状？"), probe=False)
+        with pytest.raises(InputError, match="at least 2 distinct stances"):
+            registry.start(config(srv, stances=["只有一个"]), probe=False)
+        with pytest.raises(InputError, match="at most 4 stances"):
+            registry.start(config(srv, stances=list("ABCDE")), probe=False)
+        with pytest.raises(InputError, match="rounds 9 out of range"):
+            registry.start(config(srv, rounds=9, stances=["A", "B"]), probe=False)
+
+
+def test_no_model_configured_says_how_to_set_one(monkeypatch):
+    monkeypatch.delenv("DEBATE_MODEL", raising=False)
+    with pytest.raises(InputError) as exc:
+        start_debate(DebateConfig(protocol="topic", topic="远程还是坐班"))
+    msg = str(exc.value)
+    assert "the topic protocol needs a model" in msg and "--model" in msg and "--api-base" in msg and "DEBATE_MODEL" in msg
+
+
+# ------------------------------------------------------------------ envelopes
+
+
+def test_malformed_envelope_is_asked_again_with_the_error_then_recorded_empty():
+    def debater(label, r, attempt, body):
+        if label == "辩手甲" and r == 1:
+            return "我拒绝用 JSON。" if attempt == 1 else envelope(label, r)
+        if label == "辩手乙" and r == 1:
+            return "{broken json" if attempt == 1 else "still not json"
+        return envelope(label, r, no_new=True)
+
+    with ScriptedServer(Script(debater=debater)) as srv:
+        d = run(srv)
+        msgs = srv.messages()
+    a1, b1 = d.rounds[0], d.rounds[1]
+    assert a1.status == "ok" and a1.retries == 1 and "repaired reply was used" in a1.warnings[0]
+    assert b1.status == "empty" and b1.retries == 1
+    assert b1.envelope == {"stance": "坐班更好", "arguments": [], "rebuttals": [], "no_new_points": True}
+    assert "invalid envelope twice" in b1.warnings[0] and "recorded as empty" in b1.warnings[0]
+    repair = [m for m in msgs if len(m) == 4 and "你是辩手甲" in m[0]["content"]][0]
+    assert repair[2] == {"role": "assistant", "content": "我拒绝用 JSON。"}
+    assert "the reply holds no JSON object" in repair[3]["content"]
+    assert "WARNING: 辩手乙 第 1 轮 invalid envelope twice" in debate_log_md(d)
+    assert [c.purpose for c in d.llm_calls].count("speech_repair") == 2
+
+
+def test_drifted_envelopes_from_the_sample_are_accepted():
+    def debater(label, r, attempt, body):
+        return json.dumps({"stance": "x", "arguments": ["懂爱是稳定供给的能力", {"point": "无证据的论点", "reasoning": "r"}],
+                           "rebuttals": [{"point": "塞进反驳里的收尾论点"}], "no_new_points": "true"},
+                          ensure_ascii=False)
+
+    with ScriptedServer(Script(debater=debater)) as srv:
+        d = run(srv, rounds=2)
+    s = d.rounds[0]
+    assert s.status == "ok" and s.retries == 0
+    assert [a["point"] for a in s.envelope["arguments"]] == ["懂爱是稳定供给的能力", "无证据的论点"]
+    assert s.envelope["arguments"][1]["evidence"] == ""
+    assert s.envelope["rebuttals"][0]["content"] == "塞进反驳里的收尾论点"
+
+
+# -------------------------------------------------------------- empty rounds
+
+
+def test_all_empty_round_is_retried_once_then_judged_on_what_exists():
+    def debater(label, r, attempt, body):
+        return envelope(label, r) if r == 1 else "……"
+
+    rec = Log()
+    with ScriptedServer(Script(debater=debater)) as srv:
+        d = run(srv, rec)
+    assert d.status == "completed" and d.verdict.parsed
+    assert d.stop_reason == "round 2 empty twice; judged on what exists"
+    r2 = [s for s in d.rounds if s.round == 2]
+    assert [s.status for s in r2] == ["empty", "empty"] and all(s.retries == 2 for s in r2)
+    assert sum("every debater produced empty or invalid output; the round is retried once" in w for w in d.warnings) == 1
+    assert any("the judge rules on the rounds that exist" in w for w in d.warnings)
+    # two attempts x (reply + repair) x 2 debaters for round 2; only the retry's speeches are archived
+    assert [c.purpose for c in d.llm_calls if c.round == 2].count("speech") == 4
+    assert [e[1] for e in rec.of("speech")] == [1, 1, 2, 2]
+    assert "the judge rules on the rounds that exist" in debate_log_md(d)
+    # the judge's log marks the empty round without any error detail
+    judge_log = debate_log_md(d, for_judge=True)
+    assert "本轮没有有效产出" in judge_log and "invalid envelope" not in judge_log
+
+
+def test_an_all_empty_attempt_never_stops_the_debate_and_a_good_retry_continues():
+    def debater(label, r, attempt, body):
+        if r == 2 and attempt <= 2:  # first attempt (reply + repair) is garbage for everyone
+            return "nope"
+        return envelope(label, r, no_new=r == 3)
+
+    with ScriptedServer(Script(debater=debater)) as srv:
+        d = run(srv)
+    assert [(s.round, s.status) for s in d.rounds] == [(1, "ok"), (1, "ok"), (2, "ok"), (2, "ok"), (3, "ok"), (3, "ok")]
+    assert d.stop_reason == "every debater reported no new points in round 3"
+
+
+# ---------------------------------------------------------------- faults
+
+
+def test_rate_limit_then_success():
+    def debater(label, r, attempt, body):
+        if label == "辩手乙" and r == 1 and attempt == 1:
+            return Reply(status=429, headers={"Retry-After": "0"}, error="slow down")
+        return envelope(label, r, no_new=r >= 2)
+
+    with ScriptedServer(Script(debater=debater)) as srv:
+        d = run(srv)
+    b1 = d.rounds[1]
+    assert b1.status == "ok" and b1.speaker == "辩手乙"
+    errors = [c for c in d.llm_calls if c.error]
+    assert len(errors) == 1 and errors[0].error.startswith("rate limited (429)") and errors[0].speaker == "辩手乙"
+
+
+def test_one_parallel_debater_times_out_while_the_others_succeed():
+    def debater(label, r, attempt, body):
+        if label == "辩手乙" and r == 1:
+            return Reply(text=envelope(label, r), delay=1.5)
+        return envelope(label, r, no_new=r >= 2)
+
+    with ScriptedServer(Script(stances=("A", "B", "C"), debater=debater,
+                               judge=lambda a, b: judge_json("辩手甲", ["辩手甲", "辩手乙", "辩手丙"]))) as srv:
+        d = run(srv, models=["openai/a", "openai/b", "openai/c"], timeout=0.5, max_retries=0)
+    r1 = {s.speaker: s for s in d.rounds if s.round == 1}
+    assert r1["辩手甲"].status == "ok" and r1["辩手丙"].status == "ok"
+    assert r1["辩手乙"].status == "failed" and "timed out" in r1["辩手乙"].warnings[0]
+    assert any("辩手乙 had no reply" in w for w in d.warnings)
+    assert d.status == "completed" and d.verdict.winner == "辩手甲"
+    # round 2: the others see 辩手乙's round 1 as an empty envelope
+    assert all(s.status == "ok" for s in d.rounds if s.round == 2)
+
+
+# ---------------------------------------------------------------------- judge
+
+
+@pytest.mark.skipif(not SAMPLE_VERDICT.is_file(), reason="reference sample verdict.md not present")
+def test_judge_answering_in_the_samples_markdown_is_parsed():
+    md = SAMPLE_VERDICT.read_text(encoding="utf-8")
+    with ScriptedServer(Script(judge=lambda a, b: md)) as srv:
+        d = run(srv)
+    v = d.verdict
+    assert v.parsed and v.winner == "辩手乙" and v.scores == {"辩手甲": 6.5, "辩手乙": 8.0}
+    assert set(v.reasons) == {"论点强度", "攻防表现", "逻辑硬伤"} and v.raw == md
+    out = verdict_md(d)
+    assert parse_verdict_markdown(out, ["辩手甲", "辩手乙"]).winner == "辩手乙"
+
+
+def test_judge_markdown_written_by_hand_is_parsed():
+    md = ("## 一、判赢结论\n**辩手甲（远程办公更好）胜出**——论证更完整。\n\n## 二、判词\n**论点强度**：甲强。\n\n"
+          "## 三、逐方点评表\n| 辩手 | 立场 | 最强论点 | 致命弱点 | 评分 |\n|---|---|---|---|---|\n"
+          "| 辩手甲 | 远程 | 省时 | 协作 | **7.5** |\n| 辩手乙 | 坐班 | 氛围 | 通勤 | **5** |\n")
+    with ScriptedServer(Script(judge=lambda a, b: md)) as srv:
+        d = run(srv)
+    assert d.verdict.winner == "辩手甲" and d.verdict.scores == {"辩手甲": 7.5, "辩手乙": 5.0}
+
+
+def test_unparseable_verdict_is_retried_once_then_stored_raw_never_a_draw():
+    with ScriptedServer(Script(judge=lambda a, b: f"双方都很精彩，难分伯仲（第{a}次）。")) as srv:
+        d = run(srv)
+        judge_reqs = [m for m in srv.messages() if "独立裁判" in m[0]["content"]]
+    assert len(judge_reqs) == 2 and "无法读出胜者" in judge_reqs[1][-1]["content"]
+    v = d.verdict
+    assert v.parsed is False and v.winner is None and v.raw == "双方都很精彩，难分伯仲（第2次）。"
+    assert d.status == "completed" and any("could not be parsed" in w for w in d.warnings)
+    assert "没有判定胜方" in render_markdown(d)
+
+
+def test_a_bad_first_verdict_then_a_good_one():
+    with ScriptedServer(Script(judge=lambda a, b: "嗯……" if a == 1 else judge_json("辩手乙", ["辩手甲", "辩手乙"]))) as srv:
+        d = run(srv)
+    assert d.verdict.parsed and d.verdict.winner == "辩手乙"
+
+
+def test_judge_failure_fails_the_debate_and_resume_reruns_only_the_judge():
+    state = {"down": True}
+
+    def judge(a, b):
+        return Reply(status=500, error="boom") if state["down"] else judge_json("辩手甲", ["辩手甲", "辩手乙"])
+
+    script = Script(judge=judge)
+    with ScriptedServer(script) as srv:
+        d = run(srv, max_retries=0)
+        assert d.status == "failed" and "judge failed" in d.stop_reason and d.verdict is None
+        state["down"] = False
+        n = script.kinds.count("debater")
+        d = registry.runner_for(d, Recorder(), gateway_options=FAST).run(d)
+        assert script.kinds.count("debater") == n
+    assert d.status == "completed" and d.verdict.winner == "辩手甲"
+
+
+def test_only_one_round_then_resume_through_runner_for():
+    with ScriptedServer(Script(debater=lambda l, r, a, b: envelope(l, r, no_new=r == 3))) as srv:
+        runner, d = registry.start(config(srv), Recorder(), probe=False, gateway_options=FAST)
+        d = runner.run(d, only_one=True)
+        assert d.status == "interrupted" and {s.round for s in d.rounds} == {1}
+        d = registry.resume(d, Recorder(), gateway_options=FAST).run(d, only_one=True)
+        assert d.status == "interrupted" and {s.round for s in d.rounds} == {1, 2}
+        d = registry.runner_for(d, Recorder(), gateway_options=FAST).run(d)
+    assert d.status == "completed" and {s.round for s in d.rounds} == {1, 2, 3}
+    assert d.stop_reason == "every debater reported no new points in round 3"
+
+
+def test_should_stop_stops_between_rounds():
+    with ScriptedServer(Script(debater=lambda l, r, a, b: envelope(l, r))) as srv:
+        runner, d = registry.start(config(srv), Recorder(), probe=False, gateway_options=FAST)
+        d = runner.run(d, should_stop=lambda: len(d.rounds) >= 2)
+    assert d.status == "stopped" and "before round 2" in d.stop_reason and d.verdict is None
+
+
+# ------------------------------------------------------------------ render, CLI
+
+
+def test_render_follows_the_log_and_verdict_layout():
+    with ScriptedServer(Script()) as srv:
+        d = run(srv)
+    log = debate_log_md(d)
+    assert log.startswith("# 辩论日志：远程办公还是坐班？")
+    assert "- **立场映射（匿名）**：" in log and "  - 辩手甲 → 「远程办公更好」" in log
+    assert "**模式**：正常" in log and "## 第 1 轮：立论" in log and "## 第 2 轮：交叉反驳" in log
+    assert "### 辩手乙（坐班更好）" in log and "| A1 | 辩手乙第1轮论点 | 理由 | 例子 |" in log
+    assert "**停机**：every debater reported no new points in round 2" in log
+    assert "m-one" not in log and "m-two" not in log
+    ver = verdict_md(d)
+    assert "## 一、判赢结论" in ver and "## 二、判词" in ver and "## 三、逐方点评表" in ver and "## 四、给读者的话" in ver
+    assert render_markdown(d) == log + "\n---\n\n" + ver
+
+
+def test_cli_topic_debate_json_and_markdown(capsys, monkeypatch):
+    from debate_core.cli import main
+    from debate_core.exporters import to_json_dict
+
+    monkeypatch.setenv("DEBATE_BACKOFF", "0.01")
+    monkeypatch.delenv("DEBATE_ARCHIVE", raising=False)
+    with ScriptedServer(Script()) as srv:
+        code = main(["debate", "远程办公还是坐班？", "--protocol", "topic", "--models", "openai/m-one,openai/m-two",
+                     "--api-base", srv.url, "--rounds", "2", "--format", "json", "--quiet"])
+        out = capsys.readouterr().out
+        assert code == 0
+        data = json.loads(out)
+        assert data["protocol"] == "topic" and data["verdict"]["winner"] == "辩手甲"
+        assert data["verdict"]["scores"] == {"辩手甲": 8.0, "辩手乙": 5.0}
+        assert set(data) == set(to_json_dict(__import__("debate_core.models", fromlist=["Debate"]).Debate.model_validate(data)))
+        code = main(["debate", "远程办公还是坐班？", "--protocol", "topic", "--stances", "远程|坐班",
+                     "--model", "openai/m-one", "--judge-model", "openai/judge", "--api-base", srv.url, "--quiet"])
+        md = capsys.readouterr().out
+    assert code == 0 and md.startswith("# 辩论日志") and "辩手乙 → 「坐班」" in md and "# 裁判判词" in md
+    assert "降级" in md
+
+
+def test_cli_without_a_model_exits_with_usage(capsys, monkeypatch):
+    from debate_core.cli import main
+
+    monkeypatch.delenv("DEBATE_MODEL", raising=False)
+    assert main(["debate", "远程还是坐班", "--protocol", "topic", "--quiet"]) == 2
+    assert "the topic protocol needs a model" in capsys.readouterr().err
