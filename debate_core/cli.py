@@ -105,6 +105,9 @@ def run_debate_cmd(args) -> int:
     config = config_from_args(args)
     recorder = open_recorder(args)
     runner, debate = start_debate(config, recorder)
+    if getattr(recorder, "path", None) is not None:
+        sys.stderr.write(f"debate {debate.id} archived in {recorder.path}\n")
+        sys.stderr.flush()
     debate = runner.run(debate, on_speech=_progress(args))
     emit_debate(debate, args.format)
     if debate.status == "failed":
@@ -121,6 +124,7 @@ def add_pair(sub) -> None:
     p.add_argument("topic")
     p.add_argument("--masters", help="two masters named by the user")
     _add_pack(p)
+    add_archive_option(p)
     _add_format(p, ("text", "json"))
 
 
@@ -150,6 +154,7 @@ def run_pair(args) -> int:
 def add_masters(sub) -> None:
     p = sub.add_parser("masters", help="list the masters of a pack")
     _add_pack(p)
+    add_archive_option(p)
     _add_format(p, ("text", "json"))
 
 
@@ -177,6 +182,7 @@ def add_pack_cmd(sub) -> None:
     psub = p.add_subparsers(dest="pack_cmd", required=True)
     c = psub.add_parser("check", help="validate a pack folder")
     c.add_argument("dir")
+    add_archive_option(c)
     _add_format(c, ("text", "json"))
 
 

@@ -1,0 +1,259 @@
+"""Archive commands for ``python -m debate_core``: resume, retry, import, export, list, sql, coverage.
+
+Loaded by :func:`debate_core.cli._load_extra_commands`.  Every command takes
+``--archive FILE`` (else ``$DEBATE_ARCHIVE``, else ``data/archive.duckdb``) and
+reports problems as one ``error: …`` line with exit status 2.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from .cli import EXIT_FAIL, EXIT_OK, EXIT_USAGE, _add_pack, _print_json, _progress, add_archive_option, emit_debate
+
+
+def _open(args, *, create: bool = True):
+    from .archive import open_archive
+
+    return open_archive(getattr(args, "archive", None), create=create)
+
+
+def _guard(run):
+    """Archive errors become one ``error: …`` line and exit status 2."""
+    def wrapped(args) -> int:
+        from .archive import ArchiveError
+        from .importers import ImportFormatError
+
+        try:
+            return run(args)
+        except (ArchiveError, ImportFormatError) as exc:
+            sys.stderr.write(f"error: {exc}\n")
+            return EXIT_USAGE
+    return wrapped
+
+
+# ------------------------------------------------------------- resume / retry
+
+
+def _add_continue(sub, name: str, help_: str) -> None:
+    p = sub.add_parser(name, help=help_)
+    p.add_argument("id", help="debate id (see `list`)")
+    p.add_argument("--format", choices=("md", "json"), default="md")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    _add_pack(p)
+    add_archive_option(p)
+
+
+def add_resume(sub) -> None:
+    _add_continue(sub, "resume", "finish an interrupted, stopped or failed debate from its first round not done")
+
+
+def add_retry(sub) -> None:
+    _add_continue(sub, "retry", "rerun the failed round of a debate, alone")
+
+
+def _continue(args, only_one: bool) -> int:
+    archive = _open(args, create=False)
+    if only_one:
+        debate = archive.retry(args.id, pack=args.pack, on_speech=_progress(args))
+    else:
+        debate = archive.resume(args.id, pack=args.pack, on_speech=_progress(args))
+    emit_debate(debate, args.format)
+    sys.stderr.write(f"debate {debate.id}: {debate.status} ({debate.stop_reason})\n")
+    return EXIT_FAIL if debate.status == "failed" else EXIT_OK
+
+
+@_guard
+def run_resume(args) -> int:
+    return _continue(args, only_one=False)
+
+
+@_guard
+def run_retry(args) -> int:
+    return _continue(args, only_one=True)
+
+
+# ------------------------------------------------------------ import / export
+
+
+def add_import(sub) -> None:
+    p = sub.add_parser("import", help="import <slug>.debate/ folders, master-debate Markdown or JSON exports")
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    _add_pack(p)
+    add_archive_option(p)
+
+
+@_guard
+def run_import(args) -> int:
+    archive = _open(args)
+    results = archive.import_paths(args.paths, pack=args.pack)
+    if args.format == "json":
+        _print_json([r.as_dict() for r in results])
+    else:
+        for r in results:
+            print(f"{r.status:<8} {r.id}  {r.kind:<12} {r.topic}  ({r.path})")
+    return EXIT_OK
+
+
+def add_export(sub) -> None:
+    from .exporters import FORMATS
+
+    p = sub.add_parser("export", help="export one debate (md, json, ipynb, parquet, debate-dir)")
+    p.add_argument("id", help="debate id; with --format parquet, `all` exports every table whole")
+    p.add_argument("--format", choices=FORMATS, default="md")
+    p.add_argument("--out", help="file (md/json/ipynb) or folder (parquet, debate-dir); default stdout / here")
+    add_archive_option(p)
+
+
+@_guard
+def run_export(args) -> int:
+    archive = _open(args, create=False)
+    result = archive.export(args.id, args.format, args.out)
+    if isinstance(result, str):
+        sys.stdout.write(result if result.endswith("\n") else result + "\n")
+    else:
+        sys.stderr.write(f"wrote {result}\n")
+    return EXIT_OK
+
+
+# ------------------------------------------------------------------- list
+
+
+def add_list(sub) -> None:
+    p = sub.add_parser("list", help="list archived debates, newest first")
+    p.add_argument("--protocol", choices=("master", "topic", "trial"))
+    p.add_argument("--master", help="a participant slug, label or name")
+    p.add_argument("--model")
+    p.add_argument("--status", choices=("running", "completed", "failed", "stopped", "interrupted"))
+    p.add_argument("--from", dest="date_from", metavar="DATE", help="created on or after (YYYY-MM-DD)")
+    p.add_argument("--to", dest="date_to", metavar="DATE", help="created on or before (YYYY-MM-DD)")
+    p.add_argument("--text", help="text in the topic or any speech")
+    p.add_argument("--limit", type=int, default=500)
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    add_archive_option(p)
+
+
+def _jsonable(value):
+    import math
+
+    import pandas as pd
+
+    if value is None:
+        return None
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, pd.Timestamp):
+        return None if pd.isna(value) else value.isoformat()
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    return value
+
+
+@_guard
+def run_list(args) -> int:
+    archive = _open(args)
+    df = archive.list_debates(protocol=args.protocol, master=args.master, model=args.model, status=args.status,
+                              date_from=args.date_from, date_to=args.date_to, text=args.text, limit=args.limit)
+    if args.format == "json":
+        rows = []
+        for rec in df.to_dict(orient="records"):
+            row = {k: _jsonable(v) for k, v in rec.items()}
+            if row.get("created_at") and not str(row["created_at"]).endswith(("Z", "+00:00")):
+                row["created_at"] = str(row["created_at"]) + "Z"
+            rows.append(row)
+        _print_json(rows)
+        return EXIT_OK
+    if not len(df):
+        print(f"no debates in {archive.path}")
+        return EXIT_OK
+    for r in df.itertuples():
+        who = " vs ".join(r.participants)
+        when = r.created_at.strftime("%Y-%m-%d %H:%M") if r.created_at is not None else ""
+        print(f"{r.id}  {when}  {r.protocol:<6} {r.status:<11} {r.rounds}/{r.planned_rounds}  {who}  {r.topic}")
+    return EXIT_OK
+
+
+# -------------------------------------------------------------------- sql
+
+
+def add_sql(sub) -> None:
+    p = sub.add_parser("sql", help="run one read-only SELECT over the archive")
+    p.add_argument("query")
+    p.add_argument("--format", choices=("text", "json", "csv"), default="text")
+    p.add_argument("--max-rows", type=int, default=10_000)
+    add_archive_option(p)
+
+
+@_guard
+def run_sql(args) -> int:
+    from .archive import default_archive_path, run_readonly_sql
+
+    path = Path(args.archive).expanduser() if args.archive else default_archive_path()
+    df = run_readonly_sql(path, args.query, max_rows=args.max_rows)
+    if args.format == "json":
+        _print_json([{k: _jsonable(v) for k, v in rec.items()} for rec in df.to_dict(orient="records")])
+    elif args.format == "csv":
+        sys.stdout.write(df.to_csv(index=False))
+    else:
+        import pandas as pd
+
+        with pd.option_context("display.max_rows", None, "display.max_columns", None, "display.width", 200):
+            print(df.to_string(index=False) if len(df.columns) else "(no result)")
+    return EXIT_OK
+
+
+# --------------------------------------------------------------- coverage
+
+
+def add_coverage(sub) -> None:
+    p = sub.add_parser("coverage", help="cross-critique coverage matrix and gaps of a pack")
+    _add_pack(p)
+    p.add_argument("--debate", help="use the pack snapshot stored with this archived debate")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    add_archive_option(p)
+
+
+@_guard
+def run_coverage(args) -> int:
+    from .archive import default_archive_path
+    from .coverage import coverage_gaps, coverage_matrix, matrix_json, render_text
+
+    archive = None
+    path = Path(args.archive).expanduser() if args.archive else default_archive_path()
+    if args.debate or path.is_file():
+        archive = _open(args, create=False)
+    if args.debate:
+        matrix, gaps = archive.coverage_snapshot(debate_id=args.debate)
+    else:
+        from .api import get_pack
+
+        pack = get_pack(args.pack)
+        matrix, gaps = coverage_matrix(pack), coverage_gaps(pack)
+    degraded = None
+    if archive is not None:
+        df = archive.degraded_pairs()
+        degraded = [{"pair": r.pair, "a": r.a, "b": r.b, "debates": int(r.debates),
+                     "last_at": _jsonable(r.last_at)} for r in df.itertuples()]
+    if args.format == "json":
+        _print_json({"pack": gaps.get("pack"), "masters": list(matrix.index), "matrix": matrix_json(matrix),
+                     "gaps": {k: v for k, v in gaps.items() if k != "pack"}, "degraded_pairs": degraded})
+    else:
+        sys.stdout.write(render_text(matrix, gaps, degraded))
+    return EXIT_OK
+
+
+COMMANDS = {
+    "resume": (add_resume, run_resume),
+    "retry": (add_retry, run_retry),
+    "import": (add_import, run_import),
+    "export": (add_export, run_export),
+    "list": (add_list, run_list),
+    "sql": (add_sql, run_sql),
+    "coverage": (add_coverage, run_coverage),
+}
+
+__all__ = ["COMMANDS"]
