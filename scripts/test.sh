@@ -3,9 +3,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python -m pip install -q --disable-pip-version-check -r requirements.txt -r requirements-dev.txt
-# Browser tests drive Debian's Chromium (never a downloaded browser build).
-if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-  apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null || \
+# Browser tests drive Debian's Chromium (never a downloaded browser build); the CJK font
+# makes the Chinese text in their screenshots legible.
+if { [ ! -x /usr/bin/chromium ] || ! fc-list 2>/dev/null | grep -qi wqy; } \
+   && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+  apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-wqy-zenhei >/dev/null || \
     echo "warning: could not install chromium; browser tests will skip" >&2
 fi
 # Optional local-model tier (llama-cpp-python builds from source; pip caches the wheel).

@@ -1,0 +1,82 @@
+"""Live: a debate round by round as it is produced; Stop, Retry round, Resume.  ?id=<debate id>."""
+
+import streamlit as st
+
+from debate_core import ui, views
+
+POLL_SECONDS = 0.7
+
+
+def pick_debate() -> None:
+    st.info("No debate chosen: start one in Setup, or open one below (the id goes into the URL as ?id=…).")
+    recent = views.recent_debates(ui.archive(), limit=20)
+    if recent.empty:
+        st.page_link("pages/1_Setup.py", label="Start a debate", icon="🛠️")
+        return
+    for row in recent.itertuples(index=False):
+        ui.link_to("live", row.id, f"{row.id} · {row.status} · {row.topic[:60]}")
+
+
+def controls(view: views.LiveView, debate_id: str) -> None:
+    mgr = ui.jobs()
+    c1, c2, c3, c4 = st.columns(4)
+    if view.can_stop and c1.button("⏹ Stop", key="stop", help="Keeps the rounds done; the status becomes stopped."):
+        st.toast(mgr.stop(debate_id))
+        st.rerun()
+    if view.can_retry and c2.button(f"🔁 Retry round {view.failed_round or ''}".strip(), key="retry",
+                                     help="Reruns the failed round alone."):
+        mgr.retry(debate_id)
+        st.rerun()
+    if view.can_resume and c3.button("▶ Resume", key="resume",
+                                      help="Continues from the first round not done."):
+        mgr.resume(debate_id)
+        st.rerun()
+    with c4:
+        ui.link_to("outcome", debate_id, "Open the outcome")
+
+
+def body(debate_id: str, polling: bool) -> None:
+    view = views.live_view(ui.archive(), ui.jobs(), debate_id)
+    d = view.debate
+    st.progress(view.progress, text=f"Progress: {view.progress_text}")
+    line = views.safe_markdown(view.message)
+    if d.status == "completed":
+        st.success(line)
+    elif d.status == "failed":
+        st.error(line)
+    else:
+        st.info(line)
+    with ui.guard("Action"):
+        controls(view, debate_id)
+    for i, sv in enumerate(view.speeches):
+        ui.speech_card(sv, key=f"s{i}")
+    if view.running_here or d.status == "running":
+        with st.container(border=True):
+            st.markdown(f"#### ✍️ {views.safe_markdown(view.next_turn)} — writing…")
+            if view.live_text:
+                st.markdown(views.safe_markdown(view.live_text))
+            else:
+                st.caption("waiting for the first tokens…")
+    if polling and view.finished:
+        st.rerun()  # the whole page once more, without polling
+
+
+@ui.page("Live", "📡")
+def live() -> None:
+    debate_id = ui.current_id()
+    if not debate_id:
+        pick_debate()
+        return
+    first = views.live_view(ui.archive(), ui.jobs(), debate_id)
+    ui.debate_header(first.debate)
+    polling = not first.finished
+
+    @st.fragment(run_every=POLL_SECONDS if polling else None)
+    def live_body() -> None:
+        with ui.guard():
+            body(debate_id, polling)
+
+    live_body()
+
+
+live()

@@ -1,0 +1,90 @@
+"""Outcome: the neutral observation or the judged verdict, the checks, the transcript, downloads.  ?id=…"""
+
+import streamlit as st
+
+from debate_core import ui, views
+
+
+def pick_debate() -> str:
+    recent = views.recent_debates(ui.archive(), limit=50)
+    if recent.empty:
+        st.info("The archive has no debate yet: start one in Setup.")
+        st.page_link("pages/1_Setup.py", label="Start a debate", icon="🛠️")
+        return ""
+    labels = {row.id: f"{row.id} · {row.protocol} · {row.status} · {row.topic[:60]}"
+              for row in recent.itertuples(index=False)}
+    chosen = st.selectbox("Debate", list(labels), format_func=labels.get, index=None,
+                          placeholder="choose a debate (or open one from the Archive page)", key="pick")
+    if chosen:
+        st.query_params["id"] = chosen
+    return chosen or ""
+
+
+def observation(ov: views.OutcomeView) -> None:
+    st.subheader("教内余争 — neutral observation")
+    st.caption("A master debate never names a winner.")
+    for k, v in ov.observation.items():
+        st.markdown(f"**{k}**：{views.safe_markdown(v)}")
+
+
+def verdict(ov: views.OutcomeView) -> None:
+    st.subheader("Verdict")
+    if not ov.parsed:
+        st.warning("The judge's verdict could not be parsed: there is no winner (this is not a draw). Raw text:")
+        st.code(ov.raw or "(empty)", language=None)
+        return
+    st.success(f"**Winner: {views.safe_markdown(ov.winner_text)}**"
+               + (f" — {views.safe_markdown(ov.summary)}" if ov.summary else ""))
+    if ov.judge:
+        st.caption(f"judge: `{ov.judge}`")
+    if ov.reasons:
+        st.markdown("**Reasons**")
+        for k, v in ov.reasons.items():
+            st.markdown(f"- **{views.safe_markdown(k)}**：{views.safe_markdown(v)}")
+    if ov.per_round is not None and len(ov.per_round):
+        st.markdown("**Per-round commentary**")
+        st.dataframe(ov.per_round, hide_index=True, width="stretch")
+    st.markdown("**Per debater**")
+    st.dataframe(ov.debaters, hide_index=True, width="stretch")
+    fig = ov.scores_figure()
+    if fig is not None:
+        st.plotly_chart(fig, key="scores")
+    if ov.note:
+        st.markdown(f"**To the reader**：{views.safe_markdown(ov.note)}")
+
+
+@ui.page("Outcome", "🏁")
+def outcome() -> None:
+    arc = ui.archive()
+    debate_id = ui.current_id() or pick_debate()
+    if not debate_id:
+        return
+    debate = arc.get_debate(debate_id)
+    ov = views.outcome_view(debate, arc)
+    ui.debate_header(debate)
+    st.caption(views.safe_markdown(ov.headline))
+    if ov.kind == "observation":
+        observation(ov)
+    elif ov.kind == "verdict":
+        verdict(ov)
+    else:
+        st.info(f"No outcome yet: the debate is {debate.status}. Follow it on the Live page.")
+        ui.link_to("live", debate.id, "Open Live")
+    if ov.checks is not None and len(ov.checks):
+        st.subheader("Checks per round")
+        st.dataframe(ov.checks, hide_index=True, width="stretch")
+
+    st.subheader("Downloads")
+    cols = st.columns(4)
+    for i, d in enumerate(views.downloads(debate)):
+        with cols[i % 4]:
+            st.download_button(d.label, data=lambda fmt=d.fmt: views.export_bytes(arc, debate.id, fmt),
+                               file_name=d.file_name, mime=d.mime, key=f"dl-{d.fmt}", on_click="ignore")
+
+    with st.expander(f"Transcript ({len(ov.speeches)} speeches)", expanded=False):
+        for i, sv in enumerate(ov.speeches):
+            ui.speech_card(sv, key=f"o{i}")
+    ui.link_to("live", debate.id, "Open in Live")
+
+
+outcome()

@@ -1,0 +1,57 @@
+"""Coverage: who has ammunition against whom in a pack, and which gaps the archive ran into."""
+
+import streamlit as st
+
+from debate_core import ui, views
+
+
+@ui.page("Coverage", "🧭")
+def coverage() -> None:
+    c1, c2 = st.columns([1, 2])
+    with c1:
+        src = st.radio("Pack", ["default", "folder"], horizontal=True, key="cov_src",
+                       format_func=lambda s: "default pack" if s == "default" else "a folder")
+    folder = ""
+    with c2:
+        if src == "folder":
+            folder = st.text_input("Pack folder", key="cov_folder",
+                                   help="A Master-skill pack folder, e.g. …/master-skill/prebuilt")
+    pack = views.load_pack(folder if src == "folder" else None)
+    cv = views.coverage_view(pack, ui.archive())
+    st.caption(views.pack_summary(pack))
+
+    m = st.columns(5)
+    m[0].metric("Masters", cv.gaps["masters"])
+    m[1].metric("Critiques", cv.gaps["critiques"])
+    m[2].metric("Complete pairs (both ways)", cv.complete_pairs)
+    m[3].metric("One-way entries", cv.one_way_entries)
+    done = sum(1 for c in cv.gaps["canonical"] if c["status"] == "complete")
+    m[4].metric("Canonical pairs complete", f"{done}/{len(cv.gaps['canonical'])}")
+
+    st.plotly_chart(cv.heatmap(), key="heatmap")
+
+    c1, c2 = st.columns(2)
+    with c1:
+        st.subheader("Canonical pairs")
+        st.dataframe(cv.canonical, hide_index=True, width="stretch")
+    with c2:
+        st.subheader(f"One-way entries ({cv.one_way_entries})")
+        if len(cv.one_way):
+            st.dataframe(cv.one_way, hide_index=True, width="stretch")
+        else:
+            st.caption("none: every critique is answered")
+    st.subheader("Masters with no critique at all")
+    if cv.no_critique:
+        st.markdown(", ".join(views.safe_markdown(n) for n in cv.no_critique))
+    else:
+        st.caption("none: every master writes or receives at least one critique")
+    if cv.gaps["unknown_targets"]:
+        st.warning("Critiques aimed at masters not in the pack: " + ", ".join(cv.gaps["unknown_targets"]))
+    st.subheader("Pairs most debated with the degraded warning")
+    if len(cv.degraded):
+        st.dataframe(cv.degraded, hide_index=True, width="stretch")
+    else:
+        st.caption("no archived debate ran with the coverage warning")
+
+
+coverage()

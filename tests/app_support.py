@@ -1,0 +1,90 @@
+"""Debates for the app tests and the app benchmark, written through the archive API."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from debate_core.models import Debate, DebateConfig, Participant, RoundComment, Speech, Verdict, VerdictRow
+
+REPO = Path(__file__).resolve().parent.parent
+TOPIC = "念佛与参禅，哪个更适合现代人？"
+XSS_SCRIPT = "<script>alert(1)</script>"
+XSS_IMG = "<img src=x onerror=alert(1)>"
+XSS_ID = "xss0000000001"
+
+
+def offline_debate(archive, topic: str = TOPIC, masters: list[str] | None = None) -> Debate:
+    """A real offline master debate, run to the end and archived as it went."""
+    from debate_core.api import start_debate
+
+    runner, debate = start_debate(DebateConfig(topic=topic, masters=masters or []), archive)
+    return runner.run(debate)
+
+
+def xss_debate(archive) -> Debate:
+    """A completed master debate whose first speech carries a script tag and an img onerror."""
+    d = offline_debate(archive).model_copy(deep=True)
+    d.id = XSS_ID
+    d.topic = "XSS probe " + XSS_SCRIPT
+    d.rounds[0].text = f"Before {XSS_SCRIPT} middle {XSS_IMG} after **bold**"
+    archive.save(d)
+    return d
+
+
+def failed_debate(archive, failed_round: int = 3) -> Debate:
+    """A master debate that failed at ``failed_round`` (as a model failure leaves it)."""
+    d = offline_debate(archive).model_copy(deep=True)
+    keep = [s for s in d.rounds if s.round < failed_round]
+    gone = next(s for s in d.rounds if s.round == failed_round)
+    d.rounds = keep + [Speech(round=failed_round, speaker=gone.speaker, speaker_name=gone.speaker_name,
+                              role=gone.role, status="failed", engine="offline",
+                              warnings=["timed out waiting for the model after 4 attempts"])]
+    d.summaries = [s for s in d.summaries if s.round < failed_round]
+    d.observation = None
+    d.status = "failed"
+    d.stop_reason = f"round {failed_round} failed: timed out waiting for the model after 4 attempts"
+    archive.save(d)
+    return d
+
+
+def judged_debate(archive, protocol: str = "topic", debate_id: str = "judged000001") -> Debate:
+    """A completed topic debate (or trial) with a parsed verdict, scores and commentary."""
+    if protocol == "trial":
+        parts = [Participant(label="pro", name="正方", stance="支持该命题", model="openai/pro-model"),
+                 Participant(label="con", name="反方", stance="反对该命题", model="openai/con-model")]
+        winner, reasons = "pro", {"论点强度": "正方论证更完整", "攻防表现": "反方回应较弱"}
+    else:
+        parts = [Participant(label="辩手甲", name="辩手甲", stance="远程办公提高效率", model="openai/model-a"),
+                 Participant(label="辩手乙", name="辩手乙", stance="远程办公降低效率", model="openai/model-b")]
+        winner = "辩手乙"
+        reasons = {"论点强度": "辩手乙的数据更扎实", "攻防表现": "辩手乙正面回应了甲的核心论点",
+                   "逻辑硬伤": "辩手甲以偏概全"}
+    rounds = []
+    for r in (1, 2):
+        for p in parts:
+            env = {"stance": p.stance, "arguments": [{"id": f"{p.label}-{r}", "point": f"第{r}轮论点：{p.stance}",
+                                                      "reasoning": "理由", "evidence": "证据"}],
+                   "rebuttals": [], "no_new_points": r == 2}
+            rounds.append(Speech(round=r, speaker=p.label, speaker_name=p.name,
+                                 role="opening" if r == 1 else "rebuttal", text=f"{p.name} 第 {r} 轮：{p.stance}",
+                                 envelope=env if protocol == "topic" else None, engine=p.model,
+                                 prompt_tokens=100 * r, completion_tokens=50 * r, cost=0.001 * r,
+                                 latency_ms=900.0))
+    verdict = Verdict(
+        winner=winner, summary="论证更扎实的一方胜出", reasons=reasons, judge="openai/judge-model",
+        rows=[VerdictRow(label=parts[0].label, stance=parts[0].stance, strongest="效率数据", weakness="以偏概全",
+                         score=6.5),
+              VerdictRow(label=parts[1].label, stance=parts[1].stance, strongest="协作成本", weakness="样本偏小",
+                         score=8.0)],
+        per_round=[RoundComment(round=1, comment="第一轮双方立论清楚"), RoundComment(round=2, comment="第二轮乙方反驳有力")],
+        note="读者可结合自身岗位判断")
+    d = Debate(id=debate_id, protocol=protocol, topic="远程办公是否提高效率？", status="completed",
+               stop_reason="reached the 2-round cap", participants=parts,
+               models=[p.model for p in parts] + ["openai/judge-model"], planned_rounds=2,
+               config=DebateConfig(protocol=protocol, topic="远程办公是否提高效率？", rounds=2,
+                                   models=[p.model for p in parts], judge_model="openai/judge-model",
+                                   stances=[p.stance for p in parts] if protocol == "topic" else []),
+               rounds=rounds, verdict=verdict, source="run")
+    archive.save(d)
+    return d
+

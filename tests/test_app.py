@@ -1,0 +1,648 @@
+"""The Streamlit workbench through streamlit.testing's AppTest, on a real DuckDB archive in tmp.
+
+Each test points ``DEBATE_ARCHIVE`` at its own file; the app's cached archive and job
+manager are keyed by that path, so tests never share state.  Debates run for real
+(the offline engine, or litellm against the scripted server for token streaming).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import zipfile
+from io import BytesIO
+
+import pytest
+
+from tests.app_support import REPO, TOPIC, XSS_ID, XSS_IMG, XSS_SCRIPT, failed_debate, judged_debate, \
+    offline_debate, xss_debate
+from tests.conftest import REFERENCE_PACK
+
+AppTest = pytest.importorskip("streamlit.testing.v1").AppTest
+
+PAGES = {"setup": "pages/1_Setup.py", "live": "pages/2_Live.py", "outcome": "pages/3_Outcome.py",
+         "archive": "pages/4_Archive.py", "coverage": "pages/5_Coverage.py"}
+
+
+# ---------------------------------------------------------------- fixtures
+
+
+@pytest.fixture
+def archive_path(tmp_path, monkeypatch):
+    path = tmp_path / "archive.duckdb"
+    monkeypatch.setenv("DEBATE_ARCHIVE", str(path))
+    for var in ("DEBATE_MODEL", "DEBATE_API_BASE", "DEBATE_TEST_ROUND_DELAY"):
+        monkeypatch.delenv(var, raising=False)
+    return path
+
+
+@pytest.fixture
+def archive(archive_path):
+    from debate_core.archive import open_archive
+
+    return open_archive(archive_path)
+
+
+def manager(archive_path):
+    from debate_core import ui
+
+    return ui._jobs(str(archive_path))
+
+
+def app(page: str | None = None, debate_id: str | None = None, run: bool = True):
+    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=60)
+    if page:
+        at.switch_page(PAGES[page])
+    if debate_id:
+        at.query_params["id"] = debate_id
+    return at.run() if run else at
+
+
+def goto(at, page: str, debate_id: str | None = None):
+    at.switch_page(PAGES[page])
+    if debate_id:
+        at.query_params["id"] = debate_id
+    return at.run()
+
+
+def clean(at) -> None:
+    """No uncaught exception (a traceback) and no error box on the page."""
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+
+
+def texts(at) -> str:
+    parts = [m.value for m in at.markdown] + [c.value for c in at.caption] + [i.value for i in at.info]
+    parts += [s.value for s in at.success] + [w.value for w in at.warning] + [e.value for e in at.error]
+    parts += [t.value for t in at.title] + [s.value for s in at.subheader]
+    return "\n".join(str(p) for p in parts)
+
+
+def by_label(seq, label: str):
+    hits = [w for w in seq if w.label == label]
+    assert hits, f"no widget labelled {label!r}: {[w.label for w in seq]}"
+    return hits[0]
+
+
+def qid(at) -> str:
+    value = at.query_params["id"]
+    return value[0] if isinstance(value, list) else value
+
+
+# ------------------------------------------------------------------- home
+
+
+def test_home_shows_engine_archive_pages_and_recent_debates(archive_path, archive):
+    at = app()
+    clean(at)
+    body = texts(at)
+    assert "Debate Workbench" in body
+    assert "offline" in body and "no key, no network" in body
+    assert str(archive_path.resolve()) in [c.value for c in at.code]
+    links = [p.proto.page for p in at.get("page_link")]
+    assert {"Setup", "Live", "Outcome", "Archive", "Coverage"} <= set(links)
+    assert "No debate in the archive yet" in body
+
+    d = offline_debate(archive)
+    at = app()
+    clean(at)
+    ids = list(at.dataframe[0].value["id"])
+    assert ids == [d.id]
+
+
+# ------------------------------------------------------------------ setup
+
+
+def test_setup_master_widgets_suggestion_pickers_ammo_rounds_model(archive_path):
+    at = app("setup")
+    clean(at)
+    assert by_label(at.radio, "Protocol").options == ["Master debate", "Topic debate", "Trial"]
+    assert by_label(at.text_area, "Topic").value == TOPIC
+    suggestion = at.info[0].value
+    assert "慧能大师 vs 印光大师" in suggestion and "rule **table**" in suggestion
+    assert "参禅" in suggestion and "念佛" in suggestion  # the keywords hit
+    a, b = by_label(at.selectbox, "Master A (opens)"), by_label(at.selectbox, "Master B")
+    assert a.value == "huineng" and b.value == "yinguang"
+    assert a.format_func("huineng") == "慧能大师 · 禅宗 · 汉传 · 638-713"  # name · school · tradition · era
+    rounds = by_label(at.slider, "Rounds")
+    assert (rounds.min, rounds.max, rounds.value) == (2, 6, 4)
+    body = texts(at)
+    assert "慧能大师 → 印光大师" in body and "印光大师 → 慧能大师" in body
+    assert "T48n2008" in body  # the ammo's citation
+    assert "the embedded default offline engine" in body
+    assert by_label(at.text_input, "Model for both masters and the moderator").value == ""
+    assert not at.button(key="start").disabled
+    assert by_label(at.radio, "Pack").value == "default"
+
+    # Override with a one-way pair: the seed's coverage warning and the empty direction
+    by_label(at.selectbox, "Master A (opens)").select("buddhaghosa").run()
+    by_label(at.selectbox, "Master B").select("huineng").run()
+    clean(at)
+    warning = "\n".join(w.value for w in at.warning)
+    assert "本配对 cross_critique 未双向覆盖" in warning and "慧能大师 → 觉音尊者" in warning
+    assert "overrides the suggested pair" in texts(at)
+
+    # The same master twice cannot start
+    by_label(at.selectbox, "Master B").select("buddhaghosa").run()
+    assert any("same" in e.value for e in at.error)
+    assert at.button(key="start").disabled
+
+
+def test_setup_explains_a_missing_provider_key(archive_path, monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    at = app("setup")
+    by_label(at.text_input, "Model for both masters and the moderator").input("openai/gpt-4o-mini").run()
+    assert not at.exception
+    errors = "\n".join(e.value for e in at.error)
+    assert "OPENAI_API_KEY" in errors and "export OPENAI_API_KEY" in errors
+    assert at.button(key="start").disabled
+
+
+def test_setup_pack_folder_and_bad_folder(archive_path, tmp_path):
+    at = app("setup")
+    by_label(at.radio, "Pack").set_value("folder").run()
+    by_label(at.text_input, "Pack folder (Master-skill layout: master-<slug>/meta.json)").input(
+        str(tmp_path / "nowhere")).run()
+    assert not at.exception
+    assert any("pack folder not found" in e.value and "Master-skill layout" in e.value for e in at.error)
+    if REFERENCE_PACK.is_dir():
+        by_label(at.text_input, "Pack folder (Master-skill layout: master-<slug>/meta.json)").input(
+            str(REFERENCE_PACK)).run()
+        clean(at)
+        assert "pack **master-skill**" in texts(at)
+
+
+@pytest.mark.parametrize("protocol", ["topic", "trial"])
+def test_setup_judged_protocols_say_they_need_a_model(archive_path, protocol):
+    at = app("setup")
+    by_label(at.radio, "Protocol").set_value(protocol).run()
+    assert not at.exception
+    body = texts(at)
+    assert "needs a model" in body and "DEBATE_MODEL" in body
+    assert at.button(key="start").disabled
+    labels = [t.label for t in at.text_input]
+    assert "Judge model" in labels
+    if protocol == "topic":
+        assert "Stances (one per line, 2-4)" in [t.label for t in at.text_area]
+        assert "辩手甲" in labels and "辩手乙" in labels
+        by_label(at.text_area, "Stances (one per line, 2-4)").input("远程办公提高效率\n远程办公降低效率\n无关").run()
+        labels = [t.label for t in at.text_input]
+        assert "辩手丙 — 无关" in labels
+        assert by_label(at.slider, "Rounds").max == 8
+    else:
+        assert {"Pro model (正方)", "Con model (反方)"} <= set(labels)
+    # With a model that needs no key (a local provider), the form is ready
+    key = "model-topic-0" if protocol == "topic" else "model-trial-pro"
+    at.text_input(key=key).input("ollama/llama3").run()
+    assert not at.exception
+    assert "needs a model" not in "\n".join(w.value for w in at.warning)
+    if protocol == "topic":
+        by_label(at.text_area, "Stances (one per line, 2-4)").input("远程办公提高效率\n远程办公降低效率").run()
+    assert not at.button(key="start").disabled
+
+
+# ----------------------------------------------------- setup -> live -> outcome
+
+
+def test_offline_master_debate_from_setup_to_outcome(archive_path, archive):
+    at = app("setup")
+    at.button(key="start").click().run()
+    clean(at)
+    debate_id = qid(at)
+    assert [t.value for t in at.title] == ["📡 Live"]  # Start opened Live with the id in the URL
+    assert manager(archive_path).wait(debate_id, 30)
+
+    at = goto(app(run=False), "live", debate_id)
+    clean(at)
+    body = texts(at)
+    progress = at.get("progress")[0]
+    assert progress.value == 100 and progress.proto.text == "Progress: 4 of 4 rounds"
+    assert "Completed" in body
+    for title in ("R1｜慧能大师 · 立论", "R2｜印光大师 · 反驳", "R3｜慧能大师 · 回应", "R4｜印光大师 · 综合"):
+        assert f"#### {title}" in body
+    assert "✅ verified" in body and "`T48n2008`" in body  # citations checked against the speaker's sources
+    assert "✓ `length`" in body and "`restatement`" in body  # check findings
+    assert "**retries** 0" in body and "**tokens** 0 in / 0 out" in body and "**latency**" in body
+    assert "**Ammo used**" in body
+    assert not at.button  # nothing to stop, retry or resume
+
+    at = goto(at, "outcome", debate_id)
+    clean(at)
+    body = texts(at)
+    assert "neutral observation" in body and "分歧本质" in body and "共识点" in body and "留给读者" in body
+    checks = at.dataframe[0].value
+    assert list(checks["round"]) == [1, 2, 3, 4] and set(checks["citation"]) == {"✓"}
+    downloads = {b.proto.label for b in at.get("download_button")}
+    assert downloads == {"Markdown (.md)", "JSON (.json)", "Notebook (.ipynb)"}
+
+    from debate_core import views
+
+    md = views.export_bytes(archive, debate_id, "md").decode()
+    assert md.startswith("> 本对话依据历史佛教文献生成") and f"## 议题：{TOPIC}" in md and "### R4｜印光大师 综合" in md
+    data = json.loads(views.export_bytes(archive, debate_id, "json"))
+    assert data["id"] == debate_id and len(data["rounds"]) == 4 and data["observation"]["divergence"]
+    import nbformat
+
+    nb = nbformat.reads(views.export_bytes(archive, debate_id, "ipynb").decode(), as_version=4)
+    nbformat.validate(nb)
+    stored = archive.get_debate(debate_id)
+    assert stored.status == "completed" and len(stored.rounds) == 4
+
+
+def test_live_stop_keeps_what_is_done_then_resume(archive_path, archive, monkeypatch):
+    monkeypatch.setenv("DEBATE_TEST_ROUND_DELAY", "2:1.5")  # round 2 takes 1.5 s to commit
+    at = app("setup")
+    at.button(key="start").click().run()
+    debate_id = qid(at)
+    at = goto(app(run=False), "live", debate_id)
+    clean(at)
+    assert "writing…" in texts(at)
+    at.button(key="stop").click().run()
+    assert not at.exception
+    mgr = manager(archive_path)
+    assert mgr.wait(debate_id, 30)
+    stored = archive.get_debate(debate_id)
+    assert stored.status == "stopped" and [s.round for s in stored.rounds] == [1, 2]
+    assert "stopped by the user before round 3" in stored.stop_reason
+
+    monkeypatch.delenv("DEBATE_TEST_ROUND_DELAY")
+    at = goto(at, "live", debate_id)
+    clean(at)
+    assert "Stopped" in texts(at) and at.get("progress")[0].value == 50
+    at.button(key="resume").click().run()
+    assert mgr.wait(debate_id, 30)
+    stored = archive.get_debate(debate_id)
+    assert stored.status == "completed" and [s.round for s in stored.rounds] == [1, 2, 3, 4]
+    at = goto(at, "live", debate_id)
+    assert "Completed" in texts(at)
+
+
+def test_live_retry_round_after_a_failure(archive_path, archive):
+    d = failed_debate(archive, failed_round=3)
+    at = app("live", d.id)
+    assert not at.exception  # the failure is shown in error boxes, on purpose
+    assert any("Failed" in e.value and "round 3 failed" in e.value for e in at.error)
+    assert any("This round failed" in e.value for e in at.error)
+    retry = at.button(key="retry")
+    assert retry.label == "🔁 Retry round 3"
+    retry.click().run()
+    mgr = manager(archive_path)
+    assert mgr.wait(d.id, 30)
+    stored = archive.get_debate(d.id)
+    assert stored.status == "interrupted" and [s.round for s in stored.rounds] == [1, 2, 3]
+    assert all(s.status == "ok" for s in stored.rounds)
+    at = goto(at, "live", d.id)
+    assert not at.exception and "Interrupted" in texts(at)
+    at.button(key="resume").click().run()
+    assert mgr.wait(d.id, 30)
+    assert archive.get_debate(d.id).status == "completed"
+
+
+def test_live_reload_or_second_tab_shows_the_same_debate(archive_path, archive):
+    d = offline_debate(archive)
+    first, second = app("live", d.id), app("live", d.id)
+    clean(first)
+    clean(second)
+    assert texts(first).count("#### R") == texts(second).count("#### R") == 4
+    assert [m.value for m in first.markdown] == [m.value for m in second.markdown]
+
+    nothing = app("live")
+    clean(nothing)
+    assert "No debate chosen" in texts(nothing)
+    assert any(d.id in p.proto.label for p in nothing.get("page_link"))
+
+
+def test_live_streams_tokens_from_an_llm_engine(archive_path, archive, default_pack, scripted):
+    """With a model, the round in progress shows on Live token by token (litellm streaming)."""
+    from debate_core.models import DebateConfig
+    from debate_core.scripted_server import Reply
+    from tests.master_script import master_script
+
+    base = master_script(default_pack)
+
+    def slow(body):
+        reply = base(body)
+        if isinstance(reply, Reply):
+            reply.chunk_chars, reply.chunk_delay = 8, 0.04
+        return reply
+
+    scripted.script = slow
+    mgr = manager(archive_path)
+    d = mgr.start(DebateConfig(topic=TOPIC, model="openai/scripted", api_base=scripted.url, rounds=2))
+    job = mgr.job(d.id)
+    seen: list[str] = []
+    deadline = time.time() + 30
+    while time.time() < deadline and job.alive:
+        text = job.live()
+        if text and (not seen or text != seen[-1]):
+            seen.append(text)
+        if len(seen) >= 3:
+            break
+        time.sleep(0.02)
+    assert len(seen) >= 3 and seen[0] != seen[-1] and seen[-1].startswith(seen[0])  # it grows token by token
+
+    at = app("live", d.id)
+    assert not at.exception
+    body = texts(at)
+    if job.alive:
+        assert "✍️ round" in body and "writing…" in body
+    assert mgr.wait(d.id, 60)
+    at = goto(at, "live", d.id)
+    clean(at)
+    body = texts(at)
+    assert "Completed" in body and "**engine** `openai/scripted`" in body
+    assert "**tokens** 0 in / 0 out" not in body  # the model's usage is shown
+
+
+# ----------------------------------------------------------------- outcome
+
+
+@pytest.mark.parametrize("protocol", ["topic", "trial"])
+def test_outcome_of_a_judged_debate(archive_path, archive, protocol):
+    d = judged_debate(archive, protocol)
+    at = app("outcome", d.id)
+    clean(at)
+    body = texts(at)
+    winner = "辩手乙（远程办公降低效率）wins" if protocol == "topic" else "正方 (pro) wins"
+    assert f"Winner: {winner}" in body
+    assert "论点强度" in body and "攻防表现" in body
+    frames = [f.value for f in at.dataframe]
+    per_round = next(f for f in frames if "commentary" in f.columns)
+    assert list(per_round["commentary"]) == ["第一轮双方立论清楚", "第二轮乙方反驳有力"]
+    table = next(f for f in frames if "score" in f.columns)
+    assert list(table["score"]) == [6.5, 8.0] and "strongest point" in table.columns
+    assert len(at.get("plotly_chart")) == 1
+    labels = {b.proto.label for b in at.get("download_button")}
+    assert ("Topic-debate folder (.zip)" in labels) == (protocol == "topic")
+    if protocol == "topic":
+        from debate_core import views
+
+        zf = zipfile.ZipFile(BytesIO(views.export_bytes(archive, d.id, "debate-dir")))
+        names = zf.namelist()
+        assert any(n.endswith(".debate/debate-log.md") for n in names)
+        verdict = next(n for n in names if n.endswith("verdict.md"))
+        assert "辩手乙" in zf.read(verdict).decode()
+
+
+def test_outcome_without_an_id_offers_a_choice_and_unknown_id_is_explained(archive_path, archive):
+    d = offline_debate(archive)
+    at = app("outcome")
+    clean(at)
+    pick = by_label(at.selectbox, "Debate")
+    assert d.id in pick.options[0]
+    pick.set_value(d.id).run()
+    clean(at)
+    assert "neutral observation" in texts(at)
+
+    at = app("outcome", "nope")
+    assert not at.exception
+    err = "\n".join(e.value for e in at.error)
+    assert "no debate 'nope'" in err and "Open a debate from the Archive page" in err
+
+
+# ----------------------------------------------------------------- archive
+
+
+def test_archive_filters_table_and_charts(archive_path, archive):
+    a = offline_debate(archive)
+    b = offline_debate(archive, topic="空与唯识，如何理解万法？")
+    j = judged_debate(archive, "topic")
+    at = app("archive")
+    clean(at)
+    for label in ("Protocol", "Master", "Model", "Status"):
+        by_label(at.selectbox, label)
+    assert {d.label for d in at.date_input} == {"From", "To"}
+    table = at.dataframe[0].value
+    assert set(table["id"]) == {a.id, b.id, j.id}
+    charts = at.get("button_group")[0]
+    seen = []
+    for group in ("Activity", "Tokens & cost", "Check failures", "Winners (judged)"):
+        charts.set_value(group).run()
+        clean(at)
+        seen += [c.key for c in at.get("plotly_chart")]
+    assert seen == ["fig-over_time", "fig-rounds", "fig-tokens", "fig-cost", "fig-fail_rule", "fig-fail_master",
+                    "fig-win_stance", "fig-win_model"]
+    charts.set_value("Activity").run()
+    from debate_core import views
+
+    wins = views.archive_figures(archive, "Winners (judged)")["win_stance"]
+    assert "远程办公降低效率" in list(wins.data[0].x)  # the judged debate's winning stance
+
+    by_label(at.selectbox, "Protocol").select("topic").run()
+    clean(at)
+    assert list(at.dataframe[0].value["id"]) == [j.id]
+    by_label(at.selectbox, "Protocol").select("(any)").run()
+    by_label(at.text_input, "Text in the topic or the speeches").input("唯识").run()
+    clean(at)
+    assert list(at.dataframe[0].value["id"]) == [b.id]
+    by_label(at.text_input, "Text in the topic or the speeches").input("").run()
+    by_label(at.selectbox, "Master").select("kumarajiva").run()
+    assert list(at.dataframe[0].value["id"]) == [b.id]
+    by_label(at.selectbox, "Master").select("(any)").run()
+    by_label(at.selectbox, "Status").select("failed").run()
+    assert at.dataframe[0].value.empty
+    by_label(at.selectbox, "Status").select("(any)").run()
+    by_label(at.selectbox, "Model").select("openai/model-a").run()
+    assert list(at.dataframe[0].value["id"]) == [j.id]
+    # every debate opens in Outcome
+    link = next(p for p in at.get("page_link") if p.proto.label == "Open in Outcome")
+    assert link.proto.page == "Outcome"
+    assert j.id in str(link.proto.query_string)
+
+
+@pytest.mark.parametrize("query, reason", [
+    ("COPY debates TO '/tmp/out.csv'", "COPY"),
+    ("ATTACH '/tmp/other.duckdb' AS other", "ATTACH"),
+    ("INSTALL httpfs", "extensions"),
+    ("LOAD httpfs", "extensions"),
+    ("SELECT * FROM read_csv('/etc/passwd')", "file"),
+    ("DELETE FROM debates", "read-only"),
+    ("CREATE TABLE x AS SELECT 1", "read-only"),
+])
+def test_archive_sql_box_refuses_writes_and_file_access(archive_path, archive, query, reason):
+    offline_debate(archive)
+    at = app("archive")
+    at.text_area(key="sql").input(query).run()
+    at.button(key="run_sql").click().run()
+    assert not at.exception  # never a traceback
+    err = "\n".join(e.value for e in at.error)
+    assert "refused" in err.lower() and reason.lower() in err.lower(), err
+    assert "only one read-only SELECT" in err.lower() or "Only one read-only SELECT" in err
+    assert len(archive.list_debates()) == 1  # nothing changed
+
+
+def test_archive_sql_box_runs_a_select(archive_path, archive):
+    d = offline_debate(archive)
+    at = app("archive")
+    at.text_area(key="sql").input("SELECT id, status FROM debates").run()
+    at.button(key="run_sql").click().run()
+    clean(at)
+    result = at.dataframe[-1].value
+    assert list(result["id"]) == [d.id] and list(result["status"]) == ["completed"]
+
+
+def test_archive_import_by_upload(archive_path, archive, tmp_path):
+    from debate_core import views
+    from debate_core.archive import open_archive
+
+    at = app("archive")
+    at.button(key="import").click().run()
+    assert not at.exception
+    assert any("choose files or a folder" in e.value for e in at.error)
+
+    other = open_archive(tmp_path / "other.duckdb")
+    d = offline_debate(other)
+    payload = views.export_bytes(other, d.id, "json")
+    at.file_uploader(key="up_files").set_value((f"{d.id}.json", payload, "application/json"))
+    at.run()
+    at.button(key="import").click().run()
+    clean(at)
+    assert archive.exists(d.id)
+    assert archive.get_debate(d.id).rounds[0].text == d.rounds[0].text
+    assert f"{d.id} · imported" in at.success[0].value
+
+    at.button(key="import").click().run()  # the same upload again: nothing duplicated
+    clean(at)
+    assert f"{d.id} · exists" in at.success[0].value
+    assert len(archive.list_debates()) == 1
+
+    at.file_uploader(key="up_files").set_value(("broken.json", b'{"id": "x", "protocol": ', "application/json"))
+    at.run()
+    at.button(key="import").click().run()
+    assert not at.exception
+    err = "\n".join(e.value for e in at.error)
+    assert "broken.json" in err and "debate-import-" not in err
+    assert len(archive.list_debates()) == 1  # nothing partial
+
+
+def test_upload_staging_keeps_files_inside_the_temp_folder(tmp_path):
+    from debate_core.views import stage_uploads
+
+    buf = BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr("x.debate/debate-log.md", "# log")
+        zf.writestr("../../evil.md", "no")
+    root = tmp_path / "stage"
+    root.mkdir()
+    entries = stage_uploads([("../../a.json", b"{}"), ("folder/x.debate/verdict.md", b"v"),
+                             ("pack.zip", buf.getvalue())], root)
+    files = sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
+    assert files == ["a.json", "folder/x.debate/verdict.md", "pack/evil.md", "pack/x.debate/debate-log.md"]
+    assert not (tmp_path / "evil.md").exists() and not (tmp_path / "a.json").exists()
+    assert sorted(str(p.relative_to(root)) for p in entries) == ["a.json", "folder/x.debate", "pack"]
+
+
+# ---------------------------------------------------------------- coverage
+
+
+def test_coverage_default_pack_and_degraded_pairs(archive_path, archive):
+    offline_debate(archive, topic="戒定慧的次第", masters=["buddhaghosa", "huineng"])  # one-way: degraded
+    at = app("coverage")
+    clean(at)
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Complete pairs (both ways)"] == "8" and metrics["One-way entries"] == "8"
+    assert len(at.get("plotly_chart")) == 1
+    frames = [f.value for f in at.dataframe]
+    degraded = next(f for f in frames if "debates" in f.columns)
+    assert list(degraded["pair"]) == ["buddhaghosa-vs-huineng"] and list(degraded["debates"]) == [1]
+
+
+def test_coverage_reference_pack_shows_8_complete_pairs_and_10_one_way(archive_path):
+    if not REFERENCE_PACK.is_dir():
+        pytest.skip("reference pack absent")
+    at = app("coverage")
+    by_label(at.radio, "Pack").set_value("folder").run()
+    at.text_input(key="cov_folder").input(str(REFERENCE_PACK)).run()
+    clean(at)
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Complete pairs (both ways)"] == "8"
+    assert metrics["One-way entries"] == "10"
+    assert metrics["Canonical pairs complete"] == "8/8"
+    canonical = next(f.value for f in at.dataframe if "status" in f.value.columns)
+    assert len(canonical) == 8 and set(canonical["status"]) == {"complete"}
+    one_way = next(f.value for f in at.dataframe if "entry" in f.value.columns)
+    assert len(one_way) == 10
+    assert "Masters with no critique at all" in texts(at)
+
+    from debate_core.packs import load_pack
+    from debate_core.views import coverage_view
+
+    fig = coverage_view(load_pack(REFERENCE_PACK)).heatmap()
+    marks = [t for row in fig.data[0].text for t in row]
+    assert sum(1 for t in marks if t.endswith("→")) == 10  # the one-way entries are marked
+    assert marks.count("✗") >= 10  # and each one's missing direction
+
+
+def test_coverage_bad_folder_is_explained(archive_path, tmp_path):
+    at = app("coverage")
+    by_label(at.radio, "Pack").set_value("folder").run()
+    at.text_input(key="cov_folder").input(str(tmp_path / "missing")).run()
+    assert not at.exception
+    assert any("pack folder not found" in e.value for e in at.error)
+
+
+# --------------------------------------------------------------------- XSS
+
+
+def test_speech_with_script_and_img_renders_as_text(archive_path, archive):
+    xss_debate(archive)
+    for page in ("live", "outcome"):
+        at = app(page, XSS_ID)
+        clean(at)
+        assert not at.get("html")  # nothing is rendered through st.html
+        md = [m for m in at.markdown if "alert(1)" in m.value]
+        assert md, page
+        for m in at.markdown:
+            assert not m.proto.allow_html  # raw HTML is off everywhere
+        speech = next(m.value for m in md if "Before" in m.value)
+        assert "<script" not in speech and "<img" not in speech  # tags can only show as text
+        assert XSS_SCRIPT.replace("<", "&lt;") in speech and XSS_IMG.replace("<", "&lt;") in speech
+        assert "**bold**" in speech  # Markdown itself still renders
+
+
+def test_pages_never_use_unsafe_html():
+    sources = [REPO / "app.py", REPO / "debate_core" / "ui.py", *sorted((REPO / "pages").glob("*.py"))]
+    for path in sources:
+        text = path.read_text(encoding="utf-8")
+        assert "unsafe_allow_html=True" not in text and "st.html(" not in text, path
+        assert "components.html" not in text, path
+
+
+def test_pages_hold_no_business_logic():
+    """Pages talk to debate_core.ui / views / jobs only: no SQL, no protocol modules, no archive internals."""
+    for path in sorted((REPO / "pages").glob("*.py")) + [REPO / "app.py"]:
+        text = path.read_text(encoding="utf-8")
+        imports = [line.strip() for line in text.splitlines() if line.strip().startswith(("import ", "from "))]
+        for line in imports:
+            assert line in ("import os", "import streamlit as st", "from debate_core import ui, views"), (path, line)
+        assert "SELECT " not in text.replace("views.SQL_EXAMPLE", ""), path
+
+
+# ------------------------------------------------------------- no litellm
+
+
+def test_litellm_is_not_imported_by_the_pages_or_an_offline_debate(tmp_path):
+    """In a fresh process: every page and a whole offline debate from Setup leave litellm unimported."""
+    code = f"""
+import sys, os
+os.environ["DEBATE_ARCHIVE"] = {str(tmp_path / 'a.duckdb')!r}
+sys.path.insert(0, {str(REPO)!r})
+from streamlit.testing.v1 import AppTest
+at = AppTest.from_file({str(REPO / 'app.py')!r}, default_timeout=60).run()
+at.switch_page("pages/1_Setup.py").run()
+at.button(key="start").click().run()
+qid = at.query_params["id"]; qid = qid[0] if isinstance(qid, list) else qid
+from debate_core import ui
+assert ui.jobs().wait(qid, 30)
+for page in ("pages/2_Live.py", "pages/3_Outcome.py", "pages/4_Archive.py", "pages/5_Coverage.py"):
+    at.switch_page(page); at.query_params["id"] = qid; at.run()
+    assert not at.exception, [e.value for e in at.exception]
+print("LITELLM", "litellm" in sys.modules)
+"""
+    env = {k: v for k, v in os.environ.items() if k not in ("DEBATE_MODEL", "DEBATE_API_BASE")}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env,
+                         cwd=str(REPO))
+    assert "LITELLM False" in out.stdout, out.stdout + out.stderr[-2000:]

@@ -1,0 +1,235 @@
+"""The workbench in a real browser: `streamlit run app.py` on a free 127.0.0.1 port, driven by
+Debian's Chromium through Playwright (never a downloaded browser build).
+
+Screenshots of every page go to test-artifacts/ (gitignored).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.app_support import REPO, XSS_ID, xss_debate
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = REPO / "test-artifacts"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+VIEWPORT = {"width": 1400, "height": 2200}
+TIMEOUT_MS = 30_000
+
+
+def _skip_reason() -> str | None:
+    if not CHROMIUM.exists():
+        return f"{CHROMIUM} is absent (scripts/test.sh installs Debian's chromium)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the playwright Python package is not installed (requirements-dev.txt)"
+    return None
+
+
+if _skip_reason():
+    pytest.skip(_skip_reason(), allow_module_level=True)
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    from debate_core.archive import open_archive
+
+    tmp = tmp_path_factory.mktemp("browser")
+    archive_path = tmp / "archive.duckdb"
+    xss_debate(open_archive(archive_path))  # an offline debate plus the XSS probe
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("DEBATE_MODEL", "DEBATE_API_BASE")}
+    # Round 3 of a debate run by the server takes 2 s more to commit: long enough for the
+    # browser to see the live page mid-debate (its round in progress streamed, then the rest).
+    env.update(DEBATE_ARCHIVE=str(archive_path), PYTHONUNBUFFERED="1", DEBATE_TEST_ROUND_DELAY="3:2")
+    log = open(tmp / "streamlit.log", "w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
+        cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
+                if r.read().strip() == b"ok":
+                    break
+        except OSError:
+            pass
+        if proc.poll() is not None or time.time() > deadline:
+            proc.kill()
+            raise RuntimeError("streamlit did not start:\n" + (tmp / "streamlit.log").read_text()[-3000:])
+        time.sleep(0.2)
+    yield {"url": url, "archive": archive_path, "log": tmp / "streamlit.log"}
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    ctx = browser.new_context(viewport=VIEWPORT)
+    ctx.add_init_script("window.__alerts = []; window.alert = (m) => window.__alerts.push(String(m));")
+    pg = ctx.new_page()
+    pg.set_default_timeout(TIMEOUT_MS)
+    pg.dialogs = []
+    pg.on("dialog", lambda d: (pg.dialogs.append(d.message), d.dismiss()))
+    yield pg
+    ctx.close()
+
+
+def settle(pg) -> None:
+    """Wait until Streamlit has finished the script run (no 'Running…' status)."""
+    pg.wait_for_timeout(300)
+    pg.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=TIMEOUT_MS)
+    pg.wait_for_timeout(300)
+
+
+def shot(pg, name: str) -> Path:
+    path = ARTIFACTS / f"{name}.png"
+    pg.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def test_offline_master_debate_live_outcome_in_the_browser(server, page):
+    url = server["url"]
+    page.goto(url + "/")
+    page.get_by_role("heading", name="Debate Workbench").wait_for()
+    page.get_by_text("the embedded default offline engine").wait_for()
+    settle(page)
+    shot(page, "home")
+
+    page.goto(url + "/Setup")
+    page.get_by_text("Suggested pair: 慧能大师 vs 印光大师").wait_for()
+    settle(page)
+    shot(page, "setup")
+    page.get_by_role("button", name="Start debate").click()
+    page.wait_for_url("**/Live?id=*")
+    debate_id = page.url.split("id=")[1].split("&")[0]
+    # mid-debate: two rounds on the page, round 3 streaming in, no reload needed
+    page.get_by_text("Progress: 2 of 4 rounds").wait_for()
+    page.get_by_role("heading", name="✍️ round 3: 慧能大师 · 回应 — writing…").wait_for()
+    assert page.get_by_role("heading", name="R2｜印光大师 · 反驳").is_visible()
+    shot(page, "live-running")
+    page.get_by_text("Completed: reached 4 rounds.").wait_for()
+    for title in ("R1｜慧能大师 · 立论", "R2｜印光大师 · 反驳", "R3｜慧能大师 · 回应", "R4｜印光大师 · 综合"):
+        page.get_by_role("heading", name=title).wait_for()  # every round is on the page
+    assert page.get_by_text("Progress: 4 of 4 rounds").is_visible()
+    assert page.get_by_text("✅ verified").count() >= 4
+    settle(page)
+    shot(page, "live")
+
+    # A reload or a second tab shows the same debate, read from the archive.
+    second = page.context.new_page()
+    second.goto(page.url)
+    second.get_by_text("Completed: reached 4 rounds.").wait_for()
+    for title in ("R1｜慧能大师 · 立论", "R4｜印光大师 · 综合"):
+        second.get_by_role("heading", name=title).wait_for()
+    second.close()
+
+    page.get_by_role("link", name="Open the outcome").click()
+    page.wait_for_url(f"**/Outcome?id={debate_id}")
+    page.get_by_text("neutral observation").first.wait_for()
+    page.get_by_text("分歧本质").first.wait_for()
+    md_button = page.get_by_role("button", name="Markdown (.md)")
+    md_button.wait_for()
+    with page.expect_download() as dl:
+        md_button.click()
+    md = Path(dl.value.path()).read_text(encoding="utf-8")
+    assert dl.value.suggested_filename == f"debate-{debate_id}.md"
+    assert "## 议题：念佛与参禅，哪个更适合现代人？" in md and "### 教内余争 — 中立观察" in md
+    settle(page)
+    shot(page, "outcome")
+    assert not page.dialogs
+
+
+def test_archive_sql_refusal_and_coverage_in_the_browser(server, page):
+    url = server["url"]
+    page.goto(url + "/Archive")
+    page.get_by_role("heading", name="Charts").wait_for()
+    page.locator(".js-plotly-plot").first.wait_for()
+    settle(page)
+    shot(page, "archive")
+    box = page.get_by_label("SQL (read-only)")
+    box.fill("COPY debates TO '/tmp/stolen.csv'")
+    box.press("Control+Enter")
+    settle(page)
+    page.get_by_role("button", name="Run query").click()
+    page.get_by_text("refused: COPY reads or writes files").wait_for()
+    assert not Path("/tmp/stolen.csv").exists()
+    settle(page)
+    shot(page, "archive-sql")
+
+    page.goto(url + "/Coverage")
+    page.get_by_text("Complete pairs (both ways)").wait_for()
+    page.locator(".js-plotly-plot").first.wait_for()
+    assert page.get_by_text("Canonical pairs", exact=True).is_visible()
+    settle(page)
+    shot(page, "coverage")
+
+    from tests.conftest import REFERENCE_PACK
+
+    if REFERENCE_PACK.is_dir():  # the reference pack: 8 complete pairs and 10 one-way entries
+        page.get_by_text("a folder").click()
+        folder = page.get_by_label("Pack folder", exact=True).and_(page.get_by_role("textbox"))
+        folder.fill(str(REFERENCE_PACK))
+        folder.press("Enter")
+        page.get_by_text("pack master-skill").wait_for()
+        settle(page)
+        metrics = page.locator('[data-testid="stMetricValue"]').all_inner_texts()
+        assert metrics[2:4] == ["8", "10"], metrics
+        shot(page, "coverage-reference")
+
+
+def test_xss_speech_shows_as_text_and_runs_nothing(server, page):
+    page.goto(server["url"] + f"/Live?id={XSS_ID}")
+    para = page.locator("p", has_text="<script>alert(1)</script>").first
+    para.wait_for()
+    text = para.inner_text()
+    assert "Before <script>alert(1)</script> middle <img src=x onerror=alert(1)> after" in text
+    assert para.locator("strong", has_text="bold").count() == 1  # Markdown still renders
+    settle(page)
+    page.wait_for_timeout(500)
+    assert page.evaluate("() => document.querySelectorAll('img[src=\"x\"]').length") == 0
+    assert not page.evaluate("() => [...document.scripts].some(s => s.textContent.includes('alert(1)'))")
+    assert page.evaluate("() => window.__alerts") == []
+    assert page.dialogs == []
+    shot(page, "xss-live")
+
+    page.goto(server["url"] + f"/Outcome?id={XSS_ID}")
+    page.get_by_role("heading", name="XSS probe <script>alert(1)</script>").wait_for()
+    settle(page)
+    assert page.evaluate("() => window.__alerts") == [] and page.dialogs == []
+    shot(page, "xss-outcome")
