@@ -1,0 +1,279 @@
+"""Archive benchmark: a synthetic archive of 100,000 debates and 1,000,000 speeches.
+
+Run:  python bench/archive_bench.py [--out bench/out/archive_bench.duckdb] [--reuse]
+          [--debates 100000] [--speeches-per-debate 10] [--runs 15]
+
+What it does and how it measures:
+
+1. Builds the archive with the real schema (``open_archive`` runs the migrations),
+   then fills it in bulk with SQL inside DuckDB: 100,000 debates (70 % master,
+   20 % topic, 10 % trial; 15 masters; dates spread over a year; about a fifth of
+   the master debates carry the coverage warning) and 10 speeches each
+   (1,000,000 rows) of 300-500 CJK characters composed from a phrase list, plus a
+   call ledger for a third of the debates and one pack snapshot (15 masters,
+   26 critiques).  Two phrases are planted for the text search: a rare one in the
+   speeches of 20 debates, and one spread over 0.1 % of all speeches (one per
+   debate, all through the year: the worst case for the block index, which then
+   falls back to one scan of every speech).  The text-search block index is then
+   built from scratch (timed).
+2. Times, with ``time.perf_counter`` around the library call the app makes (so the
+   attach / query / detach of every call is included), ``--runs`` repetitions after
+   one warm-up, and prints the median and the 95th percentile:
+   * the filtered list (``Archive.list_debates`` with protocol + master + status +
+     date range, and with model + date range);
+   * coverage and gaps from the stored snapshot (``Archive.coverage_snapshot``) and
+     the degraded pairs (``Archive.degraded_pairs``);
+   * the text search over topics and speeches (``list_debates(text=...)``);
+   * appending one speech (``Archive.speech``: one committed transaction, durable
+     when it returns) to a debate of the big archive.
+Targets: list, coverage, gaps < 200 ms; text search < 500 ms; append < 20 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from debate_core.archive import open_archive  # noqa: E402
+from debate_core.models import Debate, DebateConfig, Participant, Speech  # noqa: E402
+
+MASTERS = ["huineng", "yinguang", "zhiyi", "kumarajiva", "xuanzang", "tsongkhapa", "ajahn-chah", "mahasi-sayadaw",
+           "atisha", "ouyi", "buddhaghosa", "fazang", "milarepa", "nagarjuna", "xuyun"]
+NAMES = ["慧能", "印光", "智顗", "鸠摩罗什", "玄奘", "宗喀巴", "阿姜查", "马哈希", "阿底峡", "蕅益", "觉音", "法藏",
+         "密勒日巴", "龙树", "虚云"]
+# 26 critiques: the 8 canonical pairs both ways (16) and 10 one-way entries
+CRITIQUES = [("huineng", "yinguang"), ("yinguang", "huineng"), ("kumarajiva", "xuanzang"), ("xuanzang", "kumarajiva"),
+             ("huineng", "zhiyi"), ("zhiyi", "huineng"), ("tsongkhapa", "huineng"), ("huineng", "tsongkhapa"),
+             ("ajahn-chah", "mahasi-sayadaw"), ("mahasi-sayadaw", "ajahn-chah"), ("atisha", "huineng"),
+             ("huineng", "atisha"), ("ouyi", "yinguang"), ("yinguang", "ouyi"), ("ouyi", "tsongkhapa"),
+             ("tsongkhapa", "ouyi"), ("buddhaghosa", "huineng"), ("buddhaghosa", "kumarajiva"), ("fazang", "xuanzang"),
+             ("fazang", "zhiyi"), ("milarepa", "atisha"), ("milarepa", "tsongkhapa"), ("nagarjuna", "buddhaghosa"),
+             ("nagarjuna", "xuanzang"), ("xuyun", "mahasi-sayadaw"), ("xuyun", "yinguang")]
+PHRASES = ["修行", "当下", "一念", "清净", "自性", "念佛", "止观", "次第", "顿悟", "渐修", "经典", "根器", "烦恼", "觉悟",
+           "慈悲", "智慧", "戒律", "禅定", "因缘", "空性", "唯识", "中道", "方便", "善巧", "信愿", "往生", "见性", "本心",
+           "教理", "实修", "日用", "功夫", "习气", "妄想", "放下", "提起", "回向", "发心", "菩提", "众生", "末法", "根本",
+           "，", "。", "；", "我们", "应当", "并非", "而是", "所以", "因此", "然而", "其次", "第一", "第二", "第三",
+           "对方所说", "本宗看来", "细察其理", "可以接受", "仍须坚持", "读者可以", "体会", "分歧", "共识", "处境"]
+TOPICS = ["顿悟与渐修", "念佛与参禅", "空与有", "戒律与禅修", "止观与见性", "末法时代的修行", "判教的意义", "中观与唯识",
+          "信愿行", "初学者从何下手", "Remote work vs office", "AI and creativity", "缺爱与爱人", "远程与坐班",
+          "城市与乡村", "阅读纸书还是电子书"]
+NEEDLE = "菩提达摩西来意"  # rare: in every speech of 20 debates (0.02 %)
+SPREAD = "祖师西来"  # spread out: in 0.1 % of all speeches, one per debate, all through the year
+
+
+def build(path: Path, debates: int, per: int) -> dict:
+    t0 = time.perf_counter()
+    if path.exists():
+        path.unlink()
+    wal = path.with_name(path.name + ".wal")
+    if wal.exists():
+        wal.unlink()
+    arc = open_archive(path)
+    import duckdb
+
+    con = duckdb.connect(str(path))
+    masters = "[" + ",".join(f"'{m}'" for m in MASTERS) + "]"
+    names = "[" + ",".join(f"'{n}'" for n in NAMES) + "]"
+    phrases = "[" + ",".join(f"'{p}'" for p in PHRASES) + "]"
+    topics = "[" + ",".join("'" + t.replace("'", "''") + "'" for t in TOPICS) + "]"
+    n_m, n_p, n_t = len(MASTERS), len(PHRASES), len(TOPICS)
+    con.execute(f"""
+        CREATE TEMP TABLE d AS
+        SELECT i,
+               substr(md5('d' || i::VARCHAR), 1, 12) AS id,
+               CASE WHEN i % 10 < 7 THEN 'master' WHEN i % 10 < 9 THEN 'topic' ELSE 'trial' END AS protocol,
+               (hash(i, 'a') % {n_m})::INTEGER + 1 AS a,
+               ((hash(i, 'a') % {n_m})::INTEGER + 1 + (hash(i, 'b') % {n_m - 1})::INTEGER) % {n_m} + 1 AS b,
+               {topics}[(hash(i, 't') % {n_t})::INTEGER + 1] || ' #' || i::VARCHAR AS topic,
+               TIMESTAMP '2025-01-01' + to_seconds((i * 315)::BIGINT) AS created_at,
+               CASE WHEN i % 50 = 0 THEN 'failed' WHEN i % 97 = 0 THEN 'stopped'
+                    WHEN i % 89 = 0 THEN 'interrupted' ELSE 'completed' END AS status,
+               ['offline', 'openai/gpt-4o-mini', 'anthropic/claude-sonnet', 'ollama/qwen2.5'][(i % 4) + 1] AS model
+        FROM range({debates}) t(i)""")
+    con.execute(f"""
+        INSERT INTO debates (id, protocol, topic, status, stop_reason, participants, labels, models, pack_name,
+            pack_version, planned_rounds, config, warnings, degraded, batch_id, source, rounds_done, failed_round,
+            prompt_tokens, completion_tokens, cost, created_at, updated_at, finished_at, pack_hash)
+        SELECT id, protocol, topic, status, 'reached 5 rounds',
+               CASE WHEN protocol = 'master' THEN
+                   '[{{"label":"' || {masters}[a] || '","name":"' || {names}[a] || '","model":"' || model || '"}},'
+                   || '{{"label":"' || {masters}[b] || '","name":"' || {names}[b] || '","model":"' || model || '"}}]'
+               ELSE '[{{"label":"辩手甲","stance":"甲方","model":"' || model || '"}},'
+                    || '{{"label":"辩手乙","stance":"乙方","model":"' || model || '"}}]' END,
+               CASE WHEN protocol = 'master' THEN [{masters}[a], {masters}[b]] ELSE ['辩手甲', '辩手乙'] END,
+               [model], 'bench-pack', '1.0', 5,
+               '{{"protocol":"' || protocol || '","topic":"t"}}',
+               CASE WHEN protocol = 'master' AND i % 5 = 0 THEN ['⚠️ 本配对 cross_critique 未双向覆盖，对辩力度可能降级。']
+                    ELSE []::VARCHAR[] END,
+               protocol = 'master' AND i % 5 = 0,
+               NULL, 'bench', 5, NULL,
+               (i % 5000) * 10, (i % 3000) * 10, (i % 1000) / 1000.0,
+               created_at, created_at + INTERVAL 5 MINUTE, created_at + INTERVAL 5 MINUTE, 'benchpack0000001'
+        FROM d""")
+    t_deb = time.perf_counter()
+    # speeches: `per` each, 300-500 CJK characters composed from the phrase list
+    con.execute(f"""
+        INSERT INTO speeches (debate_id, round, ord, speaker, speaker_name, role, text, citations, findings,
+            ammo_used, retries, truncated, engine, prompt_tokens, completion_tokens, cost, latency_ms, status,
+            warnings, recorded_at, sno)
+        SELECT d.id, (j // 2) + 1, j,
+               CASE WHEN d.protocol = 'master' THEN (CASE WHEN j % 2 = 0 THEN {masters}[d.a] ELSE {masters}[d.b] END)
+                    ELSE (CASE WHEN j % 2 = 0 THEN '辩手甲' ELSE '辩手乙' END) END,
+               '', CASE WHEN j < 2 THEN '立论' ELSE '反驳' END,
+               array_to_string(list_transform(range(150 + (hash(d.i, j) % 80)::INTEGER),
+                   lambda x: {phrases}[((hash(d.i, j, x) % {n_p})::INTEGER) + 1]), '')
+               || CASE WHEN d.i % 5000 = 123 THEN '{NEEDLE}' ELSE '' END
+               || CASE WHEN (d.i * {per} + j) % 1000 = 7 THEN '{SPREAD}' ELSE '' END,
+               ['T48n2008'], CASE WHEN (d.i + j) % 13 = 0 THEN
+                   '[{{"rule":"length","passed":false,"message":"too short"}}]' ELSE '[]' END,
+               []::VARCHAR[], 0, false, d.model, 800, 450, 0.001, 1500.0,
+               CASE WHEN (d.i + j) % 13 = 0 THEN 'flagged' ELSE 'ok' END, []::VARCHAR[], d.created_at,
+               d.i * {per} + j AS sno
+        FROM d, range({per}) r(j)
+        ORDER BY sno""")  # stored in speech-number order, as appends one by one would be
+    # the sequence continues after the bulk-loaded speech numbers, as if they had been appended one by one
+    con.execute(f"SELECT max(nextval('speech_sno')) FROM range({debates * per + 1})")
+    t_sp = time.perf_counter()
+    con.execute("""
+        INSERT INTO llm_calls (debate_id, seq, purpose, model, round, speaker, prompt_tokens, completion_tokens, cost,
+            latency_ms, error, messages, response, created_at)
+        SELECT d.id, j, 'speech', d.model, j + 1, '', 800, 450, 0.001, 1500.0,
+               CASE WHEN (d.i + j) % 101 = 0 THEN 'timeout' ELSE '' END, '[]', '', d.created_at
+        FROM d, range(5) r(j) WHERE d.i % 3 = 0 AND d.model <> 'offline'""")
+    con.execute("INSERT INTO packs VALUES ('benchpack0000001', 'bench-pack', '1.0', '', 15, 26, now())")
+    for slug, name in zip(MASTERS, NAMES):
+        con.execute("INSERT INTO pack_masters VALUES ('benchpack0000001', ?, ?, '', '', '', 1, 0)", [slug, name])
+        con.execute("INSERT INTO pack_sources VALUES ('benchpack0000001', ?, ?, 'cbeta', '')", [slug, f"SRC-{slug}"])
+    for a, b in CRITIQUES:
+        con.execute("INSERT INTO pack_critiques VALUES ('benchpack0000001', ?, ?, 'position', ?)", [a, b, f"SRC-{a}"])
+    con.execute("CHECKPOINT")
+    order = con.execute("SELECT corr(sno, rowid) FROM speeches").fetchone()[0]
+    counts = {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in ("debates", "speeches", "llm_calls")}
+    chars = con.execute("SELECT avg(length(text))::INTEGER FROM speeches").fetchone()[0]
+    con.close()
+    t_end = time.perf_counter()
+    t_idx = time.perf_counter()
+    blocks = arc.refresh_search_index(full=True)
+    t_end2 = time.perf_counter()
+    return {"seconds": t_end - t0, "debates_s": t_deb - t0, "speeches_s": t_sp - t_deb, "counts": counts,
+            "avg_chars": chars, "size_mb": path.stat().st_size / 1e6, "order": order,
+            "index_s": t_end2 - t_idx, "blocks": blocks}
+
+
+def timeit(fn, runs: int) -> tuple[float, float, object]:
+    result = fn()  # warm-up
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        result = fn()
+        times.append((time.perf_counter() - t) * 1000)
+    times.sort()
+    p95 = times[min(len(times) - 1, int(round(0.95 * (len(times) - 1))))]
+    return statistics.median(times), p95, result
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", default=str(REPO / "bench" / "out" / "archive_bench.duckdb"))
+    ap.add_argument("--debates", type=int, default=100_000)
+    ap.add_argument("--speeches-per-debate", type=int, default=10)
+    ap.add_argument("--runs", type=int, default=15)
+    ap.add_argument("--reuse", action="store_true", help="reuse an archive built by an earlier run")
+    args = ap.parse_args()
+    path = Path(args.out)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    print(f"archive benchmark — duckdb {__import__('duckdb').__version__}, python {sys.version.split()[0]}, "
+          f"{os.cpu_count()} CPUs")
+    if not (args.reuse and path.exists()):
+        info = build(path, args.debates, args.speeches_per_debate)
+        print(f"built {path} in {info['seconds']:.1f} s (debates {info['debates_s']:.1f} s, speeches "
+              f"{info['speeches_s']:.1f} s): {info['counts']['debates']:,} debates, {info['counts']['speeches']:,} "
+              f"speeches (avg {info['avg_chars']} chars), {info['counts']['llm_calls']:,} llm_calls, "
+              f"{info['size_mb']:.0f} MB; speech order vs storage order correlation {info['order']:.3f}")
+        print(f"text-search index: {info['blocks']} blocks of {2048} speeches built in {info['index_s']:.1f} s "
+              "(Archive.refresh_search_index(full=True); searches extend it incrementally)")
+    else:
+        print(f"reusing {path} ({path.stat().st_size / 1e6:.0f} MB)")
+
+    arc = open_archive(path)
+    runs = args.runs
+    figures = []
+
+    def report(label: str, how: str, target: float, fn, check=None):
+        med, p95, result = timeit(fn, runs)
+        note = check(result) if check else ""
+        ok = "ok" if med < target else "OVER TARGET"
+        figures.append({"figure": label, "median_ms": round(med, 2), "p95_ms": round(p95, 2), "target_ms": target})
+        print(f"- {label}: median {med:.1f} ms, p95 {p95:.1f} ms over {runs} runs (target < {target:g} ms: {ok})"
+              f"\n    measured: {how}{(' — ' + note) if note else ''}")
+
+    report("filtered list (protocol+master+status+dates)",
+           "Archive.list_debates(protocol='master', master='huineng', status='completed', "
+           "date_from='2025-03-01', date_to='2025-09-30', limit=500), wall clock incl. attach/detach", 200,
+           lambda: arc.list_debates(protocol="master", master="huineng", status="completed",
+                                    date_from="2025-03-01", date_to="2025-09-30", limit=500),
+           lambda df: f"{len(df)} rows returned")
+    report("filtered list (model+dates)",
+           "Archive.list_debates(model='openai/gpt-4o-mini', date_from='2025-06-01', date_to='2025-06-30')", 200,
+           lambda: arc.list_debates(model="openai/gpt-4o-mini", date_from="2025-06-01", date_to="2025-06-30"),
+           lambda df: f"{len(df)} rows returned")
+    report("coverage matrix + gaps from the stored pack snapshot",
+           "Archive.coverage_snapshot(pack_hash='benchpack0000001') -> (matrix, gaps)", 200,
+           lambda: arc.coverage_snapshot(pack_hash="benchpack0000001"),
+           lambda r: f"{r[0].shape[0]}x{r[0].shape[1]} matrix, {len(r[1]['both_ways'])} pairs both ways, "
+                     f"{len(r[1]['one_way'])} one-way")
+    report("gaps: degraded pairs over all debates",
+           "Archive.degraded_pairs() (master debates carrying the ⚠️ coverage warning, grouped by pair)", 200,
+           arc.degraded_pairs, lambda df: f"{len(df)} pairs, {int(df['debates'].sum()):,} debates")
+    report("text search over topics and speeches (rare phrase)",
+           f"Archive.list_debates(text='{NEEDLE}'): topics by regexp, speeches through the bigram block index "
+           "(candidate blocks verified by regexp over their rowid range)", 500,
+           lambda: arc.list_debates(text=NEEDLE, limit=500), lambda df: f"{len(df)} debates matched")
+    report("text search over topics and speeches (phrase in 1,000 debates all year)",
+           f"Archive.list_debates(text='{SPREAD}'): every block is a candidate, so one regexp scan of all "
+           "1M speeches", 500,
+           lambda: arc.list_debates(text=SPREAD, limit=500), lambda df: f"{len(df)} debates matched")
+    report("text search, topic words (mixed case)",
+           "Archive.list_debates(text='remote WORK'): case-insensitive; the speeches hold no such words, "
+           "so the index rules out every block", 500,
+           lambda: arc.list_debates(text="remote WORK", limit=500), lambda df: f"{len(df)} debates matched")
+
+    # appending speeches to one debate of the big archive, as a running debate does
+    debate = Debate(id="benchappend01", protocol="master", topic="追加测试", config=DebateConfig(topic="追加测试"),
+                    participants=[Participant(label="huineng"), Participant(label="yinguang")], planned_rounds=10_000)
+    arc.start(debate)
+    text = ("先复述对方的原意，再逐条回应。" * 30)[:420]
+    counter = {"n": 0}
+
+    def append() -> None:
+        counter["n"] += 1
+        s = Speech(round=counter["n"], speaker="huineng" if counter["n"] % 2 else "yinguang", role="反驳", text=text,
+                   citations=["T48n2008"], engine="offline")
+        debate.rounds.append(s)
+        arc.speech(debate, s)
+
+    report("append one speech (committed)",
+           "Archive.speech(debate, speech): attach, delete-if-rerun, insert, update totals, COMMIT, detach "
+           "(a checkpoint folds the WAL in when it passes 32 KB, included)", 20, append,
+           lambda _: f"{counter['n']} speeches appended")
+    runs_backup = runs
+    runs = max(runs, 50)
+    report("append one speech (50 in a row)", "same, 50 consecutive appends", 20, append)
+    runs = runs_backup
+    report("one debate in full", "Archive.get_debate(id) for a debate with 10 speeches", 500,
+           lambda: arc.get_debate(arc.list_debates(limit=1, mark=False)["id"][0]))
+    arc.delete("benchappend01")
+    print(json.dumps({"figures": figures}, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
