@@ -14,6 +14,7 @@ so they cannot reach a record.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import random
 import re
@@ -36,6 +37,7 @@ class GatewayError(Exception):
     """A model call failed for good; ``cause`` is a one-line reason for people."""
 
     def __init__(self, cause: str, *, retryable: bool = False, status: Optional[int] = None):
+        cause = redact(cause)
         super().__init__(cause)
         self.cause = cause
         self.retryable = retryable
@@ -59,11 +61,98 @@ def litellm():
 
         _lm.suppress_debug_info = True
         _lm.telemetry = False
+        _quiet_litellm(_lm)
         _litellm = _lm
         from . import local_provider
 
         local_provider.register(_lm)
     return _litellm
+
+
+_SECRET_ENV = re.compile(r"(_API_KEY|_API_TOKEN|_TOKEN|_SECRET|_SECRET_KEY|_ACCESS_KEY|_KEY)$")
+LITELLM_LOGGERS = ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy", "litellm")
+
+
+def _env_secret_values() -> list[str]:
+    return sorted({v for k, v in os.environ.items() if _SECRET_ENV.search(k) and v and len(v.strip()) >= 8},
+                  key=len, reverse=True)
+
+
+def redact(text: str) -> str:
+    """``text`` with every API-key value from the environment replaced (a server may echo the key)."""
+    if not text:
+        return text
+    for secret in _env_secret_values():
+        if secret in text:
+            text = text.replace(secret, "[redacted]")
+    return text
+
+
+class _TokenGuard:
+    """Streams tokens to ``sink`` with environment key values redacted, even when a key is
+    split across chunks: the last (longest key - 1) characters are held back until more
+    text or the end of the stream shows they are not part of a key."""
+
+    def __init__(self, sink: TokenCallback):
+        self.sink = sink
+        self.secrets = _env_secret_values()
+        self.keep = max((len(x) for x in self.secrets), default=1) - 1
+        self.buf = ""
+
+    def feed(self, text: str) -> None:
+        if not self.secrets:
+            self.sink(text)
+            return
+        self.buf = redact(self.buf + text)
+        if len(self.buf) > self.keep:
+            out, self.buf = self.buf[: len(self.buf) - self.keep], self.buf[len(self.buf) - self.keep:]
+            self.sink(out)
+
+    def flush(self) -> None:
+        if self.buf:
+            out, self.buf = redact(self.buf), ""
+            self.sink(out)
+
+
+class _RedactSecrets(logging.Filter):
+    """Replace any API-key value from the environment in a litellm log record."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        secrets = _env_secret_values()
+        if not secrets:
+            return True
+        try:
+            text = record.getMessage()
+        except Exception:  # noqa: BLE001 - a malformed record is dropped rather than risk a leak
+            return False
+        if any(s in text for s in secrets):
+            for s in secrets:
+                text = text.replace(s, "[redacted]")
+            record.msg, record.args = text, None
+        return True
+
+
+def _quiet_litellm(lm) -> None:
+    """litellm's own logging off (errors only), whatever LITELLM_LOG says, and never a key in it.
+
+    litellm's debug mode prints request headers and curl commands; the workbench keeps it
+    at ERROR and redacts environment key values from whatever it still logs.
+    """
+    try:
+        lm.set_verbose = False
+    except Exception:  # noqa: BLE001
+        pass
+    for attr in ("turn_off_message_logging", "redact_messages_in_exceptions"):
+        if hasattr(lm, attr):
+            setattr(lm, attr, True)
+    for name in LITELLM_LOGGERS:
+        log = logging.getLogger(name)
+        log.setLevel(logging.ERROR)
+        if not any(isinstance(f, _RedactSecrets) for f in log.filters):
+            log.addFilter(_RedactSecrets())
+        for handler in log.handlers:
+            if not any(isinstance(f, _RedactSecrets) for f in handler.filters):
+                handler.addFilter(_RedactSecrets())
 
 
 def provider_of(model: str) -> str:
@@ -85,6 +174,13 @@ def check_model_config(model: str, api_base: Optional[str] = None, *, probe: boo
                     pass
             except OSError as exc:
                 raise ConfigError(f"cannot reach api_base {api_base}: {exc.strerror or exc}") from None
+        return
+    if provider_of(model) == "local":
+        from . import local_provider
+
+        problem = local_provider.unavailable_reason(model)
+        if problem:
+            raise ConfigError(problem)
         return
     if provider_of(model) in KEYLESS_PROVIDERS:
         return
@@ -108,14 +204,26 @@ def _retry_after(exc: BaseException) -> Optional[float]:
     if not headers:
         return None
     try:
+        ms = headers.get("retry-after-ms") or headers.get("Retry-After-Ms")
         value = headers.get("retry-after") or headers.get("Retry-After")
     except Exception:
         return None
+    if ms is not None:
+        try:
+            return max(0.0, float(ms) / 1000.0)
+        except (TypeError, ValueError):
+            pass
     if value is None:
         return None
     try:
         return max(0.0, float(value))
     except (TypeError, ValueError):
+        pass
+    try:  # the HTTP-date form: "Wed, 21 Oct 2015 07:28:00 GMT"
+        from email.utils import parsedate_to_datetime
+
+        return max(0.0, parsedate_to_datetime(str(value)).timestamp() - time.time())
+    except (TypeError, ValueError, IndexError, OverflowError):
         return None
 
 
@@ -125,6 +233,7 @@ def classify(exc: BaseException) -> tuple[bool, Optional[int], str]:
     name = type(exc).__name__
     msg = str(exc).strip().splitlines()[0] if str(exc).strip() else name
     msg = re.sub(r"^(?:litellm\.\w+:\s*)?(?:\w+Error:\s*)?(?:\w+Exception - )?", "", msg)
+    msg = redact(msg)
     if len(msg) > 200:
         msg = msg[:197] + "…"
     low = str(exc).lower()
@@ -149,6 +258,15 @@ def classify(exc: BaseException) -> tuple[bool, Optional[int], str]:
     if "BadRequest" in name or "ContextWindow" in name or "ContentPolicy" in name:
         return False, status, f"request rejected ({status}): {msg}"
     return False, status, f"{name}: {msg}"
+
+
+EMPTY_CAUSE = "the model returned an empty completion"
+
+
+def _reject_empty(gen: "Generation") -> None:
+    """An empty reply (no text, no tool call) is a failed call: retried like a 5xx."""
+    if not (gen.text or "").strip() and not gen.tool_calls:
+        raise GatewayError(EMPTY_CAUSE, retryable=True)
 
 
 @dataclass
@@ -176,6 +294,9 @@ class Gateway:
     max_tokens: Optional[int] = None
     on_call: Optional[CallSink] = None
     sleep: Callable[[float], None] = time.sleep
+    # Optional litellm.Router (anything with completion()/acompletion()): when set, calls go to it
+    # instead of litellm, and its deployments supply api_base, keys, rpm/tpm limits and fallbacks.
+    router: Optional[Any] = None
 
     # ------------------------------------------------------------------ helpers
     def _kwargs(self, messages: list[dict], stream: bool, tools: Optional[list] = None) -> dict:
@@ -191,7 +312,13 @@ class Gateway:
             kw["stream_options"] = {"include_usage": True}
         if tools:
             kw["tools"] = tools
+        if self.router is not None:
+            for key in ("api_base", "api_key", "num_retries", "max_retries"):
+                kw.pop(key, None)  # the router's deployments and retry settings govern
         return kw
+
+    def _client(self, lm: Any) -> Any:
+        return self.router if self.router is not None else lm
 
     def _delay(self, attempt: int, exc: BaseException) -> float:
         ra = _retry_after(exc)
@@ -214,7 +341,7 @@ class Gateway:
         lm = litellm()
         choice = resp.choices[0]
         msg = choice.message
-        text = msg.content or ""
+        text = redact(msg.content or "")  # a server that echoes the key does not get it into a record
         usage = getattr(resp, "usage", None)
         pt = int(getattr(usage, "prompt_tokens", 0) or 0)
         ct = int(getattr(usage, "completion_tokens", 0) or 0)
@@ -245,22 +372,27 @@ class Gateway:
         lm = litellm()
         stream = on_token is not None and not tools
         attempt = 0
+        streamed = False  # tokens of a failed attempt already reached on_token
+        guard = _TokenGuard(on_token) if stream and on_token is not None else None
         while True:
             t0 = time.perf_counter()
             try:
                 if stream:
                     chunks = []
-                    for chunk in lm.completion(**self._kwargs(messages, True)):
+                    for chunk in self._client(lm).completion(**self._kwargs(messages, True)):
                         chunks.append(chunk)
                         delta = chunk.choices[0].delta.content if chunk.choices else None
                         if delta:
-                            on_token(delta)
+                            streamed = True
+                            guard.feed(delta)
+                    guard.flush()
                     if not chunks:
-                        raise GatewayError("empty stream", retryable=True)
+                        raise GatewayError(EMPTY_CAUSE, retryable=True)
                     resp = lm.stream_chunk_builder(chunks, messages=messages)
                 else:
-                    resp = lm.completion(**self._kwargs(messages, False, tools))
+                    resp = self._client(lm).completion(**self._kwargs(messages, False, tools))
                 gen = self._finish(resp, messages, (time.perf_counter() - t0) * 1000)
+                _reject_empty(gen)
                 gen.retries = attempt
                 self._record(purpose, messages, gen, "", gen.latency_ms, meta)
                 return gen
@@ -271,9 +403,15 @@ class Gateway:
                 else:
                     retryable, status, cause = classify(exc)
                 self._record(purpose, messages, None, cause, latency, meta)
+                if guard is not None:
+                    guard.flush()
                 if not retryable or attempt >= self.max_retries:
                     suffix = f" after {attempt + 1} attempts" if attempt else ""
                     raise GatewayError(cause + suffix, retryable=retryable, status=status) from None
+                if streamed and on_token is not None:
+                    # the live view already shows part of the failed attempt: say it starts over
+                    on_token(f"\n\n[retry: {cause}]\n\n")
+                    streamed = False
                 self.sleep(self._delay(attempt, exc))
                 attempt += 1
 
@@ -285,14 +423,18 @@ class Gateway:
         while True:
             t0 = time.perf_counter()
             try:
-                resp = await lm.acompletion(**self._kwargs(messages, False, tools))
+                resp = await self._client(lm).acompletion(**self._kwargs(messages, False, tools))
                 gen = self._finish(resp, messages, (time.perf_counter() - t0) * 1000)
+                _reject_empty(gen)
                 gen.retries = attempt
                 self._record(purpose, messages, gen, "", gen.latency_ms, meta)
                 return gen
             except Exception as exc:  # noqa: BLE001
                 latency = (time.perf_counter() - t0) * 1000
-                retryable, status, cause = classify(exc)
+                if isinstance(exc, GatewayError):
+                    retryable, status, cause = exc.retryable, exc.status, exc.cause
+                else:
+                    retryable, status, cause = classify(exc)
                 self._record(purpose, messages, None, cause, latency, meta)
                 if not retryable or attempt >= self.max_retries:
                     suffix = f" after {attempt + 1} attempts" if attempt else ""

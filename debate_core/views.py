@@ -1065,3 +1065,19 @@ __all__ = [
     "model_problem", "outcome_view", "protocol_specs", "recent_debates", "run_sql", "safe_markdown",
     "speech_view", "suggest_pair",
 ]
+
+
+# ---------------------------------------------------------------------- ratings
+
+
+def ratings_tables(arc, bootstrap: int = 100):
+    """Bradley-Terry ratings of models and stances from the archive's judged debates."""
+    from .ratings import ratings_tables as _tables
+
+    return _tables(arc, bootstrap=bootstrap)
+
+
+def ratings_figure(table, title: str):
+    from .ratings import ratings_figure as _figure
+
+    return _figure(table, title)

@@ -107,10 +107,9 @@ def archive_page() -> None:
     st.subheader("Charts")
     with ui.guard("Charts"):
         charts(arc)
-    if hasattr(views, "ratings_tables"):  # views re-exports debate_core.ratings
-        st.subheader("Ratings")
-        with ui.guard("Ratings"):
-            ratings(arc)
+    st.subheader("Ratings")
+    with ui.guard("Ratings"):
+        ratings(arc)
     st.subheader("SQL")
     sql_box(arc)
     st.subheader("Import")
