@@ -147,6 +147,8 @@ class Workspace:
             raise ToolError(f"no such file: {path}")
         if real.is_dir():
             raise ToolError(f"{path} is a folder: use glob to list it")
+        if not real.is_file():  # a FIFO, socket or device would block or never end
+            raise ToolError(f"{path} is not a regular file")
         if real.stat().st_size > MAX_FILE_BYTES:
             raise ToolError(f"{path} is larger than {MAX_FILE_BYTES} bytes: use grep on it instead")
         data = real.read_bytes()

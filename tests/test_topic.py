@@ -11,6 +11,8 @@ from typing import Callable, Optional, Union
 
 import pytest
 
+from debate_core.prompts import quote
+
 from debate_core.api import InputError, start_debate
 from debate_core.models import DebateConfig
 from debate_core.protocols import registry
@@ -161,14 +163,14 @@ def test_rebuttal_prompts_carry_own_and_others_previous_envelopes_and_openings_a
     for label in ("辩手甲", "辩手乙", "辩手丙"):
         opening = by[(label, 1)]
         others = [o for o in ("辩手甲", "辩手乙", "辩手丙") if o != label]
-        assert f"「{d.participant(label).stance}」" in opening
+        assert quote(d.participant(label).stance) in opening
         for o in others:  # blind: no other debater, stance or argument in an opening prompt
             assert o not in opening and d.participant(o).stance not in opening and "第1轮论点" not in opening
         rebuttal = by[(label, 2)]
         mine, theirs = rebuttal.split("其他辩手上一轮的信封")
         assert f"{label}第1轮论点" in mine
         for o in others:
-            assert f"{o}第1轮论点" in theirs and f"【{o}｜立场「{d.participant(o).stance}」】" in theirs
+            assert f"{o}第1轮论点" in theirs and f"【{o}】立场：\n{quote(d.participant(o).stance)}" in theirs
         assert f"{label}第1轮论点" not in theirs
 
 
@@ -218,7 +220,7 @@ def test_no_model_or_provider_name_reaches_any_prompt():
     # the judge call went to the judge model and saw labels and stances only
     judge_req = [r for r in requests if "独立裁判" in r["messages"][0]["content"]][0]
     assert judge_req["model"] == "deepseek-judgename"
-    assert "辩手乙：「B方」" in judge_req["messages"][1]["content"]
+    assert '"label": "辩手乙",\n  "stance": "B方"' in judge_req["messages"][1]["content"]
 
 
 # ---------------------------------------------------------------- stances, models
