@@ -65,12 +65,16 @@ def get_pack(path: Optional[str | Path] = None) -> Pack:
 
 
 def make_gateway(model: str, *, api_base: Optional[str] = None, temperature: float = 0.7, timeout: float = 60.0,
-                 max_retries: int = 3, probe: bool = True) -> Gateway:
-    check_model_config(model, api_base, probe=probe)
+                 max_retries: int = 3, probe: bool = True, options: Optional[dict] = None) -> Gateway:
+    """A checked Gateway; ``options`` sets further Gateway attributes (backoff, router, …)."""
+    if not (options or {}).get("router"):
+        check_model_config(model, api_base, probe=probe)
     gw = Gateway(model=model, api_base=api_base, temperature=temperature, timeout=timeout, max_retries=max_retries)
     backoff = env_backoff()
     if backoff is not None:
         gw.backoff = backoff
+    for key, value in (options or {}).items():
+        setattr(gw, key, value)
     return gw
 
 
@@ -83,7 +87,8 @@ def env_backoff() -> Optional[float]:
         return None
 
 
-def make_master_engine(pack: Pack, config: DebateConfig, *, probe: bool = True):
+def make_master_engine(pack: Pack, config: DebateConfig, *, probe: bool = True,
+                       gateway_options: Optional[dict] = None):
     model = resolve_model(config.model)
     if model is None:
         from .offline_engine import OfflineEngine
@@ -92,16 +97,19 @@ def make_master_engine(pack: Pack, config: DebateConfig, *, probe: bool = True):
     from .llm_engine import LLMEngine
 
     return LLMEngine(make_gateway(model, api_base=resolve_api_base(config.api_base), temperature=config.temperature,
-                                  timeout=config.timeout, max_retries=config.max_retries, probe=probe))
+                                  timeout=config.timeout, max_retries=config.max_retries, probe=probe,
+                                  options=gateway_options))
 
 
-def master_runner(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bool = True):
+def master_runner(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bool = True,
+                  gateway_options: Optional[dict] = None):
     from .protocols.master import MasterDebate
 
     pack = get_pack(config.pack)
     if pack.report.masters < 2:
         raise PackError(f"pack {pack.path} has fewer than two loadable masters; run `pack check` on it")
-    return MasterDebate(pack=pack, engine=make_master_engine(pack, config, probe=probe), recorder=recorder)
+    engine = make_master_engine(pack, config, probe=probe, gateway_options=gateway_options)
+    return MasterDebate(pack=pack, engine=engine, recorder=recorder)
 
 
 def check_rounds(config: DebateConfig, pack: Pack) -> None:
@@ -110,16 +118,17 @@ def check_rounds(config: DebateConfig, pack: Pack) -> None:
         raise InputError(f"rounds {config.rounds} out of range: this pack allows {proto.min_rounds}-{proto.max_rounds}")
 
 
-def start_debate(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bool = True):
+def start_debate(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bool = True,
+                 gateway_options: Optional[dict] = None):
     """Validate, create the debate record (status running) and return (runner, debate)."""
     config = config.model_copy(update={"topic": validate_topic(config.topic)})
     if config.protocol != "master":
         from .protocols import registry
 
-        return registry.start(config, recorder, probe=probe)
+        return registry.start(config, recorder, probe=probe, gateway_options=gateway_options)
     from .pairing import PairError, choose_pair
 
-    runner = master_runner(config, recorder, probe=probe)
+    runner = master_runner(config, recorder, probe=probe, gateway_options=gateway_options)
     check_rounds(config, runner.pack)
     try:
         pair = choose_pair(config.topic, runner.pack, config.masters or None)

@@ -1378,16 +1378,6 @@ class Archive(Recorder):
         if missing:
             raise ArchiveError(f"the pack at {runner.pack.path} lacks master(s) {', '.join(missing)} of debate "
                                f"{debate.id}")
-        # A process killed between a speech and its summary: the next isolated round needs
-        # that summary, so it is written first (the speech itself is not redone).
-        have = {(s.round, s.speaker) for s in debate.summaries}
-        for speech in [s for s in debate.rounds if s.status != "failed" and (s.round, s.speaker) not in have]:
-            if hasattr(runner.engine, "on_call"):
-                runner.engine.on_call = runner._on_call(debate)
-            summary = runner.summarize(debate, speech)
-            debate.summaries.append(summary)
-            debate.summaries.sort(key=lambda s: s.round)
-            self.summary(debate, summary)
         return runner.run(debate, only_one=only_one, on_speech=on_speech, on_token=on_token)
 
 

@@ -798,63 +798,18 @@ class BatchRunner:
         return "run", None
 
     # ------------------------------------------------------------- one cell
-    def _gateway(self, model: str, config: DebateConfig):
-        from .api import resolve_api_base
-        from .gateway import Gateway
-
-        gw = Gateway(model=model, api_base=resolve_api_base(config.api_base), temperature=config.temperature,
-                     timeout=config.timeout, max_retries=config.max_retries)
-        for k, v in self.gateway_options().items():
-            setattr(gw, k, v)
-        return gw
-
-    def _master_runner(self, config: DebateConfig, recorder: Recorder):
-        from .api import get_pack, resolve_model
-        from .protocols.master import MasterDebate
-
-        pack = get_pack(config.pack)
-        model = resolve_model(config.model)
-        if model is None:
-            from .offline_engine import OfflineEngine
-
-            engine: Any = OfflineEngine(pack)
-        else:
-            from .llm_engine import LLMEngine
-
-            engine = LLMEngine(self._gateway(model, config))
-        return MasterDebate(pack=pack, engine=engine, recorder=recorder)
-
     def _start(self, config: DebateConfig, recorder: Recorder):
-        if config.protocol == "master":
-            from .api import check_rounds, validate_topic
-            from .pairing import PairError, choose_pair
+        from .api import start_debate
 
-            config = config.model_copy(update={"topic": validate_topic(config.topic)})
-            runner = self._master_runner(config, recorder)
-            check_rounds(config, runner.pack)
-            try:
-                pair = choose_pair(config.topic, runner.pack, config.masters or None)
-            except PairError as exc:
-                raise InputError(str(exc)) from None
-            return runner, runner.prepare(config, pair)
-        from .protocols import registry
-
-        return registry.start(config, recorder, probe=False, gateway_options=self.gateway_options())
+        return start_debate(config, recorder, probe=False, gateway_options=self.gateway_options())
 
     def _resume(self, debate_id: str, recorder: Recorder):
         debate = self.archive.get_debate(debate_id)
         self.archive.claim(debate_id)
         if debate.protocol == "master":
-            runner = self._master_runner(debate.config, recorder)
-            have = {(s.round, s.speaker) for s in debate.summaries}
-            for speech in [s for s in debate.rounds if s.status != "failed" and (s.round, s.speaker) not in have]:
-                if hasattr(runner.engine, "on_call"):
-                    runner.engine.on_call = runner._on_call(debate)
-                summary = runner.summarize(debate, speech)
-                debate.summaries.append(summary)
-                debate.summaries.sort(key=lambda s: s.round)
-                recorder.summary(debate, summary)
-            return runner, debate
+            from .api import master_runner
+
+            return master_runner(debate.config, recorder, probe=False, gateway_options=self.gateway_options()), debate
         from .protocols import registry
 
         return registry.runner_for(debate, recorder, gateway_options=self.gateway_options()), debate
@@ -1122,7 +1077,7 @@ def simulated_model(strengths: Optional[dict[str, float]] = None, *, judges: Opt
         if "中立编排者" in system:
             return json.dumps({"stances": list(stances), "reason": "simulated split"}, ensure_ascii=False)
         if "独立裁判" in system:  # topic-debate judge
-            listed = re.findall(r"^- (辩手.)：「", user, re.M)
+            listed = re.findall(r'"label": "(辩手.)"', user)
             marks: dict[str, list[float]] = {}
             for lab, block in re.findall(r"### (辩手.)（[^\n]*\n(.*?)(?=\n### |\n## |\Z)", user, re.S):
                 marks.setdefault(lab, []).extend(float(x) for x in re.findall(r"力度=([0-9.]+)", block))
@@ -1159,8 +1114,8 @@ def simulated_model(strengths: Optional[dict[str, float]] = None, *, judges: Opt
         if m:  # topic debater
             r = re.search(r"第 (\d+) 轮", user)
             round_no = int(r.group(1)) if r else 1
-            st = re.search(r"立场是：「(.*?)」", system)
-            env = {"stance": st.group(1) if st else "", "no_new_points": round_no >= 2,
+            st = re.search(r"立场是：\n```data\n(.*?)\n```", system, re.S)
+            env = {"stance": json.loads(st.group(1)) if st else "", "no_new_points": round_no >= 2,
                    "arguments": [{"id": f"A{round_no}", "point": f"{m.group(1)}第{round_no}轮论点",
                                   "reasoning": f"力度={strength_of(model):.4f}", "evidence": ""}],
                    "rebuttals": []}

@@ -198,6 +198,16 @@ class MasterDebate:
         if hasattr(self.engine, "on_call"):
             self.engine.on_call = self._on_call(debate)
         debate.rounds = [s for s in debate.rounds if s.status != "failed"]
+        # A process killed between a speech and its summary: the next isolated round needs
+        # that summary, so it is written first (the speech itself is not redone).
+        have = {s.round for s in debate.summaries}
+        for speech in [s for s in debate.rounds if s.round not in have]:
+            try:
+                summary = self.summarize(debate, speech)
+            except GatewayError as exc:
+                return self._fail(debate, speech.round + 1, "summary: " + exc.cause)
+            debate.summaries = sorted(debate.summaries + [summary], key=lambda x: x.round)
+            self.recorder.summary(debate, summary)
         debate.status = "running"
         debate.stop_reason = ""
         self.recorder.update(debate)
