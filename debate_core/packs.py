@@ -59,7 +59,7 @@ def _read_json(path: Path, root: Path, problems: list[Problem]) -> Optional[dict
             problems.append(Problem(file=rel, message=f"file is {size} bytes, over the {MAX_META_BYTES} byte limit"))
             return None
         raw = path.read_bytes()
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8-sig")  # a BOM from a Windows editor is not an error
     except UnicodeDecodeError as exc:
         problems.append(Problem(file=rel, message=f"not UTF-8 text: {exc.reason} at byte {exc.start}"))
         return None
@@ -74,6 +74,18 @@ def _read_json(path: Path, root: Path, problems: list[Problem]) -> Optional[dict
         )
         return None
     except RecursionError:
+        problems.append(Problem(file=rel, message="bad JSON: nested too deeply"))
+        return None
+    except ValueError as exc:  # e.g. an integer past Python's 4300-digit limit
+        problems.append(Problem(file=rel, message=f"bad JSON: {str(exc).split(';')[0]}"))
+        return None
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as exc:
+        problems.append(Problem(file=rel, value=ascii(exc.object[exc.start:exc.end]),
+                                message="text holds a \\u escape that is not a Unicode character (a lone surrogate)"))
+        return None
+    except (RecursionError, ValueError):
         problems.append(Problem(file=rel, message="bad JSON: nested too deeply"))
         return None
     if not isinstance(data, dict):
