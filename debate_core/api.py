@@ -8,9 +8,10 @@ configured.
 from __future__ import annotations
 
 import os
+import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Callable, Mapping, Optional
 
 from .gateway import ConfigError, Gateway, check_model_config
 from .models import Debate, DebateConfig, Pack, Speech
@@ -25,6 +26,22 @@ BACKOFF_ENV = "DEBATE_BACKOFF"
 
 class InputError(ValueError):
     """Bad user input, with a message that says what is wrong."""
+
+
+SECRET_NAME = re.compile(r"^[A-Z][A-Z0-9_]*_(API_KEY|API_BASE|API_VERSION|KEY|TOKEN)$|^(DEBATE_MODEL|DEBATE_API_BASE)$")
+
+
+def apply_secrets(secrets: Mapping[str, object]) -> list[str]:
+    """Copy provider keys from a secrets mapping (Streamlit's ``st.secrets``) into the
+    environment, where litellm reads them.  Only names shaped like keys are taken, a
+    variable already set in the environment wins, and values never go anywhere else.
+    Returns the names applied (never the values)."""
+    applied = []
+    for name, value in secrets.items():
+        if isinstance(value, str) and value.strip() and SECRET_NAME.match(str(name)) and not os.environ.get(name):
+            os.environ[name] = value.strip()
+            applied.append(name)
+    return applied
 
 
 def validate_topic(topic: Optional[str]) -> str:

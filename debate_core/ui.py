@@ -31,8 +31,21 @@ PAGES = {
 }
 
 
+def load_secrets() -> None:
+    """Provider keys may come from Streamlit secrets (.streamlit/secrets.toml) as well as
+    the environment; they are put where litellm reads them and nowhere else."""
+    from .api import apply_secrets
+
+    try:
+        secrets = {k: st.secrets[k] for k in st.secrets.keys()}
+    except Exception:  # noqa: BLE001 - no secrets file is the normal case
+        return
+    apply_secrets(secrets)
+
+
 def navigation(home: Callable[[], None]):
     """The app's pages: ``home`` (app.py) first, then the numbered files in pages/."""
+    load_secrets()
     pages = [st.Page(home, title="Home", icon="🏠", default=True)]
     for _key, (path, label, icon) in PAGES.items():
         pages.append(st.Page(path, title=label, icon=icon, url_path=label))

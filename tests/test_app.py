@@ -646,3 +646,28 @@ print("LITELLM", "litellm" in sys.modules)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env,
                          cwd=str(REPO))
     assert "LITELLM False" in out.stdout, out.stdout + out.stderr[-2000:]
+
+
+def test_streamlit_secrets_supply_provider_keys(monkeypatch):
+    """Keys may come from Streamlit secrets: they reach the environment (where litellm reads
+    them), never override a key already exported, and never show on a page."""
+    import os
+
+    from debate_core.api import apply_secrets
+
+    monkeypatch.delenv("DEEPSEEK_API_KEY", raising=False)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-from-the-environment-wins")
+    at = app(run=False)
+    at.secrets["DEEPSEEK_API_KEY"] = "sk-secret-from-streamlit-0123456789"
+    at.secrets["OPENAI_API_KEY"] = "sk-secret-that-must-not-override"
+    at.secrets["unrelated_setting"] = "not a key"
+    at.run()
+    clean(at)
+    assert os.environ["DEEPSEEK_API_KEY"] == "sk-secret-from-streamlit-0123456789"
+    assert os.environ["OPENAI_API_KEY"] == "sk-from-the-environment-wins"
+    assert "unrelated_setting" not in os.environ
+    page_text = " ".join(str(e.value) for e in at.markdown) + " ".join(str(e.value) for e in at.caption)
+    assert "sk-secret" not in page_text
+    monkeypatch.delenv("DEEPSEEK_API_KEY")
+    assert apply_secrets({"DEBATE_MODEL": "openai/x", "password": "p"}) == ["DEBATE_MODEL"]
+    monkeypatch.delenv("DEBATE_MODEL")
