@@ -205,3 +205,37 @@ def test_every_ordered_pair_passes_offline(any_pack):
         d = md.run(md.prepare(DebateConfig(topic=topic, masters=[a, b])))
         failures += [(a, b, s.round, s.failed_rules) for s in d.rounds if s.status != "ok"]
     assert not failures, failures[:5]
+
+
+def test_stop_on_consensus_when_enabled(tmp_path, scripted):
+    """With stop_on_consensus on, both sides' summaries showing assent and naming the other
+    side end the debate early; with it off (the default) the same replies run every round."""
+    import json
+    import shutil
+
+    from debate_core.packs import load_pack
+    from tests.conftest import DEFAULT_PACK
+
+    root = tmp_path / "pack"
+    shutil.copytree(DEFAULT_PACK, root)
+    meta = root / "master-debate" / "meta.json"
+    data = json.loads(meta.read_text(encoding="utf-8"))
+    data["debate_protocol"]["stop_on_consensus"] = True
+    meta.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    pack = load_pack(root)
+    base = master_script(pack)
+
+    def script(body):
+        if "中立主持人" in body["messages"][0]["content"]:
+            speaker = "慧能" if "慧能" in body["messages"][1]["content"].split("\n")[0] else "印光"
+            other = "印光" if speaker == "慧能" else "慧能"
+            return f"{speaker}诚然许之：{other}所言亦有道理，归于一心。"
+        return base(body)
+    scripted.script = script
+    for p, expect_rounds in ((pack, 2), (load_pack(DEFAULT_PACK), 4)):
+        engine = LLMEngine(Gateway(model="openai/agreeable", api_base=scripted.url, max_retries=0))
+        md = MasterDebate(p, engine)
+        d = md.run(md.prepare(DebateConfig(topic=TOPIC, masters=["huineng", "yinguang"])))
+        assert d.status == "completed" and len(d.rounds) == expect_rounds, d.stop_reason
+        assert ("consensus after round 2" in d.stop_reason) == (expect_rounds == 2)
+        assert d.observation is not None
