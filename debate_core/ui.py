@@ -31,6 +31,20 @@ PAGES = {
 }
 
 
+def pack_picker(key: str, help_text: str = "A Master-skill pack folder (master-<slug>/meta.json)"):
+    """Default pack or a folder: returns (the loaded pack, the folder or None for the default)."""
+    c1, c2 = st.columns([1, 2])
+    with c1:
+        src = st.radio("Pack", ["default", "folder"], horizontal=True, key=f"{key}_src",
+                       format_func=lambda s: "default pack" if s == "default" else "a folder")
+    folder = ""
+    with c2:
+        if src == "folder":
+            folder = st.text_input("Pack folder", key=f"{key}_folder", help=help_text)
+    chosen = folder if src == "folder" else None
+    return views.load_pack(chosen), chosen
+
+
 def load_secrets() -> None:
     """Provider keys may come from Streamlit secrets (.streamlit/secrets.toml) as well as
     the environment; they are put where litellm reads them and nowhere else."""

@@ -32,15 +32,7 @@ def model_status(value: str, api_base: str, *, offline_ok: bool) -> None:
 
 
 def master_section(topic: str) -> dict:
-    c1, c2 = st.columns([1, 2])
-    with c1:
-        src = st.radio("Pack", ["default", "folder"], horizontal=True, key="pack_src",
-                       format_func=lambda s: "default pack" if s == "default" else "a folder")
-    folder = ""
-    with c2:
-        if src == "folder":
-            folder = st.text_input("Pack folder (Master-skill layout: master-<slug>/meta.json)", key="pack_folder")
-    pack = views.load_pack(folder if src == "folder" else None)
+    pack, pack_dir = ui.pack_picker("pack")
     st.caption(views.pack_summary(pack))
 
     choice = views.suggest_pair(topic or "", pack)
@@ -91,7 +83,7 @@ def master_section(topic: str) -> dict:
         model_status(model, api_base, offline_ok=True)
     problem = views.model_problem(model, api_base) if model and model != "offline" else None
     return {"config": dict(masters=[a, b] if override else [], rounds=rounds, model=model or None,
-                           api_base=api_base, pack=folder if src == "folder" else None),
+                           api_base=api_base, pack=pack_dir),
             "blocked": bool(problem), "spinner": "Creating the debate…"}
 
 

@@ -7,16 +7,7 @@ from debate_core import ui, views
 
 @ui.page("Coverage", "🧭")
 def coverage() -> None:
-    c1, c2 = st.columns([1, 2])
-    with c1:
-        src = st.radio("Pack", ["default", "folder"], horizontal=True, key="cov_src",
-                       format_func=lambda s: "default pack" if s == "default" else "a folder")
-    folder = ""
-    with c2:
-        if src == "folder":
-            folder = st.text_input("Pack folder", key="cov_folder",
-                                   help="A Master-skill pack folder, e.g. …/master-skill/prebuilt")
-    pack = views.load_pack(folder if src == "folder" else None)
+    pack, _ = ui.pack_picker("cov")
     cv = views.coverage_view(pack, ui.archive())
     st.caption(views.pack_summary(pack))
 

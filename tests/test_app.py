@@ -164,12 +164,12 @@ def test_setup_explains_a_missing_provider_key(archive_path, monkeypatch):
 def test_setup_pack_folder_and_bad_folder(archive_path, tmp_path):
     at = app("setup")
     by_label(at.radio, "Pack").set_value("folder").run()
-    by_label(at.text_input, "Pack folder (Master-skill layout: master-<slug>/meta.json)").input(
+    by_label(at.text_input, "Pack folder").input(
         str(tmp_path / "nowhere")).run()
     assert not at.exception
     assert any("pack folder not found" in e.value and "Master-skill layout" in e.value for e in at.error)
     if REFERENCE_PACK.is_dir():
-        by_label(at.text_input, "Pack folder (Master-skill layout: master-<slug>/meta.json)").input(
+        by_label(at.text_input, "Pack folder").input(
             str(REFERENCE_PACK)).run()
         clean(at)
         assert "pack **master-skill**" in texts(at)
