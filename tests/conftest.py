@@ -67,3 +67,10 @@ def run_cli(*args: str, env: dict | None = None, timeout: float = 120):
     e.update(env or {})
     return subprocess.run([sys.executable, "-m", "debate_core", *args], cwd=REPO, env=e, capture_output=True,
                           text=True, timeout=timeout)
+
+
+@pytest.fixture(autouse=True)
+def _no_leaked_configuration(monkeypatch):
+    """Each test starts with no model, API base or archive configured, whatever ran before."""
+    for var in ("DEBATE_MODEL", "DEBATE_API_BASE", "DEBATE_ARCHIVE"):
+        monkeypatch.delenv(var, raising=False)

@@ -655,7 +655,9 @@ def test_streamlit_secrets_supply_provider_keys(monkeypatch):
 
     from debate_core.api import apply_secrets
 
-    monkeypatch.delenv("DEEPSEEK_API_KEY", raising=False)
+    # record the clean state first, so teardown removes whatever the app and apply_secrets set
+    for name in ("DEEPSEEK_API_KEY", "DEBATE_MODEL"):
+        monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("OPENAI_API_KEY", "sk-from-the-environment-wins")
     at = app(run=False)
     at.secrets["DEEPSEEK_API_KEY"] = "sk-secret-from-streamlit-0123456789"
@@ -668,6 +670,4 @@ def test_streamlit_secrets_supply_provider_keys(monkeypatch):
     assert "unrelated_setting" not in os.environ
     page_text = " ".join(str(e.value) for e in at.markdown) + " ".join(str(e.value) for e in at.caption)
     assert "sk-secret" not in page_text
-    monkeypatch.delenv("DEEPSEEK_API_KEY")
     assert apply_secrets({"DEBATE_MODEL": "openai/x", "password": "p"}) == ["DEBATE_MODEL"]
-    monkeypatch.delenv("DEBATE_MODEL")
