@@ -69,8 +69,15 @@ def run_cli(*args: str, env: dict | None = None, timeout: float = 120):
                           text=True, timeout=timeout)
 
 
+CONFIG_VARS = ("DEBATE_MODEL", "DEBATE_API_BASE", "DEBATE_ARCHIVE")
+
+
 @pytest.fixture(autouse=True)
-def _no_leaked_configuration(monkeypatch):
-    """Each test starts with no model, API base or archive configured, whatever ran before."""
-    for var in ("DEBATE_MODEL", "DEBATE_API_BASE", "DEBATE_ARCHIVE"):
-        monkeypatch.delenv(var, raising=False)
+def _no_leaked_configuration():
+    """Each test starts and ends with no model, API base or archive configured, even when
+    code under test (the app's secrets, a CLI) wrote os.environ directly."""
+    for var in CONFIG_VARS:
+        os.environ.pop(var, None)
+    yield
+    for var in CONFIG_VARS:
+        os.environ.pop(var, None)

@@ -655,9 +655,8 @@ def test_streamlit_secrets_supply_provider_keys(monkeypatch):
 
     from debate_core.api import apply_secrets
 
-    # record the clean state first, so teardown removes whatever the app and apply_secrets set
-    for name in ("DEEPSEEK_API_KEY", "DEBATE_MODEL"):
-        monkeypatch.delenv(name, raising=False)
+    # the app writes os.environ directly: start clean and remove what it set at the end
+    monkeypatch.setenv("DEEPSEEK_API_KEY", "")
     monkeypatch.setenv("OPENAI_API_KEY", "sk-from-the-environment-wins")
     at = app(run=False)
     at.secrets["DEEPSEEK_API_KEY"] = "sk-secret-from-streamlit-0123456789"
@@ -671,3 +670,4 @@ def test_streamlit_secrets_supply_provider_keys(monkeypatch):
     page_text = " ".join(str(e.value) for e in at.markdown) + " ".join(str(e.value) for e in at.caption)
     assert "sk-secret" not in page_text
     assert apply_secrets({"DEBATE_MODEL": "openai/x", "password": "p"}) == ["DEBATE_MODEL"]
+    os.environ.pop("DEBATE_MODEL")
