@@ -336,5 +336,25 @@ def unparsed(text: str, judge: str = "") -> Verdict:
     return Verdict(winner=None, parsed=False, raw=text or "", judge=judge)
 
 
-__all__ = ["parse_verdict", "parse_verdict_json", "parse_verdict_markdown", "parse_trial_markdown",
+UNPARSED_WARNING = "the judge's verdict could not be parsed twice: stored as raw text, no winner"
+
+
+def ask_judge(gateway, messages: list[dict], parse, repair, *, on_token=None) -> tuple[Verdict, str, bool]:
+    """One judge call, asked once more with a repair message when its answer does not parse.
+
+    Returns ``(verdict, raw text, parsed)``; an answer that never parses becomes an
+    unparsed verdict with no winner (never a silent draw).  Gateway errors propagate.
+    """
+    text = ""
+    for _attempt in range(2):
+        text = gateway.complete(messages, purpose="verdict", on_token=on_token).text
+        verdict = parse(text)
+        if verdict.parsed:
+            verdict.raw = text
+            return verdict, text, True
+        messages = repair(messages, text)
+    return unparsed(text), text, False
+
+
+__all__ = ["ask_judge", "UNPARSED_WARNING", "parse_verdict", "parse_verdict_json", "parse_verdict_markdown", "parse_trial_markdown",
            "parse_table", "parse_reasons", "find_winner", "unparsed", "REASON_KEYS"]

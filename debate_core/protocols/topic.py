@@ -31,9 +31,9 @@ from ..envelopes import EnvelopeError, empty_envelope, envelope_json, parse_enve
 from ..gateway import Gateway, GatewayError, Generation, TokenCallback, check_model_config
 from ..judged_prompts import (judge_messages, judge_repair_messages, opening_messages, rebuttal_messages,
                               repair_messages, stance_split_messages)
-from ..models import Debate, DebateConfig, LLMCall, Participant, Speech, Verdict, utcnow
+from ..models import Debate, DebateConfig, LLMCall, Participant, Speech, utcnow
 from ..recorder import NULL_RECORDER, Recorder
-from ..verdicts import parse_verdict, unparsed
+from ..verdicts import UNPARSED_WARNING, ask_judge, parse_verdict
 from .master import new_id
 
 LABELS = ("辩手甲", "辩手乙", "辩手丙", "辩手丁")
@@ -419,25 +419,16 @@ class TopicDebate:
         labels = [p.label for p in debate.participants]
         messages = judge_messages(debate.topic, [(p.label, p.stance) for p in debate.participants],
                                   debate_log_md(debate, for_judge=True))
-        verdict: Optional[Verdict] = None
-        text = ""
         try:
-            for attempt in range(2):
-                gen = gw.complete(messages, purpose="verdict", on_token=on_token)
-                text = gen.text
-                v = parse_verdict(text, labels)
-                if v.parsed:
-                    verdict = v
-                    break
-                messages = judge_repair_messages(messages, text, labels)
+            verdict, text, ok = ask_judge(gw, messages, lambda t: parse_verdict(t, labels),
+                                          lambda m, t: judge_repair_messages(m, t, labels), on_token=on_token)
         except GatewayError as exc:
             debate.status = "failed"
             debate.stop_reason = (debate.stop_reason + "; " if debate.stop_reason else "") + f"judge failed: {exc.cause}"
             self._touch(debate)
             return debate
-        if verdict is None:
-            verdict = unparsed(text)
-            debate.warnings.append("the judge's verdict could not be parsed twice: stored as raw text, no winner")
+        if not ok:
+            debate.warnings.append(UNPARSED_WARNING)
         verdict.judge = gw.model
         verdict.raw = text
         debate.verdict = verdict

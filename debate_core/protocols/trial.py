@@ -29,10 +29,10 @@ from typing import Any, Callable, Optional
 from ..gateway import Gateway, GatewayError, TokenCallback, litellm
 from ..judged_prompts import (TOOL_BUDGET_NOTE, trial_judge_messages, trial_judge_repair, trial_speaker_messages,
                               trial_transcript)
-from ..models import Debate, DebateConfig, LLMCall, Participant, Speech, ToolCallRecord, Verdict, utcnow
+from ..models import Debate, DebateConfig, LLMCall, Participant, Speech, ToolCallRecord, utcnow
 from ..recorder import NULL_RECORDER, Recorder
 from ..research_tools import TOOL_SPECS, Workspace, tool_message_content
-from ..verdicts import parse_verdict, unparsed
+from ..verdicts import UNPARSED_WARNING, ask_judge, parse_verdict
 from .master import new_id
 from .topic import api_base_of, check_models, debater_models, gateway_options_from_env, make_gateway
 
@@ -308,24 +308,15 @@ def trial_verdict(debate: Debate, recorder: Recorder = NULL_RECORDER, *, on_toke
     judge_model = debate.config.judge_model or debate.participants[0].model
     gw = ctx.gateway(judge_model)
     messages = trial_judge_messages(debate.topic, transcript_of(debate), done)
-    verdict: Optional[Verdict] = None
-    text = ""
     try:
-        for _attempt in range(2):
-            gen = gw.complete(messages, purpose="verdict", on_token=on_token)
-            text = gen.text
-            v = parse_verdict(text, trial=True)
-            if v.parsed:
-                verdict = v
-                break
-            messages = trial_judge_repair(messages, text)
+        verdict, text, ok = ask_judge(gw, messages, lambda t: parse_verdict(t, trial=True), trial_judge_repair,
+                                      on_token=on_token)
     except GatewayError as exc:
         debate.status, debate.stop_reason = "failed", f"verdict failed: {exc.cause}; ask for the verdict again"
         ctx.touch()
         return debate
-    if verdict is None:
-        verdict = unparsed(text)
-        debate.warnings.append("the judge's verdict could not be parsed twice: stored as raw text, no winner")
+    if not ok:
+        debate.warnings.append(UNPARSED_WARNING)
     verdict.judge = judge_model
     verdict.raw = text
     debate.verdict = verdict
