@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import time
 import sys
 import threading
 
@@ -39,6 +40,8 @@ sys.path.insert(0, sys.argv[3])
 from debate_core.archive import open_archive
 path, stop = sys.argv[1], sys.argv[2]
 arc = open_archive(path)
+arc.list_debates(limit=1)
+open(stop + ".ready", "w").close()  # reading: the writers may start
 reads, errors, seen, full = 0, [], 0, 0
 deadline = time.time() + 120
 while not os.path.exists(stop) and time.time() < deadline:
@@ -65,6 +68,11 @@ def test_two_writer_processes_and_a_reader(tmp_path):
     stop = tmp_path / "stop"
     reader = subprocess.Popen([sys.executable, "-c", READER, str(path), str(stop), str(REPO)],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    ready = tmp_path / "stop.ready"
+    deadline = time.time() + 60
+    while not ready.exists():  # the reader is up and reading before any writer starts
+        assert reader.poll() is None and time.time() < deadline, reader.communicate()[1]
+        time.sleep(0.05)
     writers = [subprocess.Popen([sys.executable, "-c", WRITER, str(path), str(pack), tag, str(REPO)],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for tag in ("甲批", "乙批")]
     outputs = [w.communicate(timeout=240) for w in writers]
