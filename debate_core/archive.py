@@ -41,6 +41,7 @@ import pandas as pd
 from .models import (Debate, DebateConfig, Finding, LLMCall, Observation, Pack, Participant, RoundComment,
                      RoundSummary, Speech, ToolCallRecord, Verdict, VerdictRow)
 from .recorder import Recorder
+from . import text_index
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_ARCHIVE = REPO_ROOT / "data" / "archive.duckdb"
@@ -49,10 +50,7 @@ LOCK_TIMEOUT = 30.0
 STALE_FOREIGN_WRITER = timedelta(hours=1)
 TEST_DELAY_ENV = "DEBATE_TEST_ROUND_DELAY"
 WAL_CHECKPOINT_BYTES = 32 * 1024  # fold the write-ahead log into the file past this size
-SEARCH_BLOCK = 2048  # speeches per text-search block (by speeches.sno)
-SEARCH_BITS_LOG2 = 19  # each block's bigram Bloom signature has 2**19 bits (64 KB)
-SEARCH_REFRESH_ROWS = 4 * SEARCH_BLOCK  # unindexed speeches that make a search extend the index first
-SEARCH_MAX_BLOCKS = 96  # more candidate blocks than this: one plain scan is cheaper
+SEARCH_REFRESH_LIMIT = 65_536  # speeches one search indexes at most before answering (the rest is scanned)
 COVERAGE_PREFIX = "⚠️"
 TERMINAL = ("completed", "failed", "stopped", "interrupted")
 
@@ -67,7 +65,7 @@ class SqlRefused(ArchiveError):
 
 # ------------------------------------------------------------------------ schema
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 _V1 = [
     """CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR)""",
@@ -189,10 +187,17 @@ _V3 = [
     """CREATE TABLE search_blocks (block BIGINT PRIMARY KEY, complete BOOLEAN, sig BIT, built_at TIMESTAMP)""",
 ]
 
+_V4 = [
+    "DROP TABLE IF EXISTS search_blocks",
+    """CREATE TABLE search_runs (run INTEGER PRIMARY KEY, level INTEGER, first_sno BIGINT, end_sno BIGINT,
+        rows BIGINT, built_at TIMESTAMP)""",
+]
+
 MIGRATIONS: list[tuple[int, str, list]] = [
     (1, "debates, speeches, summaries, verdicts, observations, llm_calls", _V1),
     (2, "pack snapshot tables (packs, pack_masters, pack_sources, pack_critiques)", _V2),
     (3, "speech numbers (speeches.sno) and the text-search block index (search_blocks)", _V3),
+    (4, "the text-search bigram index (search_runs, search_run_<n>) replaces search_blocks", _V4),
 ]
 
 DEBATE_TABLES = ("speeches", "summaries", "observations", "verdicts", "verdict_rows", "verdict_rounds", "llm_calls")
@@ -390,46 +395,6 @@ def _pack_hash(pack: Pack) -> str:
                     for m in pack.masters.values()],
     }
     return hashlib.sha256(json.dumps(data, ensure_ascii=False, sort_keys=True).encode()).hexdigest()[:16]
-
-
-def _fold(text: str) -> str:
-    return text.replace("\u0130", "I").lower()
-
-
-def gram_positions(text: str):
-    """Bit positions of the character bigrams of ``text`` (case-folded) in a block signature."""
-    import numpy as np
-
-    t = _fold(text)
-    if len(t) < 2:
-        return np.empty(0, dtype=np.uint64)
-    cp = np.frombuffer(t.encode("utf-32-le"), dtype="<u4").astype(np.uint64)
-    h = (cp[:-1] * np.uint64(0x100000001B3)) ^ cp[1:]
-    return (h * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - SEARCH_BITS_LOG2)
-
-
-def block_signature(texts: list[str]) -> bytes:
-    import numpy as np
-
-    bits = np.zeros(1 << SEARCH_BITS_LOG2, dtype=np.uint8)
-    if texts:
-        bits[gram_positions("\x00".join(texts))] = 1
-    return np.packbits(bits).tobytes()
-
-
-def _indexable(needle: str) -> bool:
-    """The index is used for needles of 2+ characters whose cased letters are all ASCII."""
-    return len(needle) >= 2 and all(c.isascii() or c.lower() == c.upper() for c in needle)
-
-
-_RE2_SPECIAL = set("\\.^$|?*+()[]{}")
-
-
-def text_pattern(needle: str) -> str:
-    """An RE2 pattern matching ``needle`` literally, case-insensitively when it has cased letters.
-    (DuckDB's regexp_matches scans CJK text several times faster than ILIKE.)"""
-    body = "".join("\\" + c if c in _RE2_SPECIAL else c for c in needle)
-    return ("(?i)" if any(c.lower() != c.upper() for c in needle) else "") + body
 
 
 def _speech_key(round_no: int, speaker: str) -> str:
@@ -827,7 +792,20 @@ class Archive(Recorder):
                     continue
                 self._write_full(con, debate, secrets, imported_from=src)
                 written.append(True)
+        self._catch_up_search_index()
         return written
+
+    def _catch_up_search_index(self) -> None:
+        """After a bulk write (an import, a batch's flush): index the waiting speeches once
+        RUN_MIN of them have piled up, in a transaction of its own.  Best effort: a failure
+        only leaves them to be scanned, or indexed by the next search."""
+        try:
+            with self._session() as con:
+                waiting = text_index.backlog(con)
+            if waiting >= text_index.RUN_MIN:
+                self.refresh_search_index()
+        except (ArchiveError, duckdb.Error):
+            pass
 
     def _write_full(self, con, debate: Debate, secrets: list[str], imported_from: Optional[str] = None) -> None:
         for table in DEBATE_TABLES:
@@ -1016,15 +994,43 @@ class Archive(Recorder):
         ``model`` one of the debate's models, ``text`` the topic or any speech (case-insensitive)."""
         if mark:
             self.mark_interrupted()
-        text_ids = self.search_speeches(text) if text and text.strip() else None
-        where, params = self._filters(protocol, master, model, status, date_from, date_to, text, batch_id, text_ids)
-        sql = (f"SELECT {self.LIST_COLUMNS} FROM debates {where} ORDER BY created_at DESC, id "
-               f"LIMIT {max(0, int(limit))}")
-        with self._session() as con:
-            df = con.execute(sql, params).df()
+        needle = (text or "").strip()
+        lim = max(0, int(limit))
+        where, params = self._filters(protocol, master, model, status, date_from, date_to, None, batch_id)
+        if needle:
+            self._extend_search_index(needle)
+        try:
+            with self._session() as con:
+                if needle:
+                    ids = self._text_hits(con, needle, where, params, lim)
+                    df = con.execute(f"SELECT {self.LIST_COLUMNS} FROM debates WHERE id IN "
+                                     "(SELECT unnest(?::VARCHAR[])) ORDER BY created_at DESC, id", [ids]).df()
+                else:
+                    df = con.execute(f"SELECT {self.LIST_COLUMNS} FROM debates {where} "
+                                     f"ORDER BY created_at DESC, id LIMIT {lim}", params).df()
+        except duckdb.Error as exc:
+            raise ArchiveError(f"listing debates in {self.path} failed: {_first_line(exc)}") from None
         parts = [_loads(p, []) for p in df["participants"]] if len(df) else []
         df["participants"] = [[x.get("name") or x.get("label", "") for x in p] for p in parts]
         return df
+
+    @staticmethod
+    def _text_hits(con, needle: str, where: str, params: list, limit: int) -> list[str]:
+        """Ids of the first ``limit`` debates (newest first) passing ``where`` whose topic or a
+        speech contains ``needle``.  The index narrows the debates to check when it can; they
+        are then checked newest first until ``limit`` match."""
+        pat = text_index.pattern(needle)
+        candidates = text_index.candidate_debates(con, needle)
+        if candidates is None:
+            ordered = con.execute(f"SELECT id, regexp_matches(topic, ?) FROM debates {where} "
+                                  "ORDER BY created_at DESC, id", [pat] + params).fetchall()
+        else:
+            glue = " AND " if where else "WHERE "
+            ordered = con.execute(
+                f"SELECT id, regexp_matches(topic, ?) FROM debates {where}{glue}(regexp_matches(topic, ?) "
+                "OR id IN (SELECT unnest(?::VARCHAR[]))) ORDER BY created_at DESC, id",
+                [pat] + params + [pat, candidates]).fetchall()
+        return text_index.first_matches(con, ordered, needle, limit)
 
     def count_debates(self, **filters) -> int:
         keys = ("protocol", "master", "model", "status", "date_from", "date_to", "text", "batch_id")
@@ -1066,7 +1072,7 @@ class Archive(Recorder):
             clauses.append("created_at < ?" if not isinstance(date_to, datetime) else "created_at <= ?")
             params.append(d1)
         if text and text.strip():
-            pattern = text_pattern(text.strip())
+            pattern = text_index.pattern(text.strip())
             if text_ids is None:
                 clauses.append("(regexp_matches(topic, ?) OR id IN (SELECT debate_id FROM speeches "
                                "WHERE regexp_matches(text, ?)))")
@@ -1077,116 +1083,51 @@ class Archive(Recorder):
         return ("WHERE " + " AND ".join(clauses)) if clauses else "", params
 
     # ----------------------------------------------------------- text search
-    def refresh_search_index(self, *, full: bool = False) -> int:
-        """Extend the text-search index over speeches added since the last refresh (or rebuild
-        it with ``full``).  Returns the number of blocks (re)built.  Searches call this
-        themselves once enough new speeches have piled up."""
+    def refresh_search_index(self, *, full: bool = False, limit: Optional[int] = None,
+                             minimum: Optional[int] = None) -> int:
+        """Index the speeches stored since the last refresh (or rebuild the index with ``full``),
+        then merge its runs (see :mod:`debate_core.text_index`).  Nothing is written unless
+        ``minimum`` speeches wait (default ``RUN_MIN``; any whole group with ``full``).  Returns the
+        number of speeches newly indexed.  Searches and bulk writes call this themselves."""
+        if minimum is None:
+            minimum = 1 if full else text_index.RUN_MIN
         with self._session(write=True) as con:
-            return self._refresh_search(con, full=full)
+            return text_index.refresh(con, full=full, minimum=minimum, limit=limit)
 
-    @staticmethod
-    def _refresh_search(con, *, full: bool = False) -> int:
-        max_sno = con.execute("SELECT max(sno) FROM speeches").fetchone()[0]
-        if full:
-            con.execute("DELETE FROM search_blocks")
-        if max_sno is None:
-            return 0
-        first = con.execute("SELECT coalesce(min(block) FILTER (WHERE NOT complete), max(block) + 1, 0) "
-                            "FROM search_blocks").fetchone()[0]
-        last = max_sno // SEARCH_BLOCK
-        if first > last:
-            return 0
-        con.execute("DELETE FROM search_blocks WHERE block >= ?", [first])
-        cur = con.execute("SELECT sno, text FROM speeches WHERE sno >= ? ORDER BY sno", [first * SEARCH_BLOCK])
-        built = 0
-        pending: dict[int, list[str]] = {}
+    def search_index_status(self) -> dict[str, Any]:
+        """What the text-search index covers: runs, postings, speeches covered and waiting."""
+        with self._session() as con:
+            runs = text_index.runs(con)
+            return {"runs": len(runs), "levels": [r[1] for r in runs], "postings": int(sum(r[4] for r in runs)),
+                    "covered_to": text_index.covered_to(con), "waiting": text_index.backlog(con),
+                    "speeches": con.execute("SELECT count(*) FROM speeches").fetchone()[0]}
 
-        def flush(block: int) -> None:
-            nonlocal built
-            texts = pending.pop(block, [])
-            complete = max_sno >= (block + 1) * SEARCH_BLOCK - 1
-            rows.append((block, complete, block_signature(texts), _now()))
-            built += 1
-
-        rows: list[tuple] = []
-        current = first
-        while True:
-            chunk = cur.fetchmany(8192)
-            if not chunk:
-                break
-            for sno, text in chunk:
-                b = sno // SEARCH_BLOCK
-                while current < b:
-                    flush(current)
-                    current += 1
-                pending.setdefault(b, []).append(text or "")
-        while current <= last:
-            flush(current)
-            current += 1
-        for row in rows:
-            con.execute("INSERT INTO search_blocks VALUES (?, ?, ?::BLOB::BIT, ?)", list(row))
-        return built
+    def _extend_search_index(self, needle: str) -> None:
+        """Before a search: index the speeches stored since the last refresh once enough wait
+        (at most SEARCH_REFRESH_LIMIT per search; the rest is scanned)."""
+        if not text_index.indexable(needle):
+            return
+        try:
+            with self._session() as con:
+                waiting = text_index.backlog(con)
+            if waiting >= text_index.RUN_MIN:
+                self.refresh_search_index(limit=SEARCH_REFRESH_LIMIT)
+        except (ArchiveError, duckdb.Error):
+            pass  # e.g. a read-only file or a busy writer: the uncovered speeches are scanned
 
     def search_speeches(self, text: str) -> Optional[list[str]]:
-        """Ids of debates with a speech containing ``text`` (case-insensitive).  The bigram block
-        index narrows the speeches to check when it can; otherwise every speech is scanned.
-        None only when the search itself failed (the caller then scans in its own query)."""
+        """Ids of all debates with a speech containing ``text`` (case-insensitive), exactly.  The
+        bigram index narrows the speeches to check; speeches it does not cover yet are scanned.
+        None only when the search itself failed."""
         needle = (text or "").strip()
         if not needle:
             return None
+        self._extend_search_index(needle)
         try:
-            if _indexable(needle):
-                with self._session() as con:
-                    max_sno = con.execute("SELECT max(sno) FROM speeches").fetchone()[0]
-                    indexed = con.execute("SELECT coalesce(max(block), -1), count(*) FILTER (WHERE NOT complete) "
-                                          "FROM search_blocks").fetchone()
-                if max_sno is not None and (max_sno - (indexed[0] + 1) * SEARCH_BLOCK > SEARCH_REFRESH_ROWS
-                                            or indexed[1] > 1):
-                    try:
-                        self.refresh_search_index()
-                    except ArchiveError:
-                        pass  # e.g. a read-only file: the unindexed rest is scanned
             with self._session() as con:
-                found = self._search(con, needle) if _indexable(needle) else None
-                if found is None:
-                    found = sorted(r[0] for r in con.execute(
-                        "SELECT DISTINCT debate_id FROM speeches WHERE regexp_matches(text, ?)",
-                        [text_pattern(needle)]).fetchall())
-                return found
+                return text_index.search(con, needle)
         except (ArchiveError, duckdb.Error):
             return None
-
-    @staticmethod
-    def _search(con, needle: str) -> Optional[list[str]]:
-        max_sno = con.execute("SELECT max(sno) FROM speeches").fetchone()[0]
-        if max_sno is None:
-            return []
-        positions = sorted({int(p) for p in gram_positions(needle)})
-        test = " AND ".join(f"get_bit(sig, {p}) = 1" for p in positions)
-        hits = {r[0] for r in con.execute(f"SELECT block FROM search_blocks WHERE complete AND {test}").fetchall()}
-        known = {r[0] for r in con.execute("SELECT block FROM search_blocks WHERE complete").fetchall()}
-        candidates = hits | {b for b in range(max_sno // SEARCH_BLOCK + 1) if b not in known}
-        if len(candidates) > SEARCH_MAX_BLOCKS:
-            return None
-        if not candidates:
-            return []
-        spans = con.execute(f"SELECT sno // {SEARCH_BLOCK} AS b, min(rowid), max(rowid) FROM speeches "
-                            "WHERE list_contains(?, sno // ?) GROUP BY b ORDER BY b",
-                            [sorted(candidates), SEARCH_BLOCK]).fetchall()
-        merged: list[list[int]] = []
-        for _, r0, r1 in sorted(spans, key=lambda x: x[1]):
-            if merged and r0 <= merged[-1][1] + 1:
-                merged[-1][1] = max(merged[-1][1], int(r1))
-            else:
-                merged.append([int(r0), int(r1)])
-        if not merged:
-            return []
-        ranges = " OR ".join(f"rowid BETWEEN {a} AND {b}" for a, b in merged)
-        # MATERIALIZED keeps the text predicate out of the scan, so only the ranges' text is read
-        found = {r[0] for r in con.execute(
-            f"WITH r AS MATERIALIZED (SELECT debate_id, text FROM speeches WHERE {ranges}) "
-            "SELECT DISTINCT debate_id FROM r WHERE regexp_matches(text, ?)", [text_pattern(needle)]).fetchall()}
-        return sorted(found)
 
     # ------------------------------------------------------------ analytics
     def tokens_by_model(self) -> pd.DataFrame:

@@ -1,4 +1,4 @@
-"""Archive commands for ``python -m debate_core``: resume, retry, import, export, list, sql, coverage.
+"""Archive commands for ``python -m debate_core``: resume, retry, import, export, list, sql, coverage, reindex.
 
 Loaded by :func:`debate_core.cli._load_extra_commands`.  Every command takes
 ``--archive FILE`` (else ``$DEBATE_ARCHIVE``, else ``data/archive.duckdb``) and
@@ -155,7 +155,16 @@ def _jsonable(value):
 
 @_guard
 def run_list(args) -> int:
-    archive = _open(args)
+    from .archive import default_archive_path
+
+    path = Path(args.archive).expanduser() if args.archive else default_archive_path()
+    if not path.exists():  # nothing archived yet: an empty list, and no file is created
+        if args.format == "json":
+            _print_json([])
+        else:
+            print(f"no debates in {path} (no archive there yet)")
+        return EXIT_OK
+    archive = _open(args, create=False)
     df = archive.list_debates(protocol=args.protocol, master=args.master, model=args.model, status=args.status,
                               date_from=args.date_from, date_to=args.date_to, text=args.text, limit=args.limit)
     if args.format == "json":
@@ -246,6 +255,34 @@ def run_coverage(args) -> int:
     return EXIT_OK
 
 
+# --------------------------------------------------------------- reindex
+
+
+def add_reindex(sub) -> None:
+    p = sub.add_parser("reindex", help="bring the text-search index up to date (or rebuild it with --full)")
+    p.add_argument("--full", action="store_true", help="drop the index and build it again from every speech")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    add_archive_option(p)
+
+
+@_guard
+def run_reindex(args) -> int:
+    import time
+
+    archive = _open(args, create=False)
+    t0 = time.perf_counter()
+    indexed = archive.refresh_search_index(full=args.full, minimum=1)
+    status = archive.search_index_status()
+    status.update(indexed=indexed, seconds=round(time.perf_counter() - t0, 3))
+    if args.format == "json":
+        _print_json(status)
+    else:
+        print(f"indexed {indexed:,} speeches in {status['seconds']:.1f} s; the index covers speech numbers "
+              f"below {status['covered_to']:,} in {status['runs']} run(s) of {status['postings']:,} postings; "
+              f"{status['waiting']:,} speech(es) past it are scanned directly")
+    return EXIT_OK
+
+
 COMMANDS = {
     "resume": (add_resume, run_resume),
     "retry": (add_retry, run_retry),
@@ -254,6 +291,7 @@ COMMANDS = {
     "list": (add_list, run_list),
     "sql": (add_sql, run_sql),
     "coverage": (add_coverage, run_coverage),
+    "reindex": (add_reindex, run_reindex),
 }
 
 __all__ = ["COMMANDS"]

@@ -67,7 +67,7 @@ def test_older_archive_is_migrated_and_keeps_its_rows(tmp_path):
                     "('old1', ?, ?, ?, '立论', ?, '[]', 'ok')", [r, r - 1, f"s{r}", f"旧发言第{r}轮，言及止观双运"])
     con.close()
     arc = open_archive(path)
-    assert arc.schema_version() == SCHEMA_VERSION == 3
+    assert arc.schema_version() == SCHEMA_VERSION == 4
     cols = set(arc.query("SELECT column_name FROM information_schema.columns WHERE table_name = 'debates'")
                ["column_name"])
     assert {"pack_hash", "pack_path"} <= cols
@@ -78,6 +78,9 @@ def test_older_archive_is_migrated_and_keeps_its_rows(tmp_path):
     arc.speech(d, d.rounds[-1])
     snos = list(arc.query("SELECT sno FROM speeches ORDER BY round")["sno"])
     assert snos[:2] == [0, 1] and snos[2] > 1
+    tables = set(arc.query("SELECT table_name FROM information_schema.tables")["table_name"])
+    assert "search_runs" in tables and "search_blocks" not in tables
+    assert arc.search_speeches("止观双运") == ["old1"]
     assert list(arc.list_debates(text="止观双运")["id"]) == ["old1"]
 
 
@@ -449,41 +452,145 @@ def test_no_api_key_is_stored(tmp_path, monkeypatch):
 # ------------------------------------------------------------- text search
 
 
-def test_text_search_index_agrees_with_a_plain_scan(tmp_path, monkeypatch):
-    import debate_core.archive as archive_mod
-
-    monkeypatch.setattr(archive_mod, "SEARCH_BLOCK", 8)  # many small blocks
-    monkeypatch.setattr(archive_mod, "SEARCH_REFRESH_ROWS", 16)
-    arc = open_archive(tmp_path / "a.duckdb")
-    words = ["止观", "念佛", "顿悟", "Remote Work", "50%_off", "a.b*c", "自性清净", "Ünïcode"]
+def _search_debates(n: int, prefix: str = "d") -> list[Debate]:
+    words = ["止观", "念佛", "顿悟", "Remote Work", "50%_off", "a.b*c", "自性清净", "Ünïcode", "Kelvin \u212a", "long \u017ft"]
     debates = []
-    for i in range(40):
+    for i in range(n):
         rounds = [Speech(round=r, speaker="甲" if r % 2 else "乙", role="立论",
                          text=f"第{i}场第{r}轮：{words[(i + r) % len(words)]}，以及{words[(i * r) % len(words)]}。")
                   for r in range(1, 5)]
-        debates.append(Debate(id=f"d{i:02d}", protocol="topic", topic=f"题目{i}", config=DebateConfig(
+        debates.append(Debate(id=f"{prefix}{i:02d}", protocol="topic", topic=f"题目{i}", config=DebateConfig(
             protocol="topic", topic=f"题目{i}"), rounds=rounds))
-    arc.save_many(debates)
-    arc.refresh_search_index(full=True)
-    assert arc.query("SELECT count(*) AS n FROM search_blocks")["n"][0] == 21  # snos 1..160, 8 a block
+    return debates
 
-    def brute(needle: str) -> set[str]:
+
+NEEDLES = ["止观", "自性清净", "remote work", "REMOTE", "50%_off", "%_", "a.b*c", "第3场第2轮", "不存在的词",
+           "清净。", "Ünïcode", "ünï", "kelvin k", "LONG ST", "第1", "观"]
+
+
+def test_text_search_index_agrees_with_a_plain_scan(tmp_path, monkeypatch):
+    import debate_core.text_index as ti
+
+    monkeypatch.setattr(ti, "GROUP", 4)  # many small groups, runs and merges
+    monkeypatch.setattr(ti, "RUN_MIN", 8)
+    monkeypatch.setattr(ti, "CHUNK", 12)
+    monkeypatch.setattr(ti, "SCAN_FRACTION", 1.0)  # always go through the index
+    monkeypatch.setattr(ti, "VECTOR", 4)  # rowid spans cut every 4 rows, and verified 2 ranges a query
+    monkeypatch.setattr(ti, "RANGES_PER_QUERY", 2)
+    arc = open_archive(tmp_path / "a.duckdb")
+    debates = _search_debates(40)
+    arc.save_many(debates)  # a bulk write indexes what it added (RUN_MIN speeches or more)
+    assert arc.refresh_search_index() == 0
+    assert arc.search_index_status()["covered_to"] == 160  # snos 1..160: whole groups below 160
+    with arc._session() as con:
+        runs = ti.runs(con)
+        assert ti.covered_to(con) == 160 and ti.backlog(con) == 1
+        n_post = con.execute(" UNION ALL ".join(f"SELECT count(*) FROM search_run_{r[0]}" for r in runs)).fetchall()
+    assert sum(r[4] for r in runs) == sum(n[0] for n in n_post) > 0
+
+    def brute(needle: str, pool: list[Debate]) -> set[str]:
         low = needle.lower()
-        return {d.id for d in debates if any(low in s.text.lower() for s in d.rounds)}
+        return {d.id for d in pool if any(low in s.text.lower().replace("\u212a", "k").replace("\u017f", "s")
+                                          for s in d.rounds)}
 
-    for needle in ["止观", "自性清净", "remote work", "REMOTE", "50%_off", "%_", "a.b*c", "第3场第2轮", "不存在的词",
-                   "清净。", "Ünïcode", "ünï"]:
-        expected = brute(needle)
+    for needle in NEEDLES:
+        expected = brute(needle, debates)
         assert set(arc.search_speeches(needle)) == expected, needle
-        if archive_mod._indexable(needle):
-            with arc._session() as con:
-                narrowed = archive_mod.Archive._search(con, needle)
-            assert narrowed is not None and set(narrowed) == expected, needle
+        if ti.indexable(needle) and expected:
+            with arc._session() as con:  # the index alone never misses a group that matches
+                groups = set(ti.candidate_groups(con, ti.needle_grams(needle)))
+                hit = {r[0] // ti.GROUP for r in con.execute(
+                    "SELECT sno FROM speeches WHERE sno < 160 AND regexp_matches(text, ?)",
+                    [ti.pattern(needle)]).fetchall()}
+            assert hit <= groups, needle
         assert set(arc.list_debates(text=needle, limit=1000)["id"]) == expected | {
             d.id for d in debates if needle.lower() in d.topic.lower()}, needle
-    # appends after the index was built are found too (unindexed tail, then an incremental refresh)
-    extra = Debate(id="late", protocol="topic", topic="迟到", config=DebateConfig(protocol="topic", topic="迟到"),
-                   rounds=[Speech(round=r, speaker="甲", role="立论", text=f"新来的一句话{r}：无明") for r in range(1, 30)])
-    arc.save(extra)
-    assert arc.search_speeches("无明") == ["late"]
-    assert arc.query("SELECT count(*) AS n FROM search_blocks WHERE NOT complete")["n"][0] <= 1
+
+    # appends after the index was built are found at once (the uncovered tail is scanned), and a
+    # search extends the index once RUN_MIN speeches wait; runs merge FANOUT at a time
+    late = _search_debates(12, prefix="late")
+    for d in late:
+        d.rounds.append(Speech(round=5, speaker="甲", role="综合", text=f"新来的一句话：无明{d.id}"))
+    arc.save(late[0])
+    with arc._session() as con:
+        before = len(ti.runs(con))
+    assert arc.search_speeches("无明") == ["late00"]
+    for d in late[1:]:
+        arc.save(d)
+    assert set(arc.search_speeches("无明")) == {d.id for d in late}
+    with arc._session() as con:
+        assert ti.backlog(con) < ti.RUN_MIN + ti.GROUP and ti.covered_to(con) > 160
+        levels = [r[1] for r in ti.runs(con)]
+    # merged FANOUT at a time: fewer than FANOUT runs on any level, so few runs in all
+    assert all(levels.count(lv) < ti.FANOUT for lv in set(levels)) and max(levels) >= 1
+    assert len(levels) <= (ti.FANOUT - 1) * (max(levels) + 1) and len(levels) >= 1 <= before
+    # a re-run round replaces its speech: the old words are no longer found, the new ones are
+    redo = arc.get_debate("d05")
+    redo.rounds[0] = Speech(round=1, speaker="甲", role="立论", text="改写后的发言：般若")
+    arc.save(redo)
+    everything = debates[:5] + [redo] + debates[6:] + late
+    for needle in NEEDLES + ["般若", "无明late03"]:
+        assert set(arc.search_speeches(needle)) == brute(needle, everything), needle
+    # a full rebuild answers the same
+    arc.refresh_search_index(full=True)
+    for needle in NEEDLES + ["般若"]:
+        assert set(arc.search_speeches(needle)) == brute(needle, everything), needle
+
+
+@pytest.mark.parametrize("scan_fraction", [0.0, 1.0])
+def test_text_list_returns_the_newest_matches_in_order(tmp_path, monkeypatch, scan_fraction):
+    """The list with ``text`` is the newest ``limit`` debates matching in topic or speech, whether
+    the index answers (scan_fraction 1.0) or debates are checked newest first (0.0)."""
+    import debate_core.text_index as ti
+    from datetime import datetime, timedelta
+
+    monkeypatch.setattr(ti, "GROUP", 4)
+    monkeypatch.setattr(ti, "RUN_MIN", 8)
+    monkeypatch.setattr(ti, "SCAN_FRACTION", scan_fraction)
+    monkeypatch.setattr(ti, "FIRST_CHUNK", 2)  # chunks of 2, 4, 8, ... debates
+    monkeypatch.setattr(ti, "VECTOR", 4)
+    monkeypatch.setattr(ti, "RANGES_PER_QUERY", 3)
+    arc = open_archive(tmp_path / "a.duckdb")
+    debates = _search_debates(60)
+    base = datetime(2026, 1, 1)
+    for i, d in enumerate(debates):
+        d.created_at = base + timedelta(hours=(i * 37) % 60)  # stored order differs from time order
+        d.protocol = d.config.protocol = "topic" if i % 3 else "master"
+    debates[7].topic = "止观之辩"  # matches by topic alone
+    arc.save_many(debates)
+    arc.refresh_search_index()
+    newest = sorted(debates, key=lambda d: (-d.created_at.timestamp(), d.id))
+    for needle, limit, proto in [("止观", 5, None), ("止观", 1000, None), ("第", 7, None), ("观", 9, "topic"),
+                                 ("Ünïcode", 3, None), ("不存在", 5, None), ("第1", 0, None)]:
+        want = [d.id for d in newest if (proto is None or d.protocol == proto)
+                and (needle.lower() in d.topic.lower() or any(needle.lower() in s.text.lower() for s in d.rounds))]
+        got = list(arc.list_debates(text=needle, limit=limit, protocol=proto)["id"])
+        assert got == want[:limit], (needle, limit, proto)
+
+
+def test_reindex_command_covers_every_whole_group_and_rebuilds(tmp_path):
+    path = tmp_path / "a.duckdb"
+    arc = open_archive(path)
+    arc.save_many(_search_debates(25))  # 100 speeches: fewer than RUN_MIN, so nothing is indexed yet
+    assert arc.search_index_status()["covered_to"] == 0
+    out = cli("reindex", "--archive", str(path), "--format", "json")
+    assert out.returncode == 0, out.stderr
+    status = json.loads(out.stdout)
+    assert status["indexed"] == 96 and status["covered_to"] == 96 and status["waiting"] == 5  # snos 1..100
+    assert status["runs"] == 1 and status["postings"] > 0
+    again = cli("reindex", "--archive", str(path), "--full")
+    assert again.returncode == 0 and "indexed 96 speeches" in again.stdout, again.stdout + again.stderr
+    assert arc.search_speeches("自性清净") == sorted(
+        d.id for d in _search_debates(25) if any("自性清净" in s.text for s in d.rounds))
+    missing = cli("reindex", "--archive", str(tmp_path / "none.duckdb"))
+    assert missing.returncode == 2 and missing.stderr.startswith("error: ") and "does not exist" in missing.stderr
+    assert not (tmp_path / "none.duckdb").exists()
+
+
+def test_list_on_a_missing_archive_is_empty_and_creates_nothing(tmp_path):
+    path = tmp_path / "nowhere" / "a.duckdb"
+    r = cli("list", "--archive", str(path), "--format", "json")
+    assert r.returncode == 0 and json.loads(r.stdout) == [], r.stderr
+    r = cli("list", "--archive", str(path))
+    assert r.returncode == 0 and "no archive there yet" in r.stdout
+    assert not path.exists() and not path.parent.exists()
