@@ -627,6 +627,20 @@ class Archive(Recorder):
         con.execute(f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({', '.join('?' for _ in cols)})",
                     [row[c] for c in cols])
 
+    @staticmethod
+    def _insert_many(con, table: str, rows: list[dict[str, Any]], chunk: int = 200) -> None:
+        """Several rows in few statements (multi-row VALUES): a statement costs about 1 ms however
+        many rows it carries.  Rows are grouped by their columns, so defaults still apply."""
+        by_cols: dict[tuple, list[dict[str, Any]]] = {}
+        for row in rows:
+            by_cols.setdefault(tuple(row), []).append(row)
+        for cols, group in by_cols.items():
+            one = "(" + ", ".join("?" for _ in cols) + ")"
+            for i in range(0, len(group), chunk):
+                part = group[i:i + chunk]
+                con.execute(f"INSERT INTO {table} ({', '.join(cols)}) VALUES {', '.join([one] * len(part))}",
+                            [r[c] for r in part for c in cols])
+
     def _upsert_header(self, con, debate: Debate, secrets: list[str], *, owner: bool = True) -> bool:
         row = self._header(debate, secrets)
         if owner:
@@ -640,9 +654,9 @@ class Archive(Recorder):
         con.execute(f"UPDATE debates SET {sets} WHERE id = ?", list(row.values()) + [debate.id])
         return False
 
-    def _write_outcome(self, con, debate: Debate, secrets: list[str]) -> None:
+    def _write_outcome(self, con, debate: Debate, secrets: list[str], *, existed: bool = True) -> None:
         """Observation and verdict: replaced wholesale."""
-        for table in ("observations", "verdicts", "verdict_rows", "verdict_rounds"):
+        for table in ("observations", "verdicts", "verdict_rows", "verdict_rounds") if existed else ():
             con.execute(f"DELETE FROM {table} WHERE debate_id = ?", [debate.id])
         if debate.observation is not None:
             o = debate.observation
@@ -654,13 +668,12 @@ class Archive(Recorder):
             self._insert(con, "verdicts", {"debate_id": debate.id, "winner": v.winner, "summary": v.summary,
                                            "reasons": _dumps(v.reasons), "note": v.note, "parsed": v.parsed,
                                            "raw": scrub(v.raw, secrets), "judge": v.judge})
-            for i, r in enumerate(v.rows):
-                self._insert(con, "verdict_rows", {"debate_id": debate.id, "ord": i, "label": r.label,
-                                                   "stance": r.stance, "strongest": r.strongest,
-                                                   "weakness": r.weakness, "score": r.score})
-            for i, c in enumerate(v.per_round):
-                self._insert(con, "verdict_rounds", {"debate_id": debate.id, "ord": i, "round": c.round,
-                                                     "comment": c.comment})
+            self._insert_many(con, "verdict_rows", [{"debate_id": debate.id, "ord": i, "label": r.label,
+                                                     "stance": r.stance, "strongest": r.strongest,
+                                                     "weakness": r.weakness, "score": r.score}
+                                                    for i, r in enumerate(v.rows)])
+            self._insert_many(con, "verdict_rounds", [{"debate_id": debate.id, "ord": i, "round": c.round,
+                                                       "comment": c.comment} for i, c in enumerate(v.per_round)])
 
     def _snapshot_pack(self, con, pack: Pack) -> str:
         h = _pack_hash(pack)
@@ -790,7 +803,7 @@ class Archive(Recorder):
                 if exists and not replace:
                     written.append(False)
                     continue
-                self._write_full(con, debate, secrets, imported_from=src)
+                self._write_full(con, debate, secrets, imported_from=src, existed=exists)
                 written.append(True)
         self._catch_up_search_index()
         return written
@@ -807,23 +820,25 @@ class Archive(Recorder):
         except (ArchiveError, duckdb.Error):
             pass
 
-    def _write_full(self, con, debate: Debate, secrets: list[str], imported_from: Optional[str] = None) -> None:
-        for table in DEBATE_TABLES:
-            con.execute(f"DELETE FROM {table} WHERE debate_id = ?", [debate.id])
-        con.execute("DELETE FROM debates WHERE id = ?", [debate.id])
+    def _write_full(self, con, debate: Debate, secrets: list[str], imported_from: Optional[str] = None,
+                    *, existed: bool = True) -> None:
+        if existed:
+            for table in DEBATE_TABLES:
+                con.execute(f"DELETE FROM {table} WHERE debate_id = ?", [debate.id])
+            con.execute("DELETE FROM debates WHERE id = ?", [debate.id])
         row = self._header(debate, secrets)
         row["finished_at"] = _utc(debate.updated_at) if debate.status in ("completed", "failed", "stopped") else None
         if imported_from is not None:
             row["imported_from"] = imported_from
         self._insert(con, "debates", row)
-        for i, s in enumerate(debate.rounds):
-            self._insert(con, "speeches", self._speech_row(debate.id, s, i, secrets))
-        for i, s in enumerate(debate.summaries):
-            self._insert(con, "summaries", {"debate_id": debate.id, "round": s.round, "ord": i,
-                                            "speaker": s.speaker, "text": s.text})
-        for i, c in enumerate(debate.llm_calls):
-            self._insert(con, "llm_calls", self._call_row(debate.id, c, i, secrets))
-        self._write_outcome(con, debate, secrets)
+        self._insert_many(con, "speeches", [self._speech_row(debate.id, s, i, secrets)
+                                            for i, s in enumerate(debate.rounds)])
+        self._insert_many(con, "summaries", [{"debate_id": debate.id, "round": s.round, "ord": i,
+                                              "speaker": s.speaker, "text": s.text}
+                                             for i, s in enumerate(debate.summaries)])
+        self._insert_many(con, "llm_calls", [self._call_row(debate.id, c, i, secrets)
+                                             for i, c in enumerate(debate.llm_calls)])
+        self._write_outcome(con, debate, secrets, existed=existed)
         self._link_pack(con, debate)
 
     def exists(self, debate_id: str) -> bool:
