@@ -1102,12 +1102,21 @@ class Archive(Recorder):
                              minimum: Optional[int] = None) -> int:
         """Index the speeches stored since the last refresh (or rebuild the index with ``full``),
         then merge its runs (see :mod:`debate_core.text_index`).  Nothing is written unless
-        ``minimum`` speeches wait (default ``RUN_MIN``; any whole group with ``full``).  Returns the
-        number of speeches newly indexed.  Searches and bulk writes call this themselves."""
+        ``minimum`` speeches wait (default ``RUN_MIN``; any whole group with ``full``).  Works in
+        transactions of at most ``text_index.CHUNK`` speeches, so other writers get the file
+        between them.  Returns the number of speeches newly indexed.  Searches and bulk writes
+        call this themselves."""
         if minimum is None:
             minimum = 1 if full else text_index.RUN_MIN
-        with self._session(write=True) as con:
-            return text_index.refresh(con, full=full, minimum=minimum, limit=limit)
+        done, first = 0, True
+        while limit is None or done < limit:
+            step = text_index.CHUNK if limit is None else min(text_index.CHUNK, limit - done)
+            with self._session(write=True) as con:
+                n = text_index.refresh(con, full=full and first, minimum=minimum if first else 1, limit=step)
+            done, first = done + n, False
+            if n < step:
+                break
+        return done
 
     def search_index_status(self) -> dict[str, Any]:
         """What the text-search index covers: runs, postings, speeches covered and waiting."""

@@ -229,8 +229,8 @@ def drop_all(con) -> None:
 
 
 def refresh(con, *, full: bool = False, minimum: int = RUN_MIN, limit: Optional[int] = None) -> int:
-    """Cover the speeches past the last run with a new run (when at least ``minimum`` whole
-    groups' worth are waiting; at most ``limit`` speeches), then merge runs level by level.
+    """Cover the speeches past the last run with a new run (when at least ``minimum`` speeches
+    in whole groups are waiting; at most ``limit`` of them), then merge runs level by level.
     Returns the number of speeches newly covered."""
     import pyarrow as pa
 
@@ -241,10 +241,10 @@ def refresh(con, *, full: bool = False, minimum: int = RUN_MIN, limit: Optional[
         return 0
     lo = covered_to(con)
     hi = (int(top) + 1) // GROUP * GROUP  # whole groups only: the one still filling stays in the tail
-    if limit is not None:
-        hi = min(hi, lo + max(limit // GROUP, 1) * GROUP)
     if hi - lo < max(minimum, GROUP):
         return 0
+    if limit is not None:
+        hi = min(hi, lo + max(limit // GROUP, 1) * GROUP)
     con.execute("CREATE OR REPLACE TEMP TABLE search_new (gram BIGINT, grp INTEGER)")
     try:
         for start in range(lo, hi, CHUNK):
