@@ -88,6 +88,25 @@ def redact(text: str) -> str:
     return text
 
 
+STOPPED_CAUSE = "stopped by the user mid-reply"
+
+
+def _close_stream(it: Any) -> None:
+    """Close an abandoned stream's HTTP response now rather than at garbage collection."""
+    for obj in (it, getattr(it, "completion_stream", None), getattr(it, "response", None)):
+        close = getattr(obj, "close", None)
+        if callable(close):
+            try:
+                close()
+            except Exception:  # noqa: BLE001 - best effort
+                pass
+
+
+class StopRequested(BaseException):
+    """Raised by a token callback to abandon the call in progress (the user pressed Stop).  A
+    BaseException, so the retry loops, which catch Exception, let it straight through."""
+
+
 class _TokenGuard:
     """Streams tokens to ``sink`` with environment key values redacted, even when a key is
     split across chunks: the last (longest key - 1) characters are held back until more
@@ -379,13 +398,18 @@ class Gateway:
             try:
                 if stream:
                     chunks = []
-                    for chunk in self._client(lm).completion(**self._kwargs(messages, True)):
-                        chunks.append(chunk)
-                        delta = chunk.choices[0].delta.content if chunk.choices else None
-                        if delta:
-                            streamed = True
-                            guard.feed(delta)
-                    guard.flush()
+                    it = self._client(lm).completion(**self._kwargs(messages, True))
+                    try:
+                        for chunk in it:
+                            chunks.append(chunk)
+                            delta = chunk.choices[0].delta.content if chunk.choices else None
+                            if delta:
+                                streamed = True
+                                guard.feed(delta)
+                        guard.flush()
+                    except StopRequested:
+                        _close_stream(it)
+                        raise
                     if not chunks:
                         raise GatewayError(EMPTY_CAUSE, retryable=True)
                     resp = lm.stream_chunk_builder(chunks, messages=messages)
@@ -396,6 +420,9 @@ class Gateway:
                 gen.retries = attempt
                 self._record(purpose, messages, gen, "", gen.latency_ms, meta)
                 return gen
+            except StopRequested:
+                self._record(purpose, messages, None, STOPPED_CAUSE, (time.perf_counter() - t0) * 1000, meta)
+                raise
             except Exception as exc:  # noqa: BLE001 - classified below
                 latency = (time.perf_counter() - t0) * 1000
                 if isinstance(exc, GatewayError):

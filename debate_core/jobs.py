@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
+from .gateway import StopRequested
 from .models import Debate, DebateConfig, Speech, utcnow
 
 RUNNING = "running"
@@ -62,6 +63,8 @@ class Job:
 
     # ---------------------------------------------------------- runner hooks
     def on_token(self, token: str) -> None:
+        if self._stop.is_set():  # Stop pressed: abandon the reply being streamed
+            raise StopRequested()
         with self._lock:
             self._tokens.append(token)
 
@@ -145,7 +148,8 @@ class JobManager:
         job = self.job(debate_id)
         if job is not None and job.alive:
             job.request_stop()
-            return "stop requested: the round in progress finishes, then the debate stops"
+            return ("stop requested: a reply being streamed is abandoned at its next token (topic debaters' "
+                    "round finishes first), then the debate stops")
         self.archive.mark_interrupted()
         status = self._status(debate_id)
         if status != RUNNING:
@@ -225,6 +229,8 @@ class JobManager:
                 job.status = getattr(result, "status", debate.status)
                 if job.status == "failed":
                     job.error = getattr(result, "stop_reason", "") or "the debate failed"
+            except StopRequested:
+                job.status = self._record_stop(debate)
             except Exception as exc:  # noqa: BLE001 - recorded on the debate, shown by the page
                 job.error = one_line(exc)
                 job.status = "failed"
@@ -238,6 +244,14 @@ class JobManager:
         job.thread = threading.Thread(target=body, name=f"debate-{debate.id}", daemon=True)
         job.thread.start()
         return job
+
+    def _record_stop(self, debate: Debate) -> str:
+        """Stop pressed while a reply streamed: what was committed stays, the unfinished speech
+        (never appended to the debate) is dropped, and the debate can be resumed."""
+        debate.status, debate.stop_reason = "stopped", "stopped by the user mid-speech; the unfinished speech was discarded"
+        debate.updated_at = utcnow()
+        self.archive.update(debate)
+        return debate.status
 
     def _record_crash(self, debate: Debate, cause: str) -> None:
         try:

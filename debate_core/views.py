@@ -419,7 +419,8 @@ def live_view(archive: Any, manager: Any, debate_id: str) -> LiveView:
     failed = [s.round for s in debate.rounds if s.status == "failed"]
     status = debate.status
     if here and job.stop_requested:
-        msg = "Stopping: the round in progress finishes, then the debate stops (what is done is kept)."
+        msg = ("Stopping: a reply being streamed is abandoned (a topic round finishes first), "
+               "then the debate stops (what is done is kept).")
     elif here or status == "running":
         msg = f"Running — {next_turn(debate)}"
     elif status == "completed":

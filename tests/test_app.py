@@ -357,6 +357,51 @@ def test_live_streams_tokens_from_an_llm_engine(archive_path, archive, default_p
     assert "**tokens** 0 in / 0 out" not in body  # the model's usage is shown
 
 
+def test_stop_abandons_a_streaming_reply_at_once_then_resume(archive_path, archive, default_pack, scripted):
+    """Stop pressed while a model streams round 2: the reply is abandoned at its next token (not
+    after the whole speech), round 1 stays, the aborted call is in the ledger, Resume finishes."""
+    from debate_core.gateway import STOPPED_CAUSE
+    from debate_core.models import DebateConfig
+    from debate_core.scripted_server import Reply
+    from tests.master_script import master_script
+
+    base = master_script(default_pack)
+    slow = {"on": True}
+
+    def script(body):
+        reply = base(body)
+        if isinstance(reply, Reply) and slow["on"] and "这是第 2 轮" in body["messages"][1]["content"]:
+            reply.chunk_chars, reply.chunk_delay = 4, 0.1  # round 2 would take well over 10 s to stream
+        return reply
+
+    scripted.script = script
+    mgr = manager(archive_path)
+    d = mgr.start(DebateConfig(topic=TOPIC, model="openai/scripted", api_base=scripted.url, rounds=4))
+    job = mgr.job(d.id)
+    deadline = time.time() + 30
+    while time.time() < deadline and not (job.speeches == 1 and len(job.live()) >= 8):
+        time.sleep(0.02)
+    assert job.speeches == 1 and job.live(), "round 2 never started streaming"
+    t0 = time.monotonic()
+    assert "abandoned" in mgr.stop(d.id)
+    assert mgr.wait(d.id, 10)
+    assert time.monotonic() - t0 < 3  # one chunk interval, not the rest of the reply
+    stored = archive.get_debate(d.id)
+    assert stored.status == "stopped" and "mid-speech" in stored.stop_reason
+    assert [s.round for s in stored.rounds] == [1] and [s.round for s in stored.summaries] == [1]
+    calls = archive.query("SELECT purpose, round, error FROM llm_calls WHERE debate_id = ? ORDER BY seq", [d.id])
+    assert list(calls["error"])[-1] == STOPPED_CAUSE and list(calls["purpose"])[-1] == "speech"
+    at = app("live", d.id)
+    clean(at)
+    assert "Stopped" in texts(at)
+
+    slow["on"] = False
+    mgr.resume(d.id)
+    assert mgr.wait(d.id, 60)
+    stored = archive.get_debate(d.id)
+    assert stored.status == "completed" and [s.round for s in stored.rounds] == [1, 2, 3, 4]
+
+
 # ----------------------------------------------------------------- outcome
 
 
