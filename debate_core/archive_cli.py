@@ -269,6 +269,8 @@ def add_reindex(sub) -> None:
 def run_reindex(args) -> int:
     import time
 
+    from . import text_index
+
     archive = _open(args, create=False)
     t0 = time.perf_counter()
     indexed = archive.refresh_search_index(full=args.full, minimum=1)
@@ -279,7 +281,8 @@ def run_reindex(args) -> int:
     else:
         print(f"indexed {indexed:,} speeches in {status['seconds']:.1f} s; the index covers speech numbers "
               f"below {status['covered_to']:,} in {status['runs']} run(s) of {status['postings']:,} postings; "
-              f"{status['waiting']:,} speech(es) past it are scanned directly")
+              f"{status['waiting']:,} speech(es) past it are scanned directly (the index takes whole groups of "
+              f"{text_index.GROUP} speech numbers)")
     return EXIT_OK
 
 

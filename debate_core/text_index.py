@@ -110,8 +110,7 @@ def covered_to(con) -> int:
 
 def backlog(con) -> int:
     """Speeches stored past the last run."""
-    top = con.execute("SELECT max(sno) FROM speeches").fetchone()[0]
-    return 0 if top is None else max(0, int(top) + 1 - covered_to(con))
+    return int(con.execute("SELECT count(*) FROM speeches WHERE sno >= ?", [covered_to(con)]).fetchone()[0])
 
 
 def candidate_groups(con, grams: list[int]) -> list[int]:
