@@ -13,9 +13,9 @@ What it does and how it measures:
    call ledger for a third of the debates and one pack snapshot (15 masters,
    26 critiques).  Two phrases are planted for the text search: a rare one in the
    speeches of 20 debates, and one spread over 0.1 % of all speeches (one per
-   debate, all through the year: the worst case for the block index, which then
-   falls back to one scan of every speech).  The text-search block index is then
-   built from scratch (timed).
+   debate, all through the year, so its matches sit in every part of the table).
+   The text-search bigram index is then built from scratch (timed; its postings
+   and storage are printed).
 2. Times, with ``time.perf_counter`` around the library call the app makes (so the
    attach / query / detach of every call is included), ``--runs`` repetitions after
    one warm-up, and prints the median and the 95th percentile:
@@ -23,9 +23,14 @@ What it does and how it measures:
      date range, and with model + date range);
    * coverage and gaps from the stored snapshot (``Archive.coverage_snapshot``) and
      the degraded pairs (``Archive.degraded_pairs``);
-   * the text search over topics and speeches (``list_debates(text=...)``);
+   * the text search over topics and speeches (``list_debates(text=...)``): the
+     rare phrase, the spread one, words found only in topics, and a common phrase
+     (made of the phrase list's words, in about 30 % of debates);
    * appending one speech (``Archive.speech``: one committed transaction, durable
      when it returns) to a debate of the big archive.
+3. Once each: a bulk write of 500 debates (``Archive.save_many``), indexing their
+   5,000 speeches (``Archive.refresh_search_index``), and a search that finds one.
+``--busy N`` runs N busy-loop processes beside the timings, to see them under load.
 Targets: list, coverage, gaps < 200 ms; text search < 500 ms; append < 20 ms.
 """
 
