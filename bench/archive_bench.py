@@ -168,6 +168,7 @@ def build(path: Path, debates: int, per: int) -> dict:
     chars = con.execute("SELECT avg(length(text))::INTEGER FROM speeches").fetchone()[0]
     con.close()
     t_end = time.perf_counter()
+    size_before = path.stat().st_size / 1e6
     t_idx = time.perf_counter()
     indexed = arc.refresh_search_index(full=True)
     t_end2 = time.perf_counter()
@@ -178,7 +179,7 @@ def build(path: Path, debates: int, per: int) -> dict:
                                 "WHERE NOT persistent IS FALSE").fetchone()[0] for t in tables)
         block_size = c2.execute("SELECT block_size FROM pragma_database_size()").fetchone()[0]
     return {"seconds": t_end - t0, "debates_s": t_deb - t0, "speeches_s": t_sp - t_deb, "counts": counts,
-            "avg_chars": chars, "size_mb": path.stat().st_size / 1e6, "order": order,
+            "avg_chars": chars, "size_mb": size_before, "size_after_mb": path.stat().st_size / 1e6, "order": order,
             "index_s": t_end2 - t_idx, "indexed": indexed, "runs": runs[0], "postings": runs[1],
             "index_mb": blocks * block_size / 1e6}
 
@@ -218,7 +219,8 @@ def main() -> int:
         print(f"text-search index: {info['indexed']:,} speeches indexed in {info['index_s']:.1f} s "
               f"(Archive.refresh_search_index(full=True); searches extend it incrementally): {info['runs']} run(s), "
               f"{info['postings']:,} (bigram, group) postings in {info['index_mb']:.0f} MB of storage blocks "
-              "(pragma_storage_info)")
+              f"(pragma_storage_info); the file went from {info['size_mb']:.0f} to {info['size_after_mb']:.0f} MB "
+              "(blocks freed by merges are reused by later writes)")
     else:
         print(f"reusing {path} ({path.stat().st_size / 1e6:.0f} MB)")
 
