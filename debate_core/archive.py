@@ -30,6 +30,7 @@ import re
 import socket
 import threading
 import time
+import uuid
 from contextlib import contextmanager
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
@@ -65,7 +66,7 @@ class SqlRefused(ArchiveError):
 
 # ------------------------------------------------------------------------ schema
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 _V1 = [
     """CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR)""",
@@ -193,15 +194,30 @@ _V4 = [
         rows BIGINT, built_at TIMESTAMP)""",
 ]
 
+_V5 = [
+    """CREATE TABLE audits (audit_id VARCHAR PRIMARY KEY, batch_id VARCHAR, judges VARCHAR[], variants VARCHAR[],
+        debates INTEGER, judgments INTEGER, calls INTEGER, prompt_tokens BIGINT, completion_tokens BIGINT,
+        cost DOUBLE, summary JSON, created_at TIMESTAMP)""",
+    """CREATE TABLE audit_judgments (audit_id VARCHAR NOT NULL, debate_id VARCHAR, judge VARCHAR, variant VARCHAR,
+        winner VARCHAR, shown VARCHAR, position INTEGER, first VARCHAR, n INTEGER, parsed BOOLEAN, stored BOOLEAN,
+        error VARCHAR, prompt_tokens BIGINT, completion_tokens BIGINT, cost DOUBLE)""",
+    """CREATE TABLE audit_calls (audit_id VARCHAR NOT NULL, seq INTEGER, debate_id VARCHAR, judge VARCHAR,
+        variant VARCHAR, purpose VARCHAR, model VARCHAR, prompt_tokens BIGINT, completion_tokens BIGINT, cost DOUBLE,
+        latency_ms DOUBLE, error VARCHAR, messages JSON, response VARCHAR, created_at TIMESTAMP)""",
+]
+
 MIGRATIONS: list[tuple[int, str, list]] = [
     (1, "debates, speeches, summaries, verdicts, observations, llm_calls", _V1),
     (2, "pack snapshot tables (packs, pack_masters, pack_sources, pack_critiques)", _V2),
     (3, "speech numbers (speeches.sno) and the text-search block index (search_blocks)", _V3),
     (4, "the text-search bigram index (search_runs, search_run_<n>) replaces search_blocks", _V4),
+    (5, "judge audits (audits, audit_judgments, audit_calls)", _V5),
 ]
 
 DEBATE_TABLES = ("speeches", "summaries", "observations", "verdicts", "verdict_rows", "verdict_rounds", "llm_calls")
-ALL_TABLES = ("debates",) + DEBATE_TABLES + ("packs", "pack_masters", "pack_sources", "pack_critiques", "meta")
+AUDIT_TABLES = ("audits", "audit_judgments", "audit_calls")
+ALL_TABLES = ("debates",) + DEBATE_TABLES + ("packs", "pack_masters", "pack_sources", "pack_critiques") + \
+    AUDIT_TABLES + ("meta",)
 
 
 # --------------------------------------------------------------- small helpers
@@ -1152,6 +1168,52 @@ class Archive(Recorder):
                 return text_index.search(con, needle)
         except (ArchiveError, duckdb.Error):
             return None
+
+    # ---------------------------------------------------------------- audits
+    def save_audit(self, report: Any, *, batch_id: Optional[str] = None) -> str:
+        """Store a judge audit (:class:`debate_core.audit.AuditReport`): its judgments, its summary
+        and every judge call it made (prompts and replies, keys scrubbed), in one transaction.
+        Returns the audit id (also set on the report)."""
+        secrets = _env_secrets()
+        j = report.judgments
+        audit_id = report.audit_id or uuid.uuid4().hex[:12]
+        judgments = [{k: (None if isinstance(v, float) and v != v else v) for k, v in row.items()}
+                     for row in j.to_dict(orient="records")] if len(j) else []
+        cols = ("debate_id", "judge", "variant", "winner", "shown", "position", "first", "n", "parsed", "stored",
+                "error", "prompt_tokens", "completion_tokens", "cost")
+        rows = [{"audit_id": audit_id, **{c: r.get(c) for c in cols}} for r in judgments]
+        for r in rows:
+            r["position"] = None if r["position"] is None else int(r["position"])
+            r["error"] = scrub(r["error"] or "", secrets)
+        calls = [{"audit_id": audit_id, "seq": i, "judge": c["judge"], "variant": c["variant"],
+                  **{k: v for k, v in self._call_row(c["debate_id"], c["call"], i, secrets).items()
+                     if k not in ("seq", "round", "speaker")}}
+                 for i, c in enumerate(report.calls)]
+        header = {"audit_id": audit_id, "batch_id": batch_id,
+                  "judges": sorted({r["judge"] for r in rows if r["judge"]}),
+                  "variants": sorted({r["variant"] for r in rows if r["variant"]}),
+                  "debates": len({r["debate_id"] for r in rows}), "judgments": len(rows), "calls": len(calls),
+                  "prompt_tokens": sum(c["prompt_tokens"] or 0 for c in calls),
+                  "completion_tokens": sum(c["completion_tokens"] or 0 for c in calls),
+                  "cost": float(sum(c["cost"] or 0 for c in calls)),
+                  "summary": _dumps(scrub(report.summary, secrets)), "created_at": _now()}
+        with self._session(write=True) as con:
+            for table in AUDIT_TABLES:
+                con.execute(f"DELETE FROM {table} WHERE audit_id = ?", [audit_id])
+            self._insert(con, "audits", header)
+            self._insert_many(con, "audit_judgments", rows)
+            self._insert_many(con, "audit_calls", calls)
+        report.audit_id = audit_id
+        return audit_id
+
+    def audits(self) -> pd.DataFrame:
+        """Stored judge audits, newest first."""
+        return self.query("SELECT audit_id, batch_id, judges, variants, debates, judgments, calls, prompt_tokens, "
+                          "completion_tokens, cost, created_at FROM audits ORDER BY created_at DESC, audit_id")
+
+    def audit_judgments(self, audit_id: str) -> pd.DataFrame:
+        return self.query("SELECT * EXCLUDE (audit_id) FROM audit_judgments WHERE audit_id = ? "
+                          "ORDER BY debate_id, judge, variant", [audit_id])
 
     # ------------------------------------------------------------ analytics
     def tokens_by_model(self) -> pd.DataFrame:

@@ -14,8 +14,10 @@ For each judged debate (topic debate or trial) every judge of a *panel* rules on
 
 The judge is called exactly as the protocols call it: ``TopicDebate.judge`` for
 topic debates and :func:`~debate_core.protocols.trial.trial_verdict` for trials,
-on a copy of the record (nothing is written to the archive).  Every judgment
-is mapped back to the debater it names (its *original* label).
+on a copy of the record (the debate itself is never changed).  Every judgment
+is mapped back to the debater it names (its *original* label).  :func:`audit_archive`
+stores the audit in the archive (``audits``, ``audit_judgments``, and every judge
+call with its prompt and reply in ``audit_calls``).
 
 :func:`summarize` turns judgments into the per-debate agreement and, over a set,
 the position bias (wins of whoever is presented first, beyond 1/n), the label
@@ -130,6 +132,12 @@ def _judge_copy(copy: Debate, judge: str, gateway_options: Optional[dict[str, An
 def judge_variant(debate: Debate, judge: str, kind: str, *, gateway_options: Optional[dict[str, Any]] = None,
                   api_base: Optional[str] = None) -> dict[str, Any]:
     """One judgment: ``judge`` rules on ``debate`` presented as ``kind``."""
+    return _judge_variant(debate, judge, kind, gateway_options=gateway_options, api_base=api_base)[0]
+
+
+def _judge_variant(debate: Debate, judge: str, kind: str, *, gateway_options: Optional[dict[str, Any]] = None,
+                   api_base: Optional[str] = None) -> tuple[dict[str, Any], list]:
+    """The judgment row and the model calls it took (each an ``LLMCall``: prompt, reply, tokens)."""
     copy, back = variant(debate, kind)
     order = presented_order(copy)
     row = _row(debate, judge, kind, first=back.get(order[0], order[0]) if order else None)
@@ -138,7 +146,7 @@ def judge_variant(debate: Debate, judge: str, kind: str, *, gateway_options: Opt
         out = _judge_copy(copy, judge, gateway_options, api_base)
     except Exception as exc:  # noqa: BLE001 - one failed judgment is data, not a crash
         row["error"] = (getattr(exc, "cause", None) or str(exc) or type(exc).__name__).splitlines()[0]
-        return row
+        return row, copy.llm_calls[calls_before:]
     new_calls = out.llm_calls[calls_before:]
     row["prompt_tokens"] = sum(c.prompt_tokens for c in new_calls)
     row["completion_tokens"] = sum(c.completion_tokens for c in new_calls)
@@ -146,10 +154,10 @@ def judge_variant(debate: Debate, judge: str, kind: str, *, gateway_options: Opt
     v = out.verdict
     if v is None:
         row["error"] = out.stop_reason or "no verdict"
-        return row
+        return row, new_calls
     _fill(row, v.winner if v.parsed else None, back, order)
     row["parsed"] = bool(v.parsed)
-    return row
+    return row, new_calls
 
 
 def _row(debate: Debate, judge: str, kind: str, first: Optional[str]) -> dict[str, Any]:
@@ -207,30 +215,38 @@ def audit_debates(debates: Iterable[Debate], judges: Optional[Sequence[str]] = N
                     rows.append(dict(stored))
                     continue
                 tasks.append((d, judge, kind))
+    calls: list[dict[str, Any]] = []
     if tasks:
         with ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="audit") as pool:
-            rows += list(pool.map(lambda t: judge_variant(t[0], t[1], t[2], gateway_options=gateway_options,
+            done = list(pool.map(lambda t: _judge_variant(t[0], t[1], t[2], gateway_options=gateway_options,
                                                           api_base=api_base), tasks))
+        for (d, judge, kind), (row, made) in zip(tasks, done):
+            rows.append(row)
+            calls += [{"debate_id": d.id, "judge": judge, "variant": kind, "call": c} for c in made]
     judgments = pd.DataFrame(rows, columns=JUDGMENT_COLUMNS)
     if len(judgments):
         judgments = judgments.sort_values(["debate_id", "judge", "variant"], kind="stable").reset_index(drop=True)
     per_debate, summary = summarize(judgments)
-    return AuditReport(judgments=judgments, per_debate=per_debate, summary=summary)
+    return AuditReport(judgments=judgments, per_debate=per_debate, summary=summary, calls=calls)
 
 
 def audit_archive(archive, *, batch_id: Optional[str] = None, debate_ids: Optional[Sequence[str]] = None,
                   judges: Optional[Sequence[str]] = None, variants: Sequence[str] = VARIANTS,
                   gateway_options: Optional[dict[str, Any]] = None, api_base: Optional[str] = None,
-                  concurrency: int = 4) -> "AuditReport":
-    """Audit the completed judged debates of a batch (or the given ids) in ``archive``."""
+                  concurrency: int = 4, save: bool = True) -> "AuditReport":
+    """Audit the completed judged debates of a batch (or the given ids) in ``archive``; with
+    ``save`` the audit (judgments, summary, every judge call) is stored there too."""
     ids = list(debate_ids or [])
     if batch_id:
         df = archive.query("SELECT id FROM debates WHERE batch_id = ? AND protocol IN ('topic', 'trial') "
                            "AND status = 'completed' ORDER BY created_at, id", [batch_id])
         ids += [i for i in df["id"] if i not in ids]
     debates = [archive.get_debate(i) for i in ids]
-    return audit_debates(debates, judges, variants=variants, gateway_options=gateway_options, api_base=api_base,
-                         concurrency=concurrency)
+    report = audit_debates(debates, judges, variants=variants, gateway_options=gateway_options, api_base=api_base,
+                           concurrency=concurrency)
+    if save:
+        archive.save_audit(report, batch_id=batch_id)
+    return report
 
 
 def audit_batch(archive, batch_id: str, **kwargs) -> "AuditReport":
@@ -347,6 +363,8 @@ class AuditReport:
     judgments: pd.DataFrame
     per_debate: pd.DataFrame
     summary: dict[str, Any] = field(default_factory=dict)
+    calls: list[dict[str, Any]] = field(default_factory=list)  # {debate_id, judge, variant, call: LLMCall}
+    audit_id: str = ""  # set once stored (Archive.save_audit)
 
     def to_markdown(self) -> str:
         s = self.summary
@@ -380,6 +398,9 @@ class AuditReport:
                 "yes" if r.panel_unanimous else "no")
             lines.append(f"| {r.debate_id} | {r.judgments} | {r.modal_winner or '—'} | {pct(r.agreement)} | {una} | "
                          f"{pct(r.swap_consistency)} |")
+        if self.audit_id:
+            lines += ["", f"Stored in the archive as audit `{self.audit_id}` (tables audits, audit_judgments, "
+                          "audit_calls)."]
         return "\n".join(lines) + "\n"
 
 

@@ -120,8 +120,11 @@ def run_audit_cmd(args) -> int:
                            judges=judges, variants=variants, api_base=args.api_base, concurrency=args.concurrency)
     if args.out:
         report.judgments.to_csv(args.out, index=False)
+    sys.stderr.write(f"audit {report.audit_id} stored: {len(report.judgments)} judgments, {len(report.calls)} judge "
+                     "calls (tables audits, audit_judgments, audit_calls)\n")
     if args.format == "json":
-        _print_json({"summary": report.summary, "per_debate": report.per_debate.to_dict(orient="records")})
+        _print_json({"audit_id": report.audit_id, "summary": report.summary,
+                     "per_debate": report.per_debate.to_dict(orient="records")})
     else:
         sys.stdout.write(report.to_markdown())
     return EXIT_OK

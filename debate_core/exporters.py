@@ -318,8 +318,9 @@ def _lit(value: str) -> str:
 
 def write_parquet(archive, debate_id: Optional[str], out: Optional[str | Path] = None) -> Path:
     """The archive's tables as Parquet files in a folder (one file per table): the rows of
-    one debate and its pack snapshot, or with ``debate_id`` None every row of every table."""
-    from .archive import DEBATE_TABLES
+    one debate and its pack snapshot, or with ``debate_id`` None every row of every table
+    (judge audits included)."""
+    from .archive import AUDIT_TABLES, DEBATE_TABLES
 
     folder = (Path(out).expanduser() if out else Path.cwd() / f"{debate_id or 'archive'}.parquet").resolve()
     folder.mkdir(parents=True, exist_ok=True)
@@ -334,7 +335,7 @@ def write_parquet(archive, debate_id: Optional[str], out: Optional[str | Path] =
             for t in pack_tables:
                 queries[t] = f"SELECT * FROM {t} WHERE pack_hash = {_lit(row[0] or '')}"
         else:
-            queries = {t: f"SELECT * FROM {t}" for t in ("debates",) + DEBATE_TABLES + pack_tables}
+            queries = {t: f"SELECT * FROM {t}" for t in ("debates",) + DEBATE_TABLES + pack_tables + AUDIT_TABLES}
         for table, sql in queries.items():
             con.execute(f"COPY ({sql}) TO {_lit(folder / (table + '.parquet'))} (FORMAT parquet)")
     return folder

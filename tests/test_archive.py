@@ -67,7 +67,7 @@ def test_older_archive_is_migrated_and_keeps_its_rows(tmp_path):
                     "('old1', ?, ?, ?, '立论', ?, '[]', 'ok')", [r, r - 1, f"s{r}", f"旧发言第{r}轮，言及止观双运"])
     con.close()
     arc = open_archive(path)
-    assert arc.schema_version() == SCHEMA_VERSION == 4
+    assert arc.schema_version() == SCHEMA_VERSION == 5
     cols = set(arc.query("SELECT column_name FROM information_schema.columns WHERE table_name = 'debates'")
                ["column_name"])
     assert {"pack_hash", "pack_path"} <= cols
@@ -79,7 +79,7 @@ def test_older_archive_is_migrated_and_keeps_its_rows(tmp_path):
     snos = list(arc.query("SELECT sno FROM speeches ORDER BY round")["sno"])
     assert snos[:2] == [0, 1] and snos[2] > 1
     tables = set(arc.query("SELECT table_name FROM information_schema.tables")["table_name"])
-    assert "search_runs" in tables and "search_blocks" not in tables
+    assert {"search_runs", "audits", "audit_judgments", "audit_calls"} <= tables and "search_blocks" not in tables
     assert arc.search_speeches("止观双运") == ["old1"]
     assert list(arc.list_debates(text="止观双运")["id"]) == ["old1"]
 

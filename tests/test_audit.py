@@ -102,6 +102,20 @@ def test_panel_audit_measures_position_and_label_bias(judged):
     fair_rows = j[j["judge"] == "openai/fair"]
     assert all((w == "辩手甲") == strong[d] for d, w in zip(fair_rows["debate_id"], fair_rows["winner"]))
 
+    # the audit is stored: its judgments as reported, and every judge call with its prompt and reply
+    stored = archive.audits().set_index("audit_id").loc[report.audit_id]
+    assert stored["batch_id"] == "topics" and stored["judgments"] == len(j) and stored["calls"] == 8 * 8
+    assert list(stored["judges"]) == PANEL
+    back = archive.audit_judgments(report.audit_id)
+    mine = j.sort_values(["debate_id", "judge", "variant"]).reset_index(drop=True)
+    assert list(back["winner"]) == list(mine["winner"]) and list(back["variant"]) == list(mine["variant"])
+    calls = archive.query("SELECT judge, variant, purpose, messages, response, prompt_tokens FROM audit_calls "
+                          "WHERE audit_id = ?", [report.audit_id])
+    assert len(calls) == 8 * 8 and (calls["prompt_tokens"] > 0).all() and calls["response"].str.len().min() > 0
+    assert all("裁判" in json.loads(m)[0]["content"] for m in calls["messages"])
+    assert stored["prompt_tokens"] == calls["prompt_tokens"].sum() == j["prompt_tokens"].sum()
+    assert f"audit `{report.audit_id}`" in report.to_markdown()
+
     s, per = report.summary, report.per_debate
     assert s["debates"] == 8 and s["position_bias"] > 0 and s["label_bias"] > 0
     # on the original presentation the biased judges pick 辩手甲; the panel is unanimous exactly when
@@ -131,8 +145,10 @@ def test_audit_cli_json(judged, capsys):
     rc = main(["audit", "--archive", str(archive.path), "--batch", "topics", "--judges", "openai/fair,openai/first",
                "--variants", "original,reorder", "--format", "json", "--api-base", server.url])
     assert rc == 0
-    data = json.loads(capsys.readouterr().out)
+    out = capsys.readouterr()
+    data = json.loads(out.out)
     assert data["summary"]["debates"] == 8 and len(data["per_debate"]) == 8
+    assert f"audit {data['audit_id']} stored" in out.err and data["audit_id"] in set(archive.audits()["audit_id"])
     assert data["summary"]["judges"] == ["openai/fair", "openai/first"]
 
 
@@ -158,3 +174,4 @@ def test_a_batch_with_audit_true_reports_the_audit(judged):
     s = result.audit.summary
     assert s["debates"] == 2 and s["judges"] == ["openai/fair", "openai/first"] and s["judgments"] == 2 * 2 * 3
     assert "## judge audit" in result.to_markdown()
+    assert archive.audits().set_index("audit_id").loc[result.audit.audit_id, "batch_id"] == "audited"

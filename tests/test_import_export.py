@@ -355,6 +355,7 @@ def test_parquet_export(tmp_path, pack):
     assert con.execute(f"SELECT count(*) FROM read_parquet('{out}/summaries.parquet')").fetchone()[0] == 4
     every = a.export("all", "parquet", tmp_path / "all")
     assert pq.read_table(every / "debates.parquet").num_rows == 2
+    assert pq.read_table(every / "audit_calls.parquet").num_rows == 0  # the audit tables come along, empty here
 
 
 def test_notebook_export_validates_and_executes(tmp_path, pack):
