@@ -824,15 +824,16 @@ class Archive(Recorder):
         self._catch_up_search_index()
         return written
 
-    def _catch_up_search_index(self) -> None:
-        """After a bulk write (an import, a batch's flush): index the waiting speeches once
-        RUN_MIN of them have piled up, in a transaction of its own.  Best effort: a failure
-        only leaves them to be scanned, or indexed by the next search."""
+    def _catch_up_search_index(self, limit: Optional[int] = None) -> None:
+        """After a bulk write (an import, a batch's flush) and before a search: index the waiting
+        speeches once RUN_MIN of them have piled up (at most ``limit``).  The backlog is read
+        first, so the write lock is only taken when there is work.  Best effort: a read-only
+        file or a busy writer only leaves the speeches to be scanned, or indexed later."""
         try:
             with self._session() as con:
                 waiting = text_index.backlog(con)
             if waiting >= text_index.RUN_MIN:
-                self.refresh_search_index()
+                self.refresh_search_index(limit=limit)
         except (ArchiveError, duckdb.Error):
             pass
 
@@ -1028,8 +1029,8 @@ class Archive(Recorder):
         needle = (text or "").strip()
         lim = max(0, int(limit))
         where, params = self._filters(protocol, master, model, status, date_from, date_to, None, batch_id)
-        if needle:
-            self._extend_search_index(needle)
+        if needle and text_index.indexable(needle):
+            self._catch_up_search_index(limit=SEARCH_REFRESH_LIMIT)
         try:
             with self._session() as con:
                 if needle:
@@ -1142,19 +1143,6 @@ class Archive(Recorder):
                     "covered_to": text_index.covered_to(con), "waiting": text_index.backlog(con),
                     "speeches": con.execute("SELECT count(*) FROM speeches").fetchone()[0]}
 
-    def _extend_search_index(self, needle: str) -> None:
-        """Before a search: index the speeches stored since the last refresh once enough wait
-        (at most SEARCH_REFRESH_LIMIT per search; the rest is scanned)."""
-        if not text_index.indexable(needle):
-            return
-        try:
-            with self._session() as con:
-                waiting = text_index.backlog(con)
-            if waiting >= text_index.RUN_MIN:
-                self.refresh_search_index(limit=SEARCH_REFRESH_LIMIT)
-        except (ArchiveError, duckdb.Error):
-            pass  # e.g. a read-only file or a busy writer: the uncovered speeches are scanned
-
     def search_speeches(self, text: str) -> Optional[list[str]]:
         """Ids of all debates with a speech containing ``text`` (case-insensitive), exactly.  The
         bigram index narrows the speeches to check; speeches it does not cover yet are scanned.
@@ -1162,7 +1150,8 @@ class Archive(Recorder):
         needle = (text or "").strip()
         if not needle:
             return None
-        self._extend_search_index(needle)
+        if text_index.indexable(needle):
+            self._catch_up_search_index(limit=SEARCH_REFRESH_LIMIT)
         try:
             with self._session() as con:
                 return text_index.search(con, needle)
