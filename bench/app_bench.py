@@ -31,17 +31,17 @@ import json
 import os
 import random
 import statistics
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from datetime import datetime, timedelta
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+
+from tests.app_support import start_streamlit, stop_streamlit  # noqa: E402  (shared with the browser tests)
 N_DEBATES = 10_000
 HOME_LIMIT, PAGE_LIMIT = 2.0, 1.5
 CHROMIUM = Path("/usr/bin/chromium")
@@ -146,41 +146,6 @@ def build_archive(path: Path) -> dict:
 # ------------------------------------------------------------------ browser
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_server(script: Path, env: dict, cwd: Path):
-    port = free_port()
-    log = tempfile.TemporaryFile()
-    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(script), "--server.headless", "true",
-                             "--server.port", str(port), "--server.address", "127.0.0.1",
-                             "--browser.gatherUsageStats", "false"], cwd=cwd, env=env, stdout=log,
-                            stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
-                if r.read().strip() == b"ok":
-                    return proc, url
-        except OSError:
-            time.sleep(0.05)
-        if time.time() > deadline:
-            proc.kill()
-            raise RuntimeError("the server did not come up")
-
-
-def stop(proc) -> None:
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-
-
 def visit(ctx, url: str, marker: str, charts: int = 0) -> float:
     pg = ctx.new_page()
     t0 = time.perf_counter()
@@ -218,19 +183,20 @@ def browser_figures(archive: dict) -> tuple[list, dict]:
             ("Archive (table + 2 of 8 charts)", "/Archive", "Charts", 2), ("Coverage (heatmap)", "/Coverage",
                                                                             "Canonical pairs", 1)]
     out, base = [], {}
+    log = tempfile.TemporaryFile()  # the servers' output, read only when one fails to start
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         # baselines: a one-line Streamlit page, and one with a 3-bar plotly chart, same machine and browser
         for name, script, charts in (("text", "hello.py", 0), ("chart", "chart.py", 1)):
-            proc, url = start_server(hello_dir / script, env, hello_dir)
+            proc, url = start_streamlit(hello_dir / script, env, hello_dir, log)
             try:
                 ctx = b.new_context(viewport={"width": 1400, "height": 1000})
                 base[name + "_cold"] = visit(ctx, url + "/", "hello", charts)
                 base[name] = statistics.median(visit(ctx, url + "/", "hello", charts) for _ in range(3))
                 ctx.close()
             finally:
-                stop(proc)
-        proc, url = start_server(REPO / "app.py", env, REPO)
+                stop_streamlit(proc)
+        proc, url = start_streamlit(REPO / "app.py", env, REPO, log)
         try:
             ctx = b.new_context(viewport={"width": 1400, "height": 1000})
             out.append(("home (first render after the server is up)", visit(ctx, url + "/", "Recent debates"),
@@ -240,7 +206,7 @@ def browser_figures(archive: dict) -> tuple[list, dict]:
                             "chart" if charts else "text"))
             ctx.close()
         finally:
-            stop(proc)
+            stop_streamlit(proc)
         b.close()
     return out, base
 

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
 from pathlib import Path
 
 from debate_core.models import Debate, DebateConfig, Participant, RoundComment, Speech, Verdict, VerdictRow
@@ -11,6 +16,43 @@ TOPIC = "念佛与参禅，哪个更适合现代人？"
 XSS_SCRIPT = "<script>alert(1)</script>"
 XSS_IMG = "<img src=x onerror=alert(1)>"
 XSS_ID = "xss0000000001"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_streamlit(script: Path, env: dict, cwd: Path, log) -> tuple[subprocess.Popen, str]:
+    """``streamlit run script`` headless on a free local port, logging to ``log``; returns the
+    process and its URL once /_stcore/health answers ok (RuntimeError after 60 s or an exit)."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless", "true", "--server.port",
+         str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
+        cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
+                if r.read().strip() == b"ok":
+                    return proc, url
+        except OSError:
+            pass
+        if proc.poll() is not None or time.time() > deadline:
+            proc.kill()
+            raise RuntimeError(f"streamlit did not start ({script})")
+        time.sleep(0.05)
+
+
+def stop_streamlit(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
 
 
 def offline_debate(archive, topic: str = TOPIC, masters: list[str] | None = None) -> Debate:

@@ -7,16 +7,11 @@ Screenshots of every page go to test-artifacts/ (gitignored).
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-from tests.app_support import REPO, XSS_ID, xss_debate
+from tests.app_support import REPO, XSS_ID, start_streamlit, stop_streamlit, xss_debate
 
 pytestmark = pytest.mark.browser
 
@@ -44,12 +39,6 @@ if _skip_reason():
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     from debate_core.archive import open_archive
@@ -57,35 +46,17 @@ def server(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("browser")
     archive_path = tmp / "archive.duckdb"
     xss_debate(open_archive(archive_path))  # an offline debate plus the XSS probe
-    port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("DEBATE_MODEL", "DEBATE_API_BASE")}
     # Round 3 of a debate run by the server takes 2 s more to commit: long enough for the
     # browser to see the live page mid-debate (its round in progress streamed, then the rest).
     env.update(DEBATE_ARCHIVE=str(archive_path), PYTHONUNBUFFERED="1", DEBATE_TEST_ROUND_DELAY="3:2")
     log = open(tmp / "streamlit.log", "w")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
-        cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
-                if r.read().strip() == b"ok":
-                    break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.time() > deadline:
-            proc.kill()
-            raise RuntimeError("streamlit did not start:\n" + (tmp / "streamlit.log").read_text()[-3000:])
-        time.sleep(0.2)
-    yield {"url": url, "archive": archive_path, "log": tmp / "streamlit.log"}
-    proc.terminate()
     try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+        proc, url = start_streamlit(REPO / "app.py", env, REPO, log)
+    except RuntimeError as exc:
+        raise RuntimeError(f"{exc}:\n" + (tmp / "streamlit.log").read_text()[-3000:]) from None
+    yield {"url": url, "archive": archive_path, "log": tmp / "streamlit.log"}
+    stop_streamlit(proc)
     log.close()
 
 
