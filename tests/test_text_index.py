@@ -127,3 +127,36 @@ def test_case_rules_the_index_must_follow(tmp_path, monkeypatch):
     for needle, want in [("kelvin", ["c0"]), ("KELVIN SC", ["c0"]), ("lost", ["c1"]), ("LOST ST", ["c1"]),
                          ("σοφια", ["c2"]), ("ΣΟΦΊΑΣ", ["c2"]), ("istanbul", []), ("İstanbul", ["c4"])]:
         assert arc.search_speeches(needle) == sorted(_oracle(arc, needle)) == want, needle
+
+
+def test_two_writers_index_while_a_reader_searches(tmp_path):
+    """Real processes: two writers save 60 debates each (their bulk writes index and merge), a
+    third searches all the while.  Every search succeeds and never loses a debate; at the end
+    the index answers exactly what a scan of the text does, and no speech number repeats."""
+    import subprocess
+    import sys
+
+    from tests.archive_helpers import REPO
+
+    path = tmp_path / "a.duckdb"
+    open_archive(path)
+    stop = tmp_path / "stop"
+    run = [sys.executable, "-m", "tests.text_index_worker", str(path)]
+    reader = subprocess.Popen(run + ["reader", str(stop)], cwd=REPO, stdout=subprocess.PIPE, text=True)
+    writers = [subprocess.Popen(run + ["writer", name], cwd=REPO) for name in ("w1", "w2")]
+    assert [w.wait(180) for w in writers] == [0, 0]
+    stop.touch()
+    out, _ = reader.communicate(timeout=60)
+    assert reader.returncode == 0, out
+    assert int(out.split()[-1]) > 0  # it searched while they wrote
+
+    arc = open_archive(path)
+    with pytest.MonkeyPatch.context() as mp:
+        for name, value in (("RUN_MIN", 8), ("GROUP", 2), ("CHUNK", 16), ("FANOUT", 2)):
+            mp.setattr(ti, name, value)
+        status = arc.search_index_status()
+        assert status["speeches"] == 360 and status["runs"] >= 1 and status["waiting"] < ti.RUN_MIN
+        assert arc.search_speeches("共同词") == sorted(_oracle(arc, "共同词")) and len(_oracle(arc, "共同词")) == 120
+        for needle in ("w1第7批", "w2第19批第2场", "第3轮 共同"):
+            assert set(arc.search_speeches(needle)) == _oracle(arc, needle), needle
+    assert arc.query("SELECT count(*) - count(DISTINCT sno) AS d FROM speeches")["d"][0] == 0
