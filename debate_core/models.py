@@ -74,6 +74,30 @@ class Excerpt(BaseModel):
     text: str = ""
 
 
+class Teaching(BaseModel):
+    """One unit a master taught, as a sentence the offline engine may speak from.
+
+    Produced by the pack reader (``teachings.py``) from ``sources/*.md``: only
+    what the master taught, never a pack's editorial notes, reading lists, URLs,
+    headings or list fragments.
+    """
+
+    text: str
+    source_id: str = ""
+    file: str = ""
+    heading: str = ""
+    line: int = 0
+
+
+class SetAside(BaseModel):
+    """Material in a pack's files that the pack reader did not take as teaching."""
+
+    file: str
+    line: int = 0
+    text: str
+    reason: str  # url, editorial, reading_list, heading, fragment, foreign, ...
+
+
 class Master(_Open):
     """A persona: the fields of ``master-<slug>/meta.json`` plus its loaded notes."""
 
@@ -97,7 +121,10 @@ class Master(_Open):
     updated_at: str = ""
     disclaimer: str = ""
     # Loaded from the master's folder, not from meta.json.
+    aliases: list[str] = Field(default_factory=list)  # common names: 六祖, 罗什, 智者大师 ...
     excerpts: list[Excerpt] = Field(default_factory=list, exclude=True)
+    teachings: list[Teaching] = Field(default_factory=list, exclude=True)
+    set_aside: list[SetAside] = Field(default_factory=list, exclude=True)
     voice_notes: str = Field(default="", exclude=True)
     teaching_notes: str = Field(default="", exclude=True)
 
@@ -111,6 +138,12 @@ class Master(_Open):
             if self.name.endswith(suffix) and len(self.name) > len(suffix) + 1:
                 return self.name[: -len(suffix)]
         return self.name
+
+    @property
+    def all_names(self) -> list[str]:
+        """Full name, short name and aliases, longest first, without duplicates."""
+        names = [n for n in (self.name, self.short_name, *self.aliases) if n]
+        return sorted(dict.fromkeys(names), key=len, reverse=True)
 
     def source_title(self, source_id: str) -> str:
         for s in self.sources:
@@ -192,12 +225,29 @@ Protocol = Literal["master", "topic", "trial"]
 Status = Literal["running", "completed", "failed", "stopped", "interrupted"]
 
 
+class CitationMark(BaseModel):
+    """One citation in a speech and what quote verification made of it."""
+
+    id: str
+    title: str = ""
+    quote: str = ""
+    status: Literal["verified", "id_only", "unverified"] = "id_only"
+
+
 class Finding(BaseModel):
-    """Result of one check on one speech."""
+    """Result of one check on one speech.
+
+    ``undecided`` marks a rule that could not decide: it is never a pass
+    (``passed`` is False), and its message says why.  ``layer`` tells the
+    deterministic rules from the optional model-graded audit.
+    """
 
     rule: str
     passed: bool
     message: str = ""
+    undecided: bool = False
+    layer: Literal["rules", "model"] = "rules"
+    marks: list[CitationMark] = Field(default_factory=list)
 
 
 class ToolCallRecord(BaseModel):
