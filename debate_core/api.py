@@ -126,7 +126,19 @@ def master_runner(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, p
     if pack.report.masters < 2:
         raise PackError(f"pack {pack.path} has fewer than two loadable masters; run `pack check` on it")
     engine = make_master_engine(pack, config, probe=probe, gateway_options=gateway_options)
-    return MasterDebate(pack=pack, engine=engine, recorder=recorder)
+    return MasterDebate(pack=pack, engine=engine, recorder=recorder,
+                        auditor=make_auditor(config, probe=probe, gateway_options=gateway_options))
+
+
+def make_auditor(config: DebateConfig, *, probe: bool = True, gateway_options: Optional[dict] = None):
+    """The optional model-graded check layer (``config.check_model``), or None when it is off."""
+    if not (config.check_model or "").strip():
+        return None
+    from .check_model import ModelAuditor
+
+    return ModelAuditor(make_gateway(config.check_model.strip(), api_base=resolve_api_base(config.api_base),
+                                     temperature=0.0, timeout=config.timeout, max_retries=config.max_retries,
+                                     probe=probe, options=gateway_options))
 
 
 def check_rounds(config: DebateConfig, pack: Pack) -> None:
@@ -140,6 +152,8 @@ def start_debate(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, pr
     """Validate, create the debate record (status running) and return (runner, debate)."""
     config = config.model_copy(update={"topic": validate_topic(config.topic)})
     if config.protocol != "master":
+        if (config.check_model or "").strip():
+            raise InputError(f"check_model applies to master debates only, not to the {config.protocol} protocol")
         from .protocols import registry
 
         return registry.start(config, recorder, probe=probe, gateway_options=gateway_options)

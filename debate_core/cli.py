@@ -45,6 +45,8 @@ def add_debate(sub) -> None:
     p.add_argument("--model", help="litellm model string (default: $DEBATE_MODEL, else the offline engine)")
     p.add_argument("--models", help="topic/trial: one model per debater, comma-separated")
     p.add_argument("--judge-model")
+    p.add_argument("--check-model", help="master debate: a model that also audits every speech against the rules "
+                                         "(a second, model-graded layer beside the deterministic checks; off by default)")
     p.add_argument("--stances", help='topic debate: stances separated by "|" (skips the split)')
     p.add_argument("--workspace", help="trial: folder the debaters may read")
     p.add_argument("--api-base", help="OpenAI-compatible server URL (vLLM, Ollama, a litellm proxy)")
@@ -62,7 +64,8 @@ def config_from_args(args) -> "DebateConfig":
     models = [m.strip() for m in args.models.split(",") if m.strip()] if getattr(args, "models", None) else []
     stances = [s.strip() for s in args.stances.split("|") if s.strip()] if getattr(args, "stances", None) else []
     return DebateConfig(protocol=args.protocol, topic=args.topic, masters=masters, rounds=args.rounds,
-                        model=args.model, models=models, judge_model=args.judge_model, api_base=args.api_base,
+                        model=args.model, models=models, judge_model=args.judge_model,
+                        check_model=getattr(args, "check_model", None), api_base=args.api_base,
                         timeout=args.timeout, pack=args.pack, stances=stances, workspace=args.workspace)
 
 

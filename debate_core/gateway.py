@@ -281,6 +281,28 @@ def classify(exc: BaseException) -> tuple[bool, Optional[int], str]:
 
 EMPTY_CAUSE = "the model returned an empty completion"
 
+# A failure cause as a Chinese debate shows it: the kind of failure in Chinese, the attempt
+# count kept; the provider's raw message stays in the recorded call (``LLMCall.error``).
+_CAUSES_ZH = (
+    ("timed out", "等待模型超时"),
+    ("the stream was cut", "模型回复中途断流"),
+    ("connection failed", "连接模型服务失败"),
+    ("rate limited", "模型服务限流（429）"),
+    ("authentication failed", "认证失败：请检查环境中的 API 密钥"),
+    ("model or endpoint not found", "找不到模型或服务地址"),
+    ("server error", "模型服务出错"),
+    ("request rejected", "请求被模型服务拒绝"),
+    ("the model returned an empty", "模型返回了空回复"),
+    ("stopped by the user", "用户中途停止"),
+)
+
+
+def cause_zh(cause: str) -> str:
+    """The Chinese form of a gateway failure cause (for Chinese debates' stop reasons)."""
+    attempts = re.search(r"after (\d+) attempts", cause)
+    text = next((zh for en, zh in _CAUSES_ZH if cause.startswith(en)), "模型调用失败")
+    return text + (f"（共尝试 {attempts.group(1)} 次）" if attempts else "")
+
 
 def _reject_empty(gen: "Generation") -> None:
     """An empty reply (no text, no tool call) is a failed call: retried like a 5xx."""

@@ -234,6 +234,13 @@ class CitationMark(BaseModel):
     status: Literal["verified", "id_only", "unverified"] = "id_only"
 
 
+# The rules' names as a Chinese debate shows and sends them (retry prompts, findings).
+RULE_LABELS_ZH = {
+    "length": "篇幅", "citation": "引证", "ammo": "弹药", "restatement": "复述", "no_verdict": "禁裁决",
+    "no_dialogue": "禁伪造对话", "hygiene": "文面", "model_audit": "模型审核",
+}
+
+
 class Finding(BaseModel):
     """Result of one check on one speech.
 
@@ -360,6 +367,7 @@ class DebateConfig(BaseModel):
     model: Optional[str] = None
     models: list[str] = Field(default_factory=list)
     judge_model: Optional[str] = None
+    check_model: Optional[str] = None  # master debate: a model that audits each speech against the rules
     api_base: Optional[str] = None
     temperature: float = 0.7
     timeout: float = 60.0

@@ -30,7 +30,7 @@ def test_rounds_from_overrides_default_and_clamp(reference_pack):
     assert plan_rounds(reference_pack, "xuyun", "fazang", None) == (4, None)  # protocol default
     assert plan_rounds(reference_pack, "huineng", "yinguang", 9)[0] == 6
     rounds, note = plan_rounds(reference_pack, "huineng", "yinguang", 1)
-    assert rounds == 2 and "clamped" in note
+    assert rounds == 2 and "已调整为 2 轮" in note
 
 
 def test_roles_alternate():
@@ -157,7 +157,7 @@ def test_failing_speech_is_retried_with_its_findings(default_pack, scripted):
     assert first.retries == 1 and first.status == "ok"
     speech_requests = [r["messages"] for r in scripted.requests if "你扮演" in r["messages"][0]["content"]]
     retry_prompt = speech_requests[1][1]["content"]
-    assert "【上一稿未通过检查，请修正】" in retry_prompt and "citation" in retry_prompt
+    assert "【上一稿未通过检查，请修正】" in retry_prompt and "引证" in retry_prompt
     assert "【上一稿未通过检查" not in speech_requests[0][1]["content"]
 
 
@@ -237,5 +237,5 @@ def test_stop_on_consensus_when_enabled(tmp_path, scripted):
         md = MasterDebate(p, engine)
         d = md.run(md.prepare(DebateConfig(topic=TOPIC, masters=["huineng", "yinguang"])))
         assert d.status == "completed" and len(d.rounds) == expect_rounds, d.stop_reason
-        assert ("consensus after round 2" in d.stop_reason) == (expect_rounds == 2)
+        assert ("第 2 轮后双方已相互认可" in d.stop_reason) == (expect_rounds == 2)
         assert d.observation is not None

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from ..checks import CheckContext, ammo_used, find_citations, run_checks
-from ..gateway import GatewayError, Generation, TokenCallback
-from ..models import (CrossCritique, Debate, DebateConfig, LLMCall, ObservationRequest, Pack, Participant,
-                      RoundSummary, Speech, SpeechRequest, SummaryRequest, utcnow)
+from ..gateway import GatewayError, Generation, TokenCallback, cause_zh
+from ..models import (RULE_LABELS_ZH, CrossCritique, Debate, DebateConfig, Finding, LLMCall, ObservationRequest,
+                      Pack, Participant, RoundSummary, Speech, SpeechRequest, SummaryRequest, utcnow)
 from ..packs import pair_key
 from ..pairing import PairChoice, choose_pair
 from ..recorder import NULL_RECORDER, Recorder
@@ -28,6 +28,16 @@ CONSENSUS_MARKERS = ("可", "亦", "诚然", "许之", "认同", "同意")
 
 def new_id() -> str:
     return uuid.uuid4().hex[:12]
+
+
+def rule_label(rule: str) -> str:
+    return RULE_LABELS_ZH.get(rule, rule)
+
+
+def feedback_line(f: Finding) -> str:
+    """One failed finding as the retry prompt states it (Chinese, like the debate)."""
+    who = "（模型审核）" if f.layer == "model" else ""
+    return f"{rule_label(f.rule)}{who}：{f.message or '未通过'}"
 
 
 def role_for(round_no: int, total: int) -> str:
@@ -47,7 +57,7 @@ def plan_rounds(pack: Pack, a: str, b: str, requested: Optional[int]) -> tuple[i
         return base, None
     clamped = max(proto.min_rounds, min(requested, proto.max_rounds))
     note = None if clamped == requested else (
-        f"rounds {requested} clamped to {clamped} (allowed {proto.min_rounds}-{proto.max_rounds})")
+        f"轮数 {requested} 超出本人物包允许的 {proto.min_rounds}-{proto.max_rounds} 轮，已调整为 {clamped} 轮。")
     return clamped, note
 
 
@@ -86,6 +96,7 @@ class MasterDebate:
     pack: Pack
     engine: object  # OfflineEngine or LLMEngine: speech(), summarize(), observe()
     recorder: Recorder = field(default_factory=lambda: NULL_RECORDER)
+    auditor: Optional[object] = None  # check_model.ModelAuditor: the optional model-graded layer
 
     # ----------------------------------------------------------------- set-up
     def prepare(self, config: DebateConfig, pair: Optional[PairChoice] = None) -> Debate:
@@ -148,14 +159,15 @@ class MasterDebate:
             cost += gen.cost
             latency += gen.latency_ms
             text = gen.text.strip()
-            findings = run_checks(text, ctx)
+            findings = run_checks(text, ctx) + self._audit(text, req)
             failed = [f for f in findings if not f.passed]
             if not failed or retries >= max_retries:
                 break
             retries += 1
-            req = req.model_copy(update={"feedback": [f"{f.rule}: {f.message}" for f in failed]})
+            req = req.model_copy(update={"feedback": [feedback_line(f) for f in failed]})
             if on_token is not None:
-                on_token("\n\n[retry: " + "; ".join(f.rule for f in failed) + "]\n\n")
+                on_token("\n\n（未通过检查，重写本轮：" + "、".join(dict.fromkeys(rule_label(f.rule) for f in failed))
+                         + "）\n\n")
         speaker = self.pack.masters[req.speaker]
         return Speech(
             round=round_no, speaker=req.speaker, speaker_name=speaker.name, role=req.role, text=text,
@@ -164,6 +176,14 @@ class MasterDebate:
             prompt_tokens=tokens_in, completion_tokens=tokens_out, cost=cost, latency_ms=latency,
             status="flagged" if failed else "ok",
         )
+
+    def _audit(self, text: str, req: SpeechRequest) -> list[Finding]:
+        if self.auditor is None:
+            return []
+        return self.auditor.audit(text, speaker=self.pack.masters[req.speaker],
+                                  opponent=self.pack.masters[req.opponent], role=req.role,
+                                  opponent_summary=req.opponent_summary, ammo=[a.position for a in req.ammo],
+                                  round=req.round)
 
     def summarize(self, debate: Debate, speech: Speech) -> RoundSummary:
         gen = self.engine.summarize(SummaryRequest(
@@ -174,15 +194,17 @@ class MasterDebate:
             text = text[: SUMMARY_LIMIT - 1] + "…"
         return RoundSummary(round=speech.round, speaker=speech.speaker, text=text)
 
-    def _fail(self, debate: Debate, round_no: int, cause: str) -> Debate:
+    def _fail(self, debate: Debate, round_no: int, cause: str, what: str = "") -> Debate:
+        """Record a failed round; the stop reason is Chinese, the raw cause stays in the call log."""
         speaker = self.request_for(debate, round_no)
+        shown = (what + "：" if what else "") + cause_zh(cause)
         failed = Speech(round=round_no, speaker=speaker.speaker, speaker_name=speaker.speaker_name,
                         role=speaker.role, status="failed", engine=getattr(self.engine, "name", ""),
-                        warnings=[cause])
+                        warnings=[shown])
         debate.rounds.append(failed)
         self.recorder.speech(debate, failed)
         debate.status = "failed"
-        debate.stop_reason = f"round {round_no} failed: {cause}"
+        debate.stop_reason = f"第 {round_no} 轮失败：{shown}"
         debate.updated_at = utcnow()
         self.recorder.update(debate)
         return debate
@@ -197,6 +219,8 @@ class MasterDebate:
         """Run (or resume) from the first round not yet done.  ``only_one`` reruns one round."""
         if hasattr(self.engine, "on_call"):
             self.engine.on_call = self._on_call(debate)
+        if self.auditor is not None:
+            self.auditor.gateway.on_call = self._on_call(debate)
         debate.rounds = [s for s in debate.rounds if s.status != "failed"]
         # A process killed between a speech and its summary: the next isolated round needs
         # that summary, so it is written first (the speech itself is not redone).
@@ -205,7 +229,7 @@ class MasterDebate:
             try:
                 summary = self.summarize(debate, speech)
             except GatewayError as exc:
-                return self._fail(debate, speech.round + 1, "summary: " + exc.cause)
+                return self._fail(debate, speech.round + 1, exc.cause, what="摘要")
             debate.summaries = sorted(debate.summaries + [summary], key=lambda x: x.round)
             self.recorder.summary(debate, summary)
         debate.status = "running"
@@ -214,7 +238,7 @@ class MasterDebate:
         start = self.next_round(debate)
         for round_no in range(start, debate.planned_rounds + 1):
             if should_stop is not None and should_stop():
-                debate.status, debate.stop_reason = "stopped", f"stopped by the user before round {round_no}"
+                debate.status, debate.stop_reason = "stopped", f"用户在第 {round_no} 轮开始前停止"
                 debate.updated_at = utcnow()
                 self.recorder.update(debate)
                 return debate
@@ -227,17 +251,17 @@ class MasterDebate:
             try:
                 summary = self.summarize(debate, speech)
             except GatewayError as exc:
-                return self._fail(debate, round_no, "summary: " + exc.cause)
+                return self._fail(debate, round_no, exc.cause, what="摘要")
             debate.summaries = [s for s in debate.summaries if s.round != round_no] + [summary]
             self.recorder.summary(debate, summary)
             if on_speech is not None:
                 on_speech(speech)
             if self.pack.protocol.stop_on_consensus and consensus_reached(self.pack, debate):
-                debate.stop_reason = f"consensus after round {round_no}"
+                debate.stop_reason = f"第 {round_no} 轮后双方已相互认可，提前收束"
                 break
             if only_one and round_no < debate.planned_rounds:
                 debate.status = "interrupted"
-                debate.stop_reason = f"round {round_no} rerun; resume to finish"
+                debate.stop_reason = f"已重跑第 {round_no} 轮；续跑即可完成"
                 debate.updated_at = utcnow()
                 self.recorder.update(debate)
                 return debate
@@ -250,12 +274,12 @@ class MasterDebate:
         try:
             debate.observation = self.engine.observe(req)
         except GatewayError as exc:
-            debate.status, debate.stop_reason = "failed", f"observation failed: {exc.cause}"
+            debate.status, debate.stop_reason = "failed", f"中立观察失败：{cause_zh(exc.cause)}"
             debate.updated_at = utcnow()
             self.recorder.update(debate)
             return debate
         debate.status = "completed"
-        debate.stop_reason = debate.stop_reason or f"reached {debate.planned_rounds} rounds"
+        debate.stop_reason = debate.stop_reason or f"已完成预定的 {debate.planned_rounds} 轮"
         debate.updated_at = utcnow()
         self.recorder.update(debate)
         return debate
