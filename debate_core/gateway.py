@@ -294,13 +294,17 @@ _CAUSES_ZH = (
     ("request rejected", "请求被模型服务拒绝"),
     ("the model returned an empty", "模型返回了空回复"),
     ("stopped by the user", "用户中途停止"),
+    ("no usable neutral observation", "模型未给出可用的中立观察（缺少字段或宣布了胜负）"),
 )
 
 
 def cause_zh(cause: str) -> str:
     """The Chinese form of a gateway failure cause (for Chinese debates' stop reasons)."""
     attempts = re.search(r"after (\d+) attempts", cause)
+    status = re.match(r"[^(:]*\((\d{3})\)", cause)
     text = next((zh for en, zh in _CAUSES_ZH if cause.startswith(en)), "模型调用失败")
+    if status and status.group(1) not in text:
+        text += f"（HTTP {status.group(1)}）"
     return text + (f"（共尝试 {attempts.group(1)} 次）" if attempts else "")
 
 

@@ -80,11 +80,11 @@ def failed_debate(archive, failed_round: int = 3) -> Debate:
     gone = next(s for s in d.rounds if s.round == failed_round)
     d.rounds = keep + [Speech(round=failed_round, speaker=gone.speaker, speaker_name=gone.speaker_name,
                               role=gone.role, status="failed", engine="offline",
-                              warnings=["timed out waiting for the model after 4 attempts"])]
+                              warnings=["等待模型超时（共尝试 4 次）"])]
     d.summaries = [s for s in d.summaries if s.round < failed_round]
     d.observation = None
     d.status = "failed"
-    d.stop_reason = f"round {failed_round} failed: timed out waiting for the model after 4 attempts"
+    d.stop_reason = f"第 {failed_round} 轮失败：等待模型超时（共尝试 4 次）"
     archive.save(d)
     return d
 

@@ -114,7 +114,7 @@ def test_offline_master_debate_live_outcome_in_the_browser(server, page):
     page.get_by_role("heading", name="✍️ round 3: 慧能大师 · 回应 — writing…").wait_for()
     assert page.get_by_role("heading", name="R2｜印光大师 · 反驳").is_visible()
     shot(page, "live-running")
-    page.get_by_text("Completed: reached 4 rounds.").wait_for()
+    page.get_by_text("Completed: 已完成预定的 4 轮.").wait_for()
     for title in ("R1｜慧能大师 · 立论", "R2｜印光大师 · 反驳", "R3｜慧能大师 · 回应", "R4｜印光大师 · 综合"):
         page.get_by_role("heading", name=title).wait_for()  # every round is on the page
     assert page.get_by_text("Progress: 4 of 4 rounds").is_visible()
@@ -125,7 +125,7 @@ def test_offline_master_debate_live_outcome_in_the_browser(server, page):
     # A reload or a second tab shows the same debate, read from the archive.
     second = page.context.new_page()
     second.goto(page.url)
-    second.get_by_text("Completed: reached 4 rounds.").wait_for()
+    second.get_by_text("Completed: 已完成预定的 4 轮.").wait_for()
     for title in ("R1｜慧能大师 · 立论", "R4｜印光大师 · 综合"):
         second.get_by_role("heading", name=title).wait_for()
     second.close()

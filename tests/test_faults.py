@@ -205,7 +205,7 @@ def test_fault_matrix_case(key, default_pack, tmp_path):
     assert row.final_status == "completed"
     if case.times is None and key != "long":
         assert row.first_status == "failed"
-        assert row.first_reason.startswith(f"round {bench.FAULT_ROUND} failed: ") and "\n" not in row.first_reason
+        assert row.first_reason.startswith(f"第 {bench.FAULT_ROUND} 轮失败：") and "\n" not in row.first_reason
         assert row.rounds_kept == bench.FAULT_ROUND - 1
         assert row.failed_calls == bench.MAX_RETRIES + 1
         assert row.continued.startswith("retry: ") and row.continued.endswith("completed")
@@ -316,18 +316,19 @@ def test_cli_shows_a_one_line_cause_and_retry_continues_without_loss(default_pac
         assert r.returncode == 1, r.stderr
         errors = [x for x in r.stderr.splitlines() if x.startswith("error")]
         assert len(errors) == 1 and "Traceback" not in r.stderr and "LiteLLM" not in r.stderr, r.stderr
-        m = re.fullmatch(r"error: round 2 failed: server error \(500\): upstream exploded after 4 attempts "
-                         r"\(debate ([0-9a-f]{12})\)", errors[0])
+        m = re.fullmatch(r"error: 第 2 轮失败：模型服务出错（HTTP 500）（共尝试 4 次） \(debate ([0-9a-f]{12})\)", errors[0])
         assert m, errors[0]
         debate_id = m.group(1)
         arc = open_archive(path)
         before = arc.query("SELECT * FROM speeches WHERE debate_id = ? AND round = 1", [debate_id])
         assert arc.get_debate(debate_id).status == "failed"
+        # the provider's own message is kept with the recorded call, not in the Chinese stop reason
+        assert any("upstream exploded" in c.error for c in arc.get_debate(debate_id).llm_calls)
 
         state["down"] = False
         r = run_cli("retry", debate_id, "--archive", str(path), "--quiet", env={"DEBATE_BACKOFF": "0.01"})
         assert r.returncode == 0, r.stderr
-        assert r.stderr.strip().splitlines()[-1] == f"debate {debate_id}: interrupted (round 2 rerun; resume to finish)"
+        assert r.stderr.strip().splitlines()[-1] == f"debate {debate_id}: interrupted (已重跑第 2 轮；续跑即可完成)"
         d = arc.resume(debate_id)
     assert d.status == "completed" and [s.round for s in d.rounds] == [1, 2, 3, 4]
     after = arc.query("SELECT * FROM speeches WHERE debate_id = ? AND round = 1", [debate_id])
@@ -348,7 +349,7 @@ def test_live_page_shows_the_one_line_cause_and_offers_retry(default_pack, tmp_p
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     errors = [e.value for e in at.error]
-    cause = [e for e in errors if "round 2 failed: connection failed" in e]
+    cause = [e for e in errors if "第 2 轮失败：连接模型服务失败" in e]
     assert cause, errors
     assert "Traceback" not in "".join(errors)
     assert at.button(key="retry").label.startswith("🔁 Retry round 2")

@@ -146,10 +146,10 @@ def test_an_obedient_model_gets_no_verdict_through(topic, default_pack):
         assert "赢了" in verdict.message
     # the retry told the model which rule it broke
     retry_prompts = [b["messages"][1]["content"] for b in requests if "【上一稿未通过检查" in b["messages"][1]["content"]]
-    assert retry_prompts and all("no_verdict" in p for p in retry_prompts)
+    assert retry_prompts and all("禁裁决" in p for p in retry_prompts)
     # the closing observation named a winner twice: refused, the debate does not end with one
     assert d.observation is None and d.status == "failed"
-    assert d.stop_reason == "observation failed: no usable neutral observation: observation named a winner"
+    assert d.stop_reason == "中立观察失败：模型未给出可用的中立观察（缺少字段或宣布了胜负）"
 
 
 @pytest.mark.parametrize("phrase", ["慧能赢了", "宣布慧能获胜", "慧能胜出", "禅宗更究竟", "读者应该选净土", "印光略胜一筹",

@@ -186,7 +186,7 @@ def test_model_failure_leaves_the_debate_failed_at_that_round(default_pack, scri
     engine = LLMEngine(Gateway(model="openai/flaky", api_base=scripted.url, max_retries=1, backoff=0.01))
     md = MasterDebate(default_pack, engine)
     d = md.run(md.prepare(DebateConfig(topic=TOPIC)))
-    assert d.status == "failed" and "round 2" in d.stop_reason and "500" in d.stop_reason
+    assert d.status == "failed" and "第 2 轮失败" in d.stop_reason and "HTTP 500" in d.stop_reason
     assert [s.status for s in d.rounds] == ["ok", "failed"]
     # the next run resumes at round 2 with round 1 kept
     scripted.script = good

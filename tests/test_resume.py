@@ -164,7 +164,7 @@ def test_failed_round_then_retry_reruns_that_round_alone(tmp_path, pack, referen
     assert debate.status == "failed"
 
     stored = arc.get_debate(debate.id)
-    assert stored.status == "failed" and stored.stop_reason.startswith("round 3 failed")
+    assert stored.status == "failed" and stored.stop_reason.startswith("第 3 轮失败")
     assert [(s.round, s.status) for s in stored.rounds] == [(1, "ok"), (2, "ok"), (3, "failed")]
     assert arc.query("SELECT failed_round FROM debates")["failed_round"][0] == 3
 
@@ -172,7 +172,7 @@ def test_failed_round_then_retry_reruns_that_round_alone(tmp_path, pack, referen
     assert r.returncode == 0, r.stderr
     after = arc.get_debate(debate.id)
     assert [(s.round, s.status) for s in after.rounds] == [(1, "ok"), (2, "ok"), (3, "ok")]  # round 3 alone
-    assert after.status == "interrupted" and "resume" in after.stop_reason
+    assert after.status == "interrupted" and "续跑" in after.stop_reason
     assert [s.text for s in after.rounds] == [s.text for s in reference.rounds[:3]]
 
     r = cli("resume", debate.id, "--archive", str(path))
