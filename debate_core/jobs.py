@@ -248,19 +248,19 @@ class JobManager:
     def _record_stop(self, debate: Debate) -> str:
         """Stop pressed while a reply streamed: what was committed stays, the unfinished speech
         (never appended to the debate) is dropped, and the debate can be resumed."""
-        debate.status, debate.stop_reason = "stopped", "stopped by the user mid-speech; the unfinished speech was discarded"
+        debate.status, debate.stop_reason = "stopped", "用户在发言中途停止；未写完的发言已舍弃"
         debate.updated_at = utcnow()
         self.archive.update(debate)
         return debate.status
 
     def _record_crash(self, debate: Debate, cause: str) -> None:
         try:
-            debate.status, debate.stop_reason = "failed", f"unexpected error: {cause}"
+            debate.status, debate.stop_reason = "failed", f"意外错误：{cause}"
             debate.updated_at = utcnow()
             self.archive.update(debate)
         except Exception:  # noqa: BLE001 - the archive itself may be the cause
             try:
-                self.archive.set_status(debate.id, "failed", f"unexpected error: {cause}")
+                self.archive.set_status(debate.id, "failed", f"意外错误：{cause}")
             except Exception:  # noqa: BLE001
                 pass
 

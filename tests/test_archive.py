@@ -230,7 +230,7 @@ def test_mark_interrupted_flips_only_debates_whose_writer_is_gone(tmp_path):
     status = dict(arc.query("SELECT id, status FROM debates").values.tolist())
     assert status == {"alive": "running", "dead": "interrupted", "reused": "interrupted",
                       "far-stale": "interrupted", "far-fresh": "running"}
-    assert "stopped during round 1" in arc.get_debate("dead").stop_reason
+    assert "在第 1 轮中途停止" in arc.get_debate("dead").stop_reason
     assert arc.mark_interrupted() == []  # idempotent
 
 

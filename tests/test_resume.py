@@ -93,7 +93,7 @@ def test_sigkill_mid_round_3_leaves_rounds_1_2_and_resume_finishes(tmp_path, pac
     [row] = [x for x in json.loads(r.stdout) if x["id"] == debate_id]
     assert row["status"] == "interrupted"
     d = arc.get_debate(debate_id)
-    assert d.status == "interrupted" and "round 3" in d.stop_reason and str(proc.pid) in d.stop_reason
+    assert d.status == "interrupted" and "第 3 轮" in d.stop_reason and str(proc.pid) in d.stop_reason
 
     # resume finishes it from round 3 under the same rules
     r = cli("resume", debate_id, "--archive", str(path), "--format", "json")
