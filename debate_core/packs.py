@@ -22,6 +22,7 @@ from typing import Any, Optional
 
 from pydantic import ValidationError
 
+from .aliases import apply_default_aliases
 from .models import DebateProtocol, Excerpt, Master, Pack, PackReport, Problem
 
 DEFAULT_PACK = Path(__file__).resolve().parent.parent / "data" / "packs" / "default"
@@ -316,7 +317,7 @@ def load_pack(path: Optional[str | Path] = None) -> Pack:
         pairs_both_ways=len(both), one_way=len(one_way), errors=errors,
         warnings=len(problems) - errors, problems=problems, pairs=both, one_way_entries=one_way,
     )
-    return Pack(name=name, version=version, path=str(root), masters=masters, protocol=proto, report=report)
+    return apply_default_aliases(Pack(name=name, version=version, path=str(root), masters=masters, protocol=proto, report=report))
 
 
 def closest(name: str, options: list[str]) -> Optional[str]:
@@ -327,13 +328,20 @@ def closest(name: str, options: list[str]) -> Optional[str]:
 
 
 def resolve_master(pack: Pack, name: str) -> str:
-    """A slug from a slug, a full name (慧能大师) or a short name (慧能)."""
+    """A slug from a slug, a full name (慧能大师), a short name (慧能) or a common name
+    (六祖, 罗什, 智者大师, 印光老法师: the master's aliases, honorifics aside)."""
+    from .aliases import ambiguous, resolve_name
+
     name = name.strip()
-    if name in pack.masters:
-        return name
-    for slug, m in pack.masters.items():
-        if name in (m.name, m.short_name):
-            return slug
-    guess = closest(name, list(pack.masters) + [m.name for m in pack.masters.values()])
+    slug = resolve_name(pack, name)
+    if slug is not None:
+        return slug
+    shared = ambiguous(pack, name)
+    if shared:
+        raise KeyError(f"master name {name!r} is ambiguous in pack {pack.name!r}: it names {', '.join(shared)}; "
+                       "give the slug")
+    guess = closest(name, list(pack.masters) + [n for m in pack.masters.values() for n in m.all_names])
+    if guess is not None and guess not in pack.masters:
+        guess = resolve_name(pack, guess) or guess
     hint = f"; did you mean {guess!r}?" if guess else ""
     raise KeyError(f"unknown master {name!r} in pack {pack.name!r}{hint}")

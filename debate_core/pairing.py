@@ -1,10 +1,16 @@
 """Which two masters debate a topic, in the master-debate seed's order of rules.
 
-1. ``user``: two masters named by the user.
-2. ``table``: the seed's topic-to-pair table (``resources/pair_table.json``); a row
-   matches when the topic evokes both of its sides.
-3. ``keywords``: scoring over each master's ``search_scope.keywords`` (keywords
-   shorter than ``min_keyword_length`` ignored), the top two from different schools.
+1. ``user``: two masters named by the user (slug, name, short name or alias: 六祖, 罗什).
+2. ``table``: the seed's topic-to-pair table (``resources/pair_table.json``).  A row
+   matches by one of its short forms, which name both sides at once (禅净, 空有, 顿渐,
+   性相; also written 禅与净, 空和有), or when the topic evokes both of its sides (a
+   side's terms, or any name of the side's master).  A term that only occurs inside a
+   longer term of another master does not count for its own (中观 in 应成中观).  A row
+   with a short form ranks first, then the row with more distinct terms hit, then the
+   seed's row order; so rows sharing a master (huineng has four) are told apart by
+   the other side.
+3. ``keywords``: scoring over each master's ``search_scope.keywords`` and names
+   (keywords shorter than ``min_keyword_length`` ignored), the top two from different schools.
 4. ``default``: the default pair.
 """
 
@@ -18,8 +24,12 @@ from typing import Optional, Sequence
 
 from pydantic import BaseModel, Field
 
+from .aliases import apply_default_aliases, topic_names
 from .models import Master, Pack
 from .packs import resolve_master
+
+__all__ = ["PairChoice", "PairError", "apply_default_aliases", "choose_pair", "keyword_scores", "pair_table",
+           "school_key", "table_matches"]
 
 
 class PairChoice(BaseModel):
@@ -51,44 +61,128 @@ def school_key(master: Master) -> str:
     return s.strip() or master.slug
 
 
-def _names(m: Master) -> list[str]:
-    return [n for n in {m.name, m.short_name} if n and len(n) >= 2]
+def _names(m: Master, pack: Optional[Pack] = None) -> list[str]:
+    return topic_names(m, pack)
 
 
-def _side_hits(topic: str, side: dict, pack: Pack) -> list[str]:
-    terms = list(side.get("terms", []))
-    m = pack.masters.get(side["master"])
-    if m is not None:
-        terms += _names(m)
-    return sorted({t for t in terms if t and t in topic}, key=terms.index)
+# ------------------------------------------------------------------ short forms
 
 
-def _table_choice(topic: str, pack: Pack) -> Optional[PairChoice]:
-    best = None
+def _alt(words: Sequence[str]) -> str:
+    return "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
+
+
+@lru_cache(maxsize=64)
+def _short_form_patterns(x: str, y: str, strict: bool) -> tuple[re.Pattern, ...]:
+    table = pair_table()
+    conj = _alt(table.get("conjunctions", ["与", "和"]))
+    dispute = _alt(table.get("dispute_words", ["之争"]))
+    X, Y = re.escape(x), re.escape(y)
+    joined = [re.compile(rf"{X}\s*(?:{conj})\s*{Y}", re.I), re.compile(rf"{Y}\s*(?:{conj})\s*{X}", re.I)]
+    if strict:  # an ordinary word too (性相近): only joined, before a dispute word, or the whole topic
+        return (*joined, re.compile(rf"{X}{Y}\s*(?:{dispute})"),
+                re.compile(rf"^[\W_]*{X}{Y}[\W_]*$"))
+    return (*joined, re.compile(rf"{X}{Y}"))
+
+
+def short_forms_in(topic: str, row: dict) -> list[str]:
+    """The row's short forms the topic contains (as written in the table: 禅净, 空有 …)."""
+    out = []
+    for sf in row.get("short_forms", []):
+        x, y = sf["pair"]
+        if any(p.search(topic) for p in _short_form_patterns(x, y, bool(sf.get("strict")))):
+            out.append(x + y)
+    return out
+
+
+# ------------------------------------------------------------------ side terms
+
+
+def _vocabulary(pack: Pack) -> list[tuple[str, str]]:
+    """(term, master) for every side term of the table and every topic name of a table master."""
+    vocab: set[tuple[str, str]] = set()
     for row in pair_table()["rows"]:
+        for side in (row["a"], row["b"]):
+            slug = side["master"]
+            vocab.update((t, slug) for t in side.get("terms", []) if t)
+    for slug in {s for _, s in vocab}:
+        m = pack.masters.get(slug)
+        if m is not None:
+            vocab.update((n, slug) for n in _names(m, pack))
+    return sorted(vocab)
+
+
+def _uncovered(topic: str, pack: Pack) -> set[tuple[str, str]]:
+    """(term, master) pairs with at least one occurrence in ``topic`` that no longer term
+    of *another* master contains."""
+    occ: list[tuple[int, int, str, str]] = []
+    for term, slug in _vocabulary(pack):
+        for m in re.finditer(re.escape(term), topic):
+            occ.append((m.start(), m.end(), term, slug))
+    out = set()
+    for s, e, term, slug in occ:
+        covered = any(s2 <= s and e <= e2 and (e2 - s2) > (e - s) and slug2 != slug for s2, e2, _t, slug2 in occ)
+        if not covered:
+            out.add((term, slug))
+    return out
+
+
+def _side_hits(side: dict, pack: Pack, found: set[tuple[str, str]]) -> list[str]:
+    slug = side["master"]
+    terms = list(side.get("terms", []))
+    m = pack.masters.get(slug)
+    if m is not None:
+        terms += [n for n in _names(m, pack) if n not in terms]
+    hits = [t for t in dict.fromkeys(terms) if (t, slug) in found]
+    return [t for t in hits if not any(t != u and t in u for u in hits)]  # 印光 inside 印光老法师: one hit
+
+
+def table_matches(topic: str, pack: Pack) -> list[dict]:
+    """Every table row the topic matches, best first: {row, short, a_hits, b_hits, score}."""
+    found = _uncovered(topic, pack)
+    out = []
+    for index, row in enumerate(pair_table()["rows"]):
         a, b = row["a"]["master"], row["b"]["master"]
         if a not in pack.masters or b not in pack.masters:
             continue
-        ha, hb = _side_hits(topic, row["a"], pack), _side_hits(topic, row["b"], pack)
-        if ha and hb:
-            score = len(set(ha) | set(hb))
-            if best is None or score > best[0]:
-                best = (score, row, ha, hb)
-    if best is None:
+        short = short_forms_in(topic, row)
+        ha, hb = _side_hits(row["a"], pack, found), _side_hits(row["b"], pack, found)
+        if short or (ha and hb):
+            score = (1 if short else 0, len(set(ha) | set(hb)), -index)
+            out.append({"row": row, "short": short, "a_hits": ha, "b_hits": hb, "score": score})
+    return sorted(out, key=lambda r: r["score"], reverse=True)
+
+
+def _table_choice(topic: str, pack: Pack) -> Optional[PairChoice]:
+    matches = table_matches(topic, pack)
+    if not matches:
         return None
-    _, row, ha, hb = best
+    best = matches[0]
+    row, ha, hb = best["row"], best["a_hits"], best["b_hits"]
     a, b = row["a"]["master"], row["b"]["master"]
-    return PairChoice(a=a, b=b, rule="table", row=row["label"], hits={a: ha, b: hb},
-                      reason=f"topic table row 「{row['label']}」: topic evokes both sides ({'、'.join(ha)} / {'、'.join(hb)})")
+    hits = {a: list(dict.fromkeys(best["short"] + ha)), b: list(dict.fromkeys(best["short"] + hb))}
+    if best["short"]:
+        why = f"short form {'、'.join(best['short'])} names both sides"
+    else:
+        why = f"topic evokes both sides ({'、'.join(ha)} / {'、'.join(hb)})"
+    others = [m["row"]["label"] for m in matches[1:]]
+    also = f"; also matched, ranked lower: {'、'.join(others)}" if others else ""
+    return PairChoice(a=a, b=b, rule="table", row=row["label"], hits=hits,
+                      reason=f"topic table row 「{row['label']}」: {why}{also}")
 
 
 def keyword_scores(topic: str, pack: Pack) -> dict[str, list[str]]:
     table = pair_table()
     min_len = int(table.get("min_keyword_length", 2))
+    terms: dict[str, list[str]] = {}
+    for row in table["rows"]:  # the table's side terms are keywords of their master too
+        for side in (row["a"], row["b"]):
+            terms.setdefault(side["master"], []).extend(side.get("terms", []))
     out: dict[str, list[str]] = {}
     for slug, m in pack.masters.items():
-        hits = [k for k in m.search_scope.keywords if isinstance(k, str) and len(k) >= min_len and k in topic]
-        hits += [n for n in _names(m) if n in topic and n not in hits]
+        words = list(dict.fromkeys([*m.search_scope.keywords, *terms.get(slug, [])]))
+        hits = [k for k in words if isinstance(k, str) and len(k) >= min_len and k in topic]
+        hits += [n for n in _names(m, pack) if n in topic and n not in hits]
         if hits:
             out[slug] = hits
     return out
@@ -137,7 +231,7 @@ def choose_pair(topic: str, pack: Pack, masters: Optional[Sequence[str]] = None)
         hits = {s: scores[s] for s in (a, b) if s in scores}
         desc = "; ".join(f"{pack.masters[s].name}: {'、'.join(h)}" for s, h in hits.items())
         return PairChoice(a=a, b=b, rule="keywords", hits=hits,
-                          reason=f"keyword scoring over search_scope.keywords, top two from different schools ({desc})")
+                          reason=f"keyword scoring over search_scope.keywords, names and table terms, top two from different schools ({desc})")
 
     a, b = _default_pair(pack)
     return PairChoice(a=a, b=b, rule="default", reason="no table row or keyword matched the topic; default pair")
