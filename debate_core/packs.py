@@ -24,6 +24,7 @@ from pydantic import ValidationError
 
 from .aliases import apply_default_aliases
 from .models import DebateProtocol, Excerpt, Master, Pack, PackReport, Problem
+from .teachings import read_master
 
 DEFAULT_PACK = Path(__file__).resolve().parent.parent / "data" / "packs" / "default"
 PROTOCOL_DIR = "master-debate"
@@ -182,6 +183,7 @@ def _load_master(folder: Path, root: Path, problems: list[Problem]) -> Optional[
             if md.name.upper() == "INDEX.MD":
                 continue
             master.excerpts.extend(parse_excerpts(md, ids, root, problems))
+    read_master(master, folder, root)  # teachings and set-aside material (debate_core/teachings.py)
     for name, attr in (("voice.md", "voice_notes"), ("teaching.md", "teaching_notes")):
         p = folder / "references" / name
         if p.is_file():

@@ -1,0 +1,538 @@
+"""The pack reader: what a master taught, told apart from everything else in his files.
+
+A master's ``sources/*.md`` files (Master-skill layout) hold more than teaching:
+headings, tables, citation formats and source lines, editorial rules for whoever
+quotes the file (引用时应注明…, 不得作为直接引语…), reading lists and translations to
+consult, URLs and markdown links, runs of English or Pali, list items cut in the
+middle of a bracket, lead-in lines that end in a colon, the 主旨/出处 notes of the
+pack's editors, and words spoken by someone else (the Buddha in a sutra, a student's
+question).  Only the first kind may reach a speech.
+
+The reader goes line by line and decides by structure (heading, table row, block
+quote, bullet, label) and by properties of the sentence (a URL, Latin letters left
+after the glosses are removed, unbalanced brackets, an editorial cue, an attribution
+to another speaker, its length), never by a list of known sentences, so it works
+on any pack in the layout.  Every line it does not take is kept as a
+:class:`~debate_core.models.SetAside` with a reason, so ``pack check`` can show a
+pack author what was left out and why.
+
+Each teaching carries the source id it belongs to: an explicit ``来源：``/``出处：``
+line of its section (an id, or a title that names one of the master's sources),
+else an id or title in the section heading, else the enclosing section's or the
+file preamble's, else the first of the master's source ids the file names.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Iterable, Optional
+
+from .models import Master, SetAside, Teaching
+
+# Reasons, in the order ``pack check`` lists them.
+REASONS = {
+    "heading": "标题或小标签",
+    "table": "表格",
+    "meta": "出处、来源、主旨等编者注记",
+    "editorial": "编辑规则与引用说明",
+    "reading_list": "书目与参考读物",
+    "url": "网址",
+    "link": "markdown 链接",
+    "foreign": "外文段落",
+    "quote": "他人话语（经文、问者）",
+    "fragment": "残句、引导语或半截列表",
+    "code": "代码块",
+}
+
+MIN_CJK = 9      # a teaching unit is a sentence, not a word
+MAX_CJK = 110    # longer units are split at ；
+
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_LATIN = re.compile(r"[A-Za-zÀ-ɏḀ-ỿ]")
+_URL = re.compile(r"https?://|www\.|\b[\w-]+\.(?:org|com|net|io|app|edu|cn|tw)\b", re.I)
+_MD_LINK = re.compile(r"\[[^\]]*\]\([^)]*\)")
+_HEADING = re.compile(r"^#{1,6}\s*(.*?)\s*#*\s*$")
+_BULLET = re.compile(r"^(?:[-*+•]\s+|\d{1,2}[.、)）]\s*|[①-⑳]\s*)")
+_LABEL = re.compile(r"^\*\*([^*]{1,24}?)\*\*\s*[：:]?\s*|^([\u4e00-\u9fff]{1,8})[：:]\s*")
+# Labels whose content is the pack editors' note, not the master's teaching.
+_META_LABELS = ("主旨", "要旨", "出处", "来源", "來源", "引用", "说明", "說明", "注", "按", "备注", "校注", "提示",
+                "原典", "原文", "版本", "译本", "汉译", "英译", "参考", "標識", "标识", "CBETA", "FoJin", "BDRC",
+                "覆盖", "收录", "巴利经引", "印度论典所引")
+_SOURCE_LABEL = re.compile(r"(?:来源|來源|出处|出處|source|引用格式|CBETA\s*ID)\s*[：:]", re.I)
+# Editorial cues: what a pack says to whoever quotes it, not what the master taught.
+_EDITORIAL = re.compile(
+    r"引用(?:时|時|本文件|格式|规范|規範|警示)|(?:应|應|须|須|必须|必須)(?:注明|冠以|标明|標明)|不得作为|不得作為|不得(?:引|归|歸|虚|將|将)"
+    r"|不可(?:将|將|代笔|代筆|虚构|虛構|归于|歸於|把)|深入研究|请(?:查阅|参阅|访问|參閱|訪問)|(?:原文|全文|完整经文|完整經文)请"
+    r"|本文件|本目录|本目錄|本规则|本規則|本(?:角色|技能|选段|選段)|收录|收錄|欢迎|歡迎|\bPR\b|授权|授權|出版社|出版物"
+    r"|节选自|節選自|仅(?:介绍|供|作)|僅(?:介紹|供|作)|不替代|不代表完整|HARD-GATE|SKILL\.md|⚠|注意[：:]|警示|免责|免責"
+    r"|逐字|转述|轉述|非.{0,6}(?:原话|原話|逐字)|以.{0,8}为准|為準|为准|检索|檢索|对照|對照|公开元数据|公開元數據")
+_READING = re.compile(r"(?:中文|汉译|漢譯|英译|英譯)?参考|可参|可參|参看|參看|读物|讀物|推荐阅读|推薦閱讀|延伸阅读|书目|書目|译本|譯本")
+# An attribution before a colon and a quote: who speaks.
+_ATTRIB = re.compile(r"^(?P<who>[^，。：:「“\"]{0,16}?)(?:说|說|曰|云|答|问|問|告|言|道|开示|開示|苦恼|苦惱|偈)[^：:]{0,8}[：:]\s*[「“\"『]?")
+_OTHER_SPEAKERS = re.compile(r"佛陀|佛告|佛说|佛說|世尊|如来|如來|学人|學人|弟子|问者|問者|比丘|居士|某|有人|或问|或問|僧问|僧問"
+                             r"|舍利弗|须菩提|須菩提|阿难|阿難|文殊|维摩|維摩|龙树|龍樹|提婆|护法|護法|世亲|世親|寂天|月称|月稱")
+_OWN_VERBS = r"(?:著|说|說|造|述|撰|口述|开示|開示|公开开示|公開開示|语录|語錄|文钞|文鈔|道歌|全集|论著|論著)"
+_GLOSS = re.compile(r"[（(][^（）()]*?[A-Za-zÀ-ɏḀ-ỿ][^（）()]*?[）)]")
+_PAIRS = {"【": "】", "《": "》", "「": "」", "『": "』", "“": "”", "（": "）", "(": ")", "[": "]", "〔": "〕"}
+_QUOTE_MARKS = re.compile(r"[“”\"‘’「」『』]|(?<![A-Za-z])'|'(?![A-Za-z])")
+
+
+def cjk_len(text: str) -> int:
+    return len(_CJK.findall(text))
+
+
+def _norm(text: str) -> str:
+    try:  # the checks' variant table, when present: 法華 matches 法华
+        from .checks._text import normalize_quote
+        return normalize_quote(text)
+    except Exception:  # pragma: no cover - the checks module is elsewhere being rewritten
+        return re.sub(r"[^0-9a-z\u3400-\u9fff]", "", text.lower())
+
+
+def _balanced(text: str) -> bool:
+    stack: list[str] = []
+    closers = set(_PAIRS.values())
+    for ch in text:
+        if ch in _PAIRS and not (ch == "(" and False):
+            stack.append(_PAIRS[ch])
+        elif ch in closers:
+            if not stack or stack.pop() != ch:
+                return False
+    return not stack
+
+
+def _title_parts(title: str) -> list[str]:
+    """A source title and its parts: 'Food for the Heart（《心灵的资粮》）' → both names."""
+    parts = [title] + re.split(r"[（）()《》\[\]/·，,]+", title)
+    out = []
+    for p in parts:
+        p = p.strip()
+        if (cjk_len(p) >= 2 or len(p) >= 6) and p not in out:
+            out.append(p)
+    return out
+
+
+class SourceMatcher:
+    """Maps a line (出处, heading, preamble) to one of the master's source ids."""
+
+    def __init__(self, master: Master):
+        self.master = master
+        self.ids = [s.id for s in master.sources if s.id]
+        self.parts: list[tuple[str, str]] = []
+        for s in master.sources:
+            for p in _title_parts(s.title or ""):
+                self.parts.append((_norm(p), s.id))
+        self.parts.sort(key=lambda x: len(x[0]), reverse=True)
+
+    def match(self, text: str) -> str:
+        if not text:
+            return ""
+        flat = re.sub(r"[\s]", "", text)
+        for sid in sorted(self.ids, key=len, reverse=True):  # an explicit id
+            if sid and (sid in text or re.sub(r"\s", "", sid) in flat):
+                return sid
+        low = flat.lower()
+        if re.search(r"\bSC\s*:|suttacentral", text, re.I):
+            for s in self.master.sources:
+                if s.id.lower() == "suttacentral" or s.type == "pali_canon":
+                    return s.id
+        n = _norm(text)
+        for part, sid in self.parts:  # a title, longest first
+            if part and len(part) >= 2 and part in n:
+                return sid
+        # a CBETA short id (T1716) against the master's long ids (T33n1716)
+        for m in re.finditer(r"\b([TX])(\d{3,4})\b", text):
+            for sid in self.ids:
+                if re.fullmatch(rf"{m.group(1)}\d{{2}}n0*{m.group(2)}", sid):
+                    return sid
+        del low
+        return ""
+
+
+class _Section:
+    def __init__(self, heading: str, level: int, parent: Optional["_Section"]):
+        self.heading = heading
+        self.level = level
+        self.parent = parent
+        self.explicit = ""   # from a 来源/出处 line
+        self.in_heading = ""  # an id or title in the heading
+        self.mentioned = ""  # an id named anywhere in the body
+        self.units: list[Teaching] = []
+
+    def source_id(self) -> str:
+        s: Optional[_Section] = self
+        while s is not None:
+            for sid in (s.explicit, s.in_heading):
+                if sid:
+                    return sid
+            s = s.parent
+        return self.mentioned
+
+
+def _names(master: Master) -> list[str]:
+    names = {master.name, master.short_name, *master.aliases}
+    extra = getattr(master, "model_extra", None) or {}
+    for a in extra.get("aliases", []) if isinstance(extra.get("aliases"), list) else []:
+        if isinstance(a, str):
+            names.add(a)
+    return sorted((n for n in names if n and len(n) >= 2), key=len, reverse=True)
+
+
+def _own_file(preamble: str, title_line: str, names: list[str]) -> bool:
+    """A file of the master's own words (he wrote, spoke or taught it), as its preamble says."""
+    text = title_line + "\n" + preamble
+    return any(re.search(re.escape(n) + r"[^\n，。；]{0,3}" + _OWN_VERBS, text) for n in names)
+
+
+def _strip_line(line: str) -> tuple[str, bool, bool]:
+    """(content, was a block quote, was a bullet)."""
+    quoted = False
+    s = line.strip()
+    while s.startswith(">"):
+        quoted = True
+        s = s[1:].strip()
+    bullet = False
+    m = _BULLET.match(s)
+    if m and not s.startswith("**"):
+        bullet = True
+        s = s[m.end():].strip()
+    elif s.startswith(("- ", "* ")):
+        bullet = True
+        s = s[2:].strip()
+    return s, quoted, bullet
+
+
+def _clean(text: str, names: list[str]) -> str:
+    """Markup and glosses off; the master's own attribution (阿姜查反复强调：) off."""
+    t = text.replace("**", "").replace("__", "").replace("`", "")
+    t = re.sub(r"(?<![A-Za-z])\*(?!\s)|(?<!\s)\*(?![A-Za-z])", "", t)
+    for _ in range(2):
+        t = _GLOSS.sub("", t)  # 欲爱（taṇhā） → 欲爱
+    t = _QUOTE_MARKS.sub("", t)
+    m = re.match(r"^([^：:，。]{1,16})[：:]\s*", t)
+    if m and any(n in m.group(1) for n in names):
+        t = t[m.end():]
+    t = re.sub(r"\s+", "", t) if not _LATIN.search(t) else re.sub(r"\s+", " ", t).strip()
+    t = re.sub(r"[—–-]{2,}\s*$", "", t).strip()
+    return t
+
+
+def _split_sentences(text: str) -> list[str]:
+    out, buf, depth = [], "", 0
+    for ch in text:
+        buf += ch
+        if ch in _PAIRS:
+            depth += 1
+        elif ch in _PAIRS.values():
+            depth = max(0, depth - 1)
+        elif ch in "。！？!?" and depth == 0:
+            out.append(buf)
+            buf = ""
+    if buf.strip():
+        out.append(buf)
+    return [s.strip() for s in out if s.strip()]
+
+
+def _long_split(sentence: str) -> list[str]:
+    if cjk_len(sentence) <= MAX_CJK:
+        return [sentence]
+    parts = [p for p in re.split(r"(?<=；)", sentence) if p]
+    return parts if len(parts) > 1 else [sentence]
+
+
+def _as_unit(s: str) -> str:
+    s = s.strip().rstrip("；;，,、：: ")
+    if s and s[-1] not in "。！？":
+        s += "。"
+    return s
+
+
+_SECTION_KINDS = (
+    ("editorial", re.compile(r"引用|警示|注意|说明|說明|规范|規範|免责|免責|授权|授權|版权|版權|校勘|凡例")),
+    ("reading_list", re.compile(r"参考|參考|书目|書目|延伸|阅读|閱讀|资源|資源|链接|鏈接|著作|精通经典|所依经典|经典列表|索引|收录")),
+    ("meta", re.compile(r"生平|背景|简介|簡介|传承与|傳承與|年表|年谱|年譜|小传|小傳|人物|史略|影响|影響|评价|評價")),
+)
+
+
+def _section_reason(heading: str) -> str:
+    for reason, pat in _SECTION_KINDS:
+        if pat.search(heading):
+            return reason
+    return ""
+
+
+_OTHER_SAYS = re.compile(r"^(?P<who>[^，。：:；]{1,8}?)(?:云|曰|說|说|言|告)(?:[：:]|(?=[^，。]{4}))")
+
+
+def _sentence_reason(s: str, names: list[str]) -> Optional[str]:
+    if _URL.search(s):
+        return "url"
+    if _MD_LINK.search(s):
+        return "link"
+    if _EDITORIAL.search(s):
+        return "editorial"
+    if _LATIN.search(s):
+        return "foreign"
+    if not _balanced(s) or "…" in s or "..." in s or re.search(r"[【《「『（(\[]\s*$", s):
+        return "fragment"
+    if cjk_len(s) < MIN_CJK or s.rstrip("。").endswith(("：", ":", "——", "—", "→", "+", "、")):
+        return "fragment"
+    if re.match(r"^(?:佛陀|佛|世尊|如来|如來)(?:说|說|告|言|曰|云)[^，。]{0,12}[：:]", s):
+        return "quote"
+    if re.match(r"^[—–\-：:，,、）)】」』”]", s) or re.match(r"^[（(][^）)]*[）)]。?$", s):
+        return "fragment"
+    if any(n in s for n in names):
+        return "meta"  # the editors speaking about the master in the third person
+    q = _OTHER_SAYS.match(s)
+    if q and (_OTHER_SPEAKERS.search(q.group("who")) or re.search(r"古德|古人云|祖师|六祖|经云|經云|偈|佛$|论云|論云",
+                                                               q.group(0))):
+        return "quote"
+    if re.match(r"^(?:偈曰|偈云|颂曰|頌曰|常勉|告诫|告誡)", s):
+        return "quote"
+    if re.search(r"[→+＋=＝≠|｜<>/／]", s):
+        return "fragment"
+    if cjk_len(s) / max(1, len(re.sub(r"\s", "", s))) < 0.6:
+        return "fragment"
+    return None
+
+
+def read_file(path: Path, master: Master, rel: str = "") -> tuple[list[Teaching], list[SetAside]]:
+    """Teachings and set-aside material of one ``sources/*.md`` file.  Never raises on content."""
+    rel = rel or path.name
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return [], []
+    return read_text(text, master, file=rel, name=path.name)
+
+
+def read_text(text: str, master: Master, file: str = "", name: str = "") -> tuple[list[Teaching], list[SetAside]]:
+    names = _names(master)
+    matcher = SourceMatcher(master)
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    first_heading = next((i for i, ln in enumerate(lines) if re.match(r"^#{2,6}\s", ln.strip())), len(lines))
+    title_line = next((ln for ln in lines[:first_heading] if ln.strip().startswith("# ")), "")
+    preamble = "\n".join(ln for ln in lines[:first_heading] if not ln.strip().startswith("#"))
+    own = _own_file(preamble, title_line, names)
+    aside: list[SetAside] = []
+
+    def drop(lineno: int, content: str, reason: str) -> None:
+        aside.append(SetAside(file=name or file, line=lineno, text=content.strip()[:200], reason=reason))
+
+    root = _Section(title_line.lstrip("# ").strip(), 1, None)
+    root.in_heading = matcher.match(title_line)
+    pre_sid = matcher.match(preamble)
+    if pre_sid and not root.in_heading:
+        root.explicit = pre_sid
+    sections = [root]
+    current = root
+    in_code = False
+    lead_other = False  # the previous line introduced another speaker's words (佛说：, 学人问：, 原典：)
+    lead_own_quote = False
+    skip_reason = ""
+    for idx, raw in enumerate(lines):
+        lineno = idx + 1
+        line = raw.strip()
+        if line.startswith("```") or line.startswith("~~~"):
+            in_code = not in_code
+            drop(lineno, line, "code")
+            continue
+        if in_code:
+            drop(lineno, line, "code")
+            continue
+        if not line or re.fullmatch(r"[-*_=]{3,}|>\s*", line):
+            if not line:
+                lead_other = lead_other and False or lead_other  # a blank keeps the lead-in for the quote
+            continue
+        h = _HEADING.match(line) if line.startswith("#") else None
+        if h:
+            level = len(line) - len(line.lstrip("#"))
+            head = h.group(1).replace("**", "").strip()
+            parent = current
+            while parent is not None and parent.level >= level:
+                parent = parent.parent
+            current = _Section(head, level, parent or root)
+            current.in_heading = matcher.match(head)
+            sections.append(current)
+            lead_other = lead_own_quote = False
+            drop(lineno, line, "heading")
+            skip_reason = _section_reason(head)
+            continue
+        if skip_reason:  # a section about the pack, the master's life or what to read: not teaching
+            drop(lineno, line, skip_reason)
+            continue
+        if line.startswith("|") or re.match(r"^\|?\s*:?-{3,}", line):
+            drop(lineno, line, "table")
+            continue
+        content, quoted, bullet = _strip_line(line)
+        if not content:
+            continue
+        found = matcher.match(content) if re.search(r"[A-Z]{1,2}\d|[A-Za-z]+:|《|SC", content) else ""
+        if found and not current.mentioned:
+            current.mentioned = found
+        # 来源 / 出处 / 引用格式 / CBETA ID lines: meta, and they name the section's source
+        if _SOURCE_LABEL.search(content[:40]) or re.match(r"^\*\*?(?:出处|来源|出處|來源)", content):
+            sid = matcher.match(content)
+            if sid:
+                if idx < first_heading:
+                    root.explicit = root.explicit or sid
+                else:
+                    current.explicit = current.explicit or sid
+            drop(lineno, content, "meta")
+            continue
+        label = _LABEL.match(content)
+        if label:
+            lab = (label.group(1) or label.group(2) or "").strip().rstrip("：:")
+            rest = content[label.end():].strip()
+            if any(lab.startswith(x) or x in lab for x in _META_LABELS):
+                drop(lineno, content, "meta")
+                lead_other = lab.startswith(("原典", "原文")) and not own
+                lead_own_quote = lab.startswith(("原典", "原文")) and own
+                if lab.startswith("主旨") and not rest:
+                    lead_other = True  # a 主旨 block quote below is still the editors' note
+                continue
+            if not rest or len(rest) <= 2:
+                drop(lineno, content, "heading")
+                continue
+            if label.group(1):  # **核心**：text → the text, judged on its own
+                content = rest
+        if _URL.search(content):
+            drop(lineno, content, "url")
+            continue
+        if _MD_LINK.search(content):
+            drop(lineno, content, "link")
+            continue
+        if _EDITORIAL.search(content):
+            drop(lineno, content, "editorial")
+            continue
+        if idx < first_heading:  # a file preamble is the editors' description of the file
+            drop(lineno, content, "reading_list" if _READING.search(content) else "meta")
+            continue
+        if _READING.search(content) and (content.count("《") >= 1 or _LATIN.search(content)):
+            drop(lineno, content, "reading_list")
+            continue
+        # a quote block after a lead-in naming someone else, or 原典 of a text the master did not write
+        if quoted and lead_other:
+            drop(lineno, content, "quote")
+            continue
+        att = _ATTRIB.match(_QUOTE_MARKS.sub(lambda m: m.group(0), content))
+        if att and re.search(r"[：:]\s*[「“\"『]?", content):
+            who = att.group("who")
+            is_own = any(n in who for n in names) or (who == "" and own) or re.search(r"^(?:师|師|答)", who or "")
+            body = content[att.end():].strip()
+            if not body:  # a lead-in line: the quote follows on the next lines
+                lead_other = not is_own or bool(_OTHER_SPEAKERS.search(who))
+                drop(lineno, content, "fragment" if not lead_other else "quote")
+                continue
+            if _OTHER_SPEAKERS.search(who) or re.search(r"佛$", who) or not is_own and who:
+                drop(lineno, content, "quote")
+                continue
+        if re.search(r"[：:—]\s*$", content) or content.rstrip().endswith("——"):
+            lead_other = bool(_OTHER_SPEAKERS.search(content)) or (not own and bool(re.search(r"原典|原文|偈|经云|經云", content)))
+            drop(lineno, content, "fragment")
+            continue
+        if not quoted:
+            lead_other = False
+        cleaned = _clean(content, names)
+        pieces = [p for s in _split_sentences(cleaned) for p in _long_split(s)]
+        if not pieces:
+            drop(lineno, content, "fragment")
+            continue
+        for piece in pieces:
+            unit = _as_unit(piece)
+            why = _sentence_reason(unit, names)
+            if why is None and bullet and (re.match(r"^[^，。：:]{1,6}[：:]", piece)
+                                           or re.match(r"^[^，。]{1,10}[：:]", piece) and cjk_len(piece) < 16):
+                why = "fragment"  # 身体动作："升、降" — a labelled list item
+            if why:
+                drop(lineno, piece, why)
+            else:
+                current.units.append(Teaching(text=unit, file=name or file, heading=current.heading, line=lineno))
+    out: list[Teaching] = []
+    fallback = next((s.mentioned for s in sections if s.mentioned), "")
+    for sec in sections:
+        sid = sec.source_id() or fallback
+        for u in sec.units:
+            u.source_id = sid
+            out.append(u)
+    return out, aside
+
+
+def _file_default(md: Path, master: Master) -> str:
+    """The source an excerpt file belongs to when no line says: its name or title, else the first."""
+    matcher = SourceMatcher(master)
+    try:
+        head = md.read_text(encoding="utf-8", errors="replace")[:400]
+    except OSError:
+        head = ""
+    return matcher.match(head) or (master.sources[0].id if master.sources else "")
+
+
+def read_master(master: Master, folder: Path, root: Optional[Path] = None) -> None:
+    """Fill ``master.teachings`` and ``master.set_aside`` from the folder's sources/*.md."""
+    teachings: list[Teaching] = []
+    aside: list[SetAside] = []
+    src_dir = folder / "sources"
+    files = sorted(src_dir.glob("*.md")) if src_dir.is_dir() else []
+    notes = folder / "references" / "teaching.md"
+    if notes.is_file():
+        files.append(notes)  # the pack's teaching outline: used, but never given a guessed source
+    for md in files:
+        if md.name.upper() == "INDEX.MD":
+            continue
+        try:
+            rel = str(md.relative_to(root)) if root else md.name
+        except ValueError:
+            rel = md.name
+        t, a = read_file(md, master, rel)
+        if md.parent.name == "sources":
+            for x in t:  # an excerpt file is a source's file: its own first source when nothing says
+                x.source_id = x.source_id or _file_default(md, master)
+        for x in a:
+            x.file = rel
+        for x in t:
+            x.file = rel
+        teachings += t
+        aside += a
+    seen: set[str] = set()
+    unique = []
+    for t in teachings:
+        key = _norm(t.text)
+        if key in seen:
+            continue
+        seen.add(key)
+        unique.append(t)
+    master.teachings = unique
+    master.set_aside = aside
+
+
+def set_aside_counts(master: Master) -> dict[str, int]:
+    return dict(Counter(a.reason for a in master.set_aside).most_common())
+
+
+def examples(master: Master, per_reason: int = 2) -> list[SetAside]:
+    out: list[SetAside] = []
+    seen: Counter = Counter()
+    interesting = [a for a in master.set_aside if a.reason not in ("heading",)] + \
+        [a for a in master.set_aside if a.reason == "heading"]
+    for a in interesting:
+        if seen[a.reason] < per_reason:
+            seen[a.reason] += 1
+            out.append(a)
+    return out
+
+
+def teaching_report(masters: Iterable[Master]) -> list[dict]:
+    """Per master: teaching units, set-aside counts per reason and a few examples (file:line)."""
+    rows = []
+    for m in masters:
+        rows.append({
+            "slug": m.slug, "name": m.name, "teachings": len(m.teachings),
+            "without_source": sum(1 for t in m.teachings if not t.source_id),
+            "set_aside": set_aside_counts(m),
+            "examples": [{"file": a.file, "line": a.line, "reason": a.reason, "text": a.text[:60]}
+                         for a in examples(m)],
+        })
+    return rows
