@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from debate_core.aliases import resolve_name, topic_names
 from debate_core.packs import load_pack, parse_excerpts
 from tests.conftest import DEFAULT_PACK, REPO
 
@@ -156,8 +157,12 @@ def test_aliases_are_unique_and_resolve(pack):
                         ("杰仁波切", "tsongkhapa"), ("贤首", "fazang"), ("龙猛", "nagarjuna"),
                         ("隆波查", "ajahn-chah"), ("觉音", "buddhaghosa"), ("密勒日巴", "milarepa")]:
         assert owner.get(alias) == slug, alias
-    for ordinary in ("智者", "佛音", "大师", "法师", "尊者"):
+    for ordinary in ("佛音", "龙胜", "大师", "法师", "尊者", "天台", "三藏"):
         assert ordinary not in owner, ordinary
+    # 智者 names 智顗 when a user names a master, but is an ordinary word inside a topic.
+    assert owner["智者"] == "zhiyi" and "智者" not in topic_names(pack.masters["zhiyi"], pack)
+    assert "智者大师" in topic_names(pack.masters["zhiyi"], pack)
+    assert resolve_name(pack, "六祖") == "huineng" and resolve_name(pack, "唐三藏") == "xuanzang"
 
 
 def _audit_rows():
@@ -197,3 +202,19 @@ def test_parser_takes_points_from_the_section_they_sit_in(tmp_path):
     ex = parse_excerpts(md, ["T48n2008"], tmp_path, problems)
     assert [e.source_id for e in ex] == ["T48n2008", "T99n9999"]
     assert len(problems) == 1 and problems[0].value == "T99n9999"
+
+
+def test_the_pack_reader_takes_every_point_as_teaching_under_its_source(pack):
+    """Nothing the audit placed is lost on the way to a speech: the reader keeps each point, same id."""
+    from debate_core.teachings import read_file
+
+    lost = []
+    for slug, m in pack.masters.items():
+        taught: dict[str, str] = {}
+        for md in sorted((DEFAULT_PACK / f"master-{slug}" / "sources").glob("*.md")):
+            units, _ = read_file(md, m)
+            taught.update({u.text: u.source_id for u in units})
+        for sid, _, p in points(m):
+            if taught.get(p) != sid:
+                lost.append((slug, sid, taught.get(p), p))
+    assert not lost, lost[:5]
