@@ -54,6 +54,7 @@ WAL_CHECKPOINT_BYTES = 32 * 1024  # fold the write-ahead log into the file past 
 SEARCH_REFRESH_LIMIT = 65_536  # speeches one search indexes at most before answering (the rest is scanned)
 COVERAGE_PREFIX = "⚠️"
 TERMINAL = ("completed", "failed", "stopped", "interrupted")
+FINISHED = ("completed", "failed", "stopped")  # checkpointed on reaching one: the file alone holds the debate
 
 
 class ArchiveError(Exception):
@@ -465,8 +466,9 @@ class Archive(Recorder):
                                    "(the file was left untouched)") from None
 
     @contextmanager
-    def _session(self, write: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
-        """Attach, run one transaction (when writing), detach: the file lock is held only inside."""
+    def _session(self, write: bool = False, checkpoint: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
+        """Attach, run one transaction (when writing), detach: the file lock is held only inside.
+        ``checkpoint`` folds the write-ahead log into the file after the commit (a debate finished)."""
         with _HOST_LOCK:
             host = _host()
             if self.path.exists() and self.path.stat().st_size > 0:
@@ -482,7 +484,7 @@ class Archive(Recorder):
                     yield host
                     if write:
                         host.execute("COMMIT")
-                        self._maybe_checkpoint(host)
+                        self._maybe_checkpoint(host, force=checkpoint)
                 except BaseException:
                     if write:
                         try:
@@ -499,12 +501,12 @@ class Archive(Recorder):
     def _wal(self) -> Path:
         return self.path.with_name(self.path.name + ".wal")
 
-    def _maybe_checkpoint(self, host) -> None:
+    def _maybe_checkpoint(self, host, force: bool = False) -> None:
         try:
             size = self._wal().stat().st_size
         except OSError:
             return
-        if size > WAL_CHECKPOINT_BYTES:
+        if size > WAL_CHECKPOINT_BYTES or (force and size > 0):
             try:
                 host.execute(f"CHECKPOINT {_ALIAS}")
             except duckdb.Error:
@@ -780,7 +782,8 @@ class Archive(Recorder):
 
     def update(self, debate: Debate) -> None:
         secrets = _env_secrets()
-        with self._session(write=True) as con:
+        # a finished debate is folded into the file: copying the .duckdb alone keeps it
+        with self._session(write=True, checkpoint=debate.status in FINISHED) as con:
             self._upsert_header(con, debate, secrets)
             keys = [_speech_key(s.round, s.speaker) for s in debate.rounds]
             con.execute("DELETE FROM speeches WHERE debate_id = ? AND NOT list_contains(?, "
@@ -813,7 +816,7 @@ class Archive(Recorder):
         secrets = _env_secrets()
         written: list[bool] = []
         sources = imported_from or [None] * len(debates)
-        with self._session(write=True) as con:
+        with self._session(write=True, checkpoint=any(d.status in FINISHED for d in debates)) as con:
             for debate, src in zip(debates, sources):
                 exists = con.execute("SELECT 1 FROM debates WHERE id = ?", [debate.id]).fetchone() is not None
                 if exists and not replace:
@@ -875,7 +878,7 @@ class Archive(Recorder):
     def set_status(self, debate_id: str, status: str, reason: str = "") -> None:
         if status not in ("running", "completed", "failed", "stopped", "interrupted"):
             raise ArchiveError(f"unknown status {status!r}")
-        with self._session(write=True) as con:
+        with self._session(write=True, checkpoint=status in FINISHED) as con:
             if con.execute("SELECT 1 FROM debates WHERE id = ?", [debate_id]).fetchone() is None:
                 raise KeyError(f"no debate {debate_id!r} in archive {self.path}")
             con.execute("UPDATE debates SET status = ?, stop_reason = ?, updated_at = ?, "
