@@ -594,3 +594,52 @@ def test_list_on_a_missing_archive_is_empty_and_creates_nothing(tmp_path):
     r = cli("list", "--archive", str(path))
     assert r.returncode == 0 and "no archive there yet" in r.stdout
     assert not path.exists() and not path.parent.exists()
+
+
+# ------------------------------------------------------ checkpoint on completion
+
+
+def _copy_file_alone(arc: Archive, dest: Path) -> Archive:
+    """Copy the .duckdb without its .wal (what a user copying "the archive file" does)."""
+    import shutil
+
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(arc.path, dest)
+    assert not dest.with_name(dest.name + ".wal").exists()
+    return Archive(dest, create=False)
+
+
+def test_a_finished_debate_is_in_the_duckdb_file_alone(tmp_path, pack):
+    arc = Archive(tmp_path / "a.duckdb")
+    first = run_debate(arc, pack)
+    assert first.status == "completed"
+    # a second debate left running: its rows may still sit in the write-ahead log
+    from debate_core.api import start_debate
+
+    _runner, running = start_debate(DebateConfig(topic="止观与念佛", masters=["zhiyi", "yinguang"], pack=str(pack)), arc)
+    copy = _copy_file_alone(arc, tmp_path / "copy" / "a.duckdb")
+    got = copy.get_debate(first.id)
+    assert got.status == "completed" and got.observation is not None
+    assert len(got.rounds) == len(first.rounds) and [s.text for s in got.rounds] == [s.text for s in first.rounds]
+    assert len(got.llm_calls) == len(first.llm_calls)
+
+
+def test_a_status_set_to_finished_is_checkpointed_too(tmp_path, pack):
+    arc = Archive(tmp_path / "b.duckdb")
+    from debate_core.api import start_debate
+
+    _runner, d = start_debate(DebateConfig(topic="止观与念佛", masters=["zhiyi", "yinguang"], pack=str(pack)), arc)
+    arc.set_status(d.id, "failed", "gave up")
+    copy = _copy_file_alone(arc, tmp_path / "copy" / "b.duckdb")
+    row = copy.query(f"SELECT status, stop_reason FROM debates WHERE id = '{d.id}'")
+    assert list(row["status"]) == ["failed"] and list(row["stop_reason"]) == ["gave up"]
+
+
+def test_cli_debate_then_copy_the_file_alone(tmp_path, pack):
+    path = tmp_path / "c.duckdb"
+    r = cli("debate", "禅净之争", "--masters", "huineng,yinguang", "--pack", str(pack), "--archive", str(path),
+            "--quiet", "--format", "json")
+    assert r.returncode == 0, r.stderr
+    debate_id = json.loads(r.stdout)["id"]
+    copy = _copy_file_alone(Archive(path, create=False), tmp_path / "copy" / "c.duckdb")
+    assert copy.get_debate(debate_id).status == "completed"
