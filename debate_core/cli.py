@@ -191,12 +191,16 @@ def add_pack_cmd(sub) -> None:
 
 def run_pack(args) -> int:
     from .packs import load_pack
+    from .teachings import teaching_report
 
     pack = load_pack(args.dir)
     r = pack.report
+    # What the pack reader took as each master's teaching and what it set aside (and why).
+    rows = teaching_report(pack.masters.values())
     if args.format == "json":
         data = r.model_dump(mode="json")
         data["problems"] = [p.model_dump() for p in r.problems]
+        data["teachings"] = rows
         _print_json(data)
     else:
         print(f"pack {r.name} {r.version} at {r.path}")
@@ -204,6 +208,15 @@ def run_pack(args) -> int:
               f"one_way: {r.one_way}  errors: {r.errors}  warnings: {r.warnings}")
         for p in r.problems:
             print(f"  {p}")
+        print("teaching units per master (only these reach an offline speech):")
+        for row in rows:
+            aside = row["set_aside"]
+            counts = ", ".join(f"{k} {v}" for k, v in aside.items()) or "none"
+            uncited = f", {row['without_source']} without a source" if row["without_source"] else ""
+            print(f"  {row['slug']}: {row['teachings']} teaching units{uncited}; "
+                  f"set aside {sum(aside.values())} ({counts})")
+            for ex in row["examples"][:4]:
+                print(f"    {ex['file']}:{ex['line']} [{ex['reason']}] {ex['text']}")
     return EXIT_OK if r.errors == 0 else EXIT_FAIL
 
 
