@@ -1,11 +1,34 @@
-"""The embedded default engine: offline, deterministic, retrieval-based (no LLM).
+"""The embedded default engine: offline, deterministic, built on a pack's teachings (no LLM).
 
-It composes each speech from the speaker's own pack material only: the ammo
-aimed at the opponent, the topic-relevant key points of the speaker's excerpt
-files (with their source ids as citations), and the opponent's <=80-character
-summary for the restatement.  It reads no earlier speech, so isolation holds
-here exactly as it does for a model.  Every fragment is screened with the same
-functions the checks use, so its speeches pass the checks by construction.
+What it may speak from
+    Only ``Master.teachings`` (the pack reader's sentences: what the master taught,
+    never a pack's editorial notes, reading lists, URLs, headings or fragments), the
+    speaker's own ammo (``cross_critique`` aimed at the opponent, cited with its own
+    source) and the opponent's <=80-character summary.  It reads no earlier speech.
+
+Relevance (explainable, deterministic)
+    Each teaching unit is scored against the topic::
+
+        score = 3 x (topic bigrams in the unit)
+              + 2 x (pair-table terms of this pair in the unit)
+              + 2 x (the master's keywords that the topic names and the unit holds)
+              + 1 x (topic bigrams in the unit's section heading)
+
+    ties broken by a hash of (topic, unit), so two topics order even equal units
+    differently.  :meth:`OfflineEngine.ranked` returns the scores with their parts.
+
+No repetition without memory
+    The engine sees no earlier speech, so it relies on determinism: a speaker's
+    n-th speech (n = (round-1)//2) draws from the n-th disjoint slice of his ranked
+    units; the 综合 speaker reads the opponent's units from past every slice the
+    opponent has used; ammo is split into clauses and speech n takes its own; each
+    template is chosen by role and n, so no template sentence returns for one speaker.
+
+Roles
+    立论: a stance on the topic and three reasons.  反驳: the opponent's last point
+    restated first (from the summary), then answered with the units that bear on it
+    and the ammo.  回应: what it accepts of the opponent's point and what it keeps.
+    综合: common ground both sides' units support, and the difference naming both.
 """
 
 from __future__ import annotations
@@ -15,35 +38,174 @@ import re
 import time
 from typing import Optional
 
-from .checks import MAX_CHARS, MIN_CHARS, cjk_len, find_citations, is_safe_fragment
 from .gateway import Generation
-from .models import Master, Observation, ObservationRequest, Pack, SpeechRequest, SummaryRequest
+from .models import (Master, Observation, ObservationRequest, Pack, SpeechRequest, SummaryRequest, Teaching)
 
 ENGINE_NAME = "offline"
-_CLAUSE = re.compile(r"[^，。；！？,;!?\n]+")
+MIN_CHARS, MAX_CHARS = 300, 500
+TARGET_LOW, TARGET_HIGH = 330, 470
+SUMMARY_ROOM = 80
+
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_CITE = re.compile(r"【[^】]*】")
+
+# Words both sides of any pair may share: what a common ground can be named by.
+COMMON_TERMS = (
+    "自心", "本心", "心性", "佛性", "自性", "觉知", "觉照", "正念", "觉悟", "烦恼", "妄念", "执著", "执取", "放下", "戒律",
+    "持戒", "禅定", "智慧", "般若", "止观", "修行", "功夫", "次第", "因果", "缘起", "空性", "无常", "无我", "解脱", "涅槃",
+    "菩提", "慈悲", "众生", "生死", "轮回", "出离", "信心", "发心", "善知识", "上师", "经教", "念佛", "参禅", "当下",
+    "日用", "平常", "实修", "精进", "闻思", "定慧", "戒定慧", "中道", "业果", "净土", "见性", "法门", "根机", "方便",
+    "心", "戒", "定", "慧", "念", "空", "苦",
+)
+LEVELS = (
+    ("根机", ("末法", "根机", "根器", "初机", "初学", "众生", "下手", "难易", "易行", "契机", "凡夫", "利钝", "上根")),
+    ("判教", ("判教", "教相", "五时", "八教", "教观", "三士", "了义", "不了义", "分判", "纲宗", "五教", "一乘", "三乘", "圆教")),
+    ("行门", ("念佛", "参禅", "持戒", "戒律", "行持", "内观", "禅修", "止观", "修行", "法门", "功夫", "坐禅", "标记",
+              "话头", "持名", "苦行", "闭关", "行门", "次第")),
+    ("见地", ("空", "唯识", "自性", "中观", "见性", "应成", "佛性", "心识", "缘起", "实相", "法界", "无我", "见地", "本心")),
+)
+LEVEL_GLOSS = {
+    "行门": "怎样下手用功",
+    "见地": "怎样看心与法",
+    "判教": "怎样安排一代教法的次第与高低层次",
+    "根机": "法门对什么样的人最合用",
+}
 
 
 def _stable(*parts: object) -> int:
-    return int(hashlib.sha1("|".join(map(str, parts)).encode()).hexdigest()[:8], 16)
+    return int(hashlib.sha1("|".join(map(str, parts)).encode("utf-8")).hexdigest()[:8], 16)
+
+
+def cjk_len(text: str) -> int:
+    return len(_CJK.findall(text))
 
 
 def _bigrams(text: str) -> set[str]:
-    t = re.sub(r"\s", "", text)
+    t = "".join(_CJK.findall(text))
     return {t[i:i + 2] for i in range(len(t) - 1)}
 
 
-def _sentence(text: str) -> str:
-    text = text.strip().rstrip("。；;，, ")
-    return text + "。" if text else ""
+def _body(text: str) -> str:
+    """A unit without its final stop."""
+    return text.strip().rstrip("。！？；，、 ")
 
 
-def strip_ids(text: str, known_ids) -> str:
-    """Remove citation-shaped ids (and brackets left empty) from a summary-like text."""
-    for cid in sorted(find_citations(text, known_ids), key=len, reverse=True):
-        text = text.replace(cid, "")
-    text = re.sub(r"[（(【\[]\s*[/、,，\s]*[）)】\]]", "", text)
-    text = re.sub(r"\s*[/、]\s*(?=[；。，]|$)", "", text)
-    return re.sub(r"\s{2,}", " ", text).strip()
+def _clip(text: str, limit: int) -> str:
+    """Cut at the last clause boundary that fits (never mid-bracket), else hard."""
+    text = _body(text)
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    for sep in ("；", "，", "、", "——"):
+        i = cut.rfind(sep)
+        if i >= limit // 2:
+            out = cut[:i]
+            if _balanced(out):
+                return out
+    out = cut
+    while out and not _balanced(out):
+        out = out[:-1]
+    return out
+
+
+_PAIRS = {"【": "】", "《": "》", "「": "」", "『": "』", "“": "”", "（": "）", "(": ")"}
+
+
+def _balanced(text: str) -> bool:
+    stack = []
+    for ch in text:
+        if ch in _PAIRS:
+            stack.append(_PAIRS[ch])
+        elif ch in _PAIRS.values():
+            if not stack or stack.pop() != ch:
+                return False
+    return not stack
+
+
+def sentences_of(text: str) -> list[str]:
+    """Sentences (split at 。！？ outside brackets), citations removed: what the bench compares."""
+    out, buf, depth = [], "", 0
+    for ch in text:
+        buf += ch
+        if ch in _PAIRS:
+            depth += 1
+        elif ch in _PAIRS.values():
+            depth = max(0, depth - 1)
+        elif ch in "。！？" and depth == 0:
+            out.append(buf)
+            buf = ""
+    if buf.strip():
+        out.append(buf)
+    return [_CITE.sub("", s).strip() for s in out if _CITE.sub("", s).strip()]
+
+
+# ------------------------------------------------------------------ templates
+# Each role has three variants of every frame; a speaker's n-th speech takes variant (n + h) % 3,
+# h fixed per (topic, speaker), so one speaker never says the same frame twice in a debate.
+
+T_OPEN = {
+    "立论": ("就「{topic}」这一问，我先亮明看法：{thesis}{cite}。",
+             "「{topic}」这个题目，我的立场很清楚：{thesis}{cite}。",
+             "谈「{topic}」，我从这一点立论：{thesis}{cite}。"),
+    "反驳": ("{opp}上一轮的要点是：{gist}。",
+             "{opp}方才主张：{gist}。",
+             "先把{opp}的意思摆正：{gist}。"),
+    "回应": ("{opp}上一轮提出：{gist}。",
+             "{opp}刚才的意思是：{gist}。",
+             "照{opp}所说，{gist}。"),
+    "综合": ("最后一轮，我把两家在「{topic}」上的分合摆清楚，不替读者下结论。",
+             "到了收束的时候，我只把「{topic}」上两家的同与异说明白，不作裁断。",
+             "这一轮作个收束：「{topic}」一题上，两家哪里相通、哪里不同，我分开来讲。"),
+}
+T_BRIDGE = {
+    "立论": ("这个看法有三条理由。", "我的理由可以分三层说。", "支撑它的理由有三。"),
+    "反驳": ("这话有它的根据，我就针对这一点回答：{answer}{cite}。",
+             "我不绕开这一点，正面回答它：{answer}{cite}。",
+             "对这一点，我的回答是：{answer}{cite}。"),
+    "回应": ("其中{accept}这一层，我愿意接受，它与我所学并不相违。",
+             "对方讲到{accept}，这一点我可以接受。",
+             "{accept}，这句话我认同，不必争。"),
+    "综合": ("先说共同处：两家都落在{common}上用功。",
+             "两家相通的地方，在于都重视{common}。",
+             "共识先讲：{common}是两边都承认的。"),
+}
+T_REASON_LEAD = (("其一，", "其二，", "其三，"), ("第一，", "第二，", "第三，"), ("首先，", "其次，", "再者，"))
+T_KEEP = ("但我仍要坚持的是：{keep}{cite}。", "我所不能放下的，是这一点：{keep}{cite}。",
+          "我坚持的部分在这里：{keep}{cite}。")
+T_MORE = {
+    "反驳": ("再看这一层：", "还要补上一层：", "进一步说，"),
+    "回应": ("理由在于，", "之所以坚持，是因为", "我的根据是，"),
+    "综合": ("从我这边的经教看，", "就我所依的经教说，", "在我这一边，"),
+}
+T_AMMO = {
+    "立论": ("对{opp}一路，我也先说清楚自己的保留：{ammo}{cite}。",
+             "至于{opp}的主张，我的看法是：{ammo}{cite}。",
+             "面对{opp}的路数，我的保留是：{ammo}{cite}。"),
+    "反驳": ("针对{opp}的主张本身，我要指出：{ammo}{cite}。",
+             "所以对{opp}这一路，我的回应是：{ammo}{cite}。",
+             "落到{opp}的立场上，我的看法是：{ammo}{cite}。"),
+    "回应": ("对{opp}的路数，我的保留依旧：{ammo}{cite}。",
+             "我对{opp}一路的保留并没有取消：{ammo}{cite}。",
+             "因此对{opp}的说法，我仍要补一句：{ammo}{cite}。"),
+    "综合": ("我对{opp}一路的保留，也照实说出：{ammo}{cite}。",
+             "我这一方对{opp}的保留仍在：{ammo}{cite}。",
+             "至于我对{opp}的保留，是这样：{ammo}{cite}。"),
+}
+T_OPP_UNIT = ("{opp}的教法里，同样讲到{unit}。", "在{opp}那边，也有这样的话：{unit}。", "{opp}一系的材料也说，{unit}。")
+T_DIFF = ("不同之处在于：我以{mine}为立足点，{opp}则以{theirs}为立足点。",
+          "分开两家的是这一点：我这边讲{mine}，{opp}那边讲{theirs}。",
+          "两家的差别是：我着眼于{mine}，{opp}着眼于{theirs}。")
+T_CLOSE = {
+    "立论": ("以上三条都从「{topic}」出发，也都有经教可查。", "这就是我对「{topic}」的基本立场，下一轮再就对方所说作答。",
+             "我的立论就到这里，三条理由各有所本。"),
+    "反驳": ("我的回答只针对对方刚才那一点，不另起炉灶。", "以上是就对方所说作答，并不借题发挥。",
+             "这一轮就答到这里，分歧所在已经摆了出来。"),
+    "回应": ("接受什么、坚持什么，这样分开说，分歧就更清楚了。", "我这样回应，是想让两家真正的分歧露出来。",
+             "所接受的与所坚持的，都已交代明白。"),
+    "综合": ("两条路各有经教可循，读者不妨把两边的理由对照着读，看它们各自在回答修行中的哪一个难处。",
+             "这两种说法都有来历，读者可以对照双方的理由，自己体会它们各自照顾的是什么。",
+             "双方的理由都摆在这里，读者不妨带着自己的处境，对照两边各自回答的问题。"),
+}
 
 
 class OfflineEngine:
@@ -53,176 +215,422 @@ class OfflineEngine:
 
     def __init__(self, pack: Pack):
         self.pack = pack
+        self._ranked: dict[tuple[str, str, str], list[tuple[int, dict, Teaching]]] = {}
+        self._safe: dict[tuple[str, str], bool] = {}
 
-    # ---------------------------------------------------------------- material
-    def _names(self) -> list[str]:
+    # ---------------------------------------------------------------- safety
+    def _context(self, m: Master, opp: Master, role: str = "立论", summary: str = "", ammo=None):
+        from .checks import CheckContext
+
+        names = [n for x in self.pack.masters.values() for n in (x.name, x.short_name)]
+        kw = dict(speaker=m, opponent=opp, role=role, ammo=list(ammo or []), opponent_summary=summary,
+                  pack_source_ids=self.pack.all_source_ids(), names=names)
+        try:
+            return CheckContext(pack=self.pack, **kw)
+        except TypeError:  # an older CheckContext without the pack field
+            return CheckContext(**kw)
+
+    def safe(self, text: str, m: Master, opp: Master) -> bool:
+        """A sentence the speech may hold: no verdict, no dialogue, no hygiene problem, as the checks see it."""
+        key = (m.slug + ">" + opp.slug, text)
+        if key not in self._safe:
+            from .checks import run_checks
+
+            ctx = self._context(m, opp)
+            bad = [f for f in run_checks(text, ctx) if f.rule in ("no_verdict", "no_dialogue", "hygiene")
+                   and not f.passed]
+            self._safe[key] = not bad
+        return self._safe[key]
+
+    # ------------------------------------------------------------- relevance
+    def _row_terms(self, m: Master, opp: Master) -> tuple[list[str], list[str]]:
+        try:
+            from .pairing import pair_table
+
+            rows = pair_table().get("rows", [])
+        except Exception:  # noqa: BLE001 - the table is optional for ranking
+            rows = []
+        mine: list[str] = []
+        theirs: list[str] = []
+        for row in rows:
+            a, b = row.get("a", {}), row.get("b", {})
+            for x, y in ((a, b), (b, a)):
+                if x.get("master") == m.slug and y.get("master") == opp.slug:
+                    mine += [t for t in x.get("terms", []) if isinstance(t, str)]
+                    theirs += [t for t in y.get("terms", []) if isinstance(t, str)]
+        return mine, theirs
+
+    def score(self, t: Teaching, m: Master, topic: str, row_terms: list[str]) -> tuple[int, dict]:
+        tb = _bigrams(t.text)
+        topic_b = _bigrams(topic)
+        parts = {
+            "topic": 3 * len(tb & topic_b),
+            "row": 2 * sum(1 for term in row_terms if len(term) >= 2 and term in t.text),
+            "keywords": 2 * sum(1 for k in m.search_scope.keywords
+                                if isinstance(k, str) and len(k) >= 2 and k in topic and k in t.text),
+            "heading": len(_bigrams(t.heading) & topic_b),
+        }
+        return sum(parts.values()), parts
+
+    def ranked(self, m: Master, opp: Master, topic: str) -> list[tuple[int, dict, Teaching]]:
+        """The master's usable teaching units, best first, with the parts of each score."""
+        key = (m.slug, opp.slug, topic)
+        if key in self._ranked:
+            return self._ranked[key]
+        mine, theirs = self._row_terms(m, opp)
+        row_terms = list(dict.fromkeys(mine + theirs))
+        own_ids = set(m.source_ids)
         out = []
-        for m in self.pack.masters.values():
-            out += [m.name, m.short_name]
+        for t in m.teachings:
+            n = cjk_len(t.text)
+            if n < 9 or n > 90 or (t.source_id and t.source_id not in own_ids):
+                continue
+            if not self.safe(t.text, m, opp):
+                continue
+            s, parts = self.score(t, m, topic, row_terms)
+            out.append((s, parts, t))
+        out.sort(key=lambda x: (-x[0], _stable(topic, m.slug, x[2].text)))
+        self._ranked[key] = out
         return out
 
-    def safe_topic(self, topic: str, limit: int = 24) -> str:
-        """The topic's clauses that carry no verdict or dialogue, clipped."""
-        names = self._names()
-        clauses = [c.strip() for c in _CLAUSE.findall(topic) if c.strip() and is_safe_fragment(c, names)]
-        text = "，".join(clauses) or "此议题"
-        text = re.sub(r"[【】\[\]「」]", "", text)
-        return text if len(text) <= limit else text[: limit - 1] + "…"
+    @staticmethod
+    def slice_size(n_units: int) -> int:
+        return max(3, min(7, n_units // 3))
 
-    def _points(self, m: Master, req: SpeechRequest) -> list[tuple[str, str]]:
-        """(point, source id) pairs ranked by relevance to the topic and the opponent."""
-        names = self._names()
-        topic_grams = _bigrams(req.topic)
-        opp_grams = _bigrams(req.opponent_summary)
-        keywords = [k for k in m.search_scope.keywords if len(k) >= 2 and k in req.topic]
-        default_sid = m.sources[0].id if m.sources else ""
-        scored = []
-        for ei, ex in enumerate(m.excerpts):
-            sid = ex.source_id or default_sid
-            head_score = len(_bigrams(ex.heading) & topic_grams) * 2
-            own = set(m.source_ids)
-            for pi, p in enumerate(ex.points):
-                if cjk_len(p) < 6 or not is_safe_fragment(p, names):
-                    continue
-                if any(c not in own for c in find_citations(p, self.pack.all_source_ids())):
-                    continue  # a point naming another text's id would cite outside the speaker's sources
-                score = (head_score + len(_bigrams(p) & topic_grams) * 3 + len(_bigrams(p) & opp_grams)
-                         + sum(4 for k in keywords if k in p or k in ex.heading))
-                tie = _stable(req.topic, m.slug, ei, pi)
-                scored.append((-score, tie, p, sid))
-        scored.sort()
-        ranked = [(p, sid) for _, _, p, sid in scored]
-        if not ranked and m.sources:
-            ranked = [(f"本宗所依的{s.title}，是我立论的根据", s.id) for s in m.sources]
-        turn = (req.round - 1) // 2  # this speaker's n-th speech: rotate to fresh points
-        k = (turn * 3) % max(1, len(ranked))
-        return ranked[k:] + ranked[:k]
+    def slice_for(self, m: Master, opp: Master, topic: str, n: int) -> list[Teaching]:
+        units = [t for _, _, t in self.ranked(m, opp, topic)]
+        k = self.slice_size(len(units))
+        return units[n * k:(n + 1) * k]
 
-    def _cite(self, m: Master, sid: str) -> str:
+    # ------------------------------------------------------------------ bits
+    def cite(self, m: Master, sid: str) -> str:
+        if not sid or sid not in m.source_ids:
+            return ""
         title = m.source_title(sid)
         return f"【《{title}》，{sid}】" if title else f"【{sid}】"
+
+    def ammo_clauses(self, req: SpeechRequest, m: Master, opp: Master) -> list[tuple[str, str]]:
+        """(clause, source id) of the ammo aimed at the opponent, each clause usable on its own."""
+        out = []
+        for a in req.ammo:
+            pos = a.position.strip()
+            pos = re.sub(r"^[^：:，。]{1,14}[：:]", "", pos)  # 对禅宗顿悟：…
+            for clause in re.split(r"[；;。！？]", pos):
+                c = clause.strip().strip("，、 ")
+                c = re.sub(r"^(?:然|但|而|故|则|且)\s*", "", c)
+                if cjk_len(c) < 6 or not _balanced(c):
+                    continue
+                if self.safe(c + "。", m, opp):
+                    out.append((c, a.citation if a.citation in m.source_ids else ""))
+        return out
+
+    @staticmethod
+    def gist_of(summary: str) -> str:
+        """The opponent's point from his summary: name, role label and source note off."""
+        s = summary.strip()
+        s = re.sub(r"[；;，,]?\s*(?:引|据|依)《[^》]*》\s*$", "", s)
+        s = _CITE.sub("", s)
+        s = re.sub(r"^[^：:]{1,12}[：:]", "", s)
+        return _body(s)
 
     # ------------------------------------------------------------------ speech
     def speech(self, req: SpeechRequest, on_token=None) -> Generation:
         t0 = time.perf_counter()
-        m = self.pack.masters[req.speaker]
-        names = self._names()
-        topic = self.safe_topic(req.topic)
-        opp = req.opponent_name
-        ammo = [a for a in req.ammo if is_safe_fragment(a.position, names)]
-        points = self._points(m, req)
-        v = _stable(req.topic, req.speaker, req.round)
-
-        head: list[str] = []
-        tail: list[str] = []
-        if req.role == "立论":
-            head.append(f"就「{topic}」一问，{m.short_name}依{m.school or m.tradition}的本怀立论，先陈三条理由。")
-            lead = ["其一，", "其二，", "其三，"]
-        elif req.role in ("反驳", "回应"):
-            summ = strip_ids(req.opponent_summary, self.pack.all_source_ids()).rstrip("。")
-            head.append(f"先复述{opp}的原意——{summ}。")
-            if req.role == "反驳":
-                head.append("此说自有所本，然而细察其理，仍有可商量处，以下逐条回应。")
-                lead = ["第一，", "第二，", "第三，"]
-            else:
-                head.append("对方所重的修行须落到实处，这一点可以部分接受；至于根本见地，本宗仍要坚持。")
-                lead = ["所接受者，", "所坚持者，", "再作说明，"]
-        else:  # 综合
-            head.append(f"综合前面几轮，就「{topic}」作一收束，不抹平分歧，只把双方的位置说清。")
-            lead = ["双方共许：", "仍然相异：", "给读者的话："]
-
-        if ammo:
-            a = ammo[v % len(ammo)]
-            stance = a.position.rstrip("。")
-            tail.append(f"对{opp}一路，本宗的看法是：{stance}{self._cite(m, a.citation) if a.citation in m.source_ids else ''}。")
-        closing = {
-            "立论": "以上三条，皆出自本宗所依经典，并非一家私见。",
-            "反驳": "以上回应，只就对方所说而答，不另立新题。",
-            "回应": "接受与坚持各有分寸，意在让分歧所在更加分明。",
-            "综合": "两家所走之路不同，各有经教可循，读者可依自己的处境细细体会。",
-        }[req.role if req.role in ("立论", "反驳", "回应", "综合") else "立论"]
-
-        body: list[str] = []
-        used_cite = False
-        last_sid = ""
-
-        def compose() -> str:
-            return "".join(head + body + tail + [closing])
-
-        def sentence_for(p: str, sid: str) -> str:
-            prefix = lead[len(body)] if len(body) < len(lead) else ""
-            cite = self._cite(m, sid) if sid and sid != last_sid else ""
-            return prefix + _sentence(p)[:-1] + cite + "。"
-
-        # Greedy fill: take ranked points that still fit under the ceiling until the floor is passed.
-        for p, sid in points:
-            if len(body) >= 3 and cjk_len(compose()) >= MIN_CHARS + 20:
-                break
-            candidate = sentence_for(p, sid)
-            if cjk_len(compose() + candidate) > MAX_CHARS - 10:
-                continue
-            body.append(candidate)
-            used_cite = used_cite or (bool(sid) and sid != last_sid)
-            last_sid = sid or last_sid
-        for src in m.sources:  # a thin pack: fall back on naming the sources themselves
-            if cjk_len(compose()) >= MIN_CHARS + 5:
-                break
-            extra = f"此义在本宗所依的《{src.title}》中亦可印证{self._cite(m, src.id)}。"
-            if cjk_len(compose() + extra) <= MAX_CHARS - 10:
-                body.append(extra)
-                used_cite = True
-        if not used_cite and m.sources:
-            body.append(f"此义可参{self._cite(m, m.sources[0].id)}。")
-        text = compose()
+        text = self.compose(req)
         if on_token is not None:
             for piece in re.findall(r"[^。]+。?", text):
                 on_token(piece)
         return Generation(text=text, model=ENGINE_NAME, latency_ms=(time.perf_counter() - t0) * 1000)
 
+    def compose(self, req: SpeechRequest) -> str:
+        m = self.pack.masters[req.speaker]
+        opp = self.pack.masters[req.opponent]
+        role = req.role if req.role in T_OPEN else "立论"
+        n = (req.round - 1) // 2
+        h = _stable(req.topic, m.slug)
+        v = (n + h) % 3
+        topic = self.topic_phrase(req.topic)
+        units = self.slice_for(m, opp, req.topic, n)
+        if req.opponent_summary and role in ("反驳", "回应"):
+            # the units that bear on the opponent's point come first
+            gist_b = _bigrams(self.gist_of(req.opponent_summary))
+            units = sorted(units, key=lambda t: (-len(_bigrams(t.text) & gist_b), units.index(t)))
+        ammo = self.ammo_clauses(req, m, opp)
+        ammo_pick = ammo[(n + h) % len(ammo)] if ammo else None
+        opp_name = opp.short_name
+        gist = _clip(self.gist_of(req.opponent_summary), 70) if req.opponent_summary else ""
+
+        pieces: list[tuple[str, str]] = []  # (kind, text): kinds the filler may drop
+        cited: set[str] = set()
+
+        def cite_once(sid: str) -> str:
+            c = self.cite(m, sid)
+            if not c or sid in cited:
+                return ""
+            cited.add(sid)
+            return c
+
+        def thesis_unit(cands: list[Teaching]) -> Optional[Teaching]:
+            for t in cands:  # a declarative thesis short enough to summarise whole
+                if 10 <= cjk_len(t.text) <= 60 and not re.search(r"^(?:若|如果|假如)|[？?]|何处|何须|岂", t.text):
+                    return t
+            return cands[0] if cands else None
+
+        rest = list(units)
+        if role == "立论":
+            th = thesis_unit(rest)
+            if th:
+                rest.remove(th)
+                pieces.append(("frame", T_OPEN[role][v].format(topic=topic, thesis=_body(th.text),
+                                                              cite=cite_once(th.source_id))))
+            else:
+                pieces.append(("frame", f"就「{topic}」这一问，我依自己所学立论。"))
+            pieces.append(("frame", T_BRIDGE[role][v]))
+            for lead, t in zip(T_REASON_LEAD[v], rest[:3]):
+                pieces.append(("unit", f"{lead}{_body(t.text)}{cite_once(t.source_id)}。"))
+            rest = rest[3:]
+        elif role in ("反驳", "回应"):
+            g = gist or "此前的论点"
+            pieces.append(("frame", T_OPEN[role][v].format(opp=opp_name, gist=g)))
+            if role == "反驳":
+                ans = thesis_unit(rest)
+                if ans:
+                    rest.remove(ans)
+                    pieces.append(("frame", T_BRIDGE[role][v].format(answer=_body(ans.text),
+                                                                    cite=cite_once(ans.source_id))))
+            else:
+                accept = self.accepted_part(gist) or "修行要落到实处"
+                pieces.append(("frame", T_BRIDGE[role][v].format(accept=accept)))
+                keep = thesis_unit(rest)
+                if keep:
+                    rest.remove(keep)
+                    pieces.append(("frame", T_KEEP[v].format(keep=_body(keep.text), cite=cite_once(keep.source_id))))
+        else:  # 综合
+            pieces.append(("frame", T_OPEN[role][v].format(topic=topic)))
+            opp_units = self.opponent_reserve(req, m, opp)
+            common, mine_u, theirs_u = self.common_ground(rest, opp_units, m, opp)
+            pieces.append(("frame", T_BRIDGE[role][v].format(common=common)))
+            if mine_u is not None:
+                rest.remove(mine_u)
+                pieces.append(("unit", f"{T_MORE['综合'][v]}{_body(mine_u.text)}{cite_once(mine_u.source_id)}。"))
+            if theirs_u is not None:
+                pieces.append(("opp", T_OPP_UNIT[v].format(opp=opp_name, unit=_body(theirs_u.text))))
+            top = [t for _, _, t in self.ranked(m, opp, req.topic)]
+            stand = thesis_unit(top[:6]) or (top[0] if top else None)
+            mine_pos = self.first_clause(stand.text) if stand else "自己所依的经教"
+            if stand is not None:
+                pieces.append(("diffsrc", cite_once(stand.source_id)))
+            theirs_pos = (self.first_clause(gist) if gist else
+                          (self.first_clause(theirs_u.text) if theirs_u else "另一条路"))
+            pieces.append(("frame", T_DIFF[v].format(mine=mine_pos, opp=opp_name, theirs=theirs_pos)))
+        if ammo_pick:
+            clause, sid = ammo_pick
+            pieces.append(("ammo", T_AMMO[role][v].format(opp=opp_name, ammo=clause, cite=cite_once(sid))))
+        closing = ("frame", T_CLOSE[role][v].format(topic=topic))
+
+        # fill with the slice's remaining units until the floor is passed, under the ceiling
+        body = [p for p in pieces if p[0] != "diffsrc"]
+        diff_cite = "".join(p[1] for p in pieces if p[0] == "diffsrc")
+        if diff_cite:  # the citation for "我以…为立足点" goes right after that sentence
+            for i, (k, s) in enumerate(body):
+                if s.startswith(tuple(x.split("{")[0] for x in T_DIFF)):
+                    body[i] = (k, s[:-1] + diff_cite + "。")
+        extra_lead = T_MORE.get(role, T_MORE["反驳"])[v]
+
+        def total(parts) -> int:
+            return cjk_len("".join(s for _, s in parts) + closing[1])
+
+        insert_at = len(body) - (1 if body and body[-1][0] == "ammo" else 0)
+        used_extra = 0
+        rest = [t for t in rest if cjk_len(t.text) >= 14] + [t for t in rest if cjk_len(t.text) < 14]
+        for t in rest:
+            if total(body) >= TARGET_LOW:
+                break
+            lead = extra_lead if used_extra == 0 else ""
+            sentence = f"{lead}{_body(t.text)}{cite_once(t.source_id)}。"
+            if total(body) + cjk_len(sentence) > TARGET_HIGH:
+                continue
+            body.insert(insert_at, ("unit", sentence))
+            insert_at += 1
+            used_extra += 1
+        while total(body) > MAX_CHARS - 10:
+            drop = next((i for i in range(len(body) - 1, -1, -1) if body[i][0] == "unit"), None)
+            if drop is None:
+                break
+            body.pop(drop)
+        if not cited:  # at least one citation of the speaker's own source
+            sid = next((t.source_id for t in units if t.source_id), m.source_ids[0] if m.source_ids else "")
+            c = self.cite(m, sid)
+            if c:
+                k, s = body[0]
+                body[0] = (k, s[:-1] + c + "。")
+        text = "".join(s for _, s in body) + closing[1]
+        if cjk_len(text) < MIN_CHARS:
+            text = self._pad(text, m, opp, req, v, closing[1])
+        return text
+
+    def _pad(self, text: str, m: Master, opp: Master, req: SpeechRequest, v: int, closing: str) -> str:
+        """A thin pack: the speaker's units beyond every slice of this debate, then frames naming the sources."""
+        units = [t for _, _, t in self.ranked(m, opp, req.topic)]
+        k = self.slice_size(len(units))
+        reserve = units[3 * k:]  # no slice of a <=6-round debate reaches here
+        head = text[: len(text) - len(closing)]
+        start = (_stable(req.topic, m.slug, req.round) % len(reserve)) if reserve else 0
+        picked = []
+        for i in range(len(reserve)):
+            if cjk_len(head + "".join(picked) + closing) >= MIN_CHARS + 10:
+                break
+            t = reserve[(start + i) % len(reserve)]
+            if req.round % 2 != (i % 2):  # the two rounds of one speaker take alternate units
+                continue
+            picked.append(f"{_body(t.text)}。")
+        head += "".join(picked)
+        if cjk_len(head + closing) < MIN_CHARS:
+            for s in m.sources:
+                line = {0: "这一点在《{t}》中可以读到{c}。", 1: "《{t}》对此也有交代{c}。", 2: "可以对照《{t}》来看{c}。"}
+                head += line[(v + req.round) % 3].format(t=s.title, c=self.cite(m, s.id))
+                if cjk_len(head + closing) >= MIN_CHARS:
+                    break
+        return head + closing
+
+    # ----------------------------------------------------------- role helpers
+    def topic_phrase(self, topic: str, limit: int = 24) -> str:
+        """The topic without brackets or quote marks, clipped at a clause; never a verdict from the user."""
+        t = re.sub(r"[【】\[\]「」『』“”\"《》]", "", topic).strip().rstrip("？?。！!")
+        t = re.split(r"[。！？!?\n]", t)[0]
+        if len(t) > limit:
+            t = _clip(t, limit)
+        return t or "此题"
+
+    @staticmethod
+    def first_clause(text: str, limit: int = 24) -> str:
+        """The first clause that says something (>= 5 characters), clipped."""
+        parts = [p for p in re.split(r"[，；：——]+", _body(text)) if cjk_len(p) >= 5]
+        return _clip(parts[0] if parts else text, limit)
+
+    @staticmethod
+    def accepted_part(gist: str) -> str:
+        """A clause of what the opponent actually said (from the summary), short enough to name."""
+        clauses = [c.strip() for c in re.split(r"[，；]", gist) if cjk_len(c) >= 4]
+        if not clauses:
+            return _clip(gist, 24)
+        return _clip(clauses[0], 24)
+
+    def opponent_reserve(self, req: SpeechRequest, m: Master, opp: Master) -> list[Teaching]:
+        """The opponent's units past every slice he has spoken from in this debate."""
+        units = [t for _, _, t in self.ranked(opp, m, req.topic)]
+        k = self.slice_size(len(units))
+        spoken = len([r for r in range(1, req.round) if r % 2 != req.round % 2])
+        return units[spoken * k:(spoken + 2) * k]
+
+    def common_ground(self, mine: list[Teaching], theirs: list[Teaching], m: Master, opp: Master):
+        """A term both sides' units hold, with the unit on each side that holds it."""
+        vocab = list(dict.fromkeys([k for k in m.search_scope.keywords if isinstance(k, str)]
+                                   + [k for k in opp.search_scope.keywords if isinstance(k, str)] + list(COMMON_TERMS)))
+        best = None
+        for term in sorted(vocab, key=len, reverse=True):
+            if len(term) < 1:
+                continue
+            a = next((t for t in mine if term in t.text), None)
+            b = next((t for t in theirs if term in t.text), None)
+            if a is not None and b is not None:
+                score = len(term) * 10 + len(_bigrams(a.text) & _bigrams(b.text))
+                if best is None or score > best[0]:
+                    best = (score, term, a, b)
+        if best is None:
+            return "修行要落到自己身心上", None, (theirs[0] if theirs else None)
+        _, term, a, b = best
+        word = term if len(term) >= 2 else {"心": "自己这颗心", "戒": "持戒", "苦": "认清苦"}.get(term, "")
+        if not word:
+            return "修行要落到自己身心上", None, (theirs[0] if theirs else None)
+        return word, a, b
+
     # --------------------------------------------------------------- summaries
+    MARKERS = ("我先亮明看法：", "我的立场很清楚：", "我从这一点立论：", "就针对这一点回答：", "正面回答它：", "我的回答是：",
+               "我仍要坚持的是：", "是这一点：", "我坚持的部分在这里：", "不同之处在于：", "分开两家的是这一点：", "两家的差别是：")
+
     def summarize(self, req: SummaryRequest) -> Generation:
-        """Extractive: the speaker's name, role and the first point made, plus a source."""
+        """Extractive and faithful: the speaker's main point, as the speech states it."""
         m = self.pack.masters.get(req.speaker)
         short = m.short_name if m else req.speaker_name
-        sentences = [s for s in re.split(r"(?<=。)", req.text) if s.strip()]
-        # skip framing sentences; take the first sentence that carries a citation or a point
+        text = req.text
         core = ""
-        for s in sentences:
-            if any(s.startswith(x) for x in ("先复述", "就「", "综合前面", "此说自有", "对方所重")):
-                continue
-            core = strip_ids(re.sub(r"【[^】]*】", "", s), self.pack.all_source_ids()).strip("。 ")
-            core = re.sub(r"^(其[一二三]|第[一二三]|所接受者|所坚持者|再作说明|双方共许|仍然相异|给读者的话)[，：]", "", core)
+        for sent in re.findall(r"[^。！？]+[。！？]?", text):
+            for mk in self.MARKERS:
+                if mk in sent:
+                    core = sent.split(mk, 1)[1]
+                    break
             if core:
                 break
-        title = ""
-        if m and req.citations:
-            title = m.source_title(req.citations[0])
-        cite = f"；引《{title}》" if title else ""
-        prefix = f"{short}{req.role}："
-        room = req.limit - len(prefix) - len(cite)
-        if len(core) > room:
-            core = core[: max(0, room - 1)] + "…"
-        return Generation(text=prefix + core + cite, model=ENGINE_NAME)
+        if not core:  # a speech by another engine: its first sentence that is not a restatement
+            sents = [s for s in re.findall(r"[^。！？]+[。！？]?", text) if cjk_len(s) >= 8]
+            core = sents[1] if len(sents) > 1 and req.role in ("反驳", "回应") else (sents[0] if sents else "")
+        core = _body(_CITE.sub("", core))
+        core = re.sub(r"^(?:我|本宗)(?:的看法是|认为)[，：]?", "", core)
+        if m is not None:
+            core = core.replace("我以", f"{short}以").replace("我这边", f"{short}这边").replace("我着眼于", f"{short}着眼于")
+        prefix = f"{short}："
+        room = req.limit - len(prefix)
+        core = _clip(core, room)
+        return Generation(text=prefix + core, model=ENGINE_NAME)
 
     # ------------------------------------------------------------- observation
-    LEVELS = [
-        ("根机", ("末法", "根机", "初机", "众生", "下手", "直接", "容易", "难易")),
-        ("判教", ("判教", "次第", "教观", "三士", "了义", "分判", "纲宗", "顿渐")),
-        ("行门", ("念佛", "参禅", "持戒", "戒律", "行持", "内观", "禅修", "止观", "修行", "法门")),
-        ("见地", ("空", "唯识", "自性", "中观", "见性", "应成", "佛性", "心识")),
-    ]
+    def level(self, topic: str, a: Master, b: Master) -> str:
+        for lv, words in LEVELS:
+            if any(w in topic for w in words):
+                return lv
+        counts = []
+        for lv, words in LEVELS:
+            n = 0
+            for m, o in ((a, b), (b, a)):
+                for _, _, t in self.ranked(m, o, topic)[:8]:
+                    n += sum(1 for w in words if w in t.text)
+            counts.append((n, lv))
+        return max(counts)[1] if counts else "见地"
 
     def observe(self, req: ObservationRequest) -> Observation:
-        level = next((lv for lv, words in self.LEVELS if any(w in req.topic for w in words)), "见地")
         a = self.pack.masters.get(req.a)
         b = self.pack.masters.get(req.b)
-        pa = (a.signature_phrases[:1] or [a.school])[0] if a else req.a_name
-        pb = (b.signature_phrases[:1] or [b.school])[0] if b else req.b_name
-        an = a.short_name if a else req.a_name
-        bn = b.short_name if b else req.b_name
-        return Observation(
-            divergence=f"分歧落在{level}层面：{an}一方以「{pa}」为着眼处，{bn}一方以「{pb}」为着眼处，二者对下手处的安排不同。",
-            consensus=f"双方都承认修行要落到自己的身心上，也都以本宗经典为凭，不以空谈代替实修。",
-            to_reader=f"这不是谁对谁错的问题，{req.a_school or an}与{req.b_school or bn}是两条都走得通的路，可依自己的根性与处境去体会。",
-            engine=ENGINE_NAME,
-        )
+        if a is None or b is None:
+            an, bn = req.a_name, req.b_name
+            return Observation(divergence=f"{an}与{bn}在这个题目上各有所本，分歧在见地与行门之间。",
+                               consensus="双方都以自己所依的经教为凭。",
+                               to_reader="读者可以对照两边的理由，自己体会。", engine=ENGINE_NAME)
+        an, bn = a.short_name, b.short_name
+        lv = self.level(req.topic, a, b)
+        h = _stable(req.topic, a.slug, b.slug)
+        first: dict = {}
+        for s in sorted(req.summaries, key=lambda s: s.round):
+            first.setdefault(s.speaker, s)
+        def point(m: Master, o: Master) -> str:
+            s = first.get(m.slug)
+            if s is not None:
+                g = self.gist_of(s.text)
+                if g:
+                    return _clip(g, 26)
+            top = self.ranked(m, o, req.topic)
+            return _clip(top[0][2].text, 26) if top else "自己所依的经教"
+        pa, pb = point(a, b), point(b, a)
+        gloss = LEVEL_GLOSS[lv]
+        div = (
+            f"{an}与{bn}的不同，主要在{lv}上，也就是{gloss}：{an}强调{pa}，{bn}强调{pb}。",
+            f"这场讨论把两人分开的，是{lv}层面的问题——{gloss}；{an}一方落在{pa}，{bn}一方落在{pb}。",
+            f"若问{an}和{bn}差在哪里，答案在{lv}，即{gloss}：一边是{pa}，一边是{pb}。",
+        )[h % 3]
+        ua = [t for _, _, t in self.ranked(a, b, req.topic)[:12]]
+        ub = [t for _, _, t in self.ranked(b, a, req.topic)[:12]]
+        common, ca, cb = self.common_ground(ua, ub, a, b)
+        if ca is not None and cb is not None:
+            cons = (
+                f"两人并非处处相左：双方的材料都落在{common}上，{an}讲{_clip(ca.text, 22)}，{bn}也讲{_clip(cb.text, 22)}。",
+                f"共同的地方也很实在，{an}和{bn}都看重{common}：一说{_clip(ca.text, 22)}，一说{_clip(cb.text, 22)}。",
+                f"两家相通之处在{common}，{an}所说的{_clip(ca.text, 22)}，与{bn}所说的{_clip(cb.text, 22)}，可以互相印证。",
+            )[(h // 3) % 3]
+        else:
+            cons = f"{an}与{bn}都把{common}当作要紧处，也都以自己所依的经教为凭。"
+        reader = (
+            f"留给读者的问题是：{an}的{_clip(pa, 14)}与{bn}的{_clip(pb, 14)}，各自在回答修行中的哪一个难处？",
+            f"读者不妨自问：当{an}讲{_clip(pa, 14)}、{bn}讲{_clip(pb, 14)}时，两人各自照顾的是怎样的人、怎样的处境？",
+            f"可以带着一个问题再读一遍：{an}与{bn}在{lv}上的不同，落到自己每天的功课上会是什么样子？",
+        )[(h // 9) % 3]
+        return Observation(divergence=div, consensus=cons, to_reader=reader, engine=ENGINE_NAME)

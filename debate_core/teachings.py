@@ -44,6 +44,7 @@ REASONS = {
     "quote": "他人话语（经文、问者）",
     "fragment": "残句、引导语或半截列表",
     "code": "代码块",
+    "duplicate": "与另一条教言重复",
 }
 
 MIN_CJK = 9      # a teaching unit is a sentence, not a word
@@ -252,7 +253,7 @@ def _as_unit(s: str) -> str:
 _SECTION_KINDS = (
     ("editorial", re.compile(r"引用|警示|注意|说明|說明|规范|規範|免责|免責|授权|授權|版权|版權|校勘|凡例")),
     ("reading_list", re.compile(r"参考|參考|书目|書目|延伸|阅读|閱讀|资源|資源|链接|鏈接|著作|精通经典|所依经典|经典列表|索引|收录")),
-    ("meta", re.compile(r"生平|背景|简介|簡介|传承与|傳承與|年表|年谱|年譜|小传|小傳|人物|史略|影响|影響|评价|評價")),
+    ("meta", re.compile(r"辩论立场|辯論立場|立场|立場|风格|風格|语气|語氣|口吻|人设|人設|生平|背景|简介|簡介|传承与|傳承與|年表|年谱|年譜|小传|小傳|人物|史略|影响|影響|评价|評價")),
 )
 
 
@@ -291,6 +292,8 @@ def _sentence_reason(s: str, names: list[str]) -> Optional[str]:
         return "quote"
     if re.match(r"^(?:偈曰|偈云|颂曰|頌曰|常勉|告诫|告誡)", s):
         return "quote"
+    if re.search(r"[0-9０-９]", s) or re.search(r"(?<!—)—(?!—)|–", s):
+        return "fragment"  # list residue: 每日15–30分钟, 度疑清净—见名色之缘起
     if re.search(r"[→+＋=＝≠|｜<>/／]", s):
         return "fragment"
     if cjk_len(s) / max(1, len(re.sub(r"\s", "", s))) < 0.6:
@@ -504,7 +507,15 @@ def read_master(master: Master, folder: Path, root: Optional[Path] = None) -> No
             continue
         seen.add(key)
         unique.append(t)
-    master.teachings = unique
+    keys = [_norm(t.text) for t in unique]
+    kept = []
+    for i, t in enumerate(unique):  # a unit whose words another unit holds whole is a duplicate
+        k = keys[i]
+        if any(j != i and len(keys[j]) > len(k) and k in keys[j] for j in range(len(unique))):
+            aside.append(SetAside(file=t.file, line=t.line, text=t.text, reason="duplicate"))
+            continue
+        kept.append(t)
+    master.teachings = kept
     master.set_aside = aside
 
 
