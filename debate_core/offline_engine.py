@@ -293,14 +293,25 @@ class OfflineEngine:
         self._ranked[key] = out
         return out
 
-    @staticmethod
-    def slice_size(n_units: int) -> int:
-        return max(3, min(7, n_units // 3))
+    def slices(self, m: Master, opp: Master, topic: str) -> list[list[Teaching]]:
+        """The ranked units cut into consecutive slices of about the same amount of text: speech n
+        of this speaker draws from slice n only, so two speeches never share a unit."""
+        units = [t for _, _, t in self.ranked(m, opp, topic)]
+        total = sum(cjk_len(t.text) for t in units)
+        budget = max(210, min(400, total // 3))
+        out: list[list[Teaching]] = [[]]
+        size = 0
+        for t in units:
+            if size >= budget and len(out[-1]) >= 3:
+                out.append([])
+                size = 0
+            out[-1].append(t)
+            size += cjk_len(t.text)
+        return out
 
     def slice_for(self, m: Master, opp: Master, topic: str, n: int) -> list[Teaching]:
-        units = [t for _, _, t in self.ranked(m, opp, topic)]
-        k = self.slice_size(len(units))
-        return units[n * k:(n + 1) * k]
+        sl = self.slices(m, opp, topic)
+        return list(sl[n]) if n < len(sl) and n < 3 else []
 
     # ------------------------------------------------------------------ bits
     def cite(self, m: Master, sid: str) -> str:
@@ -471,9 +482,8 @@ class OfflineEngine:
 
     def _pad(self, text: str, m: Master, opp: Master, req: SpeechRequest, v: int, closing: str) -> str:
         """A thin pack: the speaker's units beyond every slice of this debate, then frames naming the sources."""
-        units = [t for _, _, t in self.ranked(m, opp, req.topic)]
-        k = self.slice_size(len(units))
-        reserve = units[3 * k:]  # no slice of a <=6-round debate reaches here
+        sl = self.slices(m, opp, req.topic)
+        reserve = [t for part in sl[3:] for t in part]  # no slice a speech draws from
         head = text[: len(text) - len(closing)]
         start = (_stable(req.topic, m.slug, req.round) % len(reserve)) if reserve else 0
         picked = []
@@ -481,14 +491,19 @@ class OfflineEngine:
             if cjk_len(head + "".join(picked) + closing) >= MIN_CHARS + 10:
                 break
             t = reserve[(start + i) % len(reserve)]
-            if req.round % 2 != (i % 2):  # the two rounds of one speaker take alternate units
-                continue
+            if ((start + i) % len(reserve)) % 3 != ((req.round - 1) // 2) % 3:
+                continue  # a speaker's n-th speech takes every third reserve unit from n: disjoint
             picked.append(f"{_body(t.text)}。")
         head += "".join(picked)
         if cjk_len(head + closing) < MIN_CHARS:
-            for s in m.sources:
+            n = (req.round - 1) // 2
+            for s in m.sources[n % max(1, len(m.sources)):] + m.sources[:n % max(1, len(m.sources))]:
+                short = next((p for p in re.split(r"[（）()《》\[\]/·，,\s]+", s.title) if cjk_len(p) >= 2
+                              and not re.search(r"[A-Za-z]", p)), "")
+                if not short:
+                    continue
                 line = {0: "这一点在《{t}》中可以读到{c}。", 1: "《{t}》对此也有交代{c}。", 2: "可以对照《{t}》来看{c}。"}
-                head += line[(v + req.round) % 3].format(t=s.title, c=self.cite(m, s.id))
+                head += line[((req.round - 1) // 2) % 3].format(t=short, c=self.cite(m, s.id))
                 if cjk_len(head + closing) >= MIN_CHARS:
                     break
         return head + closing
@@ -505,7 +520,8 @@ class OfflineEngine:
     @staticmethod
     def first_clause(text: str, limit: int = 24) -> str:
         """The first clause that says something (>= 5 characters), clipped."""
-        parts = [p for p in re.split(r"[，；：——]+", _body(text)) if cjk_len(p) >= 5]
+        plain = re.sub(r"（[^（）]*）|\([^()]*\)", "", _body(text))
+        parts = [p for p in re.split(r"[，；：—]+", plain) if cjk_len(p) >= 5 and _balanced(p)]
         return _clip(parts[0] if parts else text, limit)
 
     @staticmethod
@@ -518,10 +534,9 @@ class OfflineEngine:
 
     def opponent_reserve(self, req: SpeechRequest, m: Master, opp: Master) -> list[Teaching]:
         """The opponent's units past every slice he has spoken from in this debate."""
-        units = [t for _, _, t in self.ranked(opp, m, req.topic)]
-        k = self.slice_size(len(units))
+        sl = self.slices(opp, m, req.topic)
         spoken = len([r for r in range(1, req.round) if r % 2 != req.round % 2])
-        return units[spoken * k:(spoken + 2) * k]
+        return [t for part in sl[spoken:spoken + 2] for t in part]
 
     def common_ground(self, mine: list[Teaching], theirs: list[Teaching], m: Master, opp: Master):
         """A term both sides' units hold, with the unit on each side that holds it."""
