@@ -22,7 +22,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 
 class EnvelopeError(ValueError):
-    """The text holds no usable envelope; the message says why (it is shown to the model)."""
+    """The text holds no usable envelope; the message says why, in Chinese (it is sent to the
+    model in the repair request and shown in the debate's warnings)."""
 
 
 def _s(value: Any) -> str:
@@ -161,23 +162,23 @@ def parse_envelope(text: str) -> Envelope:
     """Validate one debater's reply; raises :class:`EnvelopeError` with a reason a model can act on."""
     candidate = extract_json(text or "")
     if candidate is None:
-        raise EnvelopeError("the reply holds no JSON object")
+        raise EnvelopeError("回复里没有 JSON 对象")
     try:
         data = json.loads(candidate)
     except json.JSONDecodeError as exc:
-        raise EnvelopeError(f"the JSON does not parse: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        raise EnvelopeError(f"JSON 无法解析：第 {exc.lineno} 行第 {exc.colno} 列附近有语法错误") from None
     if not isinstance(data, dict):
-        raise EnvelopeError("the JSON is not an object")
+        raise EnvelopeError("JSON 不是一个对象")
     if not any(k in data for k in ENVELOPE_KEYS):
-        raise EnvelopeError("the object has none of the envelope fields arguments / rebuttals / no_new_points")
+        raise EnvelopeError("这个对象没有任何信封字段（arguments / rebuttals / no_new_points）")
     try:
         env = Envelope.model_validate(data)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ()))
-        raise EnvelopeError(f"field {where or '?'}: {first.get('msg', 'invalid')}") from None
+        raise EnvelopeError(f"字段 {where or '?'} 的值不合约定的格式") from None
     if env.is_empty and not env.no_new_points:
-        raise EnvelopeError("the envelope has no arguments and no rebuttals but does not set no_new_points")
+        raise EnvelopeError("信封里既没有论点也没有反驳，却没有把 no_new_points 设为 true")
     return env
 
 

@@ -5,7 +5,10 @@
   section per round, one block per debater) and ``verdict.md`` (:func:`verdict_md`:
   conclusion, reasons, the per-debater table, a note to readers).  Neither names a
   model: the log is what the judge reads (``for_judge=True`` drops the header's
-  run metadata too).
+  run metadata too).  The full rendering ends with the seed's wrap-up
+  (:func:`wrap_up_md`): topic, stances, rounds run, converged or capped, degraded
+  or not, where the artifacts are, and the note that the verdict is a reference
+  conclusion, not a final one.  :func:`progress_line` is the CLI's progress line.
 * Trial: a transcript (round by round, pro then con, with the research each side
   did and a truncation flag) followed by the verdict with per-round commentary.
 """
@@ -18,6 +21,9 @@ from .envelopes import Envelope, render_envelope
 from .models import Debate, Speech
 
 ROUND_TITLES = {1: "立论（并行，互不可见）"}
+STATUS_ZH = {"running": "进行中", "completed": "已完成", "failed": "失败", "stopped": "已停止", "interrupted": "已中断"}
+CLOSING_NOTE = "这是 AI 辩论给出的参考结论，非定论；每一轮的论点与反驳都记在 debate-log.md 里，可以逐条追溯。"
+NO_DEBATE_NOTE = "本场未成辩论，没有裁决，也就没有结论；已有的记录都在 debate-log.md 里，可以逐条追溯。"
 REASON_ORDER = ("论点强度", "攻防表现", "逻辑硬伤")
 SIDE = {"pro": "正方", "con": "反方"}
 WINNER_TEXT = {"pro": "正方胜", "con": "反方胜", "draw": "平局"}
@@ -29,7 +35,12 @@ def _stance(debate: Debate, label: str) -> str:
 
 
 def is_degraded(debate: Debate) -> bool:
-    return any(w.startswith("degraded") for w in debate.warnings)
+    return any(w.startswith(("降级", "degraded")) for w in debate.warnings)  # "degraded": older records
+
+
+def no_debate(debate: Debate) -> bool:
+    """The debate ended without any usable round: the judge was not asked (未成辩论)."""
+    return debate.verdict is None and debate.stop_reason.startswith("未成辩论")
 
 
 def _speech_block(debate: Debate, s: Speech, *, for_judge: bool) -> list[str]:
@@ -39,7 +50,7 @@ def _speech_block(debate: Debate, s: Speech, *, for_judge: bool) -> list[str]:
             out += ["（本轮没有有效产出，按空信封处理：无论点、无反驳）", ""]
         else:
             why = "；".join(s.warnings) or "没有有效产出"
-            out += [f"> WARNING: {s.speaker} 第 {s.round} 轮 {why}，按空产出处理", ""]
+            out += [f"> 注：{s.speaker}第 {s.round} 轮没有有效产出（{why}），按空产出处理", ""]
         if s.envelope is not None and not Envelope.model_validate(s.envelope).is_empty:
             out += [render_envelope(s.envelope), ""]
         return out
@@ -97,7 +108,11 @@ def verdict_md(debate: Debate) -> str:
     out = [f"# 裁判判词：{debate.topic}", "", "> 独立裁判（未参与辩论，只见匿名日志）依据论证本身裁决。", ""]
     v = debate.verdict
     if v is None:
-        out += ["## 一、判赢结论", "", f"（尚无裁决：{debate.status}，{debate.stop_reason or '裁判未运行'}）"]
+        if no_debate(debate):
+            out += ["## 一、判赢结论", "", f"**未成辩论，没有裁决。** {debate.stop_reason}"]
+        else:
+            status = STATUS_ZH.get(debate.status, debate.status)
+            out += ["## 一、判赢结论", "", f"（尚无裁决：{status}，{debate.stop_reason or '裁判未运行'}）"]
         return "\n".join(out).rstrip() + "\n"
     if not v.parsed:
         out += ["## 一、判赢结论", "", "**未能解析裁判的输出：没有判定胜方（不是平局）。** 裁判原文如下。", "",
@@ -125,8 +140,93 @@ def verdict_md(debate: Debate) -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
-def render_topic(debate: Debate) -> str:
-    return debate_log_md(debate) + "\n---\n\n" + verdict_md(debate)
+def ending(debate: Debate) -> str:
+    """How the rounds ended: converged, hit the cap, stopped on empty rounds, or not finished."""
+    rounds = sorted({s.round for s in debate.rounds})
+    if not rounds:
+        return "一轮也没有跑成"
+    last = [s for s in debate.rounds if s.round == rounds[-1]]
+    said = [s for s in last if s.status not in ("empty", "failed")]
+    if rounds[-1] >= 2 and said and all((s.envelope or {}).get("no_new_points") for s in last):
+        return f"自然收敛（第 {rounds[-1]} 轮全员无新论点）"
+    if rounds[-1] >= debate.planned_rounds:
+        return f"触顶停机（{debate.planned_rounds} 轮上限）"
+    if not said:
+        return f"第 {rounds[-1]} 轮全员空产出后停机"
+    return f"未跑完（{STATUS_ZH.get(debate.status, debate.status)}）"
+
+
+def wrap_up_md(debate: Debate, *, archive: str | None = None, export: str | None = None) -> str:
+    """The seed's closing summary: what was debated, how it went, where the artifacts are."""
+    by_stance = sorted(debate.participants, key=lambda p: _stance_order(p.label))
+    stances = "；".join(f"{p.label} →「{p.stance}」" for p in by_stance)
+    rounds = sorted({s.round for s in debate.rounds})
+    n = len(debate.participants)
+    if is_degraded(debate):
+        mode = f"降级（{len({p.model for p in debate.participants})} 个模型供 {n} 位辩手轮流使用，非异构）"
+    else:
+        mode = f"正常（{n} 位辩手各用一个不同的模型，互相匿名）"
+    v = debate.verdict
+    if no_debate(debate):
+        outcome = "未成辩论，没有请裁判"
+    elif v is None:
+        outcome = f"尚无裁决（{STATUS_ZH.get(debate.status, debate.status)}）"
+    elif not v.parsed or not v.winner:
+        outcome = "裁判的输出无法解析，没有判定胜方（不是平局）"
+    else:
+        stance = _stance(debate, v.winner)
+        outcome = f"{v.winner}（{stance}）胜出" if stance else f"{v.winner} 胜出"
+        summary = v.summary.strip()
+        if summary:
+            outcome += f"——{summary}"
+    where = [f"辩论编号 `{debate.id}`"]
+    if archive:
+        where.append(f"存档 `{archive}`")
+    if export:
+        where.append(f"debate-log.md 与 verdict.md 在 `{export}`")
+    else:
+        where.append(f"用 `python -m debate_core export {debate.id} --format debate-dir` 可写出 debate-log.md 与 verdict.md")
+    out = ["## 收尾", "",
+           f"- **辩题**：{debate.topic}",
+           f"- **立场**：{n} 方——{stances}",
+           f"- **轮次**：跑了 {len(rounds)} 轮（上限 {debate.planned_rounds} 轮），{ending(debate)}",
+           f"- **模式**：{mode}",
+           f"- **判赢**：{outcome}",
+           f"- **产物**：{'；'.join(where)}",
+           "", f"> {NO_DEBATE_NOTE if no_debate(debate) or v is None else CLOSING_NOTE}"]
+    return "\n".join(out) + "\n"
+
+
+def _stance_order(label: str) -> int:
+    order = ("辩手乙", "辩手甲", "辩手丙", "辩手丁")  # stance 1, 2, 3, 4 as the seed assigns them
+    return order.index(label) if label in order else len(order)
+
+
+def render_topic(debate: Debate, *, archive: str | None = None, export: str | None = None) -> str:
+    return (debate_log_md(debate) + "\n---\n\n" + verdict_md(debate) + "\n---\n\n"
+            + wrap_up_md(debate, archive=archive, export=export))
+
+
+ROLE_ZH = {"opening": "立论", "rebuttal": "交叉反驳", "pro": "正方发言", "con": "反方发言"}
+
+
+def progress_line(speech: Speech) -> str:
+    """The CLI's progress line for a topic-debate or trial speech, in Chinese:
+    ``  第 1 轮｜辩手甲 立论 完成`` (or 空产出 / 失败 with the cause)."""
+    who = SIDE.get(speech.speaker, speech.speaker_name or speech.speaker)
+    head = f"  第 {speech.round} 轮｜{who} {ROLE_ZH.get(speech.role, speech.role)}"
+    if speech.status == "failed":
+        return f"{head} 失败：{'；'.join(speech.warnings) or '没有回复'}"
+    if speech.status == "empty":
+        return f"{head} 空产出：{'；'.join(speech.warnings) or '没有有效产出'}"
+    flags = []
+    if speech.retries:
+        flags.append(f"重发 {speech.retries} 次")
+    if (speech.envelope or {}).get("no_new_points"):
+        flags.append("无新论点")
+    if speech.truncated:
+        flags.append("已截断")
+    return f"{head} 完成" + (f"（{'，'.join(flags)}）" if flags else "")
 
 
 # ----------------------------------------------------------------------- trial
@@ -138,7 +238,8 @@ def render_trial(debate: Debate) -> str:
                f"{debate.config.max_speech_length} 字符；最后由裁判一次裁决")
     if debate.config.workspace:
         out.append(f"- **调研范围**：工作区 `{debate.config.workspace}`（只读：read / glob / grep）")
-    out.append(f"- **辩论**：{debate.id} · 状态 {debate.status}" + (f"（{debate.stop_reason}）" if debate.stop_reason else ""))
+    status = STATUS_ZH.get(debate.status, debate.status)
+    out.append(f"- **辩论**：{debate.id} · 状态：{status}" + (f"（{debate.stop_reason}）" if debate.stop_reason else ""))
     for w in debate.warnings:
         out.append(f"\n> ⚠️ {w}")
     out.append("")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -55,18 +56,20 @@ def test_drift_closing_points_inside_rebuttal_objects():
 
 
 @pytest.mark.parametrize("text, why", [
-    ("I cannot answer that.", "no JSON object"),
-    ("```json\n{\"arguments\": [1, }\n```", "does not parse"),
-    ("[1, 2, 3]", "no JSON object"),
-    ('{"name": "x", "age": 3}', "none of the envelope fields"),
-    ('{"arguments": [], "rebuttals": [], "no_new_points": false}', "no arguments and no rebuttals"),
-    ('{"arguments": [42]}', "arguments"),
-    ("", "no JSON object"),
+    ("I cannot answer that.", "没有 JSON 对象"),
+    ("```json\n{\"arguments\": [1, }\n```", "无法解析"),
+    ("[1, 2, 3]", "没有 JSON 对象"),
+    ('{"name": "x", "age": 3}', "没有任何信封字段"),
+    ('{"arguments": [], "rebuttals": [], "no_new_points": false}', "既没有论点也没有反驳"),
+    ('{"arguments": [42]}', "字段 arguments"),
+    ("", "没有 JSON 对象"),
 ])
 def test_invalid_replies_raise_with_a_reason(text, why):
+    # the reason is sent back to the model in the repair request: Chinese, like the debate
     with pytest.raises(EnvelopeError) as exc:
         parse_envelope(text)
     assert why in str(exc.value)
+    assert not re.search(r"[A-Za-z]{4,}", re.sub(r"arguments|rebuttals|no_new_points|JSON|true", "", str(exc.value)))
 
 
 def test_nothing_new_is_a_valid_envelope():

@@ -18,7 +18,7 @@ from debate_core.models import DebateConfig
 from debate_core.protocols import registry
 from debate_core.recorder import Recorder
 from debate_core.render import render_markdown
-from debate_core.render_judged import debate_log_md, verdict_md
+from debate_core.render_judged import debate_log_md, verdict_md, wrap_up_md
 from debate_core.scripted_server import Reply, ScriptedServer
 from debate_core.verdicts import parse_verdict_markdown
 
@@ -128,16 +128,17 @@ def test_full_debate_split_parallel_rounds_stop_and_judge():
     with ScriptedServer(script) as srv:
         d = run(srv, rec)
     assert d.status == "completed" and d.protocol == "topic"
+    # the seed's assignment: stance 1 → 辩手乙, stance 2 → 辩手甲; models go to 甲, 乙 in order
     assert [(p.label, p.stance, p.model) for p in d.participants] == [
-        ("辩手甲", "远程办公更好", "openai/m-one"), ("辩手乙", "坐班更好", "openai/m-two")]
+        ("辩手甲", "坐班更好", "openai/m-one"), ("辩手乙", "远程办公更好", "openai/m-two")]
     assert d.models == ["openai/m-one", "openai/m-two"] and not d.warnings
     # round 1 openings, round 2 everybody says no_new_points -> stop before the 3-round cap
     assert [(s.round, s.speaker, s.role, s.status) for s in d.rounds] == [
         (1, "辩手甲", "opening", "ok"), (1, "辩手乙", "opening", "ok"),
         (2, "辩手甲", "rebuttal", "ok"), (2, "辩手乙", "rebuttal", "ok")]
-    assert d.stop_reason == "every debater reported no new points in round 2"
+    assert d.stop_reason == "第 2 轮全员报告无新论点，自然收敛"
     s = d.rounds[0]
-    assert s.envelope["arguments"][0]["point"] == "辩手甲第1轮论点" and s.envelope["stance"] == "远程办公更好"
+    assert s.envelope["arguments"][0]["point"] == "辩手甲第1轮论点" and s.envelope["stance"] == "坐班更好"
     assert "辩手甲第1轮论点" in s.text and s.engine == "openai/m-one" and s.prompt_tokens > 0
     assert script.kinds[0] == "split" and script.kinds[-1] == "judge" and len(script.kinds) == 6
     v = d.verdict
@@ -220,7 +221,7 @@ def test_no_model_or_provider_name_reaches_any_prompt():
     # the judge call went to the judge model and saw labels and stances only
     judge_req = [r for r in requests if "独立裁判" in r["messages"][0]["content"]][0]
     assert judge_req["model"] == "deepseek-judgename"
-    assert '"label": "辩手乙",\n  "stance": "B方"' in judge_req["messages"][1]["content"]
+    assert '"label": "辩手乙",\n  "stance": "A方"' in judge_req["messages"][1]["content"]  # stance 1 → 乙
 
 
 # ---------------------------------------------------------------- stances, models
@@ -233,8 +234,9 @@ def test_given_stances_skip_the_split_and_fewer_models_degrade():
                 rounds=2)
     assert "split" not in script.kinds
     assert [p.model for p in d.participants] == ["openai/only-one", "openai/second", "openai/only-one"]
-    assert [p.label for p in d.participants] == ["辩手甲", "辩手乙", "辩手丙"]
-    assert d.warnings[0].startswith("degraded: 2 distinct model(s) for 3 debaters")
+    assert [(p.label, p.stance) for p in d.participants] == [("辩手甲", "反对"), ("辩手乙", "支持"),
+                                                              ("辩手丙", "看情况：小团队远程")]
+    assert d.warnings[0] == "降级：2 个模型供 3 位辩手轮流使用，辩论不是异构的"
     log = debate_log_md(d)
     assert "**模式**：降级（2 个模型供 3 位辩手轮流使用，非异构）" in log
     assert "辩手丙 → 「看情况：小团队远程」" in log
@@ -247,9 +249,10 @@ def test_one_model_for_two_stances_is_degraded_and_split_gives_four_at_most():
         d = run(srv, models=["openai/solo"], rounds=1)
     assert [p.label for p in d.participants] == ["辩手甲", "辩手乙", "辩手丙", "辩手丁"]
     assert {p.model for p in d.participants} == {"openai/solo"}
-    assert any(w.startswith("degraded") for w in d.warnings)
-    assert any("first 4 are debated" in w for w in d.warnings)
-    assert d.stop_reason == "reached the 1-round cap"
+    assert [p.stance for p in d.participants] == ["二", "一", "三", "四"]  # 甲, 乙, 丙, 丁
+    assert any(w.startswith("降级：") for w in d.warnings)
+    assert "立场拆分给出了 5 个立场，只辩前 4 个" in d.warnings
+    assert d.stop_reason == "达到 1 轮上限，触顶停机"
 
 
 def test_not_a_debatable_topic_is_a_clear_input_error():
@@ -288,14 +291,14 @@ def test_malformed_envelope_is_asked_again_with_the_error_then_recorded_empty():
         d = run(srv)
         msgs = srv.messages()
     a1, b1 = d.rounds[0], d.rounds[1]
-    assert a1.status == "ok" and a1.retries == 1 and "repaired reply was used" in a1.warnings[0]
+    assert a1.status == "ok" and a1.retries == 1 and "已采用重发的回复" in a1.warnings[0]
     assert b1.status == "empty" and b1.retries == 1
-    assert b1.envelope == {"stance": "坐班更好", "arguments": [], "rebuttals": [], "no_new_points": True}
-    assert "invalid envelope twice" in b1.warnings[0] and "recorded as empty" in b1.warnings[0]
+    assert b1.envelope == {"stance": "远程办公更好", "arguments": [], "rebuttals": [], "no_new_points": True}
+    assert b1.warnings[0].startswith("两次回复都不是合法信封") and b1.warnings[0].endswith("按空产出记录")
     repair = [m for m in msgs if len(m) == 4 and "你是辩手甲" in m[0]["content"]][0]
     assert repair[2] == {"role": "assistant", "content": "我拒绝用 JSON。"}
-    assert "the reply holds no JSON object" in repair[3]["content"]
-    assert "WARNING: 辩手乙 第 1 轮 invalid envelope twice" in debate_log_md(d)
+    assert "回复里没有 JSON 对象" in repair[3]["content"]  # the repair request is Chinese, like the debate
+    assert "> 注：辩手乙第 1 轮没有有效产出（两次回复都不是合法信封" in debate_log_md(d)
     assert [c.purpose for c in d.llm_calls].count("speech_repair") == 2
 
 
@@ -325,18 +328,18 @@ def test_all_empty_round_is_retried_once_then_judged_on_what_exists():
     with ScriptedServer(Script(debater=debater)) as srv:
         d = run(srv, rec)
     assert d.status == "completed" and d.verdict.parsed
-    assert d.stop_reason == "round 2 empty twice; judged on what exists"
+    assert d.stop_reason == "第 2 轮两次均为空轮，依据已有内容裁决"
     r2 = [s for s in d.rounds if s.round == 2]
     assert [s.status for s in r2] == ["empty", "empty"] and all(s.retries == 2 for s in r2)
-    assert sum("every debater produced empty or invalid output; the round is retried once" in w for w in d.warnings) == 1
-    assert any("the judge rules on the rounds that exist" in w for w in d.warnings)
+    assert d.warnings.count("第 2 轮：所有辩手都没有有效产出，本轮重跑一次") == 1
+    assert "第 2 轮：重跑后所有辩手仍没有有效产出，裁判只依据已有的轮次裁决" in d.warnings
     # two attempts x (reply + repair) x 2 debaters for round 2; only the retry's speeches are archived
     assert [c.purpose for c in d.llm_calls if c.round == 2].count("speech") == 4
     assert [e[1] for e in rec.of("speech")] == [1, 1, 2, 2]
-    assert "the judge rules on the rounds that exist" in debate_log_md(d)
+    assert "裁判只依据已有的轮次裁决" in debate_log_md(d)
     # the judge's log marks the empty round without any error detail
     judge_log = debate_log_md(d, for_judge=True)
-    assert "本轮没有有效产出" in judge_log and "invalid envelope" not in judge_log
+    assert "本轮没有有效产出" in judge_log and "合法信封" not in judge_log
 
 
 def test_an_all_empty_attempt_never_stops_the_debate_and_a_good_retry_continues():
@@ -348,7 +351,7 @@ def test_an_all_empty_attempt_never_stops_the_debate_and_a_good_retry_continues(
     with ScriptedServer(Script(debater=debater)) as srv:
         d = run(srv)
     assert [(s.round, s.status) for s in d.rounds] == [(1, "ok"), (1, "ok"), (2, "ok"), (2, "ok"), (3, "ok"), (3, "ok")]
-    assert d.stop_reason == "every debater reported no new points in round 3"
+    assert d.stop_reason == "第 3 轮全员报告无新论点，自然收敛"
 
 
 # ---------------------------------------------------------------- faults
@@ -379,8 +382,9 @@ def test_one_parallel_debater_times_out_while_the_others_succeed():
         d = run(srv, models=["openai/a", "openai/b", "openai/c"], timeout=0.5, max_retries=0)
     r1 = {s.speaker: s for s in d.rounds if s.round == 1}
     assert r1["辩手甲"].status == "ok" and r1["辩手丙"].status == "ok"
-    assert r1["辩手乙"].status == "failed" and "timed out" in r1["辩手乙"].warnings[0]
-    assert any("辩手乙 had no reply" in w for w in d.warnings)
+    assert r1["辩手乙"].status == "failed" and r1["辩手乙"].warnings[0].startswith("模型调用失败：")
+    assert "timed out" in r1["辩手乙"].warnings[0]  # the gateway's own cause, kept as it is
+    assert "第 1 轮：辩手乙 没有回复（模型调用失败）" in d.warnings
     assert d.status == "completed" and d.verdict.winner == "辩手甲"
     # round 2: the others see 辩手乙's round 1 as an empty envelope
     assert all(s.status == "ok" for s in d.rounds if s.round == 2)
@@ -417,7 +421,7 @@ def test_unparseable_verdict_is_retried_once_then_stored_raw_never_a_draw():
     assert len(judge_reqs) == 2 and "无法读出胜者" in judge_reqs[1][-1]["content"]
     v = d.verdict
     assert v.parsed is False and v.winner is None and v.raw == "双方都很精彩，难分伯仲（第2次）。"
-    assert d.status == "completed" and any("could not be parsed" in w for w in d.warnings)
+    assert d.status == "completed" and "裁判的输出两次都无法解析：原文照存，没有判定胜方（不是平局）" in d.warnings
     assert "没有判定胜方" in render_markdown(d)
 
 
@@ -436,7 +440,7 @@ def test_judge_failure_fails_the_debate_and_resume_reruns_only_the_judge():
     script = Script(judge=judge)
     with ScriptedServer(script) as srv:
         d = run(srv, max_retries=0)
-        assert d.status == "failed" and "judge failed" in d.stop_reason and d.verdict is None
+        assert d.status == "failed" and "裁判调用失败" in d.stop_reason and d.verdict is None
         state["down"] = False
         n = script.kinds.count("debater")
         d = registry.runner_for(d, Recorder(), gateway_options=FAST).run(d)
@@ -453,14 +457,14 @@ def test_only_one_round_then_resume_through_runner_for():
         assert d.status == "interrupted" and {s.round for s in d.rounds} == {1, 2}
         d = registry.runner_for(d, Recorder(), gateway_options=FAST).run(d)
     assert d.status == "completed" and {s.round for s in d.rounds} == {1, 2, 3}
-    assert d.stop_reason == "every debater reported no new points in round 3"
+    assert d.stop_reason == "第 3 轮全员报告无新论点，自然收敛"
 
 
 def test_should_stop_stops_between_rounds():
     with ScriptedServer(Script(debater=lambda l, r, a, b: envelope(l, r))) as srv:
         runner, d = registry.start(config(srv), Recorder(), probe=False, gateway_options=FAST)
         d = runner.run(d, should_stop=lambda: len(d.rounds) >= 2)
-    assert d.status == "stopped" and "before round 2" in d.stop_reason and d.verdict is None
+    assert d.status == "stopped" and d.stop_reason == "用户在第 2 轮开始前停止" and d.verdict is None
 
 
 # ------------------------------------------------------------------ render, CLI
@@ -471,14 +475,14 @@ def test_render_follows_the_log_and_verdict_layout():
         d = run(srv)
     log = debate_log_md(d)
     assert log.startswith("# 辩论日志：远程办公还是坐班？")
-    assert "- **立场映射（匿名）**：" in log and "  - 辩手甲 → 「远程办公更好」" in log
+    assert "- **立场映射（匿名）**：" in log and "  - 辩手甲 → 「坐班更好」\n  - 辩手乙 → 「远程办公更好」" in log
     assert "**模式**：正常" in log and "## 第 1 轮：立论" in log and "## 第 2 轮：交叉反驳" in log
-    assert "### 辩手乙（坐班更好）" in log and "| A1 | 辩手乙第1轮论点 | 理由 | 例子 |" in log
-    assert "**停机**：every debater reported no new points in round 2" in log
+    assert "### 辩手乙（远程办公更好）" in log and "| A1 | 辩手乙第1轮论点 | 理由 | 例子 |" in log
+    assert "**停机**：第 2 轮全员报告无新论点，自然收敛" in log
     assert "m-one" not in log and "m-two" not in log
     ver = verdict_md(d)
     assert "## 一、判赢结论" in ver and "## 二、判词" in ver and "## 三、逐方点评表" in ver and "## 四、给读者的话" in ver
-    assert render_markdown(d) == log + "\n---\n\n" + ver
+    assert render_markdown(d) == log + "\n---\n\n" + ver + "\n---\n\n" + wrap_up_md(d)
 
 
 def test_cli_topic_debate_json_and_markdown(capsys, monkeypatch):
@@ -499,7 +503,7 @@ def test_cli_topic_debate_json_and_markdown(capsys, monkeypatch):
         code = main(["debate", "远程办公还是坐班？", "--protocol", "topic", "--stances", "远程|坐班",
                      "--model", "openai/m-one", "--judge-model", "openai/judge", "--api-base", srv.url, "--quiet"])
         md = capsys.readouterr().out
-    assert code == 0 and md.startswith("# 辩论日志") and "辩手乙 → 「坐班」" in md and "# 裁判判词" in md
+    assert code == 0 and md.startswith("# 辩论日志") and "辩手乙 → 「远程」" in md and "# 裁判判词" in md
     assert "降级" in md
 
 
@@ -509,3 +513,172 @@ def test_cli_without_a_model_exits_with_usage(capsys, monkeypatch):
     monkeypatch.delenv("DEBATE_MODEL", raising=False)
     assert main(["debate", "远程还是坐班", "--protocol", "topic", "--quiet"]) == 2
     assert "the topic protocol needs a model" in capsys.readouterr().err
+
+
+# ------------------------------------------------------- the seed's limits (issue 11)
+
+
+def test_rounds_are_capped_at_three_everywhere():
+    from debate_core.batch import SpecError, parse_spec
+    from debate_core.protocols.topic import MAX_ROUNDS
+    from debate_core.views import rounds_range, spec_for
+
+    assert MAX_ROUNDS == 3
+    with ScriptedServer(Script(debater=lambda l, r, a, b: envelope(l, r))) as srv:
+        for n in (4, 5, 8):
+            with pytest.raises(InputError, match=f"rounds {n} out of range: a topic debate runs 1-3 rounds"):
+                registry.start(config(srv, rounds=n, stances=["A", "B"]), probe=False)
+        d = run(srv)  # nobody ever runs out of points: the cap stops it
+        prompts = [m[1]["content"] for m in srv.messages() if "你是辩手" in m[0]["content"]]
+    assert sorted({s.round for s in d.rounds}) == [1, 2, 3] and d.planned_rounds == 3
+    assert d.stop_reason == "达到 3 轮上限，触顶停机"
+    assert all("共至多 3 轮" in p for p in prompts) and sum("这是最后一轮" in p for p in prompts) == 2
+    # the app's Setup slider cannot go past the cap
+    assert rounds_range(spec_for("topic")) == (1, 3, 3)
+    # batch specs refuse more, with one line naming the field
+    with pytest.raises(SpecError) as exc:
+        parse_spec({"protocol": "topic", "topics": ["远程还是坐班"], "models": ["openai/x"], "rounds": 5})
+    assert str(exc.value) == ("batch spec: rounds: 5 is too many: a topic debate runs at most 3 rounds "
+                              "(the openings plus up to 2 rebuttal rounds)")
+    assert parse_spec({"protocol": "topic", "topics": ["t"], "models": ["openai/x"], "rounds": 3}).rounds == 3
+    assert parse_spec({"protocol": "trial", "topics": ["t"], "models": ["openai/x"], "rounds": 5}).rounds == 5
+
+
+def test_cli_refuses_more_than_three_rounds_in_one_line(capsys, monkeypatch):
+    from debate_core.cli import main
+
+    monkeypatch.delenv("DEBATE_MODEL", raising=False)  # the cap is checked before the model
+    assert main(["debate", "远程办公还是坐班？", "--protocol", "topic", "--rounds", "5"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["error: rounds 5 out of range: a topic debate runs 1-3 rounds (the openings plus up to 2 "
+                   "rebuttal rounds, as the topic-debate seed caps it)"]
+
+
+def test_stance_one_goes_to_yi_and_stance_two_to_jia_as_the_seed_assigns():
+    from debate_core.protocols.topic import label_stances
+
+    assert label_stances(["一", "二"]) == {"辩手甲": "二", "辩手乙": "一"}
+    assert list(label_stances(["一", "二", "三", "四"]).items()) == [
+        ("辩手甲", "二"), ("辩手乙", "一"), ("辩手丙", "三"), ("辩手丁", "四")]
+    four = ("立场一", "立场二", "立场三", "立场四")
+    labels = ["辩手甲", "辩手乙", "辩手丙", "辩手丁"]
+    with ScriptedServer(Script(stances=four, judge=lambda a, b: judge_json("辩手乙", labels))) as srv:
+        d = run(srv, models=["openai/a", "openai/b", "openai/c", "openai/d"], rounds=1)
+        systems = {re.search(r"你是(辩手.)", m[0]["content"]).group(1): m[0]["content"]
+                   for m in srv.messages() if "你是辩手" in m[0]["content"]}
+    assert [(p.label, p.stance, p.model) for p in d.participants] == [
+        ("辩手甲", "立场二", "openai/a"), ("辩手乙", "立场一", "openai/b"),
+        ("辩手丙", "立场三", "openai/c"), ("辩手丁", "立场四", "openai/d")]
+    for label, stance in (("辩手甲", "立场二"), ("辩手乙", "立场一"), ("辩手丙", "立场三"), ("辩手丁", "立场四")):
+        assert quote(stance) in systems[label]
+    # the wrap-up names the stances in the seed's order: stance 1 (辩手乙) first
+    assert "- **立场**：4 方——辩手乙 →「立场一」；辩手甲 →「立场二」；辩手丙 →「立场三」；辩手丁 →「立场四」" in wrap_up_md(d)
+    assert d.verdict.winner == "辩手乙" and "- **判赢**：辩手乙（立场一）胜出" in wrap_up_md(d)
+
+
+def test_every_round_empty_means_no_debate_and_the_judge_is_not_asked():
+    script = Script(debater=lambda l, r, a, b: "……")
+    rec = Log()
+    with ScriptedServer(script) as srv:
+        d = run(srv, rec)
+    assert "judge" not in script.kinds and not [c for c in d.llm_calls if c.purpose == "verdict"]
+    assert d.status == "failed" and d.verdict is None
+    assert d.stop_reason.startswith("未成辩论：跑过的 1 轮里每位辩手都没有说出任何论点或反驳（两次回复都不是合法信封")
+    assert "所以没有请裁判裁决" in d.stop_reason
+    assert {s.round for s in d.rounds} == {1}  # an empty first round, tried twice, ends it
+    assert rec.events[-1] == ("update", "failed")
+    assert "**未成辩论，没有裁决。**" in verdict_md(d)
+    md = render_markdown(d)
+    assert "- **判赢**：未成辩论，没有请裁判" in md and "参考结论" not in md
+    assert md.rstrip().endswith("本场未成辩论，没有裁决，也就没有结论；已有的记录都在 debate-log.md 里，可以逐条追溯。")
+
+
+def test_envelopes_that_say_nothing_in_every_round_are_no_debate_either():
+    nothing = json.dumps({"stance": "x", "arguments": [], "rebuttals": [], "no_new_points": True})
+    script = Script(debater=lambda l, r, a, b: nothing)
+    with ScriptedServer(script) as srv:
+        d = run(srv)
+    assert [s.status for s in d.rounds] == ["ok"] * 4 and "judge" not in script.kinds
+    assert d.status == "failed" and d.stop_reason.startswith("未成辩论：跑过的 2 轮里每位辩手都没有说出任何论点或反驳")
+
+
+def test_a_no_debate_resumed_starts_again_from_the_openings():
+    state = {"broken": True}
+
+    def debater(label, r, attempt, body):
+        return "……" if state["broken"] else envelope(label, r, no_new=r >= 2)
+
+    script = Script(debater=debater)
+    with ScriptedServer(script) as srv:
+        d = run(srv)
+        assert d.stop_reason.startswith("未成辩论")
+        state["broken"] = False
+        d = registry.runner_for(d, Recorder(), gateway_options=FAST).run(d)
+    assert d.status == "completed" and d.verdict.winner == "辩手甲"
+    assert [(s.round, s.status) for s in d.rounds] == [(1, "ok"), (1, "ok"), (2, "ok"), (2, "ok")]
+
+
+def test_wrap_up_after_the_verdict_follows_the_seed():
+    with ScriptedServer(Script()) as srv:
+        d = run(srv)
+    w = wrap_up_md(d, archive="/data/runs.duckdb", export="/tmp/远程.debate")
+    assert w.splitlines()[:9] == [
+        "## 收尾", "",
+        "- **辩题**：远程办公还是坐班？",
+        "- **立场**：2 方——辩手乙 →「远程办公更好」；辩手甲 →「坐班更好」",
+        "- **轮次**：跑了 2 轮（上限 3 轮），自然收敛（第 2 轮全员无新论点）",
+        "- **模式**：正常（2 位辩手各用一个不同的模型，互相匿名）",
+        "- **判赢**：辩手甲（坐班更好）胜出——辩手甲论证更完整",
+        f"- **产物**：辩论编号 `{d.id}`；存档 `/data/runs.duckdb`；debate-log.md 与 verdict.md 在 `/tmp/远程.debate`",
+        ""]
+    assert w.rstrip().splitlines()[-1] == ("> 这是 AI 辩论给出的参考结论，非定论；每一轮的论点与反驳都记在 debate-log.md "
+                                           "里，可以逐条追溯。")
+    assert render_markdown(d).rstrip().endswith(w.rstrip().splitlines()[-1])
+    # a capped, degraded debate says so; without an export it says how to write the files
+    with ScriptedServer(Script(debater=lambda l, r, a, b: envelope(l, r))) as srv:
+        d2 = run(srv, models=["openai/solo"])
+    w2 = wrap_up_md(d2)
+    assert "- **轮次**：跑了 3 轮（上限 3 轮），触顶停机（3 轮上限）" in w2
+    assert "- **模式**：降级（1 个模型供 2 位辩手轮流使用，非异构）" in w2
+    assert f"`python -m debate_core export {d2.id} --format debate-dir` 可写出 debate-log.md 与 verdict.md" in w2
+
+
+ALLOWED_LATIN = {"JSON", "json", "arguments", "rebuttals", "no_new_points", "true", "md", "debate", "log",
+                 "verdict", "python", "export", "format", "dir", "core"}
+
+
+def latin_words(text: str) -> list[str]:
+    return [w for w in re.findall(r"[A-Za-z][A-Za-z_]{2,}", text) if w not in ALLOWED_LATIN]
+
+
+def test_a_chinese_topic_debate_shows_and_sends_chinese_only(capsys, monkeypatch):
+    """Warnings, stop reasons, notes, repair requests and progress lines of a troubled debate."""
+    from debate_core.cli import main
+
+    def debater(label, r, attempt, body):
+        if label == "辩手甲" and r == 1:
+            return "I refuse." if attempt == 1 else envelope(label, r)  # repaired
+        if label == "辩手乙" and r == 1:
+            return "nope"  # invalid twice: recorded as empty
+        if r == 2 and attempt <= 2:
+            return "garbage"  # round 2: all empty once, then retried
+        return envelope(label, r)
+
+    monkeypatch.setenv("DEBATE_BACKOFF", "0.01")
+    with ScriptedServer(Script(debater=debater)) as srv:
+        code = main(["debate", "远程办公还是坐班？", "--protocol", "topic", "--models", "openai/solo",
+                     "--api-base", srv.url, "--stances", "远程|坐班", "--format", "json"])
+        out, err = capsys.readouterr()
+        repairs = [m[-1]["content"] for m in srv.messages() if len(m) == 4 and "你是辩手" in m[0]["content"]]
+    assert code == 0
+    data = json.loads(out)
+    shown = [data["stop_reason"], *data["warnings"], *[w for s in data["rounds"] for w in s["warnings"]]]
+    assert data["stop_reason"] == "达到 3 轮上限，触顶停机"
+    assert any(w.startswith("降级：") for w in data["warnings"])
+    assert "第 2 轮：所有辩手都没有有效产出，本轮重跑一次" in data["warnings"]
+    progress = [line for line in err.splitlines() if line.startswith("  第")]
+    assert progress[:2] == ["  第 1 轮｜辩手甲 立论 完成（重发 1 次）",
+                            "  第 1 轮｜辩手乙 立论 空产出：两次回复都不是合法信封（回复里没有 JSON 对象；重发后：回复里没有 JSON 对象），按空产出记录"]
+    assert len(progress) == 6 and len(repairs) >= 4
+    for text in shown + progress + repairs:
+        assert not latin_words(text), text

@@ -1,16 +1,23 @@
 """The topic debate: stance split → parallel blind openings → cross rebuttals → independent judge.
 
-* :func:`prepare` validates the config, splits the topic into 2-4 stances with one
-  model call (or takes ``config.stances``), assigns the neutral labels 辩手甲/乙/丙/丁
-  and one model each (reused in order when there are fewer models than stances: the
-  debate is then *degraded*, not heterogeneous) and reports ``recorder.start``.
+* :func:`prepare` validates the config (at most 3 rounds: the openings plus up to 2
+  rebuttal rounds, as the seed caps it), splits the topic into 2-4 stances with one
+  model call (or takes ``config.stances``), assigns the neutral labels as the seed
+  does (stance 1 → 辩手乙, stance 2 → 辩手甲, stances 3 and 4 → 辩手丙 / 辩手丁) and one
+  model each, in label order 甲, 乙, 丙, 丁 (reused in order when there are fewer
+  models than debaters: the debate is then *degraded*, not heterogeneous) and
+  reports ``recorder.start``.
 * :class:`TopicDebate` runs the rounds.  All debaters of a round speak concurrently
   (``Gateway.acomplete`` under ``asyncio.gather``); round 1 is blind, later rounds
   show each debater its own previous envelope and the others'.  Every reply is
   parsed into an envelope (one repair request with the parse error, then an empty
   envelope with a warning).  The debate stops when every debater reports
   ``no_new_points``; a round where every debater produced nothing usable never
-  stops it: it is retried once, then the judge rules on what exists.
+  stops it: it is retried once, then the judge rules on what exists.  When no round
+  holds anything usable at all, the judge is not asked: the debate ends as
+  未成辩论 (no debate took place, status ``failed``) and says why.
+* Everything the debate shows or sends is Chinese: warnings, stop reasons, the
+  repair requests to the models (:data:`ZH`).
 * The judge is a fresh call that sees the topic, the stances and the anonymous log
   and names one winning label; an unparseable verdict is asked for once more, then
   stored raw with ``parsed=False`` and no winner.
@@ -33,14 +40,64 @@ from ..judged_prompts import (judge_messages, judge_repair_messages, opening_mes
                               repair_messages, stance_split_messages)
 from ..models import Debate, DebateConfig, LLMCall, Participant, Speech, utcnow
 from ..recorder import NULL_RECORDER, Recorder
-from ..verdicts import UNPARSED_WARNING, ask_judge, parse_verdict
+from ..verdicts import ask_judge, parse_verdict
 from .master import new_id
 
 LABELS = ("辩手甲", "辩手乙", "辩手丙", "辩手丁")
+# The seed assigns stance 1 to 辩手乙 and stance 2 to 辩手甲; further stances go to 丙, 丁.
+STANCE_LABELS = ("辩手乙", "辩手甲", "辩手丙", "辩手丁")
 DEFAULT_ROUNDS = 3
-MAX_ROUNDS = 8
+MAX_ROUNDS = 3  # the seed's hard cap: the openings plus up to 2 rebuttal rounds
 MIN_STANCES, MAX_STANCES = 2, 4
 MAX_STANCE_CHARS = 200
+
+# What a (Chinese) topic debate shows: warnings, stop reasons, notes.  DEGRADED_PREFIX
+# starts the degraded warning; NO_DEBATE starts the stop reason of a debate with no
+# usable round.
+DEGRADED_PREFIX = "降级："
+NO_DEBATE = "未成辩论"
+ZH = {
+    "degraded": DEGRADED_PREFIX + "{distinct} 个模型供 {n} 位辩手轮流使用，辩论不是异构的",
+    "extra_models": "多出 {k} 个模型未使用：只有 {n} 个立场",
+    "too_many_stances": "立场拆分给出了 {n} 个立场，只辩前 {max} 个",
+    "repaired": "首次回复不是合法信封（{first}），已采用重发的回复",
+    "invalid_twice": "两次回复都不是合法信封（{first}；重发后：{second}），按空产出记录",
+    "call_failed": "模型调用失败：{cause}",
+    "round_retry": "第 {r} 轮：所有辩手都没有有效产出，本轮重跑一次",
+    "retried_speech": "本轮在一次全员空产出之后重跑",
+    "round_empty_again": "第 {r} 轮：重跑后所有辩手仍没有有效产出，裁判只依据已有的轮次裁决",
+    "stop_empty_twice": "第 {r} 轮两次均为空轮，依据已有内容裁决",
+    "no_reply": "第 {r} 轮：{labels} 没有回复（模型调用失败）",
+    "converged": "第 {r} 轮全员报告无新论点，自然收敛",
+    "cap": "达到 {n} 轮上限，触顶停机",
+    "stopped_before_round": "用户在第 {r} 轮开始前停止",
+    "stopped_before_verdict": "用户在裁决前停止",
+    "one_round": "已跑完第 {r} 轮；续跑即可完成辩论",
+    "judge_failed": "裁判调用失败：{cause}",
+    "unparsed": "裁判的输出两次都无法解析：原文照存，没有判定胜方（不是平局）",
+}
+
+
+def rounds_error(rounds: int):
+    """The one-line refusal of a topic debate with too many (or too few) rounds."""
+    from ..api import InputError
+
+    return InputError(f"rounds {rounds} out of range: a topic debate runs 1-{MAX_ROUNDS} rounds "
+                      f"(the openings plus up to {MAX_ROUNDS - 1} rebuttal rounds, as the topic-debate seed caps it)")
+
+
+def label_stances(stances: list[str]) -> dict[str, str]:
+    """Label → stance as the seed assigns them (stance 1 → 辩手乙, 2 → 辩手甲, 3 → 辩手丙, 4 → 辩手丁), in label order."""
+    by_label = {STANCE_LABELS[i]: s for i, s in enumerate(stances[:len(STANCE_LABELS)])}
+    return {lab: by_label[lab] for lab in LABELS if lab in by_label}
+
+
+def check_rounds(rounds: Optional[int]) -> int:
+    """``rounds`` (default 3) when it is within the seed's cap, else :func:`rounds_error`."""
+    rounds = DEFAULT_ROUNDS if rounds is None else rounds
+    if not 1 <= rounds <= MAX_ROUNDS:
+        raise rounds_error(rounds)
+    return rounds
 
 
 # ------------------------------------------------------------------ shared helpers
@@ -155,12 +212,10 @@ def prepare(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: 
 
     options = {**gateway_options_from_env(), **(gateway_options or {})}
     topic = validate_topic(config.topic)
+    rounds = check_rounds(config.rounds)  # before the model: a bad plan is refused whatever is configured
     models = debater_models(config, "topic")
     judge = (config.judge_model or "").strip() or models[0]
     api_base = api_base_of(config)
-    rounds = DEFAULT_ROUNDS if config.rounds is None else config.rounds
-    if not 1 <= rounds <= MAX_ROUNDS:
-        raise InputError(f"rounds {rounds} out of range: a topic debate allows 1-{MAX_ROUNDS}")
     check_models(models + [judge], api_base, probe)
 
     calls: list[LLMCall] = []
@@ -181,19 +236,20 @@ def prepare(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: 
                 "Ask it as an ordinary question, rephrase it as a claim people disagree on, "
                 "or give the stances yourself with --stances \"A|B\"")
         if len(stances) > MAX_STANCES:
-            warnings.append(f"the stance split gave {len(stances)} stances; the first {MAX_STANCES} are debated")
+            warnings.append(ZH["too_many_stances"].format(n=len(stances), max=MAX_STANCES))
             stances = stances[:MAX_STANCES]
 
-    assigned = [models[i % len(models)] for i in range(len(stances))]
+    # labels in order 甲, 乙, 丙, 丁 take the models in order; each label takes its stance as the seed assigns it
+    by_label = label_stances(stances)
+    labels = list(by_label)
+    assigned = [models[i % len(models)] for i in range(len(labels))]
     distinct = list(dict.fromkeys(assigned))
-    if len(distinct) < len(stances):
-        warnings.insert(0, (
-            f"degraded: {len(distinct)} distinct model(s) for {len(stances)} debaters, reused in order; "
-            "the debate is not heterogeneous"))
+    if len(distinct) < len(labels):
+        warnings.insert(0, ZH["degraded"].format(distinct=len(distinct), n=len(labels)))
     if len(models) > len(stances):
-        warnings.append(f"{len(models) - len(stances)} extra model(s) unused: there are only {len(stances)} stances")
-    participants = [Participant(label=LABELS[i], name=LABELS[i], stance=s, model=assigned[i])
-                    for i, s in enumerate(stances)]
+        warnings.append(ZH["extra_models"].format(k=len(models) - len(stances), n=len(stances)))
+    participants = [Participant(label=lab, name=lab, stance=by_label[lab], model=assigned[i])
+                    for i, lab in enumerate(labels)]
     debate = Debate(
         id=new_id(), protocol="topic", topic=topic, participants=participants,
         models=list(dict.fromkeys(assigned + [judge])), planned_rounds=rounds,
@@ -293,14 +349,14 @@ class TopicDebate:
                 add(gen2)
                 try:
                     env = parse_envelope(gen2.text)
-                    warnings.append(f"first reply was not a valid envelope ({first}); the repaired reply was used")
+                    warnings.append(ZH["repaired"].format(first=first))
                 except EnvelopeError as second:
-                    warnings.append(f"invalid envelope twice ({first}; then {second}): recorded as empty")
+                    warnings.append(ZH["invalid_twice"].format(first=first, second=second))
                     env = empty_envelope(me.stance)
                     return speech(text=render_envelope(env), envelope=env.model_dump(), retries=retries,
                                   status="empty")
         except GatewayError as exc:
-            warnings.append(f"model call failed: {exc.cause}")
+            warnings.append(ZH["call_failed"].format(cause=exc.cause))
             env = empty_envelope(me.stance)
             return speech(text="", envelope=env.model_dump(), retries=retries, status="failed")
         env.stance = me.stance  # the assigned stance is authoritative; paraphrases are not kept
@@ -318,6 +374,12 @@ class TopicDebate:
     @staticmethod
     def all_empty(speeches: list[Speech]) -> bool:
         return all(s.status in ("empty", "failed") for s in speeches)
+
+    @staticmethod
+    def has_content(speeches: list[Speech]) -> bool:
+        """Some debater said something: an argument or a rebuttal, in some round."""
+        return any(s.status == "ok" and ((s.envelope or {}).get("arguments") or (s.envelope or {}).get("rebuttals"))
+                   for s in speeches)
 
     @staticmethod
     def all_done(speeches: list[Speech]) -> bool:
@@ -355,59 +417,72 @@ class TopicDebate:
         incomplete = {r for r, who in by_round.items() if who != set(labels)}
         if incomplete:
             debate.rounds = [s for s in debate.rounds if s.round < min(incomplete)]
+        if debate.rounds and not self.has_content(debate.rounds):
+            debate.rounds = []  # a debate that never took place starts again from the openings
         debate.status, debate.stop_reason = "running", ""
         self._touch(debate)
 
         start = self.next_round(debate)
         last = [s for s in debate.rounds if s.round == start - 1]
         if start - 1 >= 2 and self.all_done(last) and not self.all_empty(last):
-            stop_reason = f"every debater reported no new points in round {start - 1}"
+            stop_reason = ZH["converged"].format(r=start - 1)
         elif start > debate.planned_rounds:
-            stop_reason = f"reached the {debate.planned_rounds}-round cap"
+            stop_reason = ZH["cap"].format(n=debate.planned_rounds)
         else:
             for round_no in range(start, debate.planned_rounds + 1):
                 if should_stop is not None and should_stop():
-                    debate.status, debate.stop_reason = "stopped", f"stopped by the user before round {round_no}"
+                    debate.status, debate.stop_reason = "stopped", ZH["stopped_before_round"].format(r=round_no)
                     self._touch(debate)
                     return debate
                 speeches = self.play_round(debate, round_no, gateways)
                 if self.all_empty(speeches):
                     # the failed attempt is not archived as speeches (its calls are); the retry replaces it
-                    note = f"round {round_no}: every debater produced empty or invalid output; the round is retried once"
-                    debate.warnings.append(note)
+                    debate.warnings.append(ZH["round_retry"].format(r=round_no))
                     self._touch(debate)
                     speeches = self.play_round(debate, round_no, gateways)
                     for s in speeches:
                         s.retries += 1
-                        s.warnings.append("round retried after an all-empty attempt")
+                        s.warnings.append(ZH["retried_speech"])
                     self._record_round(debate, speeches, on_speech)
                     if self.all_empty(speeches):
-                        debate.warnings.append(
-                            f"round {round_no}: every debater produced empty or invalid output again; "
-                            "the judge rules on the rounds that exist")
-                        stop_reason = f"round {round_no} empty twice; judged on what exists"
+                        debate.warnings.append(ZH["round_empty_again"].format(r=round_no))
+                        stop_reason = ZH["stop_empty_twice"].format(r=round_no)
                         break
                 else:
                     self._record_round(debate, speeches, on_speech)
                 failed = [s.speaker for s in speeches if s.status == "failed"]
                 if failed:
-                    debate.warnings.append(f"round {round_no}: {', '.join(failed)} had no reply (model call failed)")
+                    debate.warnings.append(ZH["no_reply"].format(r=round_no, labels="、".join(failed)))
                     self._touch(debate)
                 if round_no >= 2 and self.all_done(speeches) and not self.all_empty(speeches):
-                    stop_reason = f"every debater reported no new points in round {round_no}"
+                    stop_reason = ZH["converged"].format(r=round_no)
                     break
                 if only_one and round_no < debate.planned_rounds:
-                    debate.status, debate.stop_reason = "interrupted", f"round {round_no} played; resume to finish"
+                    debate.status, debate.stop_reason = "interrupted", ZH["one_round"].format(r=round_no)
                     self._touch(debate)
                     return debate
             else:
-                stop_reason = f"reached the {debate.planned_rounds}-round cap"
+                stop_reason = ZH["cap"].format(n=debate.planned_rounds)
         if should_stop is not None and should_stop():
-            debate.status, debate.stop_reason = "stopped", "stopped by the user before the verdict"
+            debate.status, debate.stop_reason = "stopped", ZH["stopped_before_verdict"]
             self._touch(debate)
             return debate
         debate.stop_reason = stop_reason
+        if not self.has_content(debate.rounds):
+            return self.no_debate(debate)
         return self.judge(debate, gateways, on_token=on_token)
+
+    def no_debate(self, debate: Debate) -> Debate:
+        """Every round empty: the judge is not asked; the debate ends as 未成辩论 and says why."""
+        played = sorted({s.round for s in debate.rounds})
+        causes = list(dict.fromkeys(w for s in debate.rounds for w in s.warnings if w != ZH["retried_speech"]))
+        why = (f"跑过的 {len(played)} 轮里" if played else "一轮也没有跑成，") + "每位辩手都没有说出任何论点或反驳"
+        if causes:
+            why += f"（{causes[0]}" + (f"；另有 {len(causes) - 1} 条同类记录" if len(causes) > 1 else "") + "）"
+        debate.status = "failed"
+        debate.stop_reason = f"{NO_DEBATE}：{why}，所以没有请裁判裁决。检查模型配置后可续跑，辩论会从立论重新开始"
+        self._touch(debate)
+        return debate
 
     # ------------------------------------------------------------------- judge
     def judge(self, debate: Debate, gateways: Optional[dict[str, Gateway]] = None, *,
@@ -424,11 +499,12 @@ class TopicDebate:
                                           lambda m, t: judge_repair_messages(m, t, labels), on_token=on_token)
         except GatewayError as exc:
             debate.status = "failed"
-            debate.stop_reason = (debate.stop_reason + "; " if debate.stop_reason else "") + f"judge failed: {exc.cause}"
+            failed = ZH["judge_failed"].format(cause=exc.cause)
+            debate.stop_reason = (debate.stop_reason + "；" if debate.stop_reason else "") + failed
             self._touch(debate)
             return debate
         if not ok:
-            debate.warnings.append(UNPARSED_WARNING)
+            debate.warnings.append(ZH["unparsed"])
         verdict.judge = gw.model
         verdict.raw = text
         debate.verdict = verdict
