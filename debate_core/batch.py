@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from .api import InputError
 from .models import Debate, DebateConfig
@@ -133,6 +133,17 @@ class BatchSpec(BaseModel):
     def _flat_stances(cls, v: Any) -> Any:
         if isinstance(v, list) and v and all(isinstance(x, str) for x in v):
             return [v]  # one stance set written as a flat list
+        return v
+
+    @field_validator("rounds")
+    @classmethod
+    def _rounds(cls, v: Optional[int], info: ValidationInfo) -> Optional[int]:
+        if v is not None and info.data.get("protocol") == "topic":
+            from .protocols.topic import MAX_ROUNDS
+
+            if v > MAX_ROUNDS:
+                raise ValueError(f"{v} is too many: a topic debate runs at most {MAX_ROUNDS} rounds "
+                                 f"(the openings plus up to {MAX_ROUNDS - 1} rebuttal rounds)")
         return v
 
     @field_validator("gateway")
