@@ -100,9 +100,11 @@ def non_teaching(text: str, aside_norms: list[str], master=None) -> list[str]:
         found.append("english")
     if "…" in body or "..." in body or re.search(r"[【《「（(][^】》」）)]*$", body):
         found.append("fragment")
-    flat = _norm(body)
-    for a in aside_norms:
-        if a in flat:
+    from debate_core.offline_engine import sentences_of
+
+    flats = [_norm(x) for x in sentences_of(text)]
+    for a in aside_norms:  # within one sentence: two adjacent teachings may spell a table row by chance
+        if any(a in f for f in flats):
             found.append("set-aside text")
             break
     ids = master.source_ids if master is not None else []

@@ -215,6 +215,11 @@ def _clean(text: str, names: list[str]) -> str:
     m = re.match(r"^([^：:，。]{1,16})[：:]\s*", t)
     if m and any(n in m.group(1) for n in names):
         t = t[m.end():]
+    else:  # 写信给学人时，他提醒：… — the master (a pronoun or title) introducing his own words
+        m = re.match(r"^([^：:。]{0,20}?(?:他|师父|老和尚|大师|禅师|尊者|法师)(?:常|曾|反复|一再|总是)?"
+                     r"(?:说|提醒|强调|指出|开示|教导|告诫|叮嘱))[：:]\s*", t)
+        if m and not _OTHER_SPEAKERS.search(re.split(r"[，,]", m.group(1))[-1]):
+            t = t[m.end():]
     t = re.sub(r"\s+", "", t) if not _LATIN.search(t) else re.sub(r"\s+", " ", t).strip()
     t = re.sub(r"[—–-]{2,}\s*$", "", t).strip()
     return t
@@ -390,7 +395,8 @@ def read_text(text: str, master: Master, file: str = "", name: str = "") -> tupl
             lab = (label.group(1) or label.group(2) or "").strip().rstrip("：:")
             rest = content[label.end():].strip()
             if any(lab.startswith(x) or x in lab for x in _META_LABELS):
-                drop(lineno, content, "meta")
+                drop(lineno, content, "reading_list" if re.search(r"参考|參考|书目|書目|译本|譯本|阅读|閱讀", lab)
+                     else "meta")
                 lead_other = lab.startswith(("原典", "原文")) and not own
                 lead_own_quote = lab.startswith(("原典", "原文")) and own
                 if lab.startswith("主旨") and not rest:

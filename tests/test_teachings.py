@@ -1,0 +1,145 @@
+"""The pack reader: a master's teachings, set apart from everything else in his files."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from debate_core.packs import load_pack
+from debate_core.teachings import REASONS, read_text, teaching_report
+
+FIXTURE = Path(__file__).parent / "fixtures" / "reader-pack"
+LATIN_RUN = re.compile(r"[A-Za-z]{2,}(?:\s+[A-Za-z]{2,})+")
+PAIRS = {"【": "】", "《": "》", "「": "」", "（": "）", "(": ")", "[": "]"}
+
+
+def balanced(text: str) -> bool:
+    stack = []
+    for ch in text:
+        if ch in PAIRS:
+            stack.append(PAIRS[ch])
+        elif ch in PAIRS.values():
+            if not stack or stack.pop() != ch:
+                return False
+    return not stack
+
+
+@pytest.fixture(scope="module")
+def qingxi():
+    return load_pack(FIXTURE).masters["qingxi"]
+
+
+def _texts(master):
+    return [t.text for t in master.teachings]
+
+
+def test_fixture_teachings_are_the_masters_sentences(qingxi):
+    texts = _texts(qingxi)
+    assert "观心不是把念头按下去，而是看清念头从哪里起、往哪里去。" in texts
+    assert "寂静的处所只是助缘，心静才是根本所在。" in texts
+    # the master's own attribution is taken off, his words kept
+    assert "放下不是丢掉东西，是不再攥着东西不放。" in texts
+    assert "每天留一段时间安静坐着，比读十本书更要紧。" in texts
+    # a block quote answering a student's question is the master's own answer
+    assert any(t.startswith("山中城里都是这一颗心") for t in texts)
+    # the teaching outline counts, its biography and debate-stance notes do not
+    assert "念头来了不必赶，念头走了不必追，只是清清楚楚地知道。" in texts
+    assert not any("世寿" in t or "面对重视次第" in t for t in texts)
+
+
+def test_fixture_sets_aside_everything_else(qingxi):
+    joined = "\n".join(_texts(qingxi))
+    for bad in ("http", "example.org", "[", "应注明", "不得作为", "深入研究", "请查阅", "出版社", "|", "主旨", "出处",
+                "来源", "学人问", "佛告", "汝等当知", "（三", "See the", "practice", "Mountain"):
+        assert bad not in joined, bad
+    by_line = {a.line: a.reason for a in qingxi.set_aside if a.file.endswith("yulu-excerpts.md")}
+    assert by_line[4] == "editorial"          # 引用本文件时应注明出处，不得作为直接引语…
+    assert by_line[5] == "reading_list"       # 中文参考：《山居杂记》（某某出版社）…
+    assert by_line[10] == "meta"              # 来源：QX:Yulu
+    assert by_line[14] == "fragment"          # 具体方法：（一）数息（二）随息（三
+    assert by_line[20] == "quote"             # 学人问："…"
+    assert by_line[24] == "meta"              # **主旨**：…
+    assert by_line[26] == "meta"              # > 出处：【《山中书简》第一通】
+    assert by_line[28] == "url"
+    assert by_line[30] in ("url", "link")
+    assert by_line[32] == "table"
+    assert by_line[40] == "quote"             # 佛告比丘：… (a sutra's words, not the master's)
+    assert by_line[51] == "foreign"           # an English sentence
+    assert set(a.reason for a in qingxi.set_aside) <= set(REASONS)
+
+
+def test_fixture_source_ids(qingxi):
+    sid = {t.text[:6]: t.source_id for t in qingxi.teachings}
+    assert sid["观心不是把念"] == "QX:Yulu"       # explicit 来源 line
+    assert sid["放下不是丢掉"] == "QX:Letters"    # 出处 at the section's end, by title (山中书简)
+    assert sid["寂静的处所只"] == "T99n9001"      # the id in the section heading
+    assert sid["读书可以开眼"] == "QX:Letters"    # 出处 by a title part of 'Mountain Letters（《山中书简》）'
+    assert sid["念头来了不必"] == ""              # the outline names no source: none is guessed
+    assert all(t.line > 0 and t.file for t in qingxi.teachings)
+
+
+def test_read_text_on_unseen_layout_never_raises(qingxi):
+    weird = "\n".join(["# 标题", "```", "print('x')", "```", "> ", "- ", "## 空节", "|a|b|", "- （未闭合",
+                       "---", "**标签**：", "一句没有句号的话但足够长可以算作教言吗", "\x00\ufffd"])
+    teachings, aside = read_text(weird, qingxi, file="weird.md")
+    assert [t.text for t in teachings] == ["一句没有句号的话但足够长可以算作教言吗。"]
+    reasons = {a.reason for a in aside}
+    assert {"code", "heading", "table", "fragment"} <= reasons
+
+
+def _pack_invariants(pack):
+    for m in pack.masters.values():
+        assert m.teachings, m.slug
+        ids = set(m.source_ids)
+        for t in m.teachings:
+            assert not re.search(r"https?://|www\.|\]\(", t.text), (m.slug, t.text)
+            assert not LATIN_RUN.search(t.text), (m.slug, t.text)
+            assert balanced(t.text), (m.slug, t.text)
+            assert not re.search(r"引用时|应注明|不得作为|深入研究|请查阅|本文件|节选自|出版社", t.text), (m.slug, t.text)
+            assert t.source_id in ids or (t.source_id == "" and "references/" in t.file), (m.slug, t)
+            assert m.name not in t.text and m.short_name not in t.text, (m.slug, t.text)
+
+
+def test_default_pack_teachings(default_pack):
+    _pack_invariants(default_pack)
+    rows = teaching_report(default_pack.masters.values())
+    assert len(rows) == len(default_pack.masters)
+    # our own pack is written as teaching: little is set aside beyond headings and source lines
+    for row in rows:
+        assert set(row["set_aside"]) <= {"heading", "meta", "fragment", "quote", "duplicate"}, row
+
+
+def test_upstream_pack_teachings(reference_pack):
+    _pack_invariants(reference_pack)
+    rows = {r["slug"]: r for r in teaching_report(reference_pack.masters.values())}
+    total = {}
+    for r in rows.values():
+        for k, v in r["set_aside"].items():
+            total[k] = total.get(k, 0) + v
+    # the upstream pack is rich in editorial material: the reader finds each kind
+    for reason in ("editorial", "url", "foreign", "quote", "table", "meta", "fragment", "reading_list"):
+        assert total.get(reason, 0) > 0, reason
+    chah = reference_pack.masters["ajahn-chah"]
+    assert any("不得作为直接引语" in a.text for a in chah.set_aside if a.reason == "editorial")
+    assert all("SuttaCentral 全文" not in t.text for t in chah.teachings)
+    assert {t.source_id for t in chah.teachings} >= {"AjahnChah:FoodForTheHeart", "AjahnChah:LivingDhamma"}
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-m", "debate_core", *args], capture_output=True, text=True, timeout=120)
+
+
+def test_pack_check_reports_teachings_and_set_aside():
+    out = _cli("pack", "check", str(FIXTURE))
+    assert "qingxi: 10 teaching units, 1 without a source; set aside" in out.stdout
+    assert re.search(r"master-qingxi/sources/yulu-excerpts\.md:\d+ \[editorial\]", out.stdout)
+    data = json.loads(_cli("pack", "check", str(FIXTURE), "--format", "json").stdout)
+    row = data["teachings"][0]
+    assert row["slug"] == "qingxi" and row["teachings"] == 10 and row["without_source"] == 1
+    assert row["set_aside"]["url"] >= 1 and row["set_aside"]["editorial"] >= 1
+    assert all({"file", "line", "reason", "text"} <= set(e) for e in row["examples"])
