@@ -207,7 +207,7 @@ def render_topic(debate: Debate, *, archive: str | None = None, export: str | No
             + wrap_up_md(debate, archive=archive, export=export))
 
 
-ROLE_ZH = {"opening": "立论", "rebuttal": "交叉反驳", "pro": "正方发言", "con": "反方发言"}
+ROLE_ZH = {"opening": "立论", "rebuttal": "交叉反驳", "pro": "发言", "con": "发言"}
 
 
 def progress_line(speech: Speech) -> str:

@@ -137,7 +137,7 @@ def test_speeches_are_cut_at_max_speech_length_and_flagged():
         pro, con = trial_round(d, gateway_options=FAST)
         system = srv.messages()[0][0]["content"]
     assert pro.truncated and len(pro.text) == 300 and pro.text == long_text[:300]
-    assert any("cut at 300" in w for w in pro.warnings)
+    assert "超过 300 字符，已截断" in pro.warnings
     assert not con.truncated and con.text == "短"
     assert "不超过 300 个字符" in system
     assert "已截断" in render_markdown(d)
@@ -158,7 +158,7 @@ def test_a_failed_round_is_rerun_alone():
         trial_round(d, rec, gateway_options=FAST)
         out = trial_round(d, rec, gateway_options=FAST)
         assert [(s.speaker, s.status) for s in out] == [("pro", "ok"), ("con", "failed")]
-        assert d.status == "failed" and "round 2 con failed" in d.stop_reason and "overloaded" in d.stop_reason
+        assert d.status == "failed" and d.stop_reason.startswith("第 2 轮反方发言失败：模型调用失败：") and "overloaded" in d.stop_reason
         assert ("speech", 2, "con", "failed") in rec.events
         down["con"] = False
         out = trial_round(d, rec, gateway_options=FAST)
@@ -197,7 +197,7 @@ def test_verdict_gives_per_round_commentary_winner_and_closes():
         with pytest.raises(InputError, match="already"):
             trial_round(d, gateway_options=FAST)
     v = d.verdict
-    assert d.status == "completed" and d.stop_reason == "verdict after 2 rounds"
+    assert d.status == "completed" and d.stop_reason == "2 轮全部跑完后裁决"
     assert v.parsed and v.winner == "con" and v.judge == "openai/pro-m"
     assert [(c.round, c.comment) for c in v.per_round] == [(1, "第1轮点评"), (2, "第2轮点评")]
     assert v.reasons == {"判词": "反方的证据更具体"}
@@ -309,10 +309,10 @@ def test_the_tool_loop_is_bounded(workspace):
     executed = [t for t in pro.tool_calls if not t.error]
     refused = [t for t in pro.tool_calls if t.error]
     assert len(executed) == MAX_TOOL_CALLS and all(t.result == "api/routes.py" for t in executed)
-    assert refused and all("budget of 6 tool calls" in t.error for t in refused)
+    assert refused and all("6 次工具调用额度已用完" in t.error for t in refused)
     # bounded: at most MAX_TOOL_CALLS + 3 model calls per speech
     assert script.counts[("pro", 1)] <= MAX_TOOL_CALLS + 3
-    assert pro.status == "empty" and "never wrote a speech" in pro.warnings[0]
+    assert pro.status == "empty" and pro.warnings[0] == "发言者一直在调用工具，始终没有写出发言"
 
 
 def test_a_model_without_tool_support_degrades_to_none_logged_once(workspace):
@@ -328,7 +328,7 @@ def test_a_model_without_tool_support_degrades_to_none_logged_once(workspace):
         requests = list(srv.requests)
     assert d.status == "completed" and [s.status for s in d.rounds] == ["ok"] * 4
     assert all(not s.tool_calls for s in d.rounds)
-    warnings = [w for w in d.warnings if w.startswith("research tools off")]
+    warnings = [w for w in d.warnings if w.startswith("调研工具已关闭")]
     assert len(warnings) == 1 and "openai/plain" in warnings[0] and "does not support tools" in warnings[0]
     assert sum("tools" in r for r in requests) == 1  # asked once, never again
     later = [r for r in requests if "tools" not in r and "担任" in r["messages"][0]["content"]]
@@ -363,3 +363,19 @@ def test_cli_trial_json(capsys, monkeypatch, workspace):
                      "--rounds", "1", "--api-base", srv.url, "--quiet"])
         md = capsys.readouterr().out
     assert code == 0 and md.startswith("# 庭审辩论") and "### 正方" in md and "### 反方" in md
+
+
+def test_a_trials_stop_reasons_warnings_and_progress_are_chinese():
+    from debate_core.render_judged import progress_line
+
+    with ScriptedServer(Script()) as srv:
+        runner, d = registry.start(cfg(srv, models=["openai/pro-m", "openai/con-m", "openai/extra"]), Recorder(),
+                                   probe=False, gateway_options=FAST)
+        d = runner.run(d, only_one=True)
+        assert d.status == "interrupted" and d.stop_reason == "已跑完第 1 轮；续跑即可完成辩论"
+        d = registry.runner_for(d, Recorder(), gateway_options=FAST).run(d)
+    assert d.status == "completed" and d.stop_reason == "2 轮全部跑完后裁决"
+    assert d.warnings == ["多出 1 个模型未使用：庭审只有正反两方"]
+    assert [progress_line(s) for s in d.rounds] == ["  第 1 轮｜正方 发言 完成", "  第 1 轮｜反方 发言 完成",
+                                                     "  第 2 轮｜正方 发言 完成", "  第 2 轮｜反方 发言 完成"]
+    assert "状态：已完成（2 轮全部跑完后裁决）" in render_markdown(d)

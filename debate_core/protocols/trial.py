@@ -32,15 +32,17 @@ from ..judged_prompts import (TOOL_BUDGET_NOTE, trial_judge_messages, trial_judg
 from ..models import Debate, DebateConfig, LLMCall, Participant, Speech, ToolCallRecord, utcnow
 from ..recorder import NULL_RECORDER, Recorder
 from ..research_tools import TOOL_SPECS, Workspace, tool_message_content
-from ..verdicts import UNPARSED_WARNING, ask_judge, parse_verdict
+from ..verdicts import ask_judge, parse_verdict
 from .master import new_id
-from .topic import api_base_of, check_models, debater_models, gateway_options_from_env, make_gateway
+from .topic import ZH, api_base_of, check_models, debater_models, gateway_options_from_env, make_gateway
 
 SIDES = ("pro", "con")
 DEFAULT_ROUNDS = 3
 MAX_ROUNDS = 8
 MAX_TOOL_CALLS = 6
-TOOLS_OFF = "research tools off"
+TOOLS_OFF = "调研工具已关闭"
+TOOLS_OFF_OLD = "research tools off"  # the prefix in records written before the warnings were Chinese
+SIDE_ZH = {"pro": "正方", "con": "反方"}
 
 
 # ------------------------------------------------------------------------- open
@@ -61,7 +63,7 @@ def open_trial(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, prob
     warnings: list[str] = []
     pro, con = models[0], models[1] if len(models) > 1 else models[0]
     if len(models) > 2:
-        warnings.append(f"{len(models) - 2} extra model(s) unused: a trial has two debaters")
+        warnings.append(f"多出 {len(models) - 2} 个模型未使用：庭审只有正反两方")
     judge = (config.judge_model or "").strip() or pro
     workspace = None
     if config.workspace:
@@ -82,7 +84,7 @@ def open_trial(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, prob
     if workspace:
         for model in dict.fromkeys([pro, con]):
             if known_without_tools(model):
-                _tools_off(debate, model, "its model info says it does not support tool calling")
+                _tools_off(debate, model, "模型信息显示它不支持工具调用")
     recorder.start(debate)
     return debate
 
@@ -101,12 +103,12 @@ def known_without_tools(model: str) -> bool:
 
 
 def _tools_off(debate: Debate, model: str, why: str) -> None:
-    debate.warnings.append(f"{TOOLS_OFF} for {model}: {why}; its debaters argue without research")
+    debate.warnings.append(f"{TOOLS_OFF}（{model}）：{why}；用它的一方不做调研，直接论证")
 
 
 def tools_enabled(debate: Debate, model: str) -> bool:
     return bool(debate.config.workspace) and not any(
-        w.startswith(f"{TOOLS_OFF} for {model}:") for w in debate.warnings)
+        w.startswith((f"{TOOLS_OFF}（{model}）：", f"{TOOLS_OFF_OLD} for {model}:")) for w in debate.warnings)
 
 
 def _tools_refused(exc: GatewayError) -> bool:
@@ -193,7 +195,7 @@ def _speak(ctx: _Ctx, side: str, round_no: int, on_token: Optional[TokenCallback
                               tools=TOOL_SPECS if use_tools else None, round=round_no, speaker=side)
         except GatewayError as exc:
             if use_tools and _tools_refused(exc):
-                _tools_off(debate, model, f"the server refused the tool definitions ({exc.cause})")
+                _tools_off(debate, model, f"服务器拒绝了工具定义（{exc.cause}）")
                 ctx.touch()
                 use_tools, workspace = False, None
                 messages = speaker_messages(debate, side, round_no, False)
@@ -202,7 +204,7 @@ def _speak(ctx: _Ctx, side: str, round_no: int, on_token: Optional[TokenCallback
                 continue
             return Speech(round=round_no, speaker=side, speaker_name=part.name, role=side, status="failed",
                           engine=model, tool_calls=records, prompt_tokens=pt, completion_tokens=ct, cost=cost,
-                          latency_ms=latency, warnings=warnings + [f"model call failed: {exc.cause}"])
+                          latency_ms=latency, warnings=warnings + [ZH["call_failed"].format(cause=exc.cause)])
         pt += gen.prompt_tokens
         ct += gen.completion_tokens
         cost += gen.cost
@@ -213,8 +215,8 @@ def _speak(ctx: _Ctx, side: str, round_no: int, on_token: Optional[TokenCallback
             for tc in gen.tool_calls:
                 if executed >= MAX_TOOL_CALLS:
                     rec = ToolCallRecord(name=tc["name"], arguments={"raw": str(tc.get("arguments", ""))[:500]},
-                                         error=f"error: the budget of {MAX_TOOL_CALLS} tool calls for this speech "
-                                               "is used up; write the speech now")
+                                         error=f"错误：本篇发言的 {MAX_TOOL_CALLS} 次工具调用额度已用完，"
+                                               "请直接写发言")
                 else:
                     rec = workspace.execute(tc["name"], tc.get("arguments") or "{}")
                     executed += 1
@@ -227,15 +229,15 @@ def _speak(ctx: _Ctx, side: str, round_no: int, on_token: Optional[TokenCallback
         text = (gen.text or "").strip()
         break
     else:
-        warnings.append("the speaker kept calling tools and never wrote a speech")
+        warnings.append("发言者一直在调用工具，始终没有写出发言")
     limit = debate.config.max_speech_length
     truncated = len(text) > limit
     if truncated:
         text = text[:limit]
-        warnings.append(f"cut at {limit} characters")
+        warnings.append(f"超过 {limit} 字符，已截断")
     status = "ok" if text else "empty"
     if not text and not warnings:
-        warnings.append("the model returned an empty speech")
+        warnings.append("模型返回了空发言")
     return Speech(round=round_no, speaker=side, speaker_name=part.name, role=side, text=text, truncated=truncated,
                   status=status, engine=model, tool_calls=records, prompt_tokens=pt, completion_tokens=ct,
                   cost=cost, latency_ms=latency, retries=retries, warnings=warnings)
@@ -282,7 +284,7 @@ def trial_round(debate: Debate, recorder: Recorder = NULL_RECORDER, *, rerun: bo
             on_speech(speech)
         if speech.status == "failed":
             debate.status = "failed"
-            debate.stop_reason = f"round {round_no} {side} failed: {'; '.join(speech.warnings)}; rerun the round"
+            debate.stop_reason = f"第 {round_no} 轮{SIDE_ZH[side]}发言失败：{'；'.join(speech.warnings)}；请重跑该轮"
             ctx.touch()
             return out
     ctx.touch()
@@ -312,17 +314,17 @@ def trial_verdict(debate: Debate, recorder: Recorder = NULL_RECORDER, *, on_toke
         verdict, text, ok = ask_judge(gw, messages, lambda t: parse_verdict(t, trial=True), trial_judge_repair,
                                       on_token=on_token)
     except GatewayError as exc:
-        debate.status, debate.stop_reason = "failed", f"verdict failed: {exc.cause}; ask for the verdict again"
+        debate.status, debate.stop_reason = "failed", f"裁决失败：{exc.cause}；请重新请求裁决"
         ctx.touch()
         return debate
     if not ok:
-        debate.warnings.append(UNPARSED_WARNING)
+        debate.warnings.append(ZH["unparsed"])
     verdict.judge = judge_model
     verdict.raw = text
     debate.verdict = verdict
     debate.status = "completed"
-    debate.stop_reason = (f"verdict after {done} rounds" if done == debate.planned_rounds
-                          else f"verdict after {done} of {debate.planned_rounds} rounds")
+    debate.stop_reason = (f"{done} 轮全部跑完后裁决" if done == debate.planned_rounds
+                          else f"跑完计划 {debate.planned_rounds} 轮中的 {done} 轮后裁决")
     ctx.touch()
     return debate
 
@@ -344,7 +346,7 @@ class TrialRunner:
         while completed_rounds(debate) < debate.planned_rounds:
             if should_stop is not None and should_stop():
                 debate.status = "stopped"
-                debate.stop_reason = f"stopped by the user before round {completed_rounds(debate) + 1}"
+                debate.stop_reason = ZH["stopped_before_round"].format(r=completed_rounds(debate) + 1)
                 debate.updated_at = utcnow()
                 self.recorder.update(debate)
                 return debate
@@ -354,12 +356,12 @@ class TrialRunner:
                 return debate
             if only_one and completed_rounds(debate) < debate.planned_rounds:
                 debate.status = "interrupted"
-                debate.stop_reason = f"round {completed_rounds(debate)} played; resume to finish"
+                debate.stop_reason = ZH["one_round"].format(r=completed_rounds(debate))
                 debate.updated_at = utcnow()
                 self.recorder.update(debate)
                 return debate
         if should_stop is not None and should_stop():
-            debate.status, debate.stop_reason = "stopped", "stopped by the user before the verdict"
+            debate.status, debate.stop_reason = "stopped", ZH["stopped_before_verdict"]
             debate.updated_at = utcnow()
             self.recorder.update(debate)
             return debate
