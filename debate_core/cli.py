@@ -86,14 +86,26 @@ def _progress(args) -> Optional[Callable]:
         return None
 
     def on_speech(speech) -> None:
-        if speech.role in ("opening", "rebuttal", "pro", "con"):  # topic debate and trial: Chinese, like their debates
-            from .render_judged import progress_line
-
-            sys.stderr.write(progress_line(speech) + "\n")
+        if speech.role in MASTER_ROLES:  # a master debate: its progress is Chinese, like the debate
+            sys.stderr.write(master_progress_line(speech) + "\n")
             return
         flag = "" if speech.status == "ok" else f" [{speech.status}: {', '.join(speech.failed_rules)}]"
         sys.stderr.write(f"  R{speech.round} {speech.speaker_name or speech.speaker} {speech.role} done{flag}\n")
     return on_speech
+
+
+MASTER_ROLES = ("立论", "反驳", "回应", "综合")
+
+
+def master_progress_line(speech) -> str:
+    """``  R1｜鸠摩罗什 立论 完成 ✓ 检查通过`` (or ✗ / ? with the rules' names; 失败 with the cause)."""
+    from .render import speech_heading, speech_verdict
+
+    head = "  " + speech_heading(speech)
+    if speech.status == "failed":
+        return f"{head} 失败：{'；'.join(speech.warnings) or '没有回复'}"
+    retried = f"（重写 {speech.retries} 次）" if speech.retries else ""
+    return f"{head} 完成{retried} {speech_verdict(speech.findings)}"
 
 
 def emit_debate(debate, fmt: str) -> None:

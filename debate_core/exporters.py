@@ -4,7 +4,9 @@
   it round-trips through :mod:`debate_core.importers` exactly (docs/json-export.md).
 * ``md``: the protocol's own framework (:func:`debate_core.render.render_markdown`;
   judged protocols fall back to the topic-debate layout below when their renderer
-  is not available).
+  is not available).  A master debate's Markdown lists, under each speech, its check
+  findings (✗ failed / ? undecided / passed, the model audit apart) and its citation
+  marks (✓已核对原文 / 仅经号 / ✗引文未核对), all in Chinese; the importer reads them back.
 * ``ipynb``: a notebook that shows the debate and loads it from the archive to plot
   tokens per round with plotly.
 * ``parquet``: the archive tables (rows of this debate, or everything) as Parquet files.
@@ -242,10 +244,20 @@ def to_notebook(debate: Debate, archive_path: str | Path):
     from .archive import REPO_ROOT
 
     names = ", ".join(p.name or p.label for p in debate.participants)
-    head = (f"# {debate.topic}\n\n| | |\n|---|---|\n| id | `{debate.id}` |\n| protocol | {debate.protocol} |\n"
-            f"| status | {debate.status} ({_cell(debate.stop_reason)}) |\n| participants | {_cell(names)} |\n"
-            f"| models | {_cell(', '.join(debate.models))} |\n| rounds | {len({s.round for s in debate.rounds})} / "
-            f"{debate.planned_rounds} |\n| created | {debate.created_at.isoformat()} |\n")
+    played = len({s.round for s in debate.rounds})
+    zh = debate.protocol == "master"  # a master debate is Chinese throughout
+    if zh:
+        from .render import status_zh
+
+        head = (f"# {debate.topic}\n\n| | |\n|---|---|\n| 辩论 | `{debate.id}` |\n| 形式 | 祖师辩论 |\n"
+                f"| 状态 | {status_zh(debate.status)}（{_cell(debate.stop_reason)}） |\n| 双方 | {_cell(names)} |\n"
+                f"| 模型 | {_cell(', '.join(debate.models))} |\n| 轮次 | {played} / {debate.planned_rounds} |\n"
+                f"| 创建时间 | {debate.created_at.isoformat()} |\n")
+    else:
+        head = (f"# {debate.topic}\n\n| | |\n|---|---|\n| id | `{debate.id}` |\n| protocol | {debate.protocol} |\n"
+                f"| status | {debate.status} ({_cell(debate.stop_reason)}) |\n| participants | {_cell(names)} |\n"
+                f"| models | {_cell(', '.join(debate.models))} |\n| rounds | {played} / "
+                f"{debate.planned_rounds} |\n| created | {debate.created_at.isoformat()} |\n")
     setup = f"""import sys
 ARCHIVE = {str(Path(archive_path).resolve())!r}
 DEBATE_ID = {debate.id!r}
@@ -293,10 +305,10 @@ per_round"""
     nb.cells = [
         v4.new_markdown_cell(head),
         v4.new_markdown_cell(render_md(debate)),
-        v4.new_markdown_cell("## Load the debate from the archive"),
+        v4.new_markdown_cell("## 从存档载入本场辩论" if zh else "## Load the debate from the archive"),
         v4.new_code_cell(setup),
         v4.new_code_cell(table),
-        v4.new_markdown_cell("## Tokens per round"),
+        v4.new_markdown_cell("## 各轮用量（词元）" if zh else "## Tokens per round"),
         v4.new_code_cell(plot),
     ]
     nbformat.validate(nb)

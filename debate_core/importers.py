@@ -34,6 +34,7 @@ from pydantic import ValidationError
 
 from .models import (Debate, DebateConfig, Finding, Observation, Participant, RoundComment, RoundSummary, Speech,
                      Verdict, VerdictRow)
+from .render import rule_from_label, status_from_zh
 
 ORCHESTRATOR = "编排器"
 ID_MARK = re.compile(r"<!--\s*debate-workbench\s+id=([A-Za-z0-9_\-]+)[^>]*-->")
@@ -560,6 +561,48 @@ _STATUS_RE = re.compile(r"^>\s*状态\s*[：:]\s*(\w+)\s*(?:[（(](.*)[)）])?\s
 _FAILED_RE = re.compile(r"^[（(]本轮未完成[：:](.*)[)）]$")
 
 
+_FINDING_LINE = re.compile(r"^>\s*(?:[✓✗?]\s*)?(模型审核)?(检查通过|检查未通过|检查未能判定)[：:](.*)$")
+_MARK_LINE = re.compile(r"^>\s*引证核对[：:]\s*(\S+?)(?:《(.*?)》)?(✓已核对原文|已核对原文|仅经号|✗引文未核对)(?:「(.*)」)?\s*$")
+_MARK_STATUS = {"✓已核对原文": "verified", "已核对原文": "verified", "仅经号": "id_only", "✗引文未核对": "unverified"}
+
+
+def _read_finding_line(line: str, findings: list) -> bool:
+    """One line of the findings block render.py writes under a speech, read back into ``findings``."""
+    from .models import CitationMark
+
+    mm = _MARK_LINE.match(line)
+    if mm:
+        mark = CitationMark(id=mm.group(1), title=mm.group(2) or "", quote=mm.group(4) or "",
+                            status=_MARK_STATUS[mm.group(3)])
+        cit = next((f for f in findings if f.rule == "citation" and f.layer == "rules"), None)
+        if cit is None:
+            cit = Finding(rule="citation", passed=True)
+            findings.append(cit)
+        cit.marks.append(mark)
+        return True
+    fm = _FINDING_LINE.match(line)
+    if not fm or (fm.group(2) == "检查未通过" and not line.lstrip("> ").startswith("✗")):
+        return False  # the older one-line form is read by the caller
+    layer = "model" if fm.group(1) else "rules"
+    if fm.group(2) == "检查通过":
+        for label in fm.group(3).split("、"):
+            rule = rule_from_label(label.strip())
+            if rule and not any(f.rule == rule and f.layer == layer for f in findings):
+                findings.append(Finding(rule=rule, passed=True, layer=layer))
+        return True
+    item = fm.group(3).strip()
+    im = re.match(r"^(.+?)[（(](.*)[)）]$", item)
+    rule, msg = (im.group(1), im.group(2)) if im else (item, "")
+    rule = rule_from_label(rule)
+    prior = next((f for f in findings if f.rule == rule and f.layer == layer), None)
+    if prior is not None:  # a citation finding made by a mark line first
+        prior.passed, prior.message, prior.undecided = False, msg, fm.group(2) == "检查未能判定"
+    else:
+        findings.append(Finding(rule=rule, passed=False, message=msg, undecided=fm.group(2) == "检查未能判定",
+                                layer=layer))
+    return True
+
+
 def _load_pack(pack: Optional[str]):
     try:
         from .api import get_pack
@@ -629,7 +672,7 @@ def parse_master_md(path: Path, text: str, *, pack_path: Optional[str] = None, e
             continue
         sm = _STATUS_RE.match(s)
         if sm:
-            status, stop = sm.group(1), (sm.group(2) or "").strip()
+            status, stop = status_from_zh(sm.group(1)), (sm.group(2) or "").strip()
             section = None
             continue
         if section == "round":
@@ -672,12 +715,16 @@ def parse_master_md(path: Path, text: str, *, pack_path: Optional[str] = None, e
         failed_cause = None
         for b in body:
             bs = b.strip()
-            if bs.startswith("> 检查未通过："):
+            if bs == ">":
+                continue  # the blank line inside a findings block
+            if _read_finding_line(bs, findings):
+                continue
+            if bs.startswith("> 检查未通过："):  # the older one-line form
                 for item in bs[len("> 检查未通过："):].split("；"):
                     fm = re.match(r"^(.+?)[（(](.*)[)）]$", item.strip())
                     rule, msg = (fm.group(1), fm.group(2)) if fm else (item.strip(), "")
                     if rule:
-                        findings.append(Finding(rule=rule, passed=False, message=msg))
+                        findings.append(Finding(rule=rule_from_label(rule), passed=False, message=msg))
                 continue
             fcm = _FAILED_RE.match(bs)
             if fcm:
@@ -690,13 +737,14 @@ def parse_master_md(path: Path, text: str, *, pack_path: Optional[str] = None, e
         if not body_text and failed_cause is None:
             raise ImportFormatError(path, line_no + 1, f"round R{n} has no text")
         slug, school = slug_of(name)
+        failing = [f for f in findings if not f.passed]
         if slug not in order:
             order.append(slug)
             names[slug], schools[slug] = name, school
         rounds.append(Speech(
             round=n, speaker=slug, speaker_name=name, role=role, text=body_text,
             citations=find_citations(body_text, known_ids), findings=findings, engine=engine,
-            status="failed" if failed_cause is not None else ("flagged" if findings else "ok"),
+            status="failed" if failed_cause is not None else ("flagged" if failing else "ok"),
             warnings=[failed_cause] if failed_cause else [],
         ))
     if len(order) < 2:
@@ -705,7 +753,7 @@ def parse_master_md(path: Path, text: str, *, pack_path: Optional[str] = None, e
                       to_reader=observation["留给读者"], engine=engine) if observation else None
     if not status:
         status = "completed" if obs else "stopped"
-        stop = f"reached {len(rounds)} rounds" if obs else "imported without a closing observation"
+        stop = f"已完成 {len(rounds)} 轮" if obs else "导入的记录没有结尾的中立观察"
     created = _mtime(path)
     return Debate(
         id=debate_id or _content_id(text, extra_text), protocol="master", topic=topic, status=status,

@@ -2,15 +2,172 @@
 
 Master debates follow the master-debate v0.8 output framework exactly: the
 disclaimer first, ``## 议题：…``, ``### R1｜<name> 立论`` with the full-width bar,
-and ``### 教内余争 — 中立观察`` at the end.
+and ``### 教内余争 — 中立观察`` with the bullets 分歧本质 / 共识点 / 留给读者 at
+the end.  A master debate is Chinese throughout: besides the framework, each
+speech is followed by its check findings and its citation marks, in Chinese.
+
+The labels a Chinese debate shows (statuses, rule names, citation marks, the
+lines that state a speech's findings) are defined here once; the app's views
+(:mod:`debate_core.views`) use the same ones, so the Markdown export and the
+Live / Outcome pages say the same thing.
+
+The one rule for the ✓ sign: a speech is shown with ✓ only when every finding
+it has (deterministic rules and the optional model audit) passed.  A failed rule
+is shown with ✗, a rule that could not decide with ?, each with its name.
 """
 
 from __future__ import annotations
 
-from .models import Debate
+from dataclasses import dataclass, field
+from typing import Iterable, Optional
+
+from .models import RULE_LABELS_ZH, CitationMark, Debate, Finding, Speech
 
 DISCLAIMER = "> 本对话依据历史佛教文献生成，对比旨在展现多元视角，不评判优劣。"
 COVERAGE_PREFIX = "⚠️"
+OBSERVATION_HEADING = "教内余争 — 中立观察"
+OBSERVATION_KEYS = ("分歧本质", "共识点", "留给读者")
+
+# A debate's status and a speech's status, as a Chinese debate shows them.
+STATUS_ZH = {"running": "进行中", "completed": "已完成", "failed": "失败", "stopped": "已停止",
+             "interrupted": "已中断"}
+SPEECH_STATUS_ZH = {"ok": "检查通过", "flagged": "检查未通过，已标记保留", "failed": "本轮失败", "empty": "空发言"}
+
+# Citation marks (quote verification), with and without the ✓ sign.
+MARK_ZH = {"verified": "✓已核对原文", "id_only": "仅经号", "unverified": "✗引文未核对"}
+MARK_ZH_PLAIN = {"verified": "已核对原文", "id_only": "仅经号", "unverified": "✗引文未核对"}
+MODEL_LAYER_ZH = "模型审核"
+
+# The md lines that state findings (read back by the importer).
+LINE_PASS = "检查通过："
+LINE_FAIL = "检查未通过："
+LINE_UNDECIDED = "检查未能判定："
+LINE_MARK = "引证核对："
+
+
+def rule_label(rule: str) -> str:
+    """A rule's name as a Chinese debate shows it (篇幅, 引证, 复述 …)."""
+    return RULE_LABELS_ZH.get(rule, rule)
+
+
+def rule_from_label(label: str) -> str:
+    """The rule id for a label written by :func:`rule_label` (unknown labels stay as they are)."""
+    back = {v: k for k, v in RULE_LABELS_ZH.items()}
+    return back.get(label, label)
+
+
+def status_zh(status: str) -> str:
+    return STATUS_ZH.get(status, status)
+
+
+def status_from_zh(text: str) -> str:
+    back = {v: k for k, v in STATUS_ZH.items()}
+    return back.get(text, text)
+
+
+@dataclass
+class CheckState:
+    """What a speech's findings add up to, per layer."""
+
+    passed: list[Finding] = field(default_factory=list)
+    failed: list[Finding] = field(default_factory=list)  # failed and decided
+    undecided: list[Finding] = field(default_factory=list)
+
+    @property
+    def clean(self) -> bool:
+        return bool(self.passed) and not self.failed and not self.undecided
+
+    @property
+    def empty(self) -> bool:
+        return not (self.passed or self.failed or self.undecided)
+
+
+def split_findings(findings: Iterable[Finding], layer: str = "rules") -> CheckState:
+    state = CheckState()
+    for f in findings:
+        if (f.layer or "rules") != layer:
+            continue
+        if f.passed and not f.undecided:
+            state.passed.append(f)
+        elif f.undecided:
+            state.undecided.append(f)
+        else:
+            state.failed.append(f)
+    return state
+
+
+def speech_clean(findings: Iterable[Finding]) -> bool:
+    """True when a speech may be shown with ✓: it has findings and every one passed, in every layer."""
+    findings = list(findings)
+    return bool(findings) and all(f.passed and not f.undecided for f in findings)
+
+
+def speech_verdict(findings: Iterable[Finding]) -> str:
+    """One short line for a speech's checks: ``✓ 检查通过`` only when all passed, else ✗ / ? with rule names."""
+    findings = list(findings)
+    if not findings:
+        return "— 无检查"
+    if speech_clean(findings):
+        return "✓ 检查通过"
+    parts = []
+    failed = [f for f in findings if not f.passed and not f.undecided]
+    undecided = [f for f in findings if f.undecided]
+    if failed:
+        parts.append("✗ " + "、".join(dict.fromkeys(_named(f) for f in failed)))
+    if undecided:
+        parts.append("? " + "、".join(dict.fromkeys(_named(f) for f in undecided)))
+    return " ".join(parts)
+
+
+def _named(f: Finding) -> str:
+    return rule_label(f.rule) + (f"（{MODEL_LAYER_ZH}）" if f.layer == "model" and f.rule != "model_audit" else "")
+
+
+def _with_message(f: Finding) -> str:
+    return rule_label(f.rule) + (f"（{f.message}）" if f.message else "")
+
+
+def citation_marks(findings: Iterable[Finding]) -> list[CitationMark]:
+    """The quote-verification marks of a speech (from its deterministic ``citation`` finding)."""
+    for f in findings:
+        if f.rule == "citation" and (f.layer or "rules") == "rules" and f.marks:
+            return list(f.marks)
+    return []
+
+
+def mark_text(mark: CitationMark, *, clean: bool) -> str:
+    """``T48n2008《坛经》✓已核对原文「…」``; without ✓ when the speech is not clean."""
+    label = (MARK_ZH if clean else MARK_ZH_PLAIN).get(mark.status, mark.status)
+    title = f"《{mark.title.strip('《》')}》" if mark.title else ""
+    quote = f"「{mark.quote}」" if mark.quote else ""
+    return f"{mark.id}{title}{label}{quote}"
+
+
+def finding_lines(findings: Iterable[Finding]) -> list[str]:
+    """A speech's findings as Chinese lines: per layer, failed (✗) and undecided (?) one per line,
+    then the rules that passed (with ✓ only when the whole speech is clean), then the marks."""
+    findings = list(findings)
+    clean = speech_clean(findings)
+    out: list[str] = []
+    for layer, prefix in (("rules", ""), ("model", MODEL_LAYER_ZH)):
+        st = split_findings(findings, layer)
+        if st.empty:
+            continue
+        for f in st.failed:
+            out.append(f"✗ {prefix}{LINE_FAIL}{_with_message(f)}")
+        for f in st.undecided:
+            out.append(f"? {prefix}{LINE_UNDECIDED}{_with_message(f)}")
+        if st.passed:
+            names = "、".join(rule_label(f.rule) for f in st.passed)
+            out.append(("✓ " if clean else "") + f"{prefix}{LINE_PASS}{names}")
+    for m in citation_marks(findings):
+        out.append(LINE_MARK + mark_text(m, clean=clean))
+    return out
+
+
+def speech_heading(speech: Speech, name: Optional[str] = None) -> str:
+    """The seed's round heading, without the ``###``: ``R1｜慧能大师 立论``."""
+    return f"R{speech.round}｜{name or speech.speaker_name or speech.speaker} {speech.role}"
 
 
 def render_master(debate: Debate, *, engine_line: bool = True) -> str:
@@ -21,24 +178,23 @@ def render_master(debate: Debate, *, engine_line: bool = True) -> str:
             out += [f"> {w}", ""]
     out += [f"## 议题：{debate.topic}", ""]
     for s in debate.rounds:
-        name = s.speaker_name or names.get(s.speaker, s.speaker)
-        out.append(f"### R{s.round}｜{name} {s.role}")
+        out.append("### " + speech_heading(s, s.speaker_name or names.get(s.speaker, s.speaker)))
         out.append("")
         if s.status == "failed":
             out.append(f"（本轮未完成：{'; '.join(s.warnings) or '生成失败'}）")
         else:
             out.append(s.text.strip())
-        failed = [f for f in s.findings if not f.passed]
-        if failed:
+        lines = finding_lines(s.findings)
+        if lines:
             out.append("")
-            out.append("> 检查未通过：" + "；".join(f"{f.rule}（{f.message}）" for f in failed))
+            out.append("\n>\n".join(f"> {line}" for line in lines))
         out.append("")
     if debate.observation:
         o = debate.observation
-        out += ["### 教内余争 — 中立观察", f"- 分歧本质：{o.divergence}", f"- 共识点：{o.consensus}",
+        out += [f"### {OBSERVATION_HEADING}", f"- 分歧本质：{o.divergence}", f"- 共识点：{o.consensus}",
                 f"- 留给读者：{o.to_reader}", ""]
     elif debate.status != "completed":
-        out += [f"> 状态：{debate.status}（{debate.stop_reason}）", ""]
+        out += [f"> 状态：{status_zh(debate.status)}（{debate.stop_reason}）", ""]
     if engine_line:
         engines = sorted({s.engine for s in debate.rounds if s.engine}) or debate.models
         out.append(f"> 引擎：{', '.join(engines)} · 辩论 {debate.id} · 人物包 {debate.pack_name} {debate.pack_version}".rstrip())

@@ -23,7 +23,7 @@ def _data_blocks(text: str) -> list[str]:
 
 def parse_speech_prompt(pack: Pack, messages: list[dict]) -> SpeechRequest:
     system, user = messages[0]["content"], messages[1]["content"]
-    slug = re.search(r"slug: ([a-z\-]+)", system).group(1)
+    slug = re.search(r"(?:slug: |代号：)([a-z\-]+)", system).group(1)
     round_no = int(re.search(r"这是第 (\d+) 轮", user).group(1))
     opp_name = re.search(r"你的对手是(.+?)。", user).group(1)
     opp = next(s for s, m in pack.masters.items() if m.name == opp_name)
