@@ -1,4 +1,4 @@
-"""Every hard rule, each a small function returning a structured finding."""
+"""Every hard rule, each a small function returning a structured finding (messages in Chinese)."""
 
 from __future__ import annotations
 
@@ -6,25 +6,35 @@ import json
 
 import pytest
 
-from debate_core.checks import (CheckContext, check_ammo, check_citations, check_length, check_no_dialogue,
-                                check_no_verdict, check_restatement, cjk_len, find_citations, run_checks)
+from debate_core.checks import (RULES, VERDICT_PATTERNS, CheckContext, check_ammo, check_citations, check_hygiene,
+                                check_length, check_no_dialogue, check_no_verdict, check_restatement, cjk_len,
+                                find_citations, is_safe_fragment, run_checks)
 from tests.conftest import REFERENCE_PACK
+
+SUMMARY = "印光立持名念佛：末法根机陋劣，仗佛力往生最稳当；引《文钞》。"
 
 
 @pytest.fixture
 def ctx(reference_pack):
     m = reference_pack.masters
-    names = [x for mm in m.values() for x in (mm.name, mm.short_name)]
     return CheckContext(speaker=m["huineng"], opponent=m["yinguang"], role="反驳",
-                        ammo=m["huineng"].ammo_against("yinguang"),
-                        opponent_summary="印光立持名念佛：末法根机陋劣，仗佛力往生最稳当；引《文钞》。",
-                        pack_source_ids=reference_pack.all_source_ids(), names=names)
+                        ammo=m["huineng"].ammo_against("yinguang"), opponent_summary=SUMMARY,
+                        pack_source_ids=reference_pack.all_source_ids(), pack=reference_pack)
+
+
+@pytest.fixture
+def dctx(default_pack):
+    m = default_pack.masters
+    return CheckContext(speaker=m["huineng"], opponent=m["yinguang"], role="立论",
+                        ammo=m["huineng"].ammo_against("yinguang"), pack=default_pack,
+                        pack_source_ids=default_pack.all_source_ids())
 
 
 def test_length_counts_chinese_characters(ctx):
     assert not check_length("太短。", ctx).passed
     assert check_length("字" * 300, ctx).passed and check_length("字" * 500, ctx).passed
-    assert not check_length("字" * 501, ctx).passed
+    f = check_length("字" * 501, ctx)
+    assert not f.passed and "501" in f.message and "300–500" in f.message
     assert cjk_len("abc 自性 T48n2008") == 2
 
 
@@ -38,11 +48,42 @@ def test_citation_shapes_are_found():
 def test_citations_must_be_the_speakers_own(ctx):
     assert check_citations("如【《坛经》，T48n2008】所说。", ctx).passed
     f = check_citations("如 T48n2008 与 T31n1585 所说。", ctx)  # 成唯识论 belongs to xuanzang
-    assert not f.passed and "T31n1585" in f.message
+    assert not f.passed and "T31n1585" in f.message and "玄奘" in f.message
     assert not check_citations("如 T99n9999 所说。", ctx).passed  # invented id
-    assert not check_citations("没有任何出处。", ctx).passed
+    f = check_citations("没有任何出处。", ctx)
+    assert not f.passed and "没有出处" in f.message
     f = check_citations("参 Lam-rim-chen-mo。", ctx)  # another master's non-CBETA id
     assert not f.passed and "Lam-rim-chen-mo" in f.message
+
+
+def test_the_title_must_name_the_cited_source(ctx):
+    f = check_citations("如【《金刚般若波罗蜜经》，T48n2008】所说。", ctx)
+    assert not f.passed and not f.undecided and "书名与编号不符" in f.message and "T08n0235" in f.message
+    for short, sid in (("坛经", "T48n2008"), ("六祖坛经·般若品", "T48n2008"), ("金刚经", "T08n0235"),
+                       ("维摩诘经", "T14n0475"), ("六祖大师法宝坛经", "T48n2008")):
+        assert check_citations(f"见【《{short}》，{sid}】。", ctx).passed, short
+    assert not check_citations("见【《法华经》，T48n2008】。", ctx).passed
+    f = check_citations("见【《本经》，T48n2008】。", ctx)
+    assert f.undecided and not f.passed and f.message.startswith("无法判定")
+
+
+def test_quotes_are_verified_against_the_pack(ctx):
+    good = "《坛经》云：「菩提本无树，明镜亦非台。」【《六祖坛经·行由品》，T48n2008】"
+    f = check_citations(good, ctx)
+    assert f.passed and [m.status for m in f.marks] == ["verified"]
+    trad = "「菩提本無樹，明鏡亦非臺」【《壇經》，T48n2008】"  # traditional characters, punctuation dropped
+    assert check_citations(trad, ctx).marks[0].status == "verified"
+    fake = "「念佛之人，不必见性，但凭佛力即可往生」【《坛经》，T48n2008】"
+    f = check_citations(fake, ctx)
+    assert not f.passed and f.marks[0].status == "unverified" and "疑为杜撰" in f.message
+    f = check_citations("自性本自具足【《坛经》，T48n2008】。", ctx)
+    assert f.passed and f.marks[0].status == "id_only"
+
+
+def test_a_quote_the_pack_cannot_check_is_marked_not_failed(dctx):
+    # the default pack holds notes in its own words, not the sutra's wording: the quote cannot be checked
+    f = check_citations("经云「菩提本无树，明镜亦非台」【《坛经》，T48n2008】。", dctx)
+    assert f.passed and f.marks[0].status == "unverified" and "无法核对" in f.message
 
 
 def test_ammo_must_be_used(ctx):
@@ -51,13 +92,18 @@ def test_ammo_must_be_used(ctx):
     assert not check_ammo("完全无关的一段话。", ctx).passed
     ctx.ammo = []
     f = check_ammo("完全无关的一段话。", ctx)
-    assert f.passed and "coverage gap" in f.message
+    assert f.passed and "覆盖缺口" in f.message
 
 
 def test_restatement_first(ctx):
     good = "先复述印光大师的原意：对方认为末法根机陋劣，仗佛力往生最稳当。然而……"
     assert check_restatement(good, ctx).passed
     assert not check_restatement("自性本自具足，何须外求。对方认为末法根机陋劣。", ctx).passed
+    f = check_restatement("印光大师认为参禅毫无意义，末法根机陋劣，仗佛力往生最稳当。", ctx)
+    assert not f.passed and "毫无" in f.message
+    ctx.opponent_summary = ""
+    f = check_restatement(good, ctx)
+    assert f.undecided and not f.passed
     ctx.role = "立论"
     assert check_restatement("自性本自具足。", ctx).passed
 
@@ -76,18 +122,61 @@ def test_verdict_phrases_refused(ctx):
     for p in phrases:
         if p in ("更高",):  # a fragment, checked through its longer forms
             continue
-        f = check_no_verdict(f"说到底，{p}。", ctx)
+        f = check_no_verdict(f"禅净二门，说到底，{p}。", ctx)
         assert not f.passed, p
     assert check_no_verdict("两条路各有经教可循。", ctx).passed
+
+
+@pytest.mark.parametrize("text", [
+    "禅宗之法更为究竟。", "唯有明心见性才是正道。", "学人当舍净归禅。", "顿悟法门远胜持名念佛。",
+    "念佛一门终究不及直指人心。", "禅宗的见地高于净土。", "这一轮本宗已占上风。", "诸位不妨放下念珠，改修禅宗。",
+    "禅与净孰优孰劣，一目了然。", "与其念佛求生，不如回光返照参禅。",
+])
+def test_verdicts_in_many_shapes(text, ctx):
+    assert not check_no_verdict(text, ctx).passed, text
+
+
+@pytest.mark.parametrize("text", [
+    "念佛亦可达至究竟解脱。", "此是胜义谛，非世俗谛。", "《金刚经》云：「是法平等，无有高下。」",
+    "印光大师主张「末法唯仗佛力」，然而自性本具，不假外求。", "这不是谁更究竟的问题，而是根机各别。",
+    "禅净二门，并无高下之分。", "佛性在圣不增，在凡不减，不高于诸佛，不低于众生。",
+])
+def test_verdict_traps_pass(text, ctx):
+    f = check_no_verdict(text, ctx)
+    assert f.passed, (text, f.message)
 
 
 def test_fabricated_dialogue_refused(ctx):
     for p in _boundary_cases({"no_fabricated_dialogue"}):
         assert not check_no_dialogue(f"当时{p}：“……”", ctx).passed, p
-    assert not check_no_dialogue("慧能对印光说：念佛即是念心。", ctx).passed
-    assert check_no_dialogue("宗喀巴问题意识很强；慧能所说的自性本自清净。", ctx).passed
+    for text in ("慧能对印光说：念佛即是念心。", "慧能曰：「本来无一物。」印光答曰：「老实念佛。」",
+                 "印光大师曾亲至曹溪与六祖论道。", "印光听罢默然。", "印光大师连连点头。", "两人相对而坐，良久无言。"):
+        assert not check_no_dialogue(text, ctx).passed, text
+    for text in ("宗喀巴问题意识很强；慧能所说的自性本自清净。", "六祖在《坛经》中说：「菩提自性，本来清净。」",
+                 "佛告舍利弗：「彼土何故名为极乐？」", "请问印光大师：若自心不净，念佛何以得净？",
+                 "印光大师上一轮问道：末法众生如何见性？"):
+        f = check_no_dialogue(text, ctx)
+        assert f.passed, (text, f.message)
+
+
+def test_hygiene(ctx):
+    for text in ("详见 https://fojin.app/texts/58 。", "见[坛经](https://x.org)。", "引用时应注明经号。",
+                 "不可代笔虚构祖师之言。", "【弹药库 — 至少引用 1 条】", "遵守硬性规则。", "自性本来清净【《坛经》，T48n2008",
+                 "In short, the self nature is pure.", "深入研究请查阅 CBETA 全本。"):
+        assert not check_hygiene(text, ctx).passed, text
+    for text in ("自性本来清净【《六祖坛经·行由品》，T48n2008】。", "毗婆舍那（vipassanā）即是观。",
+                 "禅与净不是 A or B。"):
+        f = check_hygiene(text, ctx)
+        assert f.passed, (text, f.message)
 
 
 def test_run_checks_returns_one_finding_per_rule(ctx):
-    rules = [f.rule for f in run_checks("短。", ctx)]
-    assert rules == ["length", "citation", "ammo", "restatement", "no_verdict", "no_dialogue"]
+    assert [f.rule for f in run_checks("短。", ctx)] == list(RULES)
+    assert RULES == ("length", "citation", "ammo", "restatement", "no_verdict", "no_dialogue", "hygiene")
+
+
+def test_compatibility_helpers():
+    assert any(p.search("慧能赢了") for p in VERDICT_PATTERNS)
+    assert not any(p.search("自性本自清净") for p in VERDICT_PATTERNS)
+    assert is_safe_fragment("自性本自清净，不假外求。", ["慧能", "印光"])
+    assert not is_safe_fragment("慧能对印光说：念佛即是念心。", ["慧能", "印光"])

@@ -1,0 +1,219 @@
+"""Hard-rule checks on a master-debate speech.
+
+Each check is a small function ``(speech_text, ctx) -> Finding``.  The protocol
+runs all of them on every speech, feeds failures back for a bounded number of
+retries, then keeps the speech with its findings.  What each rule forbids and
+allows is written in docs/checks.md; the rules live in the modules of this
+package (verdict, dialogue, citation, restatement, hygiene).
+
+A rule that cannot decide returns ``Finding(passed=False, undecided=True)`` with a
+message beginning 无法判定 — never a silent pass.  Messages are Chinese: they are
+shown in Chinese debates and sent back to the model on a retry.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Optional
+
+from ..models import CrossCritique, Finding, Master, Pack
+from . import restatement as _restatement
+from ._lexicon import master_names, name_map, name_regex, side_terms_for
+from ._text import cjk_len, ngrams
+from .citation import CITATION_PATTERNS, check_citation_text, find_citations, norm_id
+from .dialogue import dialogue_hits
+from .hygiene import hygiene_problems
+from .verdict import VerdictDetector, verdict_hits
+
+MIN_CHARS, MAX_CHARS = 300, 500
+RESTATING_ROLES = _restatement.RESTATING_ROLES
+RULES = ("length", "citation", "ammo", "restatement", "no_verdict", "no_dialogue", "hygiene")
+
+# Kept for callers that test a text for a verdict: one detector object with ``search`` (like a
+# compiled pattern); it runs the structural no_verdict rule, not a phrase list.
+VERDICT_PATTERNS = [VerdictDetector()]
+
+__all__ = ["CheckContext", "run_checks", "ammo_used", "find_citations", "cjk_len", "MIN_CHARS", "MAX_CHARS",
+           "RESTATING_ROLES", "is_safe_fragment", "VERDICT_PATTERNS", "CITATION_PATTERNS", "RULES",
+           "check_length", "check_citations", "check_ammo", "check_restatement", "check_no_verdict",
+           "check_no_dialogue", "check_hygiene", "fabricated_dialogue"]
+
+
+def _norm_id(s: str) -> str:  # kept for old callers
+    return norm_id(s)
+
+
+@dataclass
+class CheckContext:
+    speaker: Master
+    opponent: Master
+    role: str
+    ammo: list[CrossCritique] = field(default_factory=list)
+    opponent_summary: str = ""
+    pack_source_ids: set[str] = field(default_factory=set)
+    names: list[str] = field(default_factory=list)  # every master name that may appear
+    pack: Optional[Pack] = None  # when given: every master of the pack, with aliases
+    masters: list[Master] = field(default_factory=list)  # or: the masters of the pack
+
+    # ------------------------------------------------------------ derived
+    def all_masters(self) -> list[Master]:
+        ms: list[Master] = []
+        if self.pack is not None:
+            ms += list(self.pack.masters.values())
+        ms += self.masters
+        ms += [self.speaker, self.opponent]
+        seen, out = set(), []
+        for m in ms:
+            if m.slug not in seen:
+                seen.add(m.slug)
+                out.append(m)
+        return out
+
+    def name_keys(self) -> dict[str, str]:
+        cache = self.__dict__.get("_name_keys")
+        if cache is None:
+            cache = name_map(self.all_masters(), self.names)
+            self.__dict__["_name_keys"] = cache
+        return cache
+
+    def known_ids(self) -> set[str]:
+        ids = set(self.pack_source_ids)
+        for m in self.all_masters():
+            ids |= set(m.source_ids)
+        return ids
+
+
+def _finding(rule: str, passed: bool, message: str = "", undecided: bool = False, **kw) -> Finding:
+    return Finding(rule=rule, passed=passed and not undecided, message=message, undecided=undecided, **kw)
+
+
+# ------------------------------------------------------------------ length
+
+
+def check_length(text: str, ctx: CheckContext) -> Finding:
+    n = cjk_len(text)
+    ok = MIN_CHARS <= n <= MAX_CHARS
+    return _finding("length", ok, f"共 {n} 个汉字" + ("" if ok else f"，须在 {MIN_CHARS}–{MAX_CHARS} 字之间"))
+
+
+# ------------------------------------------------------------------ citation
+
+
+def check_citations(text: str, ctx: CheckContext) -> Finding:
+    owners: dict[str, str] = {}
+    titles: dict[str, str] = {}
+    for m in ctx.all_masters():
+        for s in m.sources:
+            k = norm_id(s.id)
+            owners[k] = (owners[k] + "、" + m.name) if k in owners else m.name
+            titles.setdefault(s.id, s.title)
+    res = check_citation_text(text, ctx.speaker, ctx.known_ids(), owners, titles)
+    return _finding("citation", res.passed, res.message, res.undecided, marks=res.marks)
+
+
+# ------------------------------------------------------------------ ammo
+
+
+def ammo_used(text: str, ammo: list[CrossCritique]) -> list[str]:
+    """The ammo entries the text draws on: two or more shared four-character phrases."""
+    grams = ngrams(text, 4)
+    out = []
+    for a in ammo:
+        shared = ngrams(a.position, 4) & grams
+        if len(shared) >= 2:
+            out.append(a.position)
+    return out
+
+
+def check_ammo(text: str, ctx: CheckContext) -> Finding:
+    opp = ctx.opponent.name
+    if not ctx.ammo:
+        return _finding("ammo", True, f"资料包中没有{ctx.speaker.name}针对{opp}的弹药（cross_critique 覆盖缺口），本条不适用")
+    used = ammo_used(text, ctx.ammo)
+    if used:
+        return _finding("ammo", True, f"用到 {len(used)}/{len(ctx.ammo)} 条针对{opp}的弹药")
+    return _finding("ammo", False, f"没有用到任何一条针对{opp}的弹药（cross_critique），至少须引用一条")
+
+
+# ------------------------------------------------------------------ restatement
+
+
+def _names_of(m: Master, ctx: CheckContext) -> list[str]:
+    keys = ctx.name_keys()
+    names = set(master_names(m))
+    names |= {n for n, k in keys.items() if k == m.slug}
+    return sorted(names, key=len, reverse=True)
+
+
+def check_restatement(text: str, ctx: CheckContext) -> Finding:
+    res = _restatement.check(text, ctx.role, ctx.opponent_summary, _names_of(ctx.opponent, ctx),
+                             _names_of(ctx.speaker, ctx), ctx.opponent.name)
+    return _finding("restatement", res.passed, res.message, res.undecided)
+
+
+# ------------------------------------------------------------------ no_verdict
+
+
+def _others_regex(ctx: CheckContext) -> Optional[re.Pattern]:
+    names = tuple(n for n in _names_of(ctx.opponent, ctx) if len(n) >= 2)
+    return name_regex(names)
+
+
+def check_no_verdict(text: str, ctx: CheckContext) -> Finding:
+    sides = side_terms_for(ctx.all_masters())
+    hits = verdict_hits(text, extra_sides=sides, others=_others_regex(ctx))
+    if hits:
+        kinds = {"outcome": "宣布胜负", "comparison": "比较高下", "rightness": "判定对错",
+                 "recommendation": "替读者做选择"}
+        shown = "；".join(f"「{h.phrase}」（{kinds.get(h.kind, h.kind)}）" for h in hits[:4])
+        return _finding("no_verdict", False, f"含裁决：{shown}。只陈述本宗所见，不判谁高谁低、谁胜谁负，也不替读者选择")
+    return _finding("no_verdict", True, "没有裁决")
+
+
+# ------------------------------------------------------------------ no_dialogue
+
+
+def fabricated_dialogue(text: str, names: Iterable[str], ctx: Optional[CheckContext] = None) -> list[str]:
+    keys = ctx.name_keys() if ctx is not None else name_map([], names)
+    all_names = tuple(sorted(set(keys) | {n for n in names if n and len(n) >= 2}))
+    return dialogue_hits(text, name_regex(all_names), keys)
+
+
+def check_no_dialogue(text: str, ctx: CheckContext) -> Finding:
+    hits = fabricated_dialogue(text, ctx.names, ctx)
+    if hits:
+        shown = "；".join(f"「{h}」" for h in hits[:4])
+        return _finding("no_dialogue", False, f"虚构了祖师之间的会面或对话：{shown}。资料未载的交锋不可叙述")
+    return _finding("no_dialogue", True, "没有虚构的祖师对话")
+
+
+# ------------------------------------------------------------------ hygiene
+
+
+def check_hygiene(text: str, ctx: CheckContext) -> Finding:
+    titles = [s.title for m in ctx.all_masters() for s in m.sources]
+    problems = hygiene_problems(text, ids=ctx.known_ids(), titles=titles)
+    if problems:
+        return _finding("hygiene", False, "不是发言正文：" + "；".join(problems[:5]))
+    return _finding("hygiene", True, "没有网址、链接、编辑说明、提示词残片、不成对的括号或英文")
+
+
+CHECKS: list[Callable[[str, CheckContext], Finding]] = [
+    check_length, check_citations, check_ammo, check_restatement, check_no_verdict, check_no_dialogue,
+    check_hygiene,
+]
+
+
+def run_checks(text: str, ctx: CheckContext) -> list[Finding]:
+    return [check(text, ctx) for check in CHECKS]
+
+
+def is_safe_fragment(text: str, names: Iterable[str]) -> bool:
+    """True when a fragment carries no verdict, no invented dialogue and nothing that is not speech
+    (the offline engine builds speeches only from such fragments)."""
+    if verdict_hits(text, extra_sides=tuple(n for n in names if n and len(n) >= 2), strict=True):
+        return False
+    if fabricated_dialogue(text, names):
+        return False
+    return not hygiene_problems(text)

@@ -1,0 +1,158 @@
+"""Text plumbing shared by the rules: CJK counting, masking, sentences, clauses, normalising quotes."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+CJK_CLASS = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_CJK = re.compile(f"[{CJK_CLASS}]")
+MASK = "＿"
+
+# Paired delimiters: the opening char → the closing char.
+PAIRS = {"【": "】", "《": "》", "「": "」", "『": "』", "“": "”", "‘": "’", "（": "）", "(": ")", "[": "]",
+         "〔": "〕", "［": "］", "〈": "〉"}
+QUOTES = {"「": "」", "『": "』", "“": "”", "‘": "’"}
+SENTENCE_END = "。！？!?\n"
+CLAUSE_SEP = "，,；;：:、—"
+
+
+def cjk_len(text: str) -> int:
+    return len(_CJK.findall(text))
+
+
+def cjk_only(text: str) -> str:
+    return "".join(_CJK.findall(text))
+
+
+def spans(text: str, opener: str) -> list[tuple[int, int]]:
+    """(start, end) of every top-level ``opener … closer`` span, delimiters included; an opener
+    never closed is no span (the hygiene rule reports it; what follows it is still read)."""
+    closer = PAIRS[opener]
+    out, i = [], 0
+    while True:
+        s = text.find(opener, i)
+        if s < 0:
+            return out
+        e = text.find(closer, s + 1)
+        if e < 0:
+            i = s + 1
+            continue
+        out.append((s, e + 1))
+        i = e + 1
+
+
+def quote_spans(text: str) -> list[tuple[int, int]]:
+    out = []
+    for o in QUOTES:
+        out += spans(text, o)
+    # ASCII double quotes pair up in order.
+    pos = [m.start() for m in re.finditer('"', text)]
+    out += [(pos[i], pos[i + 1] + 1) for i in range(0, len(pos) - 1, 2)]
+    return sorted(out)
+
+
+def mask(text: str, kinds: str = "「『“‘\"【《") -> str:
+    """The text with the inside of quotes, citation brackets and titles blanked (same length), so
+    that what a speech quotes or cites is not read as the speaker's own words."""
+    chars = list(text)
+    sp: list[tuple[int, int]] = []
+    for o in kinds:
+        if o == '"':
+            pos = [m.start() for m in re.finditer('"', text)]
+            sp += [(pos[i], pos[i + 1] + 1) for i in range(0, len(pos) - 1, 2)]
+        else:
+            sp += spans(text, o)
+    for s, e in sp:
+        for k in range(s + 1, e - 1 if e - 1 > s else e):
+            if chars[k] != "\n":
+                chars[k] = MASK
+    return "".join(chars)
+
+
+def sentences(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every sentence, split at 。！？ and newlines outside quotes and brackets."""
+    m = mask(text, "「『“‘\"【《（(")
+    out, start = [], 0
+    for i, ch in enumerate(m):
+        if ch in SENTENCE_END:
+            # keep a closing quote or bracket that follows the stop with this sentence
+            if text[start:i + 1].strip():
+                out.append((start, i + 1))
+            start = i + 1
+    if text[start:].strip():
+        out.append((start, len(text)))
+    return out
+
+
+def clauses(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
+    """(start, end) of the clauses of text[start:end], split at ，；：、 outside quotes."""
+    end = len(text) if end is None else end
+    m = mask(text, "「『“‘\"【《（(")
+    out, s = [], start
+    for i in range(start, end):
+        if m[i] in CLAUSE_SEP:
+            if s < i:
+                out.append((s, i))
+            s = i + 1
+    if s < end:
+        out.append((s, end))
+    return out
+
+
+# ---------------------------------------------------------------- variants
+
+# Traditional → simplified (and a few variant) characters common in Buddhist texts.  Enough to
+# match a quote written in traditional characters against a pack's simplified text; not a converter.
+_VARIANT_PAIRS = (
+    "說说 經经 佛佛 們们 無无 來来 時时 與与 為为 爲为 見见 聞闻 觀观 門门 願愿 淨净 凈净 國国 學学 覺觉 讀读 誦诵 "
+    "論论 義义 亂乱 體体 處处 發发 樂乐 壞坏 聲声 氣气 歸归 實实 賢贤 導导 壇坛 龍龙 藏藏 薩萨 羅罗 彌弥 陀陀 "
+    "脫脱 離离 惱恼 斷断 禪禅 漸渐 頓顿 當当 萬万 滅灭 現现 緣缘 變变 識识 隨随 應应 從从 後后 這这 個个 麼么 "
+    "還还 邊边 過过 遠远 進进 運运 達达 選选 釋释 鉢钵 鏡镜 長长 開开 間间 關关 陰阴 陽阳 隱隐 難难 雖虽 雜杂 "
+    "雙双 靈灵 頂顶 須须 頭头 顯显 風风 飛飞 飯饭 養养 餘余 馬马 驗验 髮发 鬥斗 魚鱼 鳥鸟 齊齐 齋斋 諸诸 謂谓 "
+    "請请 誰谁 調调 談谈 謗谤 證证 議议 讚赞 讓让 護护 貪贪 貧贫 責责 資资 賣卖 贊赞 車车 軍军 輪轮 轉转 輕轻 "
+    "辦办 農农 鄰邻 鎮镇 陣阵 際际 險险 雲云 電电 靜静 頌颂 題题 類类 飲饮 師师 傳传 僧僧 勝胜 嚴严 華华 彌弥 "
+    "會会 舊旧 歲岁 殺杀 淨净 滿满 漢汉 爾尔 猶犹 獨独 獲获 畫画 異异 盡尽 眾众 衆众 瞋瞋 礙碍 禮礼 種种 稱称 "
+    "穩稳 窮穷 節节 簡简 粵粤 級级 紀纪 約约 純纯 紙纸 細细 終终 結结 絕绝 經经 綱纲 網网 緊紧 練练 總总 緒绪 "
+    "縛缚 縱纵 績绩 繫系 繼继 續续 纏缠 罪罪 羅罗 習习 聖圣 聽听 職职 肅肃 脅胁 腦脑 臨临 舉举 興兴 莊庄 葉叶 "
+    "蓋盖 蘊蕴 虛虚 號号 蟲虫 術术 衛卫 補补 裡里 裏里 製制 複复 襌禅 規规 視视 親亲 覽览 訓训 記记 訶诃 許许 "
+    "設设 詞词 詩诗 話话 該该 認认 語语 誤误 誠诚 誡诫 諍诤 諦谛 謹谨 識识 譬譬 變变 讖谶 豐丰 貝贝 財财 貴贵 "
+    "買买 賜赐 質质 趣趣 跡迹 蹟迹 軌轨 較较 載载 輩辈 轍辙 辭辞 逕径 遊游 運运 過过 違违 遙遥 遞递 適适 遲迟 "
+    "遺遗 還还 邏逻 醫医 鈍钝 錯错 錢钱 鍊炼 鐵铁 閒闲 閑闲 闡阐 隊队 階阶 隨随 隻只 雞鸡 離离 電电 霧雾 靈灵 "
+    "響响 頃顷 項项 順顺 預预 領领 頻频 顆颗 願愿 顧顾 飢饥 飽饱 餓饿 騰腾 驚惊 體体 鬧闹 魔魔 麼么 黨党 點点 "
+    "齡龄 誌志 偽伪 傷伤 價价 儀仪 億亿 優优 償偿 兒儿 內内 兩两 凡凡 則则 剛刚 劍剑 勞劳 動动 務务 勢势 勸劝 "
+    "區区 協协 卻却 參参 叢丛 吳吴 問问 喚唤 單单 嗎吗 嘆叹 噓嘘 團团 圍围 圓圆 圖图 執执 報报 場场 塵尘 墮堕 "
+    "壽寿 夢梦 奪夺 奮奋 妝妆 婦妇 孫孙 寧宁 寶宝 將将 專专 尋寻 對对 層层 屬属 岡冈 島岛 峽峡 帶带 幫帮 幾几 "
+    "廣广 廟庙 廢废 張张 彈弹 彎弯 徑径 從从 復复 徹彻 恆恒 惡恶 惱恼 愛爱 慚惭 慮虑 慶庆 憂忧 懷怀 懸悬 懺忏 "
+    "戀恋 戲戏 戰战 擇择 據据 擁拥 擊击 攝摄 敗败 敵敌 數数 斂敛 斷断 於于 昇升 晝昼 曉晓 曆历 書书 東东 條条 "
+    "極极 樹树 橋桥 機机 檢检 權权 歡欢 歷历 歸归 殘残 氣气 決决 沒没 況况 浄净 淺浅 測测 溫温 滯滞 漸渐 潛潜 "
+    "濟济 災灾 為为 烏乌 煩烦 熱热 燈灯 爭争 牽牵 狀状 獻献 現现 璽玺 產产 畢毕 當当 療疗 癡痴 發发 盜盗 監监 "
+    "睜睁 瞭了 確确 禍祸 禪禅 秘秘 稅税 穀谷 窺窥 竅窍 筆笔 範范 築筑 簽签 糧粮 紛纷 素素 緣缘 罰罚 羨羡 聞闻 "
+    "聯联 肅肃 脈脉 膽胆 與与 舊旧 藝艺 藥药 蘇苏 處处 虧亏 蠻蛮 衝冲 衆众 裝装 見见 觸触 計计 討讨 訟讼 訴诉 "
+    "詮诠 誓誓 誨诲 說说 論论 諷讽 謀谋 謝谢 證证 護护 讀读 變变 負负 貫贯 賓宾 賴赖 赤赤 趕赶 躍跃 軟软 辯辩 "
+    "迴回 週周 遍遍 鄉乡 釋释 針针 鈎钩 銷销 鋒锋 錄录 鍛锻 鐘钟 門门 閉闭 闊阔 陳陈 陸陆 隨随 隸隶 雛雏 雜杂 "
+    "需需 靂雳 韻韵 頁页 頗颇 頰颊 顏颜 飄飘 館馆 騎骑 驅驱 驗验 髒脏 鬆松 麗丽 默默 鼓鼓 齒齿 龜龟 "
+    "却却 箇个 并并 並并 著着 甦苏 喻喻 修修 脩修 珎珍 祕秘 峯峰 汚污 衹只 祇只 纔才 於于 昬昏 嘗尝 甞尝 菴庵 "
+    "迺乃 廼乃 囙因 荅答 答答 壇坛 蕅蕅 藕蕅"
+)
+
+
+@lru_cache(maxsize=1)
+def _variant_table() -> dict[int, str]:
+    table: dict[int, str] = {}
+    for pair in _VARIANT_PAIRS.split():
+        if len(pair) == 2 and pair[0] != pair[1]:
+            table[ord(pair[0])] = pair[1]
+    return table
+
+
+def normalize_quote(text: str) -> str:
+    """CJK and Latin letters only, traditional/variant characters mapped to simplified, lower case:
+    what a quote and a source text are compared on (punctuation and whitespace do not count)."""
+    t = text.translate(_variant_table()).lower()
+    return "".join(re.findall(f"[{CJK_CLASS}a-z0-9]", t))
+
+
+def ngrams(text: str, n: int) -> set[str]:
+    chars = cjk_only(text)
+    return {chars[i: i + n] for i in range(len(chars) - n + 1)}

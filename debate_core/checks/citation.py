@@ -1,0 +1,331 @@
+"""``citation``: every cited id is the speaker's own, the title written with it names that source,
+and a quote given with it is found in the pack's text for that source.
+
+A *citation* is a source id (CBETA T48n2008, Toh:4465, SC:mn10, PTS:Vism, a pack's own ids such as
+Lam-rim-chen-mo).  Its *title* is the 《…》 inside its bracket (【《金刚般若波罗蜜经》，T08n0235】), else
+the nearest 《…》 before it in the same sentence.  Its *quote* is the 「…」/“…”/『…』 right before
+its bracket, or right after it (【…】云：「…」).
+
+Quote verification compares the quote with the text the pack holds for that source (the speaker's
+``sources/*.md`` sections with that id, and teachings when present), ignoring punctuation, spaces,
+traditional/variant characters, and allowing an ellipsis to skip text.  Each citation gets a mark:
+
+* ``verified`` — the quote is in the pack's text for that source;
+* ``id_only`` — no quote goes with the id;
+* ``unverified`` — a quote that could not be found.  When the pack holds original wording for that
+  source (block quotes or quoted lines in the file) and the quote is not in it, the quote is treated as
+  fabricated and the rule fails; when the pack holds only notes or nothing for that source, the quote
+  cannot be checked: the mark says so and the rule does not fail on it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from typing import Iterable, Optional
+
+from ..models import CitationMark, Master
+from ._text import QUOTES, normalize_quote, sentences
+
+# Citation-shaped ids: CBETA (T48n2008, X62n1182, J19nB044), Tibetan Tohoku numbers,
+# SuttaCentral uids (mn10, sn56.11, SC:dn22) and namespaced ids (PTS:Vism, BDRC:W22272).
+CITATION_PATTERNS = [
+    re.compile(r"(?<![A-Za-z0-9])[A-Z]{1,2}\d{2,3}n[A-Z]?\d{3,4}[a-z]?(?![A-Za-z0-9])"),
+    re.compile(r"(?<![A-Za-z0-9])Toh[:\s.]?\s?\d{1,5}(?![0-9])"),
+    re.compile(r"(?<![A-Za-z0-9])(?:SC:)?(?:dn|mn|sn|an|kp|dhp|ud|iti|snp|thag|thig)\s?\d+(?:\.\d+)*(?![0-9])"),
+    re.compile(r"(?<![A-Za-z0-9])[A-Z][A-Za-z]+:[A-Za-z0-9][A-Za-z0-9_\-.]*[A-Za-z0-9]"),
+]
+_POINTER_TITLES = {"本经", "此经", "该经", "是经", "本论", "此论", "该论", "同上", "前书", "该书", "此书", "本书", "前引"}
+_CHAPTER = re.compile(r"(?:品|章|篇|卷[一二三四五六七八九十\d]*)$")
+_ELLIPSIS = re.compile(r"…+|\.{3,}|⋯+|——")
+
+
+def norm_id(s: str) -> str:
+    return re.sub(r"[\s:._]", "", s).lower()
+
+
+def _id_spans(text: str, known_ids: Iterable[str] = ()) -> list[tuple[int, int, str]]:
+    found: list[tuple[int, int, str]] = []
+    for pat in CITATION_PATTERNS:
+        for m in pat.finditer(text):
+            found.append((m.start(), m.end(), m.group(0).strip()))
+    for kid in known_ids:
+        if kid and len(kid) >= 4:
+            for m in re.finditer(re.escape(kid), text):
+                found.append((m.start(), m.end(), kid))
+    # drop a match inside a longer one (Toh:4465 inside a namespaced id; SuttaCentral inside SC:…)
+    found.sort(key=lambda x: (x[0], -(x[1] - x[0])))
+    out: list[tuple[int, int, str]] = []
+    for s, e, c in found:
+        if any(s >= s2 and e <= e2 and (s, e) != (s2, e2) for s2, e2, _ in out):
+            continue
+        if any((s, e) == (s2, e2) for s2, e2, _ in out):
+            continue
+        out.append((s, e, c))
+    return out
+
+
+def find_citations(text: str, known_ids: Iterable[str] = ()) -> list[str]:
+    """Every citation-shaped id in the text, in order, unique; plus any known pack id
+    (such as ``Lam-rim-chen-mo`` or ``SuttaCentral``) that appears literally."""
+    out: list[str] = []
+    seen: set[str] = set()
+    for _, _, c in _id_spans(text, known_ids):
+        n = norm_id(c)
+        if n not in seen:
+            seen.add(n)
+            out.append(c)
+    return out
+
+
+# ------------------------------------------------------------------ titles
+
+
+def title_variants(title: str) -> set[str]:
+    """The names a source title goes by: the whole title, each 《…》 and each Chinese or Latin part."""
+    out = set()
+    t = title.strip()
+    if not t:
+        return out
+    out.add(_norm_title(t))
+    for inner in re.findall(r"《([^》]+)》", t):
+        out.add(_norm_title(inner))
+    for part in re.split(r"[（）()《》/／,，;；]+", t):
+        part = part.strip()
+        if part:
+            out.add(_norm_title(part))
+    return {o for o in out if len(o) >= 2}
+
+
+def _norm_title(t: str) -> str:
+    t = re.split(r"[·•・:：]", t, maxsplit=1)[0]
+    t = re.sub(r"第?[一二三四五六七八九十百\d]+[卷品章]$", "", t)
+    return normalize_quote(t)
+
+
+def _subsequence(short: str, long: str) -> bool:
+    it = iter(long)
+    return all(c in it for c in short)
+
+
+def title_matches(cited: str, source_title: str) -> bool:
+    """Does the title written in a speech name this source?  Whole, contained, or a common short
+    title (坛经 → 六祖大师法宝坛经, 金刚经 → 金刚般若波罗蜜经, 法华经 → 妙法莲华经) whose characters
+    run in order through the full title and end as it does."""
+    c = _norm_title(cited)
+    if len(c) < 2:
+        return False
+    for v in title_variants(source_title):
+        if c == v or (len(c) >= 2 and (c in v or v in c)):
+            return True
+        if len(c) >= 2 and _subsequence(c, v) and c[-1] == v[-1] and c[0] in v:
+            return True
+    return False
+
+
+# ------------------------------------------------------------------ units
+
+
+@dataclass
+class Cited:
+    id: str
+    start: int
+    end: int
+    title: str = ""
+    quote: str = ""
+
+
+def _enclosing(text: str, s: int, e: int) -> tuple[int, int]:
+    """The bracket around text[s:e] (its start and end), or the id itself."""
+    pairs = {"【": "】", "〔": "〕", "［": "］", "[": "]", "（": "）", "(": ")"}
+    i = s - 1
+    while i >= 0 and s - i <= 60:
+        ch = text[i]
+        if ch in pairs:
+            close = text.find(pairs[ch], e)
+            if close >= 0 and close - e <= 30:
+                return i, close + 1
+            break
+        if ch in "】〕］]）)。！？\n":
+            break
+        i -= 1
+    return s, e
+
+
+def _quotes(text: str) -> list[tuple[int, int]]:
+    out = []
+    for o, c in QUOTES.items():
+        i = 0
+        while True:
+            a = text.find(o, i)
+            if a < 0:
+                break
+            b = text.find(c, a + 1)
+            if b < 0:
+                break
+            out.append((a, b + 1))
+            i = b + 1
+    return sorted(out)
+
+
+def cited_units(text: str, known_ids: Iterable[str]) -> list[Cited]:
+    ids = _id_spans(text, known_ids)
+    sents = sentences(text)
+    quotes = _quotes(text)
+    units: list[Cited] = []
+    prev_end = 0
+    for s, e, cid in ids:
+        bs, be = _enclosing(text, s, e)
+        sent_start = next((a for a, b in sents if a <= s < b), 0)
+        inner = text[bs:be]
+        tm = re.search(r"《([^》]+)》", inner)
+        title = tm.group(1) if tm else ""
+        lo = max(sent_start, prev_end)
+        if not title:
+            before = list(re.finditer(r"《([^》]+)》", text[lo:bs]))
+            if before:
+                title = before[-1].group(1)
+        quote = ""
+        qs = [q for q in quotes if lo <= q[0] and q[1] <= bs and len(text[q[1]:bs].strip("，,：: 　")) <= 6]
+        if qs:
+            a, b = qs[-1]
+            quote = text[a + 1: b - 1]
+        else:
+            qa = [q for q in quotes if q[0] >= be and len(text[be:q[0]].strip("，,：: 　")) <= 4]
+            if qa:
+                a, b = qa[0]
+                quote = text[a + 1: b - 1]
+        units.append(Cited(id=cid, start=bs, end=be, title=title, quote=quote))
+        prev_end = be
+    return units
+
+
+# ------------------------------------------------------------------ quote verification
+
+
+def _source_texts(master: Master, source_id: str) -> tuple[str, bool]:
+    """The pack's text for ``source_id`` (normalised) and whether it holds original wording."""
+    nid = norm_id(source_id)
+    parts: list[str] = []
+    original = False
+    for ex in master.excerpts:
+        if norm_id(ex.source_id or "") != nid:
+            continue
+        parts.append(ex.text)
+        parts += ex.points
+        if re.search(r"(?m)^\s*>\s*\S", ex.text) or re.search(r"[「“\"][^」”\"\n]{6,}[」”\"]", ex.text):
+            original = True
+    for t in getattr(master, "teachings", []) or []:
+        if norm_id(t.source_id or "") == nid:
+            parts.append(t.text)
+    return normalize_quote("\n".join(parts)), original
+
+
+def quote_found(quote: str, corpus: str) -> bool:
+    if not corpus:
+        return False
+    pieces = [normalize_quote(p) for p in _ELLIPSIS.split(quote)]
+    pieces = [p for p in pieces if len(p) >= 2]
+    if not pieces:
+        return False
+    for p in pieces:
+        if p in corpus:
+            continue
+        if len(p) < 6:
+            return False
+        sm = difflib.SequenceMatcher(None, corpus, p, autojunk=False)
+        blocks = sm.get_matching_blocks()
+        # the piece, allowing one variant character in every eight, lies in one stretch of the corpus
+        best = 0
+        for blk in blocks:
+            if blk.size == 0:
+                continue
+            window = corpus[max(0, blk.a - blk.b): blk.a - blk.b + len(p)]
+            same = sum(1 for x, y in zip(window, p) if x == y)
+            best = max(best, same)
+        if best < len(p) - max(1, len(p) // 8):
+            return False
+    return True
+
+
+# ------------------------------------------------------------------ the rule
+
+
+@dataclass
+class CitationResult:
+    passed: bool
+    undecided: bool
+    message: str
+    marks: list[CitationMark]
+
+
+def check_citation_text(text: str, speaker: Master, known_ids: Iterable[str],
+                        owners: Optional[dict[str, str]] = None,
+                        other_titles: Optional[dict[str, str]] = None) -> CitationResult:
+    """``owners``: normalised id → the name of the master whose source it is (for the message);
+    ``other_titles``: normalised id → title, for every source of the pack (to say which text a
+    mismatched title names)."""
+    if not speaker.sources:
+        return CitationResult(False, True, f"无法判定：{speaker.name} 在资料包中没有 sources[]，无从核对出处", [])
+    own = {norm_id(s.id): s for s in speaker.sources}
+    units = cited_units(text, set(known_ids) | set(own_id.id for own_id in speaker.sources))
+    if not units:
+        return CitationResult(False, False, f"没有出处：至少引用一条 {speaker.name} 自己的 sources[].id（如 "
+                                            f"{speaker.sources[0].id}）", [])
+    problems: list[str] = []
+    undecided: list[str] = []
+    notes: list[str] = []
+    marks: list[CitationMark] = []
+    owners = owners or {}
+    other_titles = other_titles or {}
+    for u in units:
+        nid = norm_id(u.id)
+        src = own.get(nid)
+        if src is None:
+            who = owners.get(nid)
+            problems.append(f"{u.id} 不在 {speaker.name} 的 sources[].id 中" + (f"（属于{who}）" if who else "（资料包中没有此编号）"))
+            marks.append(CitationMark(id=u.id, title=u.title, quote=u.quote[:200], status="unverified" if u.quote else "id_only"))
+            continue
+        if u.title:
+            t = _norm_title(u.title)
+            if not src.title:
+                undecided.append(f"{u.id} 在资料包中没有书名，无法核对所写的《{u.title}》")
+            elif title_matches(u.title, src.title):
+                pass
+            elif t in _POINTER_TITLES or _CHAPTER.search(t) and not any(title_matches(u.title, x.title) for x in speaker.sources):
+                undecided.append(f"《{u.title}》无法确定指哪部典籍（{u.id} 是《{src.title}》）")
+            else:
+                named = next((x for x in speaker.sources if x is not src and title_matches(u.title, x.title)), None)
+                if named is None:
+                    for oid, ot in other_titles.items():
+                        if oid != nid and title_matches(u.title, ot):
+                            named = type(src)(id=oid, title=ot)
+                            break
+                also = f"，而《{u.title}》是 {named.id}" if named is not None else ""
+                problems.append(f"【《{u.title}》，{u.id}】书名与编号不符：{u.id} 是《{src.title}》{also}")
+        status = "id_only"
+        if u.quote:
+            corpus, original = _source_texts(speaker, src.id)
+            if quote_found(u.quote, corpus):
+                status = "verified"
+            else:
+                status = "unverified"
+                short = u.quote if len(u.quote) <= 20 else u.quote[:20] + "…"
+                if original:
+                    problems.append(f"引文「{short}」不见于资料包中《{src.title}》（{src.id}）的原文，疑为杜撰")
+                elif corpus:
+                    notes.append(f"引文「{short}」无法核对：资料包只有《{src.title}》的要点，没有原文")
+                else:
+                    notes.append(f"引文「{short}」无法核对：资料包没有《{src.title}》（{src.id}）的文本")
+        marks.append(CitationMark(id=u.id, title=u.title or src.title, quote=u.quote[:200], status=status))
+    summary = "；".join(f"{m.id}（{_STATUS_ZH[m.status]}）" for m in marks)
+    if problems:
+        return CitationResult(False, False, "；".join(problems + undecided), marks)
+    if undecided:
+        return CitationResult(False, True, "无法判定：" + "；".join(undecided), marks)
+    msg = "出处均属本人：" + summary + ("；" + "；".join(notes) if notes else "")
+    return CitationResult(True, False, msg, marks)
+
+
+_STATUS_ZH = {"verified": "引文已核对", "id_only": "仅编号", "unverified": "引文未核对"}

@@ -1,0 +1,124 @@
+"""``no_dialogue``: no narrated meeting, exchange, question or answer between masters of the pack.
+
+No two masters of a pack met (their dates rule most meetings out, and the packs record none), so any
+narrated encounter between two of them is invented.  The rule looks, in the speaker's own words
+(quotes blanked), for:
+
+* one master acting on another: X 对/向/问/请教 Y + a speech verb; X 与 Y 论道/对坐/相见/交谈 …;
+  X 曾亲至某地 与/见 Y; X 拜访/参访/谒见 Y;
+* a narrated pair: 两人/二位/二师 相对而坐 / 论道 / 一问一答 …;
+* a narrated reaction of a master: Y 听罢/闻言 … 默然/点头/答; Y 默然良久, 连连点头, 哑口无言 …;
+* a narrated answer (X 答曰：「…」, X 回道, X 笑道) or question (当时 X 问：「…」), unless the words
+  come from a text (六祖在《坛经》中说, 印光大师在《文钞》中答曰) or from this debate (印光大师上一轮问).
+
+It allows: quoting a master's text (六祖曰：「…」), quoting the opponent's stated position to answer it
+(印光大师主张「…」，然而…), the Buddha speaking to a disciple (佛告舍利弗), a master teaching his own
+disciples, and the speaker addressing the opponent now (请问印光大师：…？).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from ._lexicon import SELF
+from ._text import mask, sentences
+
+_PAST = r"(?:曾经|曾|当年|昔日|昔年|早年|那日|那年|一日|某日|有一次|当时|彼时|其时|后来|那天|那一次)"
+_SPEECH = r"(?:说道|说|道|讲|言|曰|云|问|答|请教|请益|开示|表示|坦言|笑|叹|称|谈|论|发问|提问|追问|反问|质问|回答)"
+_MEET = (r"(?:论道|论法|谈法|说法|对谈|交谈|相谈|畅谈|晤谈|面谈|共话|问答|辩论|论辩|辩难|问难|相见|会面|见面|相遇|相会|"
+         r"对坐|同坐|相对而坐|相视|促膝|寒暄|握手|拱手|叙谈|谈论|切磋|对答|辩了|辩至|论了|谈了|一问一答|你来我往|"
+         r"坐而论道|同参|同行|会晤|相逢|重逢|见过)")
+_TRAVEL = r"(?:亲至|亲赴|亲往|专程|特地|特意|前往|来到|赶到|赴|到|至|往|造访|登门|入|上)"
+_VISIT = r"(?:拜访|参访|拜谒|谒见|拜见|参见|会见|造访|探望|求见|面见|晋见|叩见|参谒|亲近|见了|见到|遇到|遇见|逢)"
+_REACT_AFTER = r"(?:听罢|听完|听了|闻言|闻罢|闻之|闻此|听后|见状|听到这里|听到此处|闻听)"
+_REACT = (r"(?:默然良久|默然不语|默然无语|默然|连连点头|点头称是|点头称善|颔首称是|频频点头|点头|颔首|称是|称善|哑口无言|"
+          r"无言以对|语塞|沉吟|拂袖而去|拂袖|抚掌|拍案|大笑|微笑|一笑|相视而笑|会心一笑|合掌|起身|作礼|叹息|长叹|"
+          r"肃然|动容|释然|恍然|欣然|愕然|哑然)")
+_REACT_STRONG = (r"(?:默然良久|默然不语|默然无语|连连点头|点头称是|点头称善|颔首称是|频频点头|哑口无言|无言以对|语塞|"
+                 r"拂袖而去|抚掌大笑|相视而笑|会心一笑|合掌称善|起身作礼|作礼而退|听罢默然|闻言默然)")
+_ANSWER = (r"(?:答曰|答道|回答道|回答说|回道|答云|对曰|应道|应声道|应声说|笑道|笑答|笑曰|叹道|反问道|沉吟道|接口道|"
+           r"回应道|答：|答:|问道：|问道:|问曰|问：|问:)")
+_TEXT_FRAME = re.compile(r"(?:在|于)《[^》]*》|《[^》]*》(?:中|里|云|曰|有言|所|卷)|书中|信中|文中|文钞|开示录|语录|"
+                         r"(?:答|复|与)[^，。：]{0,6}(?:书|信)")
+_DEBATE_FRAME = re.compile(r"方才|刚才|适才|上一轮|上轮|前一轮|本轮|此前|先前|前面|在辩论中|本场|这场辩论|此番辩论|辩论中|"
+                           r"开篇|立论中|发言中")
+_PAIR = re.compile(r"(?:两人|二人|两位大师|两位祖师|两位|二位|二师|两师|二老|宾主|二祖)(?:曾|便|遂|于是|随即|当即|就)?" + _MEET)
+
+
+def _self_pattern() -> str:
+    return "|".join(SELF)
+
+
+def dialogue_hits(text: str, names: Optional[re.Pattern], key_of: dict[str, str],
+                  speaker_key: str = "") -> list[str]:
+    """Every narrated exchange in ``text``: the phrases found."""
+    if names is None:
+        return []
+    m_text = mask(text, "「『“‘\"【")  # titles stay readable: they tell a text frame
+    N = names.pattern
+    selfp = _self_pattern()
+    hits: list[str] = []
+
+    def key(name: str) -> str:
+        return key_of.get(name, name)
+
+    for s, e in sentences(text):
+        sent = m_text[s:e]
+        past = re.search(_PAST, sent) is not None
+        debate_frame = _DEBATE_FRAME.search(sent) is not None
+
+        def add(m: re.Match) -> None:
+            hits.append(text[s + m.start(): s + m.end()])
+
+        # X 对/向/问/跟 Y + speech verb; X 与/和 Y + meeting verb
+        pat1 = re.compile(rf"(?P<x>{N}|{selfp})(?:[^，。；：]{{0,6}}?)(?:对|向|跟|问|质问|请教|告诉|回答|答复)(?P<y>{N})"
+                          rf"(?!的|之|所)(?:[^，。；：「“]{{0,4}}?){_SPEECH}")
+        for m in pat1.finditer(sent):
+            x, y = m.group("x"), m.group("y")
+            is_self = x in SELF
+            if (is_self and not past) or (not is_self and key(x) == key(y)) or debate_frame:
+                continue
+            add(m)
+        pat2 = re.compile(rf"(?P<x>{N}|{selfp})(?:[^，。；：]{{0,8}}?)(?:与|和|同|跟)(?P<y>{N})"
+                          rf"(?:[^，。；：「“]{{0,8}}?){_MEET}")
+        for m in pat2.finditer(sent):
+            x, y = m.group("x"), m.group("y")
+            if (x in SELF and not past) or (x not in SELF and key(x) == key(y)):
+                continue
+            add(m)
+        # X 曾亲至某地 与/见 Y …; X 拜访 Y
+        pat3 = re.compile(rf"(?P<x>{N}|{selfp})[^，。；]{{0,4}}?{_TRAVEL}[^，。；]{{0,10}}?(?:与|和|同|见|访|谒|拜见|参见)"
+                          rf"(?P<y>{N})")
+        for m in pat3.finditer(sent):
+            x, y = m.group("x"), m.group("y")
+            if (x in SELF and not past) or (x not in SELF and key(x) == key(y)):
+                continue
+            add(m)
+        pat4 = re.compile(rf"(?P<x>{N}|{selfp})[^，。；]{{0,6}}?{_VISIT}(?:过)?(?P<y>{N})")
+        for m in pat4.finditer(sent):
+            x, y = m.group("x"), m.group("y")
+            if (x in SELF and not past) or (x not in SELF and key(x) == key(y)):
+                continue
+            add(m)
+        for m in _PAIR.finditer(sent):
+            add(m)
+        # reactions
+        for m in re.finditer(rf"(?P<y>{N})[^。；]{{0,12}}?{_REACT_AFTER}[^。；]{{0,8}}?{_REACT}", sent):
+            add(m)
+        for m in re.finditer(rf"(?P<y>{N})[^，。；]{{0,6}}?{_REACT_STRONG}", sent):
+            add(m)
+        for m in re.finditer(rf"{_REACT_AFTER}[^，。；]{{0,4}}?{_REACT_STRONG}", sent):
+            if names.search(text[max(0, s - 60): e]):
+                add(m)
+        # narrated answers and questions
+        for m in re.finditer(rf"(?P<y>{N})(?P<mid>[^，。；「“]{{0,8}}?){_ANSWER}", sent):
+            mid = m.group("mid")
+            window = sent[max(0, m.start() - 12): m.end()]
+            if _TEXT_FRAME.search(window) or _DEBATE_FRAME.search(window) or any(c in mid for c in "《的之所"):
+                continue
+            verb = m.group(0)[len(m.group("y")) + len(mid):]
+            if verb.startswith("问") and not past:
+                continue  # a question alone is narration only in a story (当时 X 问)
+            add(m)
+    return list(dict.fromkeys(hits))

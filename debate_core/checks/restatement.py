@@ -1,0 +1,136 @@
+"""``restatement``: in 反驳 and 回应 rounds the first sentence restates the opponent's latest summary
+faithfully, before the speaker says anything of his own.
+
+* The *first sentence* is the text up to the first 。！？ or line break.  A sentence that only
+  announces the restatement (先复述印光大师的原意。) lets the next sentence count as the first.
+* *Faithful* means: it overlaps the summary substantially (shared two-character phrases cover a
+  good part of the summary, and each clause of the restatement is drawn from it), and it claims
+  nothing the summary does not: an absolute or a dismissal (毫无意义, 纯属, 一概不要, 完全否定,
+  一切, 只是…而已) that the summary lacks is a distortion.
+* Who is restated is the opponent: a restatement about the speaker's own case, or one that only
+  comes after it, fails.
+* With no summary (the opponent has not spoken, or none was given) the rule cannot decide, and says so.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable
+
+from ._text import cjk_only, clauses, mask, sentences
+
+RESTATING_ROLES = {"反驳", "回应"}
+
+# Groups of absolutes and dismissals: a word of a group in the restatement needs a word of the same
+# group in the summary.
+_ABSOLUTES = {
+    "totality": ("一切", "所有", "任何", "全部", "统统", "一概", "一律", "全盘", "尽皆", "悉皆", "凡是", "一切皆", "全都"),
+    "degree": ("完全", "全然", "彻底", "根本", "绝对", "丝毫", "毫无", "半点", "一无", "毫不", "压根"),
+    "only": ("纯属", "纯粹", "无非", "不过是", "只不过", "仅仅", "只是", "而已", "罢了"),
+    "never": ("从不", "从来不", "从未", "永远", "绝不", "决不", "万万不", "一向不"),
+    "exclusive": ("唯有", "只有", "惟有", "唯一", "唯独", "独有"),
+}
+_DISMISSALS = ("无意义", "没有意义", "无用", "没用", "无益", "徒劳", "白费", "多余", "可笑", "荒谬", "错误", "迷信",
+               "愚昧", "愚蠢", "骗人", "否定", "排斥", "反对", "废弃", "抛弃", "鄙视", "轻视", "贬低", "不要", "不需要",
+               "用不着", "不必", "不值", "无效", "取消", "废除", "摒弃", "歧途", "外道", "邪见", "毫无价值", "一无是处")
+_EXCLUSIVE_SUMMARY = ("唯", "惟", "只", "独", "方可", "才")
+_FRAME_WORDS = re.compile(r"先|谨|且|复述|重述|概括|归纳|转述|原意|本意|要旨|大意|三条|两条|几点|要点|立场|观点|主张|认为|以为|"
+                          r"指出|强调|所言|所说|之说|说|言|谓|的|之|方才|刚才|上一轮|上轮|前一轮|对方|大师|法师|尊者|意思|是|在|"
+                          r"里|中|如下|如此|这样|其|意|言下|所论|提出|论证|归结|概言|简言|总之|一言以蔽|我|吾|老衲|贫僧|"
+                          r"明白|理解|听|懂|得|清楚|无误|若|如|没|有|误会|误解|错|的话")
+_CONTRAST = re.compile(r"然而|但是|可是|不过|殊不知|对此|(?<![不非])但|却")
+_OPP_POINTERS = ("对方", "彼宗", "贵宗", "您", "师兄", "仁者", "大师", "法师", "尊者")
+
+
+@dataclass
+class Restatement:
+    passed: bool
+    undecided: bool
+    message: str
+
+
+def _bigrams(s: str) -> set[str]:
+    c = cjk_only(s)
+    return {c[i:i + 2] for i in range(len(c) - 1)}
+
+
+def _strip(s: str, names: Iterable[str]) -> str:
+    for n in sorted(names, key=len, reverse=True):
+        if n:
+            s = s.replace(n, "")
+    return s
+
+
+def first_sentence(text: str, opp_names: Iterable[str]) -> tuple[str, int]:
+    """The restating sentence and its index (0, or 1 after an announcing sentence)."""
+    sents = sentences(text.strip())
+    t = text.strip()
+    if not sents:
+        return "", 0
+    first = t[sents[0][0]:sents[0][1]]
+    content = _FRAME_WORDS.sub("", _strip(cjk_only(first), list(opp_names) + list(_OPP_POINTERS)))
+    if len(content) <= 3 and len(sents) > 1:
+        return t[sents[1][0]:sents[1][1]], 1
+    return first, 0
+
+
+def check(text: str, role: str, summary: str, opp_names: list[str], speaker_names: list[str],
+          opp_display: str) -> Restatement:
+    if role not in RESTATING_ROLES:
+        return Restatement(True, False, f"{role}轮不要求先复述对方")
+    if not text.strip():
+        return Restatement(False, False, "发言为空")
+    sent, idx = first_sentence(text, opp_names)
+    sent = re.sub(r"[（(]?引(?:自|用)?《[^》]*》[）)]?|【[^】]*】|《[^》]*》", "", sent)
+    where = "第一句" if idx == 0 else "开头的复述"
+    if not summary.strip():
+        return Restatement(False, True, "无法判定：没有对方上一轮的摘要，无从核对复述是否忠实")
+    # the summary without its citation tail (引《文钞》) and names
+    summ = re.sub(r"引《[^》]*》[^。；]*|《[^》]*》|[A-Z][A-Za-z0-9:._-]*\d", "", summary)
+    summ_core = _strip(summ, opp_names)
+    sb = _bigrams(summ_core)
+    cut = _CONTRAST.search(sent)
+    if cut and cut.start() >= 6:
+        sent = sent[:cut.start()]  # what follows the turn is the speaker's reply, not the restatement
+    masked = mask(sent, "【")
+    sent_core = _strip(masked, opp_names + speaker_names)
+    rb = _bigrams(sent_core)
+    shared = rb & sb
+    coverage = len(shared) / len(sb) if sb else 0.0
+    names_opp = any(n and n in sent for n in opp_names) or any(p in sent for p in _OPP_POINTERS)
+    names_self = [n for n in speaker_names if n and n in sent and not any(n in o for o in opp_names)]
+    if not shared or coverage < 0.2:
+        return Restatement(False, False, f"{where}没有复述{opp_display}的立场（与对方摘要重合 {coverage:.0%}）："
+                                         f"反驳/回应轮须先复述对方上一轮原意，再陈己见")
+    # each clause of the restatement must come from the summary
+    extra: list[str] = []
+    for a, b in clauses(sent):
+        cl = sent[a:b]
+        core = _FRAME_WORDS.sub("", _strip(cjk_only(mask(cl, "【")), opp_names + speaker_names + list(_OPP_POINTERS)))
+        if len(core) <= 3:
+            continue
+        cb = _bigrams(core)
+        if cb and len(cb & sb) / len(cb) < 0.25:
+            extra.append(cl.strip())
+    distortions: list[str] = []
+    for group, words in _ABSOLUTES.items():
+        for w in words:
+            if w in sent_core and w not in summ:
+                if group == "exclusive" and any(x in summ for x in _EXCLUSIVE_SUMMARY):
+                    continue
+                if not any(x in summ for x in words):
+                    distortions.append(w)
+    for w in _DISMISSALS:
+        if w in sent_core and w not in summ:
+            distortions.append(w)
+    if distortions:
+        return Restatement(False, False, f"{where}歪曲了{opp_display}：对方摘要中没有「{'、'.join(dict.fromkeys(distortions))}」"
+                                         f"这样的说法")
+    if extra:
+        return Restatement(False, False, f"{where}加入了对方摘要没有的主张：「{extra[0][:30]}」")
+    if not names_opp:
+        return Restatement(False, False, f"{where}没有点明是在复述{opp_display}的立场")
+    if names_self and not names_opp:
+        return Restatement(False, False, f"{where}复述的是自己的主张，不是{opp_display}的")
+    return Restatement(True, False, f"{where}复述了{opp_display}的立场（与对方摘要重合 {coverage:.0%}）")

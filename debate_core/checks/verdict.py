@@ -1,0 +1,253 @@
+"""``no_verdict``: the speaker never rules that a side is superior, right, the winner, or the reader's choice.
+
+The rule reads each sentence of the speech as the speaker's own words: quotes (「」“”『』), titles and
+citation brackets are blanked first, and what the speaker attributes to someone else (对方认为…,
+印光大师主张…, 若说…) is reported, not asserted.  In what remains it looks for five structures:
+
+* an outcome of the debate (…赢了, 已占上风, 高下已分, 驳倒, 理屈词穷 …);
+* a comparison that ranks a side: a side and a two-place comparative (X 远胜 / 高于 / 不及 / 不如 Y)
+  or a degree word with a judgement (更为究竟, 最殊胜, 较为浅薄, 比…高明);
+* a claim that a side is *the* right one or a wrong one (唯有…才是正道, X 乃唯一出路, X 是歧途);
+* a recommendation that the reader choose a side (舍净归禅, 应当改修…, 与其…不如…, 不必再…);
+* a resolved "which is better" (孰优孰劣，一目了然).
+
+A *side* is a school, a practice the pairings oppose, a master of the pack, or a pointer to one
+(本宗, 彼宗, 此门, 前者 …).  Negated (并非更为究竟, 无有高下) and genuinely questioning clauses
+(谁更究竟？) assert nothing and pass.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable, Optional
+
+from ._lexicon import READERS, side_regex
+from ._text import clauses, mask, sentences
+
+_ADJ_MULTI = ("究竟", "高明", "高妙", "高超", "高深", "深刻", "深彻", "透彻", "殊胜", "圆满", "圆融", "圆顿", "了义",
+              "彻底", "正确", "正宗", "纯正", "上乘", "优越", "优胜", "优异", "高级", "殊妙", "胜妙", "精妙", "深邃",
+              "深远", "伟大", "在理", "有理", "合理", "浅薄", "肤浅", "粗浅", "低劣", "偏颇", "狭隘", "迂曲", "笨拙",
+              "落后", "下乘", "不究竟", "不彻底", "不圆满", "不了义", "可取", "高一筹", "契合佛意", "符合佛意",
+              "接近佛意", "接近真理", "得佛真意", "高出", "究极", "无上")
+_ADJ_SINGLE = "高胜优好妙深正对浅低劣差偏迂"
+_ADJ_SINGLE_NEXT = set("的之些于得了一者呢吧啊矣也耳哉，。；！？、,.;!?")
+_DEGREE = r"(?:更为|更加|更是|要更|还要|远为|最为|最是|尤为|较为|更|最|较)"
+
+_OUTCOME = re.compile(
+    r"(?:赢|输)(?:了|定了|得了)|获胜|胜出|取胜|得胜|完胜|大获全胜|败北|落败|败下阵|认输|服输"
+    r"|(?:高下|优劣|胜负|高低|输赢|是非)(?:已分|已判|立判|立见|自明|自见|判然|分明|已明|已定|已见|已经分明)"
+    r"|占(?:了|据|尽)?上风|落(?:于|入|了)?下风|处于下风|甘拜下风|(?:更|略|稍|技|要)胜一筹|高出一筹"
+    r"|(?:略|稍)逊(?:一筹)?|棋高一着|胜券在握|稳操胜券|驳倒|辩倒|驳得[^，。；]{0,4}(?:体无完肤|哑口无言)"
+    r"|不攻自破|不堪一击|一败涂地|败给")
+_OUTCOME_SIDED = re.compile(r"理屈词穷|哑口无言|无言以对|无从反驳|无可辩驳|逊色|落了下乘")
+_COMPARE2 = re.compile(
+    r"(?<![提崇升抬增拔登跃])高(?:于|过)|(?:远|更|略|稍)?胜(?:于|过)|远胜|远超|远逊|优于|强于|凌驾|压过|盖过"
+    r"|(?<![所来措始猝力过])不(?:及|如)(?![法理实来说是何此今])|比不上|比不得|难以企及|望尘莫及|难望其项背"
+    r"|逊于|劣于|低于|次于|不敌|相形见绌|黯然失色|首屈一指|无出其右|独占鳌头|超(?:过|越|胜)(?P<obj>)")
+_DEGREE_ADJ = re.compile(_DEGREE + "(?P<adj>" + "|".join(sorted(_ADJ_MULTI, key=len, reverse=True))
+                         + f"|[{_ADJ_SINGLE}])")
+_BI = re.compile(r"比(?P<y>[^，。；：、]{1,12}?)(?:来得|要|更|还|远|都)?(?P<adj>"
+                 + "|".join(sorted(_ADJ_MULTI, key=len, reverse=True)) + ")")
+_JUDGE_NOUN = (r"(?:真正的?|唯一的?|最终的?)?(?:正道|正途|正路|正法|正宗|正统|正确|唯一|出路|究竟|了义|根本之道|根本大道|"
+               r"大道|最上乘|上上乘|无上|成佛之道|解脱之道|真佛法|真法门|首选|最佳|不二之选)")
+_RIGHT = re.compile(
+    r"(?:唯有|只有|惟有|唯独|独有|仅有|唯|惟|只)[^，。；]{0,14}?(?:才|方|乃)?(?:是|为|算|称得上|堪称)" + _JUDGE_NOUN
+    + r"|(?:才|方)(?:是|为|算|称得上)" + _JUDGE_NOUN
+    + r"|(?:是|乃|乃是|为|即是|就是|属于|堕入|落入|沦为)(?:一条|一种)?(?:唯一(?:的)?(?:正道|正途|出路|选择|法门)|正统|"
+      r"不二之选|首选|最佳选择|最好的选择|正确的选择|正确答案|歧途|歧路|邪道|邪路|邪法|外道|旁门左道|旁门|死路|"
+      r"错路|弯路|迷途|末流|小道|权宜之计而已|一无是处|毫无价值|误人子弟)"
+    + r"|答案(?:自然|当然|显然|无疑)?(?:是|在)|(?:最好的|最佳|明智的?|不二的?)(?:选择|之选)|不值一提|一无是处")
+_RECOMMEND = re.compile(
+    r"(?:舍|弃|放下|抛开|丢开|离开|抛弃)[^，。；]{0,6}?(?:归|从|取|入|投|就|改|转|专)"
+    r"|(?:应该|应当|理应|自当|务必|最好|不妨|还是|只管|必须|须|应|当|宜|该|莫若|莫如|不如|何不|劝)"
+    r"[^，。；]{0,3}?(?:选择|选|择|改学|改修|改宗|改投|转修|转学|转投|转向|改信|皈依|归依|归向|归入|投入|投身|"
+    r"追随|跟随|专修|专学|专宗|放弃|放下|抛弃|离开|舍弃|舍|弃|改|转)"
+    r"|改学|改修|改宗|改投|转修|转学|转投|改信|改走|转入|归入"
+    r"|还是[^，。；]{1,10}?(?:为好|更好|最好|为宜|为上|为妥|才对|好些)"
+    r"|与其[^。；]{1,24}?不如")
+_READER_CHOICE = re.compile("(?:" + "|".join(READERS) + r")(?:还是|应该|应当|最好|就该|该|须|得|只需|只要)"
+                           r"(?:去)?(?:选|学|修|修学|走|信|跟|归|投)")
+_STOP_OTHER = re.compile(r"(?:不必|无须|毋须|不用|别|莫|何必|何须|用不着|不要)再?(?:去|费心|费力)?"
+                         r"(?:修|学|念|参|读|看|走|搞|练|求|执著于|执着于|拘泥于|在)?")
+_RESOLVED = re.compile(r"(?:孰|谁)(?:优|胜|高|对|是|长|更)[^，。；？?]{0,6}[，,]?[^。；？?]{0,4}?"
+                       r"(?:一目了然|不言自明|不言而喻|显而易见|自不待言|已见分晓|分明|立判|昭然|已明|自明|清清楚楚|"
+                       r"无需多言|毋庸置疑|不问可知|可想而知|已有定论)")
+
+_SUBJECTLESS = re.compile(r"[\s＿]|实在|确实|的确|终究|毕竟|显然|自然|当然|可谓|堪称|其实|无疑|明显|终归|到底|说到底|"
+                          r"[是乃要则就便才还也亦都实更而又皆均已]")
+_NEG_MULTI = re.compile(r"不是|并非|并不|绝非|决非|不能说|不可说|谈不上|说不上|无所谓|不在于|不论|不分|无分|不存在|"
+                        r"没有|无有|何来|哪有|哪里有|未必|不见得|不应|不该|不宜|不可|无须|毋须|不必|毫不|并无|本无|"
+                        r"不曾|从未|未曾|不作|不做|不比|不争|不评|不判|不谈|不言|不说|不求|不问|无意|不敢|无从|难以")
+_NEG_SINGLE = set("不非无莫勿别未")
+_RHETORICAL = re.compile(r"岂不|难道不|难道|何尝不|焉能不|焉得不|谁能否认|谁不知")
+_QUESTION_WORDS = re.compile(r"谁|孰|哪|何者|是否|吗|么|呢|几何")
+_CONTRAST = re.compile(r"然而|但是|可是|不过|其实|实则|殊不知|须知|但|却|然|而我|我则|本宗则|吾宗则")
+_HYPOTHETICAL = re.compile(r"(?:若|如果|假如|倘若|倘|假使|若是|即便|即使|纵然|有人)(?:说|以为|认为|谓|讲|主张|判定|断言|"
+                           r"宣称|一味认为|硬说)|所谓|或(?:曰|谓|问)|世人(?:常|多|每)?(?:说|以为|认为|谓)")
+_REPORT_VERBS = r"(?:一向|向来|始终|曾|上一轮|上轮|方才|刚才|也|亦|则|更)?(?:认为|以为|主张|说|指出|强调|谓|云|言|称|批评|" \
+                r"质疑|断言|坚持|提出|判|立|所言|所说|讲|担心|质问|追问|反问|判定|宣称|提醒|警告|怀疑|否认)"
+
+
+@dataclass(frozen=True)
+class VerdictHit:
+    kind: str
+    phrase: str
+    sentence: str
+
+    def group(self, _i: int = 0) -> str:
+        return self.phrase
+
+
+def _reported_ranges(sent: str, others: Optional[re.Pattern]) -> list[tuple[int, int]]:
+    """Ranges of a (masked) sentence that report what someone else holds."""
+    out: list[tuple[int, int]] = []
+    frames: list[tuple[int, int, bool]] = []  # (start, end of frame, clause-only)
+    subj = r"(?:对方|彼宗|贵宗|有人|或人|世人|论者|批评者|外人|有论者|一般人|人们|彼等|他们|彼|他"
+    if others is not None:
+        subj += "|" + others.pattern
+    subj += ")"
+    for m in re.finditer(subj + r"[^，。；：]{0,10}?" + _REPORT_VERBS, sent):
+        frames.append((m.start(), m.end(), False))
+    for m in _HYPOTHETICAL.finditer(sent):
+        frames.append((m.start(), m.end(), True))
+    for start, fend, clause_only in frames:
+        stop = len(sent)
+        if clause_only:
+            cm = re.search(r"[，,；;。]", sent[fend:])
+            stop = fend + cm.start() if cm else len(sent)
+        else:
+            cm = _CONTRAST.search(sent, fend)
+            if cm:
+                stop = cm.start()
+        out.append((start, stop))
+    return out
+
+
+def _in(ranges: list[tuple[int, int]], pos: int) -> bool:
+    return any(s <= pos < e for s, e in ranges)
+
+
+def _negated(before: str) -> bool:
+    if _RHETORICAL.search(before):
+        return False
+    if _NEG_MULTI.search(before):
+        return True
+    tail = before[-2:]
+    return any(c in _NEG_SINGLE for c in tail)
+
+
+def _is_question(clause_text: str, after: str) -> bool:
+    if _RHETORICAL.search(clause_text):
+        return False
+    return bool(re.match(r"[^。！!]*?[？?]", after)) and bool(_QUESTION_WORDS.search(clause_text + after[:12]))
+
+
+def verdict_hits(text: str, *, extra_sides: Iterable[str] = (), others: Optional[re.Pattern] = None,
+                 limit: int = 0, strict: bool = False) -> list[VerdictHit]:
+    """Every verdict in ``text`` (the speaker's own words only).  ``strict`` reads a fragment that
+    will be reused out of its context: a question or a report does not excuse a verdict in it."""
+    side = side_regex(tuple(sorted(set(extra_sides))))
+    masked = mask(text)
+    hits: list[VerdictHit] = []
+    for s, e in sentences(text):
+        sent = masked[s:e]
+        reported = [] if strict else _reported_ranges(sent, others)
+        sent_has_side = bool(side.search(sent))
+        cl = [(a - s, b - s) for a, b in clauses(text, s, e)]
+
+        def clause_of(pos: int) -> tuple[int, int]:
+            for a, b in cl:
+                if a <= pos < b:
+                    return a, b
+            return pos, pos + 1
+
+        def accept(kind: str, m: re.Match, *, needs_side: bool, side_window: Optional[tuple[int, int]] = None,
+                   check_question: bool = True) -> None:
+            pos = m.start()
+            if _in(reported, pos):
+                return
+            a, b = clause_of(pos)
+            before = sent[a:pos]
+            if _negated(before):
+                return
+            if check_question and not strict and _is_question(sent[a:b], sent[pos:]):
+                return
+            if needs_side and not (strict and kind in ("comparison", "rightness")):
+                if side_window is None:
+                    # the side is the clause's own subject, or — when the clause has none (禅宗之法，
+                    # 更为究竟) — the previous clause's
+                    lo = a
+                    if not _SUBJECTLESS.sub("", sent[a:pos]):
+                        for pa, pb in reversed([c for c in cl if c[1] <= a]):
+                            lo = pa
+                            if _SUBJECTLESS.sub("", sent[pa:pb]):
+                                break
+                    side_window = (lo, b)
+                if not side.search(sent[side_window[0]:side_window[1]]):
+                    return
+            hits.append(VerdictHit(kind, text[s + m.start(): s + m.end()], text[s:e].strip()))
+
+        for m in _OUTCOME.finditer(sent):
+            accept("outcome", m, needs_side=False)
+        for m in _OUTCOME_SIDED.finditer(sent):
+            accept("outcome", m, needs_side=True)
+        for m in _COMPARE2.finditer(sent):
+            if m.group("obj") is not None:  # 超过 / 超越: only with a side right after
+                accept("comparison", m, needs_side=True, side_window=(m.end(), m.end() + 10))
+            elif m.group(0) in ("不如", "不及"):  # 不如观自然呼吸 is advice; 念佛不如参禅 ranks two sides
+                a, b = clause_of(m.start())
+                accept("comparison", m, needs_side=True, side_window=(a, b))
+            else:
+                accept("comparison", m, needs_side=True)
+        for m in _DEGREE_ADJ.finditer(sent):
+            adj = m.group("adj")
+            if len(adj) == 1:
+                nxt = sent[m.end(): m.end() + 1]
+                if nxt and nxt not in _ADJ_SINGLE_NEXT:
+                    continue
+            accept("comparison", m, needs_side=True)
+        for m in _BI.finditer(sent):
+            accept("comparison", m, needs_side=True)
+        for m in _RIGHT.finditer(sent):
+            accept("rightness", m, needs_side=True)
+        for m in _RECOMMEND.finditer(sent):
+            a, b = clause_of(m.start())
+            if m.group(0).startswith("与其"):
+                accept("recommendation", m, needs_side=True, side_window=(m.start(), min(len(sent), m.end() + 12)))
+            else:
+                accept("recommendation", m, needs_side=True, side_window=(m.start(), max(b, m.end())),
+                       check_question=False)
+        if any(r in sent for r in READERS):
+            for m in _STOP_OTHER.finditer(sent):
+                if m.end() - m.start() < 2:
+                    continue
+                accept("recommendation", m, needs_side=True, side_window=(m.end(), m.end() + 4), check_question=False)
+        for m in _READER_CHOICE.finditer(sent):
+            accept("recommendation", m, needs_side=True, check_question=False)
+        for m in _RESOLVED.finditer(sent):
+            accept("outcome", m, needs_side=False, check_question=False)
+        if limit and len(hits) >= limit:
+            break
+    # one hit per phrase and sentence
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for h in hits:
+        if (h.phrase, h.sentence) not in seen:
+            seen.add((h.phrase, h.sentence))
+            out.append(h)
+    return out
+
+
+class VerdictDetector:
+    """Compatibility object for ``VERDICT_PATTERNS``: ``search(text)`` returns the first verdict
+    (with ``.group(0)``) or None, like a compiled pattern."""
+
+    pattern = "no_verdict"
+
+    def search(self, text: str):
+        hits = verdict_hits(text, limit=1)
+        return hits[0] if hits else None
+
+    def finditer(self, text: str):
+        return iter(verdict_hits(text))
