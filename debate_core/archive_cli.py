@@ -104,18 +104,67 @@ def add_export(sub) -> None:
     p.add_argument("id", help="debate id; with --format parquet, `all` exports every table whole")
     p.add_argument("--format", choices=FORMATS, default="md")
     p.add_argument("--out", help="file (md/json/ipynb) or folder (parquet, debate-dir); default stdout / here")
+    p.add_argument("--force", action="store_true", help="overwrite files that already exist (never without it)")
     add_archive_option(p)
+
+
+def _export_safely(archive, debate_id: str, fmt: str, out: str, force: bool):
+    """Export into a fresh folder first, then move the files into place: an existing file is
+    never touched unless ``force``.  Returns the path written (as the exporter names it)."""
+    import shutil
+    import tempfile
+
+    from .archive import ArchiveError
+
+    dest = Path(out).expanduser().resolve()
+    # an existing folder receives the export inside it, except a <slug>.debate folder, which is the target itself
+    into_dir = dest.is_dir() and not (fmt == "debate-dir" and dest.name.endswith(".debate"))
+    dest_root = dest if into_dir else dest.parent
+    with tempfile.TemporaryDirectory(prefix="debate-export-") as tmp:
+        tmp_root = Path(tmp).resolve()
+        result = Path(archive.export(debate_id, fmt, tmp_root if into_dir else tmp_root / dest.name)).resolve()
+        files = sorted(p for p in tmp_root.rglob("*") if p.is_file())
+        targets = [(f, dest_root / f.relative_to(tmp_root)) for f in files]
+        clash = [t for _f, t in targets if t.exists()]
+        if clash and not force:
+            more = f" (and {len(clash) - 1} more)" if len(clash) > 1 else ""
+            raise ArchiveError(f"export: {clash[0]} already exists{more}; nothing was written. "
+                               "Pass --force to overwrite, or choose another --out")
+        for f, t in targets:
+            t.parent.mkdir(parents=True, exist_ok=True)
+            shutil.move(str(f), str(t))
+        return dest_root / result.relative_to(tmp_root)
 
 
 @_guard
 def run_export(args) -> int:
     archive = _open(args, create=False)
-    result = archive.export(args.id, args.format, args.out)
+    out = args.out
+    if out is None and args.format == "debate-dir":
+        out = "."  # <slug>.debate/ here
+    elif out is None and args.format == "parquet":
+        out = f"{'archive' if args.id == 'all' else args.id}.parquet"
+    if out is not None:
+        result = _export_safely(archive, args.id, args.format, out, args.force)
+    else:
+        result = archive.export(args.id, args.format, None)  # md / json / ipynb text on stdout
     if isinstance(result, str):
         sys.stdout.write(result if result.endswith("\n") else result + "\n")
     else:
         sys.stderr.write(f"wrote {result}\n")
+        if args.format == "debate-dir" and args.id != "all":
+            _topic_wrap_up(archive, args.id, result)
     return EXIT_OK
+
+
+def _topic_wrap_up(archive, debate_id: str, folder) -> None:
+    """After a topic debate's folder is written: the seed's wrap-up, naming the folder and the archive."""
+    debate = archive.get_debate(debate_id)
+    if debate.protocol != "topic":
+        return
+    from .render_judged import wrap_up_md
+
+    sys.stderr.write(wrap_up_md(debate, archive=str(archive.path), export=str(folder)))
 
 
 # ------------------------------------------------------------------- list

@@ -383,3 +383,71 @@ def test_export_unknown_id_is_one_line(tmp_path):
     open_archive(path)
     r = cli("export", "nope", "--format", "json", "--archive", str(path))
     assert r.returncode == 2 and r.stderr.startswith("error: no debate 'nope'") and r.stderr.count("\n") == 1
+
+
+# ------------------------------------------------------------- never overwrite
+
+
+def _one_error_line(r) -> str:
+    lines = [x for x in r.stderr.splitlines() if x.strip()]
+    assert r.returncode == 2 and len(lines) == 1 and lines[0].startswith("error: export: "), r.stderr
+    return lines[0]
+
+
+@pytest.mark.parametrize("fmt", ["md", "json", "ipynb"])
+def test_export_out_never_overwrites_a_file_without_force(tmp_path, pack, fmt):
+    a = open_archive(tmp_path / "a.duckdb")
+    d = run_debate(a, pack)
+    out = tmp_path / f"mine.{fmt}"
+    out.write_text("my own notes", encoding="utf-8")
+    r = cli("export", d.id, "--format", fmt, "--out", str(out), "--archive", str(a.path))
+    line = _one_error_line(r)
+    assert str(out) in line and "--force" in line and "already exists" in line
+    assert out.read_text(encoding="utf-8") == "my own notes"
+    r = cli("export", d.id, "--format", fmt, "--out", str(out), "--archive", str(a.path), "--force")
+    assert r.returncode == 0, r.stderr
+    assert out.read_text(encoding="utf-8") != "my own notes" and d.id in out.read_text(encoding="utf-8")
+    # into a folder: <id>.<fmt> there, refused the second time
+    folder = tmp_path / "into"
+    folder.mkdir()
+    assert cli("export", d.id, "--format", fmt, "--out", str(folder), "--archive", str(a.path)).returncode == 0
+    written = folder / f"{d.id}.{fmt}"
+    before = written.read_bytes()
+    _one_error_line(cli("export", d.id, "--format", fmt, "--out", str(folder), "--archive", str(a.path)))
+    assert written.read_bytes() == before and sorted(p.name for p in folder.iterdir()) == [written.name]
+
+
+def test_debate_dir_and_parquet_exports_never_overwrite_without_force(tmp_path, pack):
+    a = open_archive(tmp_path / "a.duckdb")
+    d = run_debate(a, pack)
+    out = tmp_path / "out"
+    assert cli("export", d.id, "--format", "debate-dir", "--out", str(out), "--archive", str(a.path)).returncode == 0
+    folder = out / f"{slugify(d.topic)}.debate"
+    (folder / "verdict.md").write_text("edited by hand", encoding="utf-8")
+    line = _one_error_line(cli("export", d.id, "--format", "debate-dir", "--out", str(out), "--archive", str(a.path)))
+    assert "debate-log.md" in line or "verdict.md" in line
+    assert (folder / "verdict.md").read_text(encoding="utf-8") == "edited by hand"
+    r = cli("export", d.id, "--format", "debate-dir", "--out", str(out), "--archive", str(a.path), "--force")
+    assert r.returncode == 0 and "中立观察" in (folder / "verdict.md").read_text(encoding="utf-8")
+    # a <slug>.debate folder named as --out is the target itself
+    assert cli("export", d.id, "--format", "debate-dir", "--out", str(folder), "--archive", str(a.path),
+               "--force").returncode == 0
+    assert sorted(p.name for p in folder.iterdir()) == ["debate-log.md", "verdict.md"]
+    pq_out = tmp_path / "pq"
+    assert cli("export", d.id, "--format", "parquet", "--out", str(pq_out), "--archive", str(a.path)).returncode == 0
+    stamp = (pq_out / "debates.parquet").stat().st_mtime_ns
+    _one_error_line(cli("export", d.id, "--format", "parquet", "--out", str(pq_out), "--archive", str(a.path)))
+    assert (pq_out / "debates.parquet").stat().st_mtime_ns == stamp
+
+
+def test_a_topic_debate_dir_export_ends_with_the_wrap_up(tmp_path):
+    a = open_archive(tmp_path / "a.duckdb")
+    a.save(_judged())
+    out = tmp_path / "out"
+    r = cli("export", "judged01", "--format", "debate-dir", "--out", str(out), "--archive", str(a.path))
+    assert r.returncode == 0, r.stderr
+    folder = next(out.iterdir())
+    assert f"wrote {folder}" in r.stderr
+    assert "## 收尾" in r.stderr and f"debate-log.md 与 verdict.md 在 `{folder}`" in r.stderr
+    assert f"存档 `{a.path}`" in r.stderr and r.stderr.rstrip().endswith("可以逐条追溯。")
+    assert "参考结论，非定论" in r.stderr
