@@ -261,7 +261,7 @@ def _load_extra_commands() -> None:
     """Commands defined next to what they drive (archive, batch) register here."""
     import importlib
 
-    for mod in ("debate_core.archive_cli", "debate_core.batch_cli"):
+    for mod in ("debate_core.archive_cli", "debate_core.batch_cli", "debate_core.check_cli"):
         try:
             m = importlib.import_module(mod)
         except ModuleNotFoundError as exc:
