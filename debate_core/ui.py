@@ -169,10 +169,14 @@ def current_id() -> str:
 
 
 STATUS_BADGE = {"ok": "🟢 ok", "flagged": "🟠 flagged", "failed": "🔴 failed", "empty": "⚪ empty"}
+STATUS_BADGE_ZH = {"ok": "🟢 通过", "flagged": "🟠 已标记", "failed": "🔴 失败", "empty": "⚪ 空"}
 
 
 def speech_card(sv: views.SpeechView, *, key: str = "") -> None:
-    """One speech, as Markdown with raw HTML off."""
+    """One speech, as Markdown with raw HTML off (a master debate's card is Chinese throughout)."""
+    if sv.chinese:
+        _speech_card_zh(sv)
+        return
     with st.container(border=True):
         head, badge = st.columns([5, 1])
         head.markdown(f"#### {views.safe_markdown(sv.title)}")
@@ -202,20 +206,21 @@ def speech_card(sv: views.SpeechView, *, key: str = "") -> None:
             st.markdown("**Citations**")
             if sv.citations:
                 for c in sv.citations:
-                    mark = "✅ verified" if c.verified else "❔ unknown"
                     title = f" — {views.safe_markdown(c.title)}" if c.title else ""
-                    st.markdown(f"- `{c.id}` {mark}{title}")
+                    st.markdown(f"- `{c.id}` {c.label}{title}")
             else:
                 st.caption("none")
         with c3:
             st.markdown("**Checks**")
             if sv.findings:
-                passed = [f["rule"] for f in sv.findings if f["passed"]]
+                passed = [f["rule"] for f in sv.findings if f["passed"] and not f.get("undecided")]
                 if passed:
-                    st.markdown("✓ " + " · ".join(f"`{r}`" for r in passed))
+                    st.markdown(("✓ " if sv.clean else "passed: ") + " · ".join(f"`{r}`" for r in passed))
                 for f in sv.findings:
-                    if not f["passed"]:
-                        st.markdown(f"✗ `{f['rule']}` — {views.safe_markdown(f['message'])}")
+                    if not f["passed"] or f.get("undecided"):
+                        sign = "?" if f.get("undecided") else "✗"
+                        layer = " (model audit)" if f.get("layer") == "model" else ""
+                        st.markdown(f"{sign} `{f['rule']}`{layer} — {views.safe_markdown(f['message'])}")
             else:
                 st.caption("no checks for this protocol")
         if sv.tool_calls:
@@ -224,11 +229,97 @@ def speech_card(sv: views.SpeechView, *, key: str = "") -> None:
             st.caption(f"⚠️ {views.safe_markdown(w)}")
 
 
+def _finding_md(f: dict, clean: bool) -> str:
+    if f.get("undecided"):
+        sign = "?"
+    elif not f["passed"]:
+        sign = "✗"
+    else:
+        sign = "✓" if clean else "通过"
+    msg = f"：{views.safe_markdown(f['message'])}" if f["message"] and (not f["passed"] or f.get("undecided")) else ""
+    return f"- {sign} {f['label']}{msg}"
+
+
+def _speech_card_zh(sv: views.SpeechView) -> None:
+    """A master-debate speech: the seed's heading ``### R1｜慧能大师 立论``, then the text, the checks
+    (deterministic rules, and the model audit in its own column), the citation marks and the ammo."""
+    with st.container(border=True):
+        head, badge = st.columns([5, 1])
+        head.markdown(f"### {views.safe_markdown(sv.title)}")
+        badge.markdown(STATUS_BADGE_ZH.get(sv.status, sv.status) if sv.status != "ok" or sv.clean
+                       else "🟠 " + views.safe_markdown(sv.verdict))
+        if sv.status == "failed":
+            st.error("本轮未完成：" + ("；".join(sv.warnings) or "没有回复"), icon="⛔")
+        if sv.text:
+            st.markdown(views.safe_markdown(sv.text))
+        st.markdown(f"**检查结果** {views.safe_markdown(sv.verdict)}")
+        meta = [f"发言者 {views.safe_markdown(sv.speaker_name)}（`{sv.speaker}`）", f"角色 {sv.role}",
+                f"重试 {sv.retries} 次", f"用量 输入 {sv.prompt_tokens} / 输出 {sv.completion_tokens}",
+                f"耗时 {sv.latency_ms:,.0f} 毫秒", f"引擎 `{sv.engine or '—'}`"]
+        if sv.cost:
+            meta.append(f"费用 ${sv.cost:.4f}")
+        if sv.truncated:
+            meta.append("✂️ 已截断")
+        st.caption(" · ".join(meta))
+        model = sv.model_findings
+        cols = st.columns(4 if model else 3)
+        with cols[0]:
+            st.markdown("**引证核对**")
+            if sv.citations:
+                for c in sv.citations:
+                    title = f"《{views.safe_markdown(c.title.strip('《》'))}》" if c.title else ""
+                    quote = f"「{views.safe_markdown(c.quote)}」" if c.quote else ""
+                    st.markdown(f"- `{c.id}`{title} {c.label}{quote}")
+            else:
+                st.caption("无引证")
+        with cols[1]:
+            st.markdown("**规则检查**")
+            rules = sv.rule_findings
+            if rules:
+                st.markdown("\n".join(_finding_md(f, sv.clean) for f in rules))
+            else:
+                st.caption("无检查")
+        if model:
+            with cols[2]:
+                st.markdown("**模型审核**")
+                st.markdown("\n".join(_finding_md(f, sv.clean) for f in model))
+        with cols[-1]:
+            st.markdown("**所用弹药**")
+            if sv.ammo_used:
+                for a in sv.ammo_used:
+                    st.markdown(f"- {views.safe_markdown(a)}")
+            else:
+                st.caption("无")
+        if sv.tool_calls:
+            st.caption("检索：" + "；".join(views.safe_markdown(t) for t in sv.tool_calls))
+        for w in sv.warnings if sv.status != "failed" else []:
+            st.caption(f"⚠️ {views.safe_markdown(w)}")
+
+
 def debate_header(debate) -> None:
+    if views.is_chinese(debate):
+        _debate_header_zh(debate)
+        return
     who = " vs ".join(views.safe_markdown(p.name or p.label) + (f" ({views.safe_markdown(p.stance)})" if p.stance
                                                                else "") for p in debate.participants)
     st.markdown(f"### {views.safe_markdown(debate.topic)}")
     pack = f" · pack {debate.pack_name} {debate.pack_version}".rstrip() if debate.pack_name else ""
     st.caption(f"`{debate.id}` · {debate.protocol} · {who} · models: {', '.join(debate.models) or '—'}{pack}")
+    for w in debate.warnings:
+        st.warning(views.safe_markdown(w))
+
+
+def _debate_header_zh(debate) -> None:
+    """A master debate's header: the seed's disclaimer and ``## 议题：…``, then who, models and pack."""
+    from .render import DISCLAIMER
+
+    st.markdown(DISCLAIMER)
+    st.markdown(f"## 议题：{views.safe_markdown(debate.topic)}")
+    who = " 对 ".join(views.safe_markdown(p.name or p.label) for p in debate.participants)
+    pack_id = f"{debate.pack_name} {debate.pack_version}".strip()
+    pack = f" · 人物包 `{pack_id}`" if debate.pack_name else ""
+    check = f" · 审核模型 `{debate.config.check_model}`" if debate.config.check_model else ""
+    st.caption(f"`{debate.id}` · 祖师辩论 · {who} · 模型 {', '.join(f'`{m}`' for m in debate.models) or '—'}"
+               f"{check}{pack}")
     for w in debate.warnings:
         st.warning(views.safe_markdown(w))

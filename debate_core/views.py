@@ -22,6 +22,14 @@ from pathlib import Path
 from typing import Any, Optional
 
 from .models import Debate, DebateConfig, Master, Pack, Speech
+from .render import (MARK_ZH, MARK_ZH_PLAIN, MODEL_LAYER_ZH, OBSERVATION_HEADING, SPEECH_STATUS_ZH, citation_marks,
+                     finding_lines, mark_text, rule_label, speech_clean, speech_verdict, status_zh)
+
+
+def is_chinese(debate_or_protocol: Any) -> bool:
+    """Whether a debate is shown in Chinese throughout: master debates are (their seed is Chinese)."""
+    protocol = getattr(debate_or_protocol, "protocol", debate_or_protocol)
+    return protocol == "master"
 
 # ---------------------------------------------------------------- protocols
 
@@ -246,14 +254,19 @@ def split_lines(text: str, sep: str = "\n") -> list[str]:
 
 def build_config(protocol: str, topic: str, *, masters: Optional[list[str]] = None, rounds: Optional[int] = None,
                  model: Optional[str] = None, models: Optional[list[str]] = None,
-                 judge_model: Optional[str] = None, api_base: Optional[str] = None, pack: Optional[str] = None,
+                 judge_model: Optional[str] = None, check_model: Optional[str] = None,
+                 api_base: Optional[str] = None, pack: Optional[str] = None,
                  stances: Optional[list[str]] = None, workspace: Optional[str] = None) -> DebateConfig:
-    """The :class:`DebateConfig` for what the Setup form holds (validated by the protocol on start)."""
+    """The :class:`DebateConfig` for what the Setup form holds (validated by the protocol on start).
+
+    ``check_model`` (master debates only; empty = off) is the optional model-graded audit of every speech.
+    """
     clean = lambda s: (s or "").strip() or None  # noqa: E731
     return DebateConfig(
         protocol=protocol, topic=topic, masters=[m for m in (masters or []) if m], rounds=rounds,
         model=clean(model), models=[m.strip() for m in (models or []) if m and m.strip()],
-        judge_model=clean(judge_model), api_base=clean(api_base), pack=clean(pack) if protocol == "master" else None,
+        judge_model=clean(judge_model), check_model=clean(check_model) if protocol == "master" else None,
+        api_base=clean(api_base), pack=clean(pack) if protocol == "master" else None,
         stances=[s for s in (stances or []) if s], workspace=clean(workspace))
 
 
@@ -263,8 +276,11 @@ def build_config(protocol: str, topic: str, *, masters: Optional[list[str]] = No
 @dataclass
 class CitationView:
     id: str
-    verified: bool
+    verified: bool  # the id is one of the speaker's own sources
     title: str = ""
+    status: str = ""  # quote verification: verified / id_only / unverified ("" when not checked)
+    quote: str = ""
+    label: str = ""  # what the page shows beside the id
 
 
 @dataclass
@@ -287,14 +303,28 @@ class SpeechView:
     warnings: list[str]
     truncated: bool
     tool_calls: list[str]
+    chinese: bool = False  # a master debate: every label is Chinese
+    clean: bool = False  # every finding passed: the only case shown with ✓
+    verdict: str = ""  # ✓ 检查通过 / ✗ 复述 ? 文面 …
+    check_lines: list[str] = field(default_factory=list)  # the same lines as the Markdown export
 
     @property
     def title(self) -> str:
+        if self.chinese:  # the seed's heading, exactly: R1｜慧能大师 立论
+            return f"R{self.round}｜{self.speaker_name or self.speaker} {self.role}"
         return f"R{self.round}｜{self.speaker_name or self.speaker} · {self.role}"
 
     @property
     def failed_rules(self) -> list[str]:
         return [f["rule"] for f in self.findings if not f["passed"]]
+
+    @property
+    def rule_findings(self) -> list[dict[str, Any]]:
+        return [f for f in self.findings if f.get("layer", "rules") != "model"]
+
+    @property
+    def model_findings(self) -> list[dict[str, Any]]:
+        return [f for f in self.findings if f.get("layer") == "model"]
 
 
 def safe_markdown(text: str) -> str:
@@ -331,18 +361,38 @@ def speaker_sources(debate: Debate, archive: Any = None) -> dict[str, dict[str, 
     return {}
 
 
-def speech_view(s: Speech, sources: dict[str, dict[str, str]]) -> SpeechView:
+def citation_views(s: Speech, own: dict[str, str], *, chinese: bool) -> list[CitationView]:
+    """A speech's citations: the quote-verification marks when the checks made them, else its ids
+    checked against the speaker's own sources.  ✓ only when the whole speech passed its checks."""
+    clean = speech_clean(s.findings)
+    marks = citation_marks(s.findings)
+    if marks:
+        return [CitationView(id=m.id, verified=m.id in own, title=m.title or own.get(m.id, ""), status=m.status,
+                             quote=m.quote, label=(MARK_ZH if clean else MARK_ZH_PLAIN).get(m.status, m.status))
+                for m in marks]
+    out = []
+    for c in s.citations:
+        if chinese:
+            label = "仅经号" if c in own else "✗不在本人经典之列"
+        else:
+            label = ("✅ verified" if clean or not s.findings else "verified") if c in own else "❔ unknown"
+        out.append(CitationView(id=c, verified=c in own, title=own.get(c, ""), label=label))
+    return out
+
+
+def speech_view(s: Speech, sources: dict[str, dict[str, str]], *, chinese: bool = False) -> SpeechView:
     own = sources.get(s.speaker, {})
-    cites = [CitationView(id=c, verified=c in own, title=own.get(c, "")) for c in s.citations]
     tools = [f"{t.name}({', '.join(f'{k}={v}' for k, v in t.arguments.items())})" + (" ✗" if t.error else "")
              for t in s.tool_calls]
     return SpeechView(
         round=s.round, speaker=s.speaker, speaker_name=s.speaker_name or s.speaker, role=s.role, status=s.status,
-        text=s.text, ammo_used=list(s.ammo_used), citations=cites,
-        findings=[{"rule": f.rule, "passed": f.passed, "message": f.message} for f in s.findings],
+        text=s.text, ammo_used=list(s.ammo_used), citations=citation_views(s, own, chinese=chinese),
+        findings=[{"rule": f.rule, "label": rule_label(f.rule) if chinese else f.rule, "passed": f.passed,
+                   "undecided": f.undecided, "layer": f.layer, "message": f.message} for f in s.findings],
         retries=s.retries, prompt_tokens=s.prompt_tokens, completion_tokens=s.completion_tokens, cost=s.cost,
         latency_ms=s.latency_ms, engine=s.engine, warnings=list(s.warnings), truncated=s.truncated,
-        tool_calls=tools)
+        tool_calls=tools, chinese=chinese, clean=speech_clean(s.findings), verdict=speech_verdict(s.findings),
+        check_lines=finding_lines(s.findings) if chinese else [])
 
 
 # ---------------------------------------------------------------------- live
@@ -391,12 +441,12 @@ def next_turn(debate: Debate) -> str:
     """Who is speaking in the round being written — the one place that knows each protocol's order."""
     r = rounds_done(debate) + 1
     if r > debate.planned_rounds:
-        return "the verdict" if debate.protocol != "master" else "the neutral observation"
+        return "the verdict" if debate.protocol != "master" else OBSERVATION_HEADING
     if debate.protocol == "master" and len(debate.participants) >= 2:
         from .protocols.master import role_for
 
         p = debate.participants[(r - 1) % 2]
-        return f"round {r}: {p.name or p.label} · {role_for(r, debate.planned_rounds)}"
+        return f"R{r}｜{p.name or p.label} {role_for(r, debate.planned_rounds)}"
     if debate.protocol == "trial":
         done = {s.speaker for s in debate.rounds if s.round == r and s.status != "failed"}
         side = "con" if "pro" in done else "pro"
@@ -413,12 +463,16 @@ def live_view(archive: Any, manager: Any, debate_id: str) -> LiveView:
         archive.mark_interrupted()  # a debate whose writer is gone
         debate = archive.get_debate(debate_id)
     sources = speaker_sources(debate, archive)
-    speeches = [speech_view(s, sources) for s in debate.rounds]
+    zh = is_chinese(debate)
+    speeches = [speech_view(s, sources, chinese=zh) for s in debate.rounds]
     done = rounds_done(debate)
     planned = max(1, debate.planned_rounds)
     failed = [s.round for s in debate.rounds if s.status == "failed"]
     status = debate.status
-    if here and job.stop_requested:
+    if zh:
+        msg = _live_message_zh(debate, here, bool(here and job.stop_requested), done,
+                               job.error if job else "")
+    elif here and job.stop_requested:
         msg = ("Stopping: a reply being streamed is abandoned (a topic round finishes first), "
                "then the debate stops (what is done is kept).")
     elif here or status == "running":
@@ -432,41 +486,107 @@ def live_view(archive: Any, manager: Any, debate_id: str) -> LiveView:
         msg = f"Stopped: {debate.stop_reason}. Resume continues from round {done + 1}."
     else:
         msg = f"Interrupted: {debate.stop_reason}. Resume continues from round {done + 1}."
+    progress_text = (f"已完成 {done} / {debate.planned_rounds} 轮" if zh
+                     else f"{done} of {debate.planned_rounds} rounds")
     return LiveView(
         debate=debate, speeches=speeches, running_here=here, stop_requested=bool(here and job.stop_requested),
         live_text=job.live() if here else "", next_turn=next_turn(debate), rounds_done=done,
-        progress=min(1.0, done / planned), progress_text=f"{done} of {debate.planned_rounds} rounds",
+        progress=min(1.0, done / planned), progress_text=progress_text,
         can_stop=here and not job.stop_requested, can_retry=not here and status == "failed",
         can_resume=not here and status in ("interrupted", "stopped", "failed"),
         failed_round=min(failed) if failed else (done + 1 if status == "failed" else None),
         job_error=job.error if job else "", message=msg)
 
 
+def _live_message_zh(debate: Debate, here: bool, stopping: bool, done: int, job_error: str) -> str:
+    """The Live page's status line for a Chinese debate; stop reasons are shown as the protocol gave them."""
+    status, reason = debate.status, debate.stop_reason
+    if stopping:
+        return "正在停止：正在生成的回复会被放弃，已完成的轮次保留。"
+    if here or status == "running":
+        return f"进行中：{next_turn(debate)}"
+    if status == "completed":
+        return f"已完成：{reason or '各轮均已完成'}。"
+    if status == "failed":
+        return f"失败：{reason or job_error or '有一轮未能完成'}。可重跑该轮，或先检查模型配置。"
+    return f"{status_zh(status)}：{reason}。续跑将从第 {done + 1} 轮开始。"
+
+
 # ------------------------------------------------------------------- outcome
 
 
-CHECK_RULES = ("length", "citation", "ammo", "restatement", "no_verdict", "no_dialogue")
+CHECK_RULES = ("length", "citation", "ammo", "restatement", "no_verdict", "no_dialogue", "hygiene")
+MARKS_COLUMN_ZH = "引文核对"
+
+
+def _cell(f, clean: bool) -> str:
+    """One finding in the checks table: ✓ only when the whole speech passed; ✗ failed; ? undecided."""
+    if f is None:
+        return "—"
+    if f.undecided:
+        return f"? {f.message}".strip()
+    if not f.passed:
+        return f"✗ {f.message}".strip()
+    return "✓" if clean else "通过"
 
 
 def checks_table(debate: Debate):
-    """Per round: speaker, role, status, retries and each check's result (✓ / ✗ message)."""
+    """Per round: speaker, role, status, retries, the speech's overall result and each check's result.
+
+    Deterministic rules have a column each; the optional model audit (findings of layer
+    ``model``) has its own column beside them.  A master debate's table is in Chinese.
+    """
     import pandas as pd
 
-    rules = list(CHECK_RULES)
+    zh = is_chinese(debate)
+    rules = [r for r in CHECK_RULES if zh or r != "hygiene"]
     for s in debate.rounds:
         for f in s.findings:
-            if f.rule not in rules:
+            if f.layer != "model" and f.rule not in rules:
                 rules.append(f.rule)
+    has_model = any(f.layer == "model" for s in debate.rounds for f in s.findings)
+    has_marks = any(citation_marks(s.findings) for s in debate.rounds)
+    name = rule_label if zh else (lambda r: r)
+    head = ["轮次", "发言者", "角色", "状态", "重试", "结果"] if zh else \
+        ["round", "speaker", "role", "status", "retries", "result"]
     rows = []
     for s in debate.rounds:
-        row = {"round": s.round, "speaker": s.speaker_name or s.speaker, "role": s.role, "status": s.status,
-               "retries": s.retries}
-        by = {f.rule: f for f in s.findings}
+        clean = speech_clean(s.findings)
+        row = dict(zip(head, [s.round, s.speaker_name or s.speaker, s.role,
+                              SPEECH_STATUS_ZH.get(s.status, s.status) if zh else s.status, s.retries,
+                              speech_verdict(s.findings) if zh else _verdict_en(s.findings)]))
+        by = {f.rule: f for f in s.findings if f.layer != "model"}
         for r in rules:
-            f = by.get(r)
-            row[r] = "—" if f is None else ("✓" if f.passed else f"✗ {f.message}".strip())
+            row[name(r)] = _cell(by.get(r), clean)
+        if has_marks:
+            row[MARKS_COLUMN_ZH if zh else "quotes"] = "；".join(
+                mark_text(m, clean=clean) for m in citation_marks(s.findings)) or "—"
+        if has_model:
+            model = [f for f in s.findings if f.layer == "model"]
+            bad = [f for f in model if not f.passed or f.undecided]
+            if not model:
+                text = "—"
+            elif not bad:
+                text = "✓" if clean else "通过"
+            else:
+                text = "；".join(("? " if f.undecided else "✗ ") + rule_label(f.rule)
+                                 + (f"（{f.message}）" if f.message else "") for f in bad)
+            row[MODEL_LAYER_ZH if zh else "model audit"] = text
         rows.append(row)
-    return pd.DataFrame(rows, columns=["round", "speaker", "role", "status", "retries", *rules])
+    columns = head + [name(r) for r in rules]
+    columns += [MARKS_COLUMN_ZH if zh else "quotes"] if has_marks else []
+    columns += [MODEL_LAYER_ZH if zh else "model audit"] if has_model else []
+    return pd.DataFrame(rows, columns=columns)
+
+
+def _verdict_en(findings) -> str:
+    findings = list(findings)
+    if not findings:
+        return "—"
+    if speech_clean(findings):
+        return "✓"
+    bad = [("? " if f.undecided else "✗ ") + f.rule for f in findings if not f.passed or f.undecided]
+    return " ".join(bad)
 
 
 @dataclass
@@ -507,15 +627,18 @@ def outcome_view(debate: Debate, archive: Any = None) -> OutcomeView:
 
     spec = protocol_specs().get(debate.protocol)
     kind = spec.outcome if spec else ("observation" if debate.observation else "verdict")
-    speeches = [speech_view(s, speaker_sources(debate, archive)) for s in debate.rounds]
-    status_line = f"status {debate.status}" + (f" — {debate.stop_reason}" if debate.stop_reason else "")
+    zh = is_chinese(debate)
+    speeches = [speech_view(s, speaker_sources(debate, archive), chinese=zh) for s in debate.rounds]
+    if zh:
+        status_line = f"状态：{status_zh(debate.status)}" + (f"（{debate.stop_reason}）" if debate.stop_reason else "")
+    else:
+        status_line = f"status {debate.status}" + (f" — {debate.stop_reason}" if debate.stop_reason else "")
     if kind == "observation":
         o = debate.observation
         view = OutcomeView(kind="observation" if o else "pending", debate=debate, headline=status_line,
                            checks=checks_table(debate), speeches=speeches)
-        if o is not None:
-            view.observation = {"分歧本质 (divergence)": o.divergence, "共识点 (consensus)": o.consensus,
-                                "留给读者 (to the reader)": o.to_reader}
+        if o is not None:  # the seed's three bullets, exactly
+            view.observation = {"分歧本质": o.divergence, "共识点": o.consensus, "留给读者": o.to_reader}
         return view
     v = debate.verdict
     view = OutcomeView(kind="verdict" if v else "pending", debate=debate, headline=status_line, speeches=speeches,
@@ -1062,7 +1185,8 @@ def explain(exc: BaseException) -> tuple[str, str]:
 __all__ = [
     "AmmoView", "CoverageView", "Download", "LiveView", "OutcomeView", "ProtocolSpec", "SpeechView", "ammo_view",
     "archive_figures", "build_config", "checks_table", "coverage_view", "downloads", "engine_summary", "explain",
-    "export_bytes", "filter_options", "find_debates", "import_uploads", "live_view", "load_pack", "master_label",
+    "export_bytes", "filter_options", "find_debates", "import_uploads", "is_chinese", "live_view", "load_pack",
+    "master_label",
     "model_problem", "outcome_view", "protocol_specs", "recent_debates", "run_sql", "safe_markdown",
     "speech_view", "suggest_pair",
 ]

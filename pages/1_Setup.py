@@ -81,10 +81,20 @@ def master_section(topic: str) -> dict:
                               help="A litellm model string; empty or 'offline' is the embedded offline engine.").strip()
         api_base = c2.text_input("API base (optional: an OpenAI-compatible server)", key="api_base_master").strip()
         model_status(model, api_base, offline_ok=True)
+        check_model = st.text_input(
+            "Check model (optional)", key="check_model_master", placeholder="empty = off",
+            help="A model that also audits every speech against the debate's rules and answers per rule; its "
+                 "findings are shown beside the deterministic checks (模型审核). Empty: off, the deterministic "
+                 "checks alone.").strip()
+        if check_model == "offline":
+            st.error("The check model must be a model (the offline engine cannot audit): leave it empty for off.")
+        elif check_model:
+            model_status(check_model, api_base, offline_ok=False)
     problem = views.model_problem(model, api_base) if model and model != "offline" else None
+    check_problem = (check_model == "offline" or views.model_problem(check_model, api_base)) if check_model else None
     return {"config": dict(masters=[a, b] if override else [], rounds=rounds, model=model or None,
-                           api_base=api_base, pack=pack_dir),
-            "blocked": bool(problem), "spinner": "Creating the debate…"}
+                           check_model=check_model or None, api_base=api_base, pack=pack_dir),
+            "blocked": bool(problem or check_problem), "spinner": "Creating the debate…"}
 
 
 def judged_section(spec: views.ProtocolSpec) -> dict:

@@ -21,10 +21,10 @@ def pick_debate() -> str:
 
 
 def observation(ov: views.OutcomeView) -> None:
-    st.subheader("教内余争 — neutral observation")
-    st.caption("A master debate never names a winner.")
-    for k, v in ov.observation.items():
-        st.markdown(f"**{k}**：{views.safe_markdown(v)}")
+    """The seed's closing section, exactly: ``### 教内余争 — 中立观察`` and its three bullets."""
+    st.markdown(f"### {views.OBSERVATION_HEADING}")
+    st.markdown("\n".join(f"- {k}：{views.safe_markdown(v)}" for k, v in ov.observation.items()))
+    st.caption("祖师辩论不判胜负，只陈述分歧所在。")
 
 
 def verdict(ov: views.OutcomeView) -> None:
@@ -61,17 +61,24 @@ def outcome() -> None:
         return
     debate = arc.get_debate(debate_id)
     ov = views.outcome_view(debate, arc)
+    zh = views.is_chinese(debate)
     ui.debate_header(debate)
     st.caption(views.safe_markdown(ov.headline))
     if ov.kind == "observation":
         observation(ov)
     elif ov.kind == "verdict":
         verdict(ov)
+    elif zh:
+        st.info(f"尚无中立观察：本场辩论{views.status_zh(debate.status)}。可在 Live 页查看进度。")
+        ui.link_to("live", debate.id, "Open Live")
     else:
         st.info(f"No outcome yet: the debate is {debate.status}. Follow it on the Live page.")
         ui.link_to("live", debate.id, "Open Live")
     if ov.checks is not None and len(ov.checks):
-        st.subheader("Checks per round")
+        st.subheader("各轮检查" if zh else "Checks per round")
+        if zh:
+            st.caption("✓ 仅在一篇发言的全部检查都通过时出现；✗ 未通过，? 未能判定。模型审核一栏是可选的模型复核，"
+                       "与确定性规则分列。")
         st.dataframe(ov.checks, hide_index=True, width="stretch")
 
     st.subheader("Downloads")
@@ -81,7 +88,8 @@ def outcome() -> None:
             st.download_button(d.label, data=lambda fmt=d.fmt: views.export_bytes(arc, debate.id, fmt),
                                file_name=d.file_name, mime=d.mime, key=f"dl-{d.fmt}", on_click="ignore")
 
-    with st.expander(f"Transcript ({len(ov.speeches)} speeches)", expanded=False):
+    label = f"全文（{len(ov.speeches)} 篇发言）" if zh else f"Transcript ({len(ov.speeches)} speeches)"
+    with st.expander(label, expanded=False):
         for i, sv in enumerate(ov.speeches):
             ui.speech_card(sv, key=f"o{i}")
     ui.link_to("live", debate.id, "Open in Live")

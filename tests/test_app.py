@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -191,7 +192,7 @@ def test_setup_judged_protocols_say_they_need_a_model(archive_path, protocol):
         by_label(at.text_area, "Stances (one per line, 2-4)").input("远程办公提高效率\n远程办公降低效率\n无关").run()
         labels = [t.label for t in at.text_input]
         assert "辩手丙 — 无关" in labels
-        assert by_label(at.slider, "Rounds").max == 8
+        assert by_label(at.slider, "Rounds").max == 3  # the topic-debate seed caps it at 3
     else:
         assert {"Pro model (正方)", "Con model (反方)"} <= set(labels)
     # With a model that needs no key (a local provider), the form is ready
@@ -219,22 +220,29 @@ def test_offline_master_debate_from_setup_to_outcome(archive_path, archive):
     clean(at)
     body = texts(at)
     progress = at.get("progress")[0]
-    assert progress.value == 100 and progress.proto.text == "Progress: 4 of 4 rounds"
-    assert "Completed" in body
-    for title in ("R1｜慧能大师 · 立论", "R2｜印光大师 · 反驳", "R3｜慧能大师 · 回应", "R4｜印光大师 · 综合"):
-        assert f"#### {title}" in body
-    assert "✅ verified" in body and "`T48n2008`" in body  # citations checked against the speaker's sources
-    assert "✓ `length`" in body and "`restatement`" in body  # check findings
-    assert "**retries** 0" in body and "**tokens** 0 in / 0 out" in body and "**latency**" in body
-    assert "**Ammo used**" in body
+    assert progress.value == 100 and progress.proto.text == "已完成 4 / 4 轮"
+    assert "已完成：" in body
+    for title in ("R1｜慧能大师 立论", "R2｜印光大师 反驳", "R3｜慧能大师 回应", "R4｜印光大师 综合"):
+        assert f"### {title}" in body  # the seed's heading exactly: no "·"
+    assert "·" not in "".join(m.value for m in at.markdown if m.value.startswith("### R"))
+    assert "`T48n2008`" in body and "**引证核对**" in body  # citations, with their marks
+    assert "**规则检查**" in body and "篇幅" in body and "复述" in body  # check findings, by their Chinese names
+    assert "重试 0 次" in body and "用量 输入 0 / 输出 0" in body and "耗时" in body
+    assert "**所用弹药**" in body
     assert not at.button  # nothing to stop, retry or resume
 
     at = goto(at, "outcome", debate_id)
     clean(at)
     body = texts(at)
-    assert "neutral observation" in body and "分歧本质" in body and "共识点" in body and "留给读者" in body
+    assert "### 教内余争 — 中立观察" in body and "neutral observation" not in body
+    bullets = next(m.value for m in at.markdown if m.value.startswith("- 分歧本质："))
+    assert [line.split("：")[0] for line in bullets.splitlines()] == ["- 分歧本质", "- 共识点", "- 留给读者"]
     checks = at.dataframe[0].value
-    assert list(checks["round"]) == [1, 2, 3, 4] and set(checks["citation"]) == {"✓"}
+    stored = archive.get_debate(debate_id)
+    assert list(checks["轮次"]) == [1, 2, 3, 4]
+    for s, result, cite in zip(stored.rounds, checks["结果"], checks["引证"]):  # ✓ only for a clean speech
+        clean_speech = all(f.passed and not f.undecided for f in s.findings)
+        assert result.startswith("✓") == clean_speech and (cite == "✓") == clean_speech
     downloads = {b.proto.label for b in at.get("download_button")}
     assert downloads == {"Markdown (.md)", "JSON (.json)", "Notebook (.ipynb)"}
 
@@ -248,7 +256,6 @@ def test_offline_master_debate_from_setup_to_outcome(archive_path, archive):
 
     nb = nbformat.reads(views.export_bytes(archive, debate_id, "ipynb").decode(), as_version=4)
     nbformat.validate(nb)
-    stored = archive.get_debate(debate_id)
     assert stored.status == "completed" and len(stored.rounds) == 4
 
 
@@ -259,33 +266,33 @@ def test_live_stop_keeps_what_is_done_then_resume(archive_path, archive, monkeyp
     debate_id = qid(at)
     at = goto(app(run=False), "live", debate_id)
     clean(at)
-    assert "writing…" in texts(at)
+    assert "撰写中…" in texts(at)
     at.button(key="stop").click().run()
     assert not at.exception
     mgr = manager(archive_path)
     assert mgr.wait(debate_id, 30)
     stored = archive.get_debate(debate_id)
     assert stored.status == "stopped" and [s.round for s in stored.rounds] == [1, 2]
-    assert "stopped by the user before round 3" in stored.stop_reason
+    assert "用户在第 3 轮开始前停止" in stored.stop_reason
 
     monkeypatch.delenv("DEBATE_TEST_ROUND_DELAY")
     at = goto(at, "live", debate_id)
     clean(at)
-    assert "Stopped" in texts(at) and at.get("progress")[0].value == 50
+    assert "已停止：用户在第 3 轮开始前停止" in texts(at) and at.get("progress")[0].value == 50
     at.button(key="resume").click().run()
     assert mgr.wait(debate_id, 30)
     stored = archive.get_debate(debate_id)
     assert stored.status == "completed" and [s.round for s in stored.rounds] == [1, 2, 3, 4]
     at = goto(at, "live", debate_id)
-    assert "Completed" in texts(at)
+    assert "已完成：" in texts(at)
 
 
 def test_live_retry_round_after_a_failure(archive_path, archive):
     d = failed_debate(archive, failed_round=3)
     at = app("live", d.id)
     assert not at.exception  # the failure is shown in error boxes, on purpose
-    assert any("Failed" in e.value and "round 3 failed" in e.value for e in at.error)
-    assert any("This round failed" in e.value for e in at.error)
+    assert any(e.value.startswith("失败：第 3 轮失败") for e in at.error)
+    assert any(e.value.startswith("本轮未完成：等待模型超时") for e in at.error)
     retry = at.button(key="retry")
     assert retry.label == "🔁 Retry round 3"
     retry.click().run()
@@ -295,7 +302,7 @@ def test_live_retry_round_after_a_failure(archive_path, archive):
     assert stored.status == "interrupted" and [s.round for s in stored.rounds] == [1, 2, 3]
     assert all(s.status == "ok" for s in stored.rounds)
     at = goto(at, "live", d.id)
-    assert not at.exception and "Interrupted" in texts(at)
+    assert not at.exception and "已中断：" in texts(at)
     at.button(key="resume").click().run()
     assert mgr.wait(d.id, 30)
     assert archive.get_debate(d.id).status == "completed"
@@ -306,7 +313,7 @@ def test_live_reload_or_second_tab_shows_the_same_debate(archive_path, archive):
     first, second = app("live", d.id), app("live", d.id)
     clean(first)
     clean(second)
-    assert texts(first).count("#### R") == texts(second).count("#### R") == 4
+    assert texts(first).count("### R") == texts(second).count("### R") == 4
     assert [m.value for m in first.markdown] == [m.value for m in second.markdown]
 
     nothing = app("live")
@@ -348,13 +355,13 @@ def test_live_streams_tokens_from_an_llm_engine(archive_path, archive, default_p
     assert not at.exception
     body = texts(at)
     if job.alive:
-        assert "✍️ round" in body and "writing…" in body
+        assert "### R" in body and "撰写中…" in body
     assert mgr.wait(d.id, 60)
     at = goto(at, "live", d.id)
     clean(at)
     body = texts(at)
-    assert "Completed" in body and "**engine** `openai/scripted`" in body
-    assert "**tokens** 0 in / 0 out" not in body  # the model's usage is shown
+    assert "已完成：" in body and "引擎 `openai/scripted`" in body
+    assert "用量 输入 0 / 输出 0" not in body  # the model's usage is shown
 
 
 def test_stop_abandons_a_streaming_reply_at_once_then_resume(archive_path, archive, default_pack, scripted):
@@ -387,13 +394,13 @@ def test_stop_abandons_a_streaming_reply_at_once_then_resume(archive_path, archi
     assert mgr.wait(d.id, 10)
     assert time.monotonic() - t0 < 3  # one chunk interval, not the rest of the reply
     stored = archive.get_debate(d.id)
-    assert stored.status == "stopped" and "mid-speech" in stored.stop_reason
+    assert stored.status == "stopped" and "用户在发言中途停止" in stored.stop_reason
     assert [s.round for s in stored.rounds] == [1] and [s.round for s in stored.summaries] == [1]
     calls = archive.query("SELECT purpose, round, error FROM llm_calls WHERE debate_id = ? ORDER BY seq", [d.id])
     assert list(calls["error"])[-1] == STOPPED_CAUSE and list(calls["purpose"])[-1] == "speech"
     at = app("live", d.id)
     clean(at)
-    assert "Stopped" in texts(at)
+    assert "已停止：" in texts(at)
 
     slow["on"] = False
     mgr.resume(d.id)
@@ -440,7 +447,7 @@ def test_outcome_without_an_id_offers_a_choice_and_unknown_id_is_explained(archi
     assert d.id in pick.options[0]
     pick.set_value(d.id).run()
     clean(at)
-    assert "neutral observation" in texts(at)
+    assert "### 教内余争 — 中立观察" in texts(at)
 
     at = app("outcome", "nope")
     assert not at.exception
@@ -716,3 +723,164 @@ def test_streamlit_secrets_supply_provider_keys(monkeypatch):
     assert "sk-secret" not in page_text
     assert apply_secrets({"DEBATE_MODEL": "openai/x", "password": "p"}) == ["DEBATE_MODEL"]
     os.environ.pop("DEBATE_MODEL")
+
+
+# ------------------------------------------- a master debate is Chinese, checks and marks shown
+
+
+LATIN_WORD = re.compile(r"[A-Za-z]{3,}")
+
+
+def debate_content(at) -> str:
+    """What a page shows of the debate itself: headings, speeches, findings, marks, the observation,
+    status lines and the checks table; code spans (ids, slugs, engine and pack names) taken out."""
+    parts = [m.value for m in at.markdown] + [c.value for c in at.caption] + [i.value for i in at.info]
+    parts += [w.value for w in at.warning] + [e.value for e in at.error]
+    for frame in at.dataframe:
+        df = frame.value
+        parts += [str(c) for c in df.columns] + [str(v) for row in df.itertuples(index=False) for v in row]
+    return re.sub(r"`[^`]*`", "", "\n".join(str(p) for p in parts))
+
+
+def card(at, round_no: int) -> str:
+    """The Markdown of one speech card: from its ``### R<n>｜`` heading to the next heading."""
+    values = [str(m.value) for m in at.markdown]
+    start = next(i for i, v in enumerate(values) if v.startswith(f"### R{round_no}｜"))
+    end = next((i for i in range(start + 1, len(values)) if values[i].startswith("### ")), len(values))
+    return "\n".join(values[start:end])
+
+
+def test_outcome_of_an_offline_master_debate_uses_the_seed_headings_and_no_english(archive_path, archive):
+    d = offline_debate(archive)
+    at = app("outcome", d.id)
+    clean(at)
+    headings = [m.value for m in at.markdown if str(m.value).startswith("### ")]
+    names = {p.label: p.name for p in d.participants}
+    expected = [f"### R{s.round}｜{names[s.speaker]} {s.role}" for s in d.rounds]
+    assert [h for h in headings if h.startswith("### R")] == expected  # R1｜慧能大师 立论: no "·"
+    assert expected[0] == "### R1｜慧能大师 立论"
+    assert "### 教内余争 — 中立观察" in headings
+    assert f"## 议题：{TOPIC}" in [m.value for m in at.markdown]
+    body = debate_content(at)
+    assert "(divergence)" not in body and "neutral observation" not in body
+    assert not LATIN_WORD.findall(body), sorted(set(LATIN_WORD.findall(body)))
+
+    at = goto(at, "live", d.id)
+    clean(at)
+    body = debate_content(at)
+    assert "### R4｜印光大师 综合" in body
+    assert not LATIN_WORD.findall(body), sorted(set(LATIN_WORD.findall(body)))
+
+
+def _marked_debate(archive):
+    """An offline debate whose findings are set by hand: R1 clean with a verified quote, R2 a failed
+    citation with an unverified quote, R3 an undecided rule, R4 a failure found by the model audit."""
+    from debate_core.models import CitationMark, Finding
+
+    d = offline_debate(archive).model_copy(deep=True)
+    rules = ("length", "ammo", "restatement", "no_verdict", "no_dialogue", "hygiene")
+
+    def passing(*skip: str) -> list[Finding]:
+        return [Finding(rule=r, passed=True) for r in rules if r not in skip]
+
+    r1, r2, r3, r4 = d.rounds
+    r1.findings = passing() + [Finding(rule="citation", passed=True, marks=[
+        CitationMark(id="T48n2008", title="六祖大师法宝坛经", quote="本来无一物", status="verified"),
+        CitationMark(id="T08n0235", title="金刚般若波罗蜜经", status="id_only")])]
+    r2.findings = passing() + [Finding(rule="citation", passed=False, message="引文在《印光法师文钞》中找不到", marks=[
+        CitationMark(id="X62n1182", title="印光法师文钞", quote="凡事只求速成", status="unverified")])]
+    r2.status = "flagged"
+    r3.findings = passing("hygiene") + [
+        Finding(rule="hygiene", passed=False, undecided=True, message="无法判定：括号不成对但可能是引文"),
+        Finding(rule="citation", passed=True, marks=[
+            CitationMark(id="T48n2008", title="坛经", quote="菩提自性", status="verified")])]
+    r3.status = "flagged"
+    r4.findings = passing() + [Finding(rule="citation", passed=True),
+                               Finding(rule="no_verdict", passed=False, layer="model", message="有比较高下之意"),
+                               Finding(rule="length", passed=True, layer="model")]
+    r4.status = "flagged"
+    archive.save(d)
+    return d
+
+
+def test_citation_marks_and_check_findings_on_live_and_outcome(archive_path, archive):
+    d = _marked_debate(archive)
+    at = app("outcome", d.id)
+    clean(at)
+    one, two, three, four = (card(at, n) for n in (1, 2, 3, 4))
+    assert "✓已核对原文「本来无一物」" in one and "`T08n0235`《金刚般若波罗蜜经》 仅经号" in one
+    assert "✓ 检查通过" in one and "✓ 篇幅" in one
+    # a speech with a failed or undecided rule is never shown with ✓
+    assert "✗引文未核对「凡事只求速成」" in two and "✗ 引证：引文在《印光法师文钞》中找不到" in two
+    assert "✓" not in two and "通过 篇幅" in two
+    assert "? 文面：无法判定" in three and "已核对原文「菩提自性」" in three and "✓" not in three
+    assert "**模型审核**" in four and "✗ 禁裁决：有比较高下之意" in four and "✓" not in four
+    assert "**模型审核**" not in one  # the column appears only where the model audited
+
+    checks = next(f.value for f in at.dataframe if "结果" in f.value.columns)
+    by_round = {row["轮次"]: row for row in checks.to_dict("records")}
+    assert by_round[1]["结果"] == "✓ 检查通过" and by_round[1]["引证"] == "✓"
+    assert by_round[1]["引文核对"] == "T48n2008《六祖大师法宝坛经》✓已核对原文「本来无一物」；T08n0235《金刚般若波罗蜜经》仅经号"
+    assert by_round[2]["结果"] == "✗ 引证" and by_round[2]["篇幅"] == "通过"
+    assert by_round[2]["引证"].startswith("✗ 引文在")
+    assert by_round[3]["结果"] == "? 文面" and by_round[3]["文面"].startswith("? 无法判定")
+    assert by_round[4]["结果"] == "✗ 禁裁决（模型审核）" and by_round[4]["模型审核"] == "✗ 禁裁决（有比较高下之意）"
+    assert by_round[1]["模型审核"] == "—" and by_round[4]["禁裁决"] == "通过"  # the two layers side by side
+    assert not any("✓" in str(v) for v in by_round[2].values())
+
+    at = goto(at, "live", d.id)
+    clean(at)
+    assert card(at, 1) == one and card(at, 2) == two  # Live shows the same cards
+
+    from debate_core import views
+
+    md = views.export_bytes(archive, d.id, "md").decode()
+    assert "> ✓ 检查通过：篇幅、弹药、复述、禁裁决、禁伪造对话、文面、引证" in md
+    assert "> 引证核对：T48n2008《六祖大师法宝坛经》✓已核对原文「本来无一物」" in md
+    assert "> ✗ 检查未通过：引证（引文在《印光法师文钞》中找不到）" in md
+    assert "> 引证核对：X62n1182《印光法师文钞》✗引文未核对「凡事只求速成」" in md
+    assert "> ? 检查未能判定：文面（无法判定：括号不成对但可能是引文）" in md
+    assert "> 引证核对：T48n2008《坛经》已核对原文「菩提自性」" in md  # no ✓ in an undecided speech
+    assert "> ✗ 模型审核检查未通过：禁裁决（有比较高下之意）" in md
+    data = json.loads(views.export_bytes(archive, d.id, "json"))
+    marks = next(f["marks"] for f in data["rounds"][0]["findings"] if f["rule"] == "citation")
+    assert [m["status"] for m in marks] == ["verified", "id_only"]
+    assert any(f["layer"] == "model" and not f["passed"] for f in data["rounds"][3]["findings"])
+
+
+def test_setup_check_model_reaches_the_debate_and_its_audit_shows_beside_the_rules(archive_path, archive,
+                                                                                   scripted):
+    def script(body):
+        system, user = body["messages"][0]["content"], body["messages"][1]["content"]
+        assert "审核员" in system  # only the audit goes to the model: the speeches are offline
+        verdict = {r: {"passed": True, "message": "符合"} for r in
+                   ("length", "citation", "ammo", "restatement", "no_verdict", "no_dialogue", "hygiene")}
+        if "本轮角色：综合" in user:
+            verdict["no_verdict"] = {"passed": False, "message": "有比较高下之意"}
+        return json.dumps(verdict, ensure_ascii=False)
+
+    scripted.script = script
+    at = app("setup")
+    by_label(at.text_input, "API base (optional: an OpenAI-compatible server)").input(scripted.url).run()
+    by_label(at.text_input, "Check model (optional)").input("openai/scripted").run()
+    by_label(at.slider, "Rounds").set_value(2).run()
+    clean(at)
+    at.button(key="start").click().run()
+    clean(at)
+    debate_id = qid(at)
+    assert manager(archive_path).wait(debate_id, 60)
+    stored = archive.get_debate(debate_id)
+    assert stored.config.check_model == "openai/scripted" and stored.config.model is None
+    assert stored.status == "completed", stored.stop_reason
+    audits = archive.query("SELECT count(*) AS n FROM llm_calls WHERE debate_id = ? AND purpose = 'check'",
+                           [debate_id])
+    assert int(audits["n"][0]) >= 2  # every speech audited, every audit call archived
+
+    at = goto(at, "outcome", debate_id)
+    clean(at)
+    checks = next(f.value for f in at.dataframe if "结果" in f.value.columns)
+    rows = checks.to_dict("records")
+    assert rows[0]["模型审核"] == "✓" and rows[0]["结果"] == "✓ 检查通过"
+    assert rows[1]["模型审核"] == "✗ 禁裁决（有比较高下之意）" and "✗ 禁裁决（模型审核）" in rows[1]["结果"]
+    assert "✗ 禁裁决：有比较高下之意" in card(at, 2) and "✓" not in card(at, 2)
+    assert "审核模型 `openai/scripted`" in texts(at)
