@@ -361,6 +361,8 @@ class OfflineEngine:
         h = _stable(req.topic, m.slug)
         v = (n + h) % 3
         topic = self.topic_phrase(req.topic)
+        if topic != "此题" and not self.safe(f"「{topic}」这一问。", m, opp):
+            topic = "此题"
         units = self.slice_for(m, opp, req.topic, n)
         if req.opponent_summary and role in ("反驳", "回应"):
             # the units that bear on the opponent's point come first
@@ -431,13 +433,21 @@ class OfflineEngine:
             mine_pos = self.first_clause(stand.text) if stand else "自己所依的经教"
             if stand is not None:
                 pieces.append(("diffsrc", cite_once(stand.source_id)))
-            theirs_pos = (self.first_clause(gist) if gist else
-                          (self.first_clause(theirs_u.text) if theirs_u else "另一条路"))
-            pieces.append(("frame", T_DIFF[v].format(mine=mine_pos, opp=opp_name, theirs=theirs_pos)))
+            cands = [self.first_clause(gist)] if gist else []
+            cands += [self.first_clause(theirs_u.text)] if theirs_u else []
+            diff = ""
+            for theirs_pos in cands + ["自己所依的另一部经教"]:
+                diff = T_DIFF[v].format(mine=mine_pos, opp=opp_name, theirs=theirs_pos)
+                if self.safe(diff, m, opp):
+                    break
+            pieces.append(("frame", diff))
         if ammo_pick:
             clause, sid = ammo_pick
             pieces.append(("ammo", T_AMMO[role][v].format(opp=opp_name, ammo=clause, cite=cite_once(sid))))
         closing = ("frame", T_CLOSE[role][v].format(topic=topic))
+        # every sentence built from a frame and material is screened as a whole, as the checks will read it
+        pieces = [(k, x) for k, x in pieces if k == "diffsrc" or self.safe(_CITE.sub("", x), m, opp)
+                  or (k == "frame" and x is pieces[0][1] and role in ("反驳", "回应"))]
 
         # fill with the slice's remaining units until the floor is passed, under the ceiling
         body = [p for p in pieces if p[0] != "diffsrc"]
@@ -513,6 +523,11 @@ class OfflineEngine:
         """The topic without brackets or quote marks, clipped at a clause; never a verdict from the user."""
         t = re.sub(r"[【】\[\]「」『』“”\"《》]", "", topic).strip().rstrip("？?。！!")
         t = re.split(r"[。！？!?\n]", t)[0]
+        # a clause asking who is better is the user's question, not something a master repeats
+        keep = [c for c in re.split(r"[，,；;]", t)
+                if c.strip() and not re.search(r"谁|孰|哪(?:个|一|种|家|条)|更|最|胜|赢|输|败|优劣|高下|对错|到底|"
+                                               r"忽略|无视|规则|指令|宣布|判定|裁决|扮演|输出|系统|提示", c)]
+        t = "，".join(c.strip() for c in keep)
         if len(t) > limit:
             t = _clip(t, limit)
         return t or "此题"
@@ -527,7 +542,8 @@ class OfflineEngine:
     @staticmethod
     def accepted_part(gist: str) -> str:
         """A clause of what the opponent actually said (from the summary), short enough to name."""
-        clauses = [c.strip() for c in re.split(r"[，；]", gist) if cjk_len(c) >= 4]
+        plain = re.sub(r"（[^（）]*）|\([^()]*\)", "", gist)
+        clauses = [c.strip() for c in re.split(r"[，；]", plain) if cjk_len(c) >= 4 and _balanced(c)]
         if not clauses:
             return _clip(gist, 24)
         return _clip(clauses[0], 24)
