@@ -188,7 +188,9 @@ def _master_observation_md(debate: Debate) -> str:
     out = [f"# 中立观察：{debate.topic}", "", f"<!-- debate-workbench id={debate.id} protocol=master -->", ""]
     o = debate.observation
     if o is None:
-        out.append(f"> 状态：{debate.status}（{debate.stop_reason}）")
+        from .render import status_zh
+
+        out.append(f"> 状态：{status_zh(debate.status)}（{debate.stop_reason}）")
     else:
         out += ["### 教内余争 — 中立观察", f"- 分歧本质：{o.divergence}", f"- 共识点：{o.consensus}",
                 f"- 留给读者：{o.to_reader}"]
