@@ -5,6 +5,7 @@ import os
 import streamlit as st
 
 from debate_core import ui, views
+from debate_core.protocols.topic import label_stances
 
 DEFAULT_TOPIC = "念佛与参禅，哪个更适合现代人？"
 
@@ -106,16 +107,18 @@ def judged_section(spec: views.ProtocolSpec) -> dict:
         if stances and not 2 <= len(stances) <= 4:
             st.error(f"{len(stances)} stance(s): give 2 to 4, one per line, or leave the box empty.")
     lo, hi, default = views.rounds_range(spec)
-    rounds = st.slider("Rounds", lo, hi, default, key=f"rounds-{spec.key}", help=f"{spec.title}: {lo}-{hi}.")
+    cap = " The topic-debate seed caps it at 3: the openings plus up to 2 rebuttal rounds." if spec.key == "topic" else ""
+    rounds = st.slider("Rounds", lo, hi, default, key=f"rounds-{spec.key}", help=f"{spec.title}: {lo}-{hi}.{cap}")
     api_base = st.text_input("API base (optional: an OpenAI-compatible server)", key=f"api_base_{spec.key}").strip()
     models: list[str] = []
     if spec.key == "topic":
         labels = ["辩手甲", "辩手乙", "辩手丙", "辩手丁"][: max(2, len(stances))]
         st.markdown("**A model per debater** (reused in order when fewer are given: the debate is then degraded)")
         cols = st.columns(len(labels))
+        by_label = label_stances(stances)  # stance 1 → 辩手乙, stance 2 → 辩手甲, as the seed assigns them
         for i, label in enumerate(labels):
             with cols[i]:
-                stance = f" — {stances[i]}" if i < len(stances) else ""
+                stance = f" — {by_label[label]}" if label in by_label else ""
                 models.append(model_input(f"{label}{stance}", f"model-topic-{i}", offline_ok=False,
                                           api_base=api_base))
         judge = model_input("Judge model", "model-topic-judge", offline_ok=False, api_base=api_base,
