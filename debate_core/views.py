@@ -605,6 +605,7 @@ class OutcomeView:
     parsed: bool = True
     raw: str = ""
     note: str = ""
+    wrap_up: str = ""  # topic debate: the seed's closing summary (Markdown, Chinese)
     judge: str = ""
     speeches: list[SpeechView] = field(default_factory=list)
 
@@ -643,6 +644,10 @@ def outcome_view(debate: Debate, archive: Any = None) -> OutcomeView:
     v = debate.verdict
     view = OutcomeView(kind="verdict" if v else "pending", debate=debate, headline=status_line, speeches=speeches,
                        checks=checks_table(debate) if any(s.findings for s in debate.rounds) else None)
+    if debate.protocol == "topic" and debate.status in ("completed", "failed"):
+        from .render_judged import wrap_up_md
+
+        view.wrap_up = wrap_up_md(debate, archive=str(getattr(archive, "path", "") or "") or None)
     if v is None:
         return view
     by_label = {p.label: p for p in debate.participants}

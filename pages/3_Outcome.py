@@ -74,6 +74,8 @@ def outcome() -> None:
     else:
         st.info(f"No outcome yet: the debate is {debate.status}. Follow it on the Live page.")
         ui.link_to("live", debate.id, "Open Live")
+    if ov.wrap_up:  # topic debate: the seed's wrap-up (未成辩论 says why; a verdict is a reference conclusion)
+        st.markdown(views.safe_markdown(ov.wrap_up))
     if ov.checks is not None and len(ov.checks):
         st.subheader("各轮检查" if zh else "Checks per round")
         if zh:

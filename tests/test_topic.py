@@ -682,3 +682,16 @@ def test_a_chinese_topic_debate_shows_and_sends_chinese_only(capsys, monkeypatch
     assert len(progress) == 6 and len(repairs) >= 4
     for text in shown + progress + repairs:
         assert not latin_words(text), text
+
+
+def test_the_app_outcome_carries_the_wrap_up_and_a_no_debate_says_why():
+    from debate_core.views import outcome_view
+
+    with ScriptedServer(Script()) as srv:
+        d = run(srv)
+    view = outcome_view(d)
+    assert view.kind == "verdict" and view.wrap_up == wrap_up_md(d) and "参考结论，非定论" in view.wrap_up
+    with ScriptedServer(Script(debater=lambda l, r, a, b: "……")) as srv:
+        empty = run(srv)
+    view = outcome_view(empty)
+    assert view.kind == "pending" and "- **判赢**：未成辩论，没有请裁判" in view.wrap_up
