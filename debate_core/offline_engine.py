@@ -638,9 +638,9 @@ class OfflineEngine:
             if s is not None:
                 g = self.gist_of(s.text)
                 if g:
-                    return _clip(g, 26)
+                    return self.first_clause(g, 26)
             top = self.ranked(m, o, req.topic)
-            return _clip(top[0][2].text, 26) if top else "自己所依的经教"
+            return self.first_clause(top[0][2].text, 26) if top else "自己所依的经教"
         pa, pb = point(a, b), point(b, a)
         gloss = LEVEL_GLOSS[lv]
         div = (
