@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Callable, Iterable, Optional
 
 from ..models import CrossCritique, Finding, Master, Pack
@@ -101,14 +102,18 @@ def check_length(text: str, ctx: CheckContext) -> Finding:
 
 
 def check_citations(text: str, ctx: CheckContext) -> Finding:
-    owners: dict[str, str] = {}
-    titles: dict[str, str] = {}
-    for m in ctx.all_masters():
-        for s in m.sources:
-            k = norm_id(s.id)
-            owners[k] = (owners[k] + "、" + m.name) if k in owners else m.name
-            titles.setdefault(s.id, s.title)
-    res = check_citation_text(text, ctx.speaker, ctx.known_ids(), owners, titles)
+    cached = ctx.__dict__.get("_owners")
+    if cached is None:
+        owners: dict[str, str] = {}
+        titles: dict[str, str] = {}
+        for m in ctx.all_masters():
+            for s in m.sources:
+                k = norm_id(s.id)
+                owners[k] = (owners[k] + "、" + m.name) if k in owners else m.name
+                titles.setdefault(s.id, s.title)
+        cached = ctx.__dict__["_owners"] = (owners, titles, ctx.known_ids())
+    owners, titles, known = cached
+    res = check_citation_text(text, ctx.speaker, known, owners, titles)
     return _finding("citation", res.passed, res.message, res.undecided, marks=res.marks)
 
 
@@ -116,12 +121,13 @@ def check_citations(text: str, ctx: CheckContext) -> Finding:
 
 
 def ammo_used(text: str, ammo: list[CrossCritique]) -> list[str]:
-    """The ammo entries the text draws on: two or more shared four-character phrases."""
+    """The ammo entries the text draws on: three or more four-character phrases shared with the entry
+    (two could be a school's stock phrases that any speech of the master uses)."""
     grams = ngrams(text, 4)
     out = []
     for a in ammo:
         shared = ngrams(a.position, 4) & grams
-        if len(shared) >= 2:
+        if len(shared) >= min(3, max(1, len(ngrams(a.position, 4)) // 4)):
             out.append(a.position)
     return out
 
@@ -161,7 +167,9 @@ def _others_regex(ctx: CheckContext) -> Optional[re.Pattern]:
 
 
 def check_no_verdict(text: str, ctx: CheckContext) -> Finding:
-    sides = side_terms_for(ctx.all_masters())
+    sides = ctx.__dict__.get("_sides")
+    if sides is None:
+        sides = ctx.__dict__["_sides"] = side_terms_for(ctx.all_masters())
     hits = verdict_hits(text, extra_sides=sides, others=_others_regex(ctx))
     if hits:
         kinds = {"outcome": "宣布胜负", "comparison": "比较高下", "rightness": "判定对错",
@@ -175,9 +183,20 @@ def check_no_verdict(text: str, ctx: CheckContext) -> Finding:
 
 
 def fabricated_dialogue(text: str, names: Iterable[str], ctx: Optional[CheckContext] = None) -> list[str]:
-    keys = ctx.name_keys() if ctx is not None else name_map([], names)
-    all_names = tuple(sorted(set(keys) | {n for n in names if n and len(n) >= 2}))
+    if ctx is not None:
+        keys = ctx.name_keys()
+        all_names = ctx.__dict__.get("_all_names")
+        if all_names is None:
+            all_names = ctx.__dict__["_all_names"] = tuple(sorted(set(keys) | {n for n in names if n and len(n) >= 2}))
+    else:
+        keys, all_names = _bare_names(tuple(names))
     return dialogue_hits(text, name_regex(all_names), keys)
+
+
+@lru_cache(maxsize=32)
+def _bare_names(names: tuple[str, ...]) -> tuple[dict[str, str], tuple[str, ...]]:
+    keys = name_map([], names)
+    return keys, tuple(sorted(set(keys) | {n for n in names if n and len(n) >= 2}))
 
 
 def check_no_dialogue(text: str, ctx: CheckContext) -> Finding:
@@ -192,8 +211,12 @@ def check_no_dialogue(text: str, ctx: CheckContext) -> Finding:
 
 
 def check_hygiene(text: str, ctx: CheckContext) -> Finding:
-    titles = [s.title for m in ctx.all_masters() for s in m.sources]
-    problems = hygiene_problems(text, ids=ctx.known_ids(), titles=titles)
+    cached = ctx.__dict__.get("_hygiene")
+    if cached is None:
+        cached = ctx.__dict__["_hygiene"] = (sorted(ctx.known_ids(), key=len, reverse=True),
+                                             [s.title for m in ctx.all_masters() for s in m.sources])
+    ids, titles = cached
+    problems = hygiene_problems(text, ids=ids, titles=titles)
     if problems:
         return _finding("hygiene", False, "不是发言正文：" + "；".join(problems[:5]))
     return _finding("hygiene", True, "没有网址、链接、编辑说明、提示词残片、不成对的括号或英文")

@@ -19,6 +19,7 @@ disciples, and the speaker addressing the opponent now (请问印光大师：…
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Optional
 
 from ._lexicon import SELF
@@ -43,11 +44,28 @@ _TEXT_FRAME = re.compile(r"(?:在|于)《[^》]*》|《[^》]*》(?:中|里|云|
                          r"(?:答|复|与)[^，。：]{0,6}(?:书|信)")
 _DEBATE_FRAME = re.compile(r"方才|刚才|适才|上一轮|上轮|前一轮|本轮|此前|先前|前面|在辩论中|本场|这场辩论|此番辩论|辩论中|"
                            r"开篇|立论中|发言中")
-_PAIR = re.compile(r"(?:两人|二人|两位大师|两位祖师|两位|二位|二师|两师|二老|宾主|二祖)(?:曾|便|遂|于是|随即|当即|就)?" + _MEET)
+_PAIR = re.compile(r"(?:两人|二人|两位大师|两位祖师|两位|二位|二师|两师|二老|宾主|二祖)[^，。；：]{0,8}?" + _MEET)
 
 
 def _self_pattern() -> str:
     return "|".join(SELF)
+
+
+@lru_cache(maxsize=32)
+def _patterns(N: str) -> dict[str, re.Pattern]:
+    selfp = _self_pattern()
+    pat1 = re.compile(rf"(?P<x>{N}|{selfp})(?:[^，。；：]{{0,6}}?)(?:(?:对|向|跟|告诉)(?P<y>{N})"
+                      rf"(?!的|之|所)(?:[^，。；：「“]{{0,4}}?){_SPEECH}"
+                      rf"|(?:问|质问|请教|回答|答复|反问|追问|写信给|致信|致书|修书给|寄信给|回信给|去信给)(?P<y2>{N}))")
+    pat2 = re.compile(rf"(?P<x>{N}|{selfp})(?:[^，。；：]{{0,8}}?)(?:与|和|同|跟)(?P<y>{N})"
+                      rf"(?:[^，。；：「“]{{0,8}}?){_MEET}")
+    pat3 = re.compile(rf"(?P<x>{N}|{selfp})[^，。；]{{0,4}}?{_TRAVEL}[^，。；]{{0,10}}?(?:与|和|同|见|访|谒|拜见|参见)"
+                      rf"(?P<y>{N})")
+    pat4 = re.compile(rf"(?P<x>{N}|{selfp})[^，。；]{{0,10}}?{_VISIT}(?:过)?(?P<y>{N})")
+    return {"pat1": pat1, "pat2": pat2, "pat3": pat3, "pat4": pat4,
+            "answer": re.compile(rf"(?P<y>{N})(?P<mid>[^，。；「“]{{0,8}}?){_ANSWER}"),
+            "react1": re.compile(rf"(?P<y>{N})[^。；]{{0,12}}?{_REACT_AFTER}[^。；]{{0,8}}?{_REACT}"),
+            "react2": re.compile(rf"(?P<y>{N})[^，。；]{{0,6}}?{_REACT_STRONG}")}
 
 
 def dialogue_hits(text: str, names: Optional[re.Pattern], key_of: dict[str, str],
@@ -57,8 +75,9 @@ def dialogue_hits(text: str, names: Optional[re.Pattern], key_of: dict[str, str]
         return []
     m_text = mask(text, "「『“‘\"【")  # titles stay readable: they tell a text frame
     N = names.pattern
-    selfp = _self_pattern()
     hits: list[str] = []
+    P = _patterns(N)
+    pat1, pat2, pat3, pat4 = P["pat1"], P["pat2"], P["pat3"], P["pat4"]
 
     def key(name: str) -> str:
         return key_of.get(name, name)
@@ -72,30 +91,23 @@ def dialogue_hits(text: str, names: Optional[re.Pattern], key_of: dict[str, str]
             hits.append(text[s + m.start(): s + m.end()])
 
         # X 对/向/问/跟 Y + speech verb; X 与/和 Y + meeting verb
-        pat1 = re.compile(rf"(?P<x>{N}|{selfp})(?:[^，。；：]{{0,6}}?)(?:对|向|跟|问|质问|请教|告诉|回答|答复)(?P<y>{N})"
-                          rf"(?!的|之|所)(?:[^，。；：「“]{{0,4}}?){_SPEECH}")
         for m in pat1.finditer(sent):
-            x, y = m.group("x"), m.group("y")
+            x, y = m.group("x"), m.group("y") or m.group("y2")
             is_self = x in SELF
             if (is_self and not past) or (not is_self and key(x) == key(y)) or debate_frame:
                 continue
             add(m)
-        pat2 = re.compile(rf"(?P<x>{N}|{selfp})(?:[^，。；：]{{0,8}}?)(?:与|和|同|跟)(?P<y>{N})"
-                          rf"(?:[^，。；：「“]{{0,8}}?){_MEET}")
         for m in pat2.finditer(sent):
             x, y = m.group("x"), m.group("y")
             if (x in SELF and not past) or (x not in SELF and key(x) == key(y)):
                 continue
             add(m)
         # X 曾亲至某地 与/见 Y …; X 拜访 Y
-        pat3 = re.compile(rf"(?P<x>{N}|{selfp})[^，。；]{{0,4}}?{_TRAVEL}[^，。；]{{0,10}}?(?:与|和|同|见|访|谒|拜见|参见)"
-                          rf"(?P<y>{N})")
         for m in pat3.finditer(sent):
             x, y = m.group("x"), m.group("y")
             if (x in SELF and not past) or (x not in SELF and key(x) == key(y)):
                 continue
             add(m)
-        pat4 = re.compile(rf"(?P<x>{N}|{selfp})[^，。；]{{0,6}}?{_VISIT}(?:过)?(?P<y>{N})")
         for m in pat4.finditer(sent):
             x, y = m.group("x"), m.group("y")
             if (x in SELF and not past) or (x not in SELF and key(x) == key(y)):
@@ -104,15 +116,15 @@ def dialogue_hits(text: str, names: Optional[re.Pattern], key_of: dict[str, str]
         for m in _PAIR.finditer(sent):
             add(m)
         # reactions
-        for m in re.finditer(rf"(?P<y>{N})[^。；]{{0,12}}?{_REACT_AFTER}[^。；]{{0,8}}?{_REACT}", sent):
+        for m in P["react1"].finditer(sent):
             add(m)
-        for m in re.finditer(rf"(?P<y>{N})[^，。；]{{0,6}}?{_REACT_STRONG}", sent):
+        for m in P["react2"].finditer(sent):
             add(m)
         for m in re.finditer(rf"{_REACT_AFTER}[^，。；]{{0,4}}?{_REACT_STRONG}", sent):
             if names.search(text[max(0, s - 60): e]):
                 add(m)
         # narrated answers and questions
-        for m in re.finditer(rf"(?P<y>{N})(?P<mid>[^，。；「“]{{0,8}}?){_ANSWER}", sent):
+        for m in P["answer"].finditer(sent):
             mid = m.group("mid")
             window = sent[max(0, m.start() - 12): m.end()]
             if _TEXT_FRAME.search(window) or _DEBATE_FRAME.search(window) or any(c in mid for c in "《的之所"):

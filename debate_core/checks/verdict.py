@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable, Optional
 
 from ._lexicon import READERS, side_regex
@@ -29,7 +30,8 @@ _ADJ_MULTI = ("究竟", "高明", "高妙", "高超", "高深", "深刻", "深�
               "彻底", "正确", "正宗", "纯正", "上乘", "优越", "优胜", "优异", "高级", "殊妙", "胜妙", "精妙", "深邃",
               "深远", "伟大", "在理", "有理", "合理", "浅薄", "肤浅", "粗浅", "低劣", "偏颇", "狭隘", "迂曲", "笨拙",
               "落后", "下乘", "不究竟", "不彻底", "不圆满", "不了义", "可取", "高一筹", "契合佛意", "符合佛意",
-              "接近佛意", "接近真理", "得佛真意", "高出", "究极", "无上")
+              "接近佛意", "接近真理", "得佛真意", "高出", "究极", "无上", "精密", "严密", "周密",
+              "精细", "细密", "粗疏", "粗略", "笼统", "直截了当", "高远")
 _ADJ_SINGLE = "高胜优好妙深正对浅低劣差偏迂"
 _ADJ_SINGLE_NEXT = set("的之些于得了一者呢吧啊矣也耳哉，。；！？、,.;!?")
 _DEGREE = r"(?:更为|更加|更是|要更|还要|远为|最为|最是|尤为|较为|更|最|较)"
@@ -85,7 +87,7 @@ _QUESTION_WORDS = re.compile(r"谁|孰|哪|何者|是否|吗|么|呢|几何")
 _CONTRAST = re.compile(r"然而|但是|可是|不过|其实|实则|殊不知|须知|但|却|然|而我|我则|本宗则|吾宗则")
 _HYPOTHETICAL = re.compile(r"(?:若|如果|假如|倘若|倘|假使|若是|即便|即使|纵然|有人)(?:说|以为|认为|谓|讲|主张|判定|断言|"
                            r"宣称|一味认为|硬说)|所谓|或(?:曰|谓|问)|世人(?:常|多|每)?(?:说|以为|认为|谓)")
-_REPORT_VERBS = r"(?:一向|向来|始终|曾|上一轮|上轮|方才|刚才|也|亦|则|更)?(?:认为|以为|主张|说|指出|强调|谓|云|言|称|批评|" \
+_REPORT_VERBS = r"(?<![之的])(?:一向|向来|始终|曾|上一轮|上轮|方才|刚才|也|亦|则|更)?(?:认为|以为|主张|说|指出|强调|谓|云|言|称|批评|" \
                 r"质疑|断言|坚持|提出|判|立|所言|所说|讲|担心|质问|追问|反问|判定|宣称|提醒|警告|怀疑|否认)"
 
 
@@ -99,15 +101,20 @@ class VerdictHit:
         return self.phrase
 
 
+@lru_cache(maxsize=32)
+def _report_frame(others: str) -> re.Pattern:
+    subj = r"(?:对方|彼宗|贵宗|有人|或人|世人|论者|批评者|外人|有论者|一般人|人们|彼等|他们|彼|他"
+    if others:
+        subj += "|" + others
+    subj += ")"
+    return re.compile(subj + r"[^，。；：]{0,10}?" + _REPORT_VERBS)
+
+
 def _reported_ranges(sent: str, others: Optional[re.Pattern]) -> list[tuple[int, int]]:
     """Ranges of a (masked) sentence that report what someone else holds."""
     out: list[tuple[int, int]] = []
     frames: list[tuple[int, int, bool]] = []  # (start, end of frame, clause-only)
-    subj = r"(?:对方|彼宗|贵宗|有人|或人|世人|论者|批评者|外人|有论者|一般人|人们|彼等|他们|彼|他"
-    if others is not None:
-        subj += "|" + others.pattern
-    subj += ")"
-    for m in re.finditer(subj + r"[^，。；：]{0,10}?" + _REPORT_VERBS, sent):
+    for m in _report_frame(others.pattern if others is not None else "").finditer(sent):
         frames.append((m.start(), m.end(), False))
     for m in _HYPOTHETICAL.finditer(sent):
         frames.append((m.start(), m.end(), True))
@@ -128,7 +135,11 @@ def _in(ranges: list[tuple[int, int]], pos: int) -> bool:
     return any(s <= pos < e for s, e in ranges)
 
 
+_NOT_NEGATION = re.compile(r"不过|不外乎|不外|无非|莫非|未免|不免|不禁|不断|不久|不少|无论|无限|无量|无上|无比|不可思议")
+
+
 def _negated(before: str) -> bool:
+    before = _NOT_NEGATION.sub("", before)
     if _RHETORICAL.search(before):
         return False
     if _NEG_MULTI.search(before):
@@ -149,12 +160,13 @@ def verdict_hits(text: str, *, extra_sides: Iterable[str] = (), others: Optional
     will be reused out of its context: a question or a report does not excuse a verdict in it."""
     side = side_regex(tuple(sorted(set(extra_sides))))
     masked = mask(text)
+    masked_all = mask(text, "「『“‘\"【《（(")
     hits: list[VerdictHit] = []
     for s, e in sentences(text):
         sent = masked[s:e]
         reported = [] if strict else _reported_ranges(sent, others)
         sent_has_side = bool(side.search(sent))
-        cl = [(a - s, b - s) for a, b in clauses(text, s, e)]
+        cl = [(a - s, b - s) for a, b in clauses(text, s, e, masked_all)]
 
         def clause_of(pos: int) -> tuple[int, int]:
             for a, b in cl:
@@ -195,9 +207,6 @@ def verdict_hits(text: str, *, extra_sides: Iterable[str] = (), others: Optional
         for m in _COMPARE2.finditer(sent):
             if m.group("obj") is not None:  # 超过 / 超越: only with a side right after
                 accept("comparison", m, needs_side=True, side_window=(m.end(), m.end() + 10))
-            elif m.group(0) in ("不如", "不及"):  # 不如观自然呼吸 is advice; 念佛不如参禅 ranks two sides
-                a, b = clause_of(m.start())
-                accept("comparison", m, needs_side=True, side_window=(a, b))
             else:
                 accept("comparison", m, needs_side=True)
         for m in _DEGREE_ADJ.finditer(sent):
@@ -213,6 +222,8 @@ def verdict_hits(text: str, *, extra_sides: Iterable[str] = (), others: Optional
             accept("rightness", m, needs_side=True)
         for m in _RECOMMEND.finditer(sent):
             a, b = clause_of(m.start())
+            if m.group(0).startswith("与其说") and m.group(0).endswith("不如") and sent[m.end():m.end() + 1] == "说":
+                continue  # 与其说…不如说…: a rewording, not a preference
             if m.group(0).startswith("与其"):
                 accept("recommendation", m, needs_side=True, side_window=(m.start(), min(len(sent), m.end() + 12)))
             else:
