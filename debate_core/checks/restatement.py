@@ -25,13 +25,14 @@ RESTATING_ROLES = {"反驳", "回应"}
 # Groups of absolutes and dismissals: a word of a group in the restatement needs a word of the same
 # group in the summary.
 _ABSOLUTES = {
-    "totality": ("一切", "所有", "任何", "全部", "统统", "一概", "一律", "全盘", "尽皆", "悉皆", "凡是", "一切皆", "全都"),
+    "totality": ("一切", "所有", "任何", "全部", "统统", "一概", "一律", "全盘", "尽皆", "悉皆", "凡是", "一切皆", "全都",
+                 "诸", "皆", "凡", "均"),
     "degree": ("完全", "全然", "彻底", "根本", "绝对", "丝毫", "毫无", "半点", "一无", "毫不", "压根"),
-    "only": ("纯属", "纯粹", "无非", "不过是", "只不过", "仅仅", "只是", "而已", "罢了"),
+    "only": ("纯属", "纯粹", "无非", "只不过", "仅仅", "而已", "罢了"),
     "never": ("从不", "从来不", "从未", "永远", "绝不", "决不", "万万不", "一向不"),
     "exclusive": ("唯有", "只有", "惟有", "唯一", "唯独", "独有"),
 }
-_DISMISSALS = ("无意义", "没有意义", "无用", "没用", "无益", "徒劳", "白费", "多余", "可笑", "荒谬", "错误", "迷信",
+_DISMISSALS = ("空谈", "妄想", "无意义", "没有意义", "无用", "没用", "无益", "徒劳", "白费", "多余", "可笑", "荒谬", "错误", "迷信",
                "愚昧", "愚蠢", "骗人", "否定", "排斥", "反对", "废弃", "抛弃", "鄙视", "轻视", "贬低", "不要", "不需要",
                "用不着", "不必", "不值", "无效", "取消", "废除", "摒弃", "歧途", "外道", "邪见", "毫无价值", "一无是处")
 _EXCLUSIVE_SUMMARY = ("唯", "惟", "只", "独", "方可", "才")
@@ -62,6 +63,21 @@ def _strip(s: str, names: Iterable[str]) -> str:
     return s
 
 
+def _cut_reply(sent: str, summary: str, opp_names: list[str]) -> str:
+    """The restating part of a sentence: up to a turn (然而, 但是 …) after which the words are no
+    longer the summary's (the speaker's reply).  A turn the summary itself makes is kept."""
+    sb = _bigrams(_strip(summary, opp_names))
+    for cut in _CONTRAST.finditer(sent):
+        if cut.start() < 6:
+            continue
+        nxt = _CONTRAST.search(sent, cut.end())
+        seg = sent[cut.end(): nxt.start() if nxt else len(sent)]
+        segb = _bigrams(seg)
+        if not segb or len(segb & sb) / len(segb) < 0.25:
+            return sent[:cut.start()]
+    return sent
+
+
 def first_sentence(text: str, opp_names: Iterable[str]) -> tuple[str, int]:
     """The restating sentence and its index (0, or 1 after an announcing sentence)."""
     sents = sentences(text.strip())
@@ -90,9 +106,7 @@ def check(text: str, role: str, summary: str, opp_names: list[str], speaker_name
     summ = re.sub(r"引《[^》]*》[^。；]*|《[^》]*》|[A-Z][A-Za-z0-9:._-]*\d", "", summary)
     summ_core = _strip(summ, opp_names)
     sb = _bigrams(summ_core)
-    cut = _CONTRAST.search(sent)
-    if cut and cut.start() >= 6:
-        sent = sent[:cut.start()]  # what follows the turn is the speaker's reply, not the restatement
+    sent = _cut_reply(sent, summary, opp_names)
     masked = mask(sent, "【")
     sent_core = _strip(masked, opp_names + speaker_names)
     rb = _bigrams(sent_core)
@@ -116,7 +130,7 @@ def check(text: str, role: str, summary: str, opp_names: list[str], speaker_name
     distortions: list[str] = []
     for group, words in _ABSOLUTES.items():
         for w in words:
-            if w in sent_core and w not in summ:
+            if len(w) >= 2 and w in sent_core and w not in summ:
                 if group == "exclusive" and any(x in summ for x in _EXCLUSIVE_SUMMARY):
                     continue
                 if not any(x in summ for x in words):
