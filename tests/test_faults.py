@@ -268,7 +268,7 @@ def test_trial_over_length_reply_is_cut_and_flagged(tmp_path):
         runner, d = registry.start(cfg, arc, probe=False, gateway_options={"backoff": 0.01})
         d = runner.run(d)
     pro = arc.get_debate(d.id).rounds[0]
-    assert pro.truncated and len(pro.text) == 500 and "cut at 500 characters" in pro.warnings
+    assert pro.truncated and len(pro.text) == 500 and "超过 500 字符，已截断" in pro.warnings
 
 
 def test_trial_failed_round_is_continued_by_the_archive_retry(tmp_path):
@@ -284,7 +284,7 @@ def test_trial_failed_round_is_continued_by_the_archive_retry(tmp_path):
                            max_retries=1)
         runner, d = registry.start(cfg, arc, probe=False, gateway_options={"backoff": 0.01})
         d = runner.run(d)
-        assert d.status == "failed" and "round 2 con failed" in d.stop_reason and "\n" not in d.stop_reason
+        assert d.status == "failed" and d.stop_reason.startswith("第 2 轮反方发言失败：") and "\n" not in d.stop_reason
         kept = [(s.round, s.speaker, s.text) for s in arc.get_debate(d.id).rounds if s.status != "failed"]
         assert kept == [(1, "pro", "pro 第1轮发言"), (1, "con", "con 第1轮发言"), (2, "pro", "pro 第2轮发言")]
         healed["yes"] = True
