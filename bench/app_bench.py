@@ -178,7 +178,7 @@ def browser_figures(archive: dict) -> tuple[list, dict]:
                                         'st.plotly_chart(px.bar(x=[1, 2, 3], y=[3, 1, 2]))\n')
     rid, jid = archive["real_id"], archive["judged_id"]
     plan = [("Setup", "/Setup", "Suggested pair", 0), ("Live (a 4-round debate)", f"/Live?id={rid}", "R4｜", 0),
-            ("Outcome (master)", f"/Outcome?id={rid}", "neutral observation", 0),
+            ("Outcome (master)", f"/Outcome?id={rid}", "教内余争 — 中立观察", 0),
             ("Outcome (judged, score chart)", f"/Outcome?id={jid}", "Per debater", 1),
             ("Archive (table + 2 of 8 charts)", "/Archive", "Charts", 2), ("Coverage (heatmap)", "/Coverage",
                                                                             "Canonical pairs", 1)]

@@ -110,29 +110,30 @@ def test_offline_master_debate_live_outcome_in_the_browser(server, page):
     page.wait_for_url("**/Live?id=*")
     debate_id = page.url.split("id=")[1].split("&")[0]
     # mid-debate: two rounds on the page, round 3 streaming in, no reload needed
-    page.get_by_text("Progress: 2 of 4 rounds").wait_for()
-    page.get_by_role("heading", name="✍️ round 3: 慧能大师 · 回应 — writing…").wait_for()
-    assert page.get_by_role("heading", name="R2｜印光大师 · 反驳").is_visible()
+    page.get_by_text("已完成 2 / 4 轮").wait_for()
+    page.get_by_text("✍️ 撰写中…").wait_for()
+    page.get_by_role("heading", name="R3｜慧能大师 回应").wait_for()
+    assert page.get_by_role("heading", name="R2｜印光大师 反驳").is_visible()
     shot(page, "live-running")
-    page.get_by_text("Completed: 已完成预定的 4 轮.").wait_for()
-    for title in ("R1｜慧能大师 · 立论", "R2｜印光大师 · 反驳", "R3｜慧能大师 · 回应", "R4｜印光大师 · 综合"):
-        page.get_by_role("heading", name=title).wait_for()  # every round is on the page
-    assert page.get_by_text("Progress: 4 of 4 rounds").is_visible()
-    assert page.get_by_text("✅ verified").count() >= 4
+    page.get_by_text("已完成：已完成预定的 4 轮。").wait_for()
+    for title in ("R1｜慧能大师 立论", "R2｜印光大师 反驳", "R3｜慧能大师 回应", "R4｜印光大师 综合"):
+        page.get_by_role("heading", name=title).wait_for()  # every round is on the page, the seed's heading
+    assert page.get_by_text("已完成 4 / 4 轮").is_visible()
+    assert page.get_by_text("引证核对").count() >= 4  # each card lists its citation marks
     settle(page)
     shot(page, "live")
 
     # A reload or a second tab shows the same debate, read from the archive.
     second = page.context.new_page()
     second.goto(page.url)
-    second.get_by_text("Completed: 已完成预定的 4 轮.").wait_for()
-    for title in ("R1｜慧能大师 · 立论", "R4｜印光大师 · 综合"):
+    second.get_by_text("已完成：已完成预定的 4 轮。").wait_for()
+    for title in ("R1｜慧能大师 立论", "R4｜印光大师 综合"):
         second.get_by_role("heading", name=title).wait_for()
     second.close()
 
     page.get_by_role("link", name="Open the outcome").click()
     page.wait_for_url(f"**/Outcome?id={debate_id}")
-    page.get_by_text("neutral observation").first.wait_for()
+    page.get_by_text("教内余争 — 中立观察").first.wait_for()
     page.get_by_text("分歧本质").first.wait_for()
     md_button = page.get_by_role("button", name="Markdown (.md)")
     md_button.wait_for()
