@@ -180,3 +180,81 @@ def test_compatibility_helpers():
     assert not any(p.search("自性本自清净") for p in VERDICT_PATTERNS)
     assert is_safe_fragment("自性本自清净，不假外求。", ["慧能", "印光"])
     assert not is_safe_fragment("慧能对印光说：念佛即是念心。", ["慧能", "印光"])
+
+
+# ------------------------------------------------------------------ the check subcommand
+
+def _speech(name="hn_yg_hui"):
+    from tests.check_corpus_support import base_cases
+
+    return next(c for c in base_cases() if c.id == name)
+
+
+def test_cli_check_passes_a_clean_speech_and_prints_json(tmp_path):
+    from tests.conftest import run_cli
+
+    case = _speech()
+    path = tmp_path / "speech.txt"
+    path.write_text(case.text, encoding="utf-8")
+    r = run_cli("check", str(path), "--speaker", "六祖", "--opponent", "印光", "--role", "回应", "--round", "3",
+                "--opponent-summary", case.opponent_summary, "--format", "json")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["passed"] is True and data["speaker"] == "huineng" and data["opponent"] == "yinguang"
+    assert [f["rule"] for f in data["findings"]] == list(RULES)
+    assert all(f["passed"] and f["message"] for f in data["findings"])
+    cit = next(f for f in data["findings"] if f["rule"] == "citation")
+    assert {m["status"] for m in cit["marks"]} == {"id_only"} and len(cit["marks"]) == 3
+
+
+def test_cli_check_fails_a_bad_speech_from_stdin():
+    import subprocess
+    import sys
+
+    from tests.conftest import REPO
+
+    case = _speech()
+    text = case.text.replace("接受与坚持各有分寸", "禅宗之法更为究竟，接受与坚持各有分寸")
+    r = subprocess.run([sys.executable, "-m", "debate_core", "check", "-", "--speaker", "huineng", "--opponent",
+                        "yinguang", "--role", "回应", "--opponent-summary", case.opponent_summary],
+                       input=text, capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert r.returncode == 1, r.stderr
+    assert "✗ no_verdict：" in r.stdout and "更为究竟" in r.stdout and "✓ citation：" in r.stdout
+
+
+def test_cli_check_says_when_a_rule_cannot_decide(tmp_path):
+    from tests.conftest import run_cli
+
+    path = tmp_path / "s.txt"
+    path.write_text(_speech().text, encoding="utf-8")
+    r = run_cli("check", str(path), "--speaker", "huineng", "--opponent", "yinguang", "--role", "回应")
+    assert r.returncode == 1
+    assert "? restatement：无法判定" in r.stdout
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--speaker", "无名氏", "--opponent", "印光", "--role", "立论"], "--speaker '无名氏'"),
+    (["--speaker", "慧能", "--opponent", "印光", "--role", "辩论"], "--role '辩论'"),
+    (["--speaker", "慧能", "--opponent", "六祖", "--role", "立论"], "--opponent '六祖'"),
+    (["--opponent", "印光", "--role", "立论"], "--speaker is required"),
+])
+def test_cli_check_bad_input_is_one_line_and_exit_2(tmp_path, args, needle):
+    from tests.conftest import run_cli
+
+    path = tmp_path / "s.txt"
+    path.write_text(_speech().text, encoding="utf-8")
+    r = run_cli("check", str(path), *args)
+    assert r.returncode == 2 and r.stdout == ""
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], r.stderr
+
+
+def test_cli_check_refuses_an_empty_text_and_a_missing_file(tmp_path):
+    from tests.conftest import run_cli
+
+    empty = tmp_path / "empty.txt"
+    empty.write_text("  \n", encoding="utf-8")
+    r = run_cli("check", str(empty), "--speaker", "慧能", "--opponent", "印光", "--role", "立论")
+    assert r.returncode == 2 and r.stderr.strip() == f"error: {empty}: the speech is empty"
+    r = run_cli("check", str(tmp_path / "nope.txt"), "--speaker", "慧能", "--opponent", "印光", "--role", "立论")
+    assert r.returncode == 2 and "no such file" in r.stderr and len(r.stderr.strip().splitlines()) == 1
