@@ -884,3 +884,18 @@ def test_setup_check_model_reaches_the_debate_and_its_audit_shows_beside_the_rul
     assert rows[1]["模型审核"] == "✗ 禁裁决（有比较高下之意）" and "✗ 禁裁决（模型审核）" in rows[1]["结果"]
     assert "✗ 禁裁决：有比较高下之意" in card(at, 2) and "✓" not in card(at, 2)
     assert "审核模型 `openai/scripted`" in texts(at)
+
+
+def test_setup_check_model_is_off_when_empty_and_never_the_offline_engine(archive_path):
+    from debate_core import views
+
+    at = app("setup")
+    clean(at)
+    field = by_label(at.text_input, "Check model (optional)")
+    assert field.value == "" and not at.button(key="start").disabled  # empty: off, the debate can start
+    field.input("offline").run()
+    assert any("check model must be a model" in e.value for e in at.error)
+    assert at.button(key="start").disabled
+    assert views.build_config("master", "禅净", check_model="  openai/x ").check_model == "openai/x"
+    assert views.build_config("master", "禅净", check_model="").check_model is None
+    assert views.build_config("topic", "远程办公", check_model="openai/x").check_model is None
