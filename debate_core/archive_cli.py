@@ -202,6 +202,19 @@ def _jsonable(value):
     return value
 
 
+def _master_slug(name):
+    """A master named by a common name (六祖, 罗什, 智者大师) is looked up by its slug in the default pack."""
+    if not name:
+        return name
+    try:
+        from .aliases import resolve_name
+        from .api import get_pack
+
+        return resolve_name(get_pack(None), name) or name
+    except Exception:  # noqa: BLE001 - no default pack here: match the name as given
+        return name
+
+
 @_guard
 def run_list(args) -> int:
     from .archive import default_archive_path
@@ -214,7 +227,8 @@ def run_list(args) -> int:
             print(f"no debates in {path} (no archive there yet)")
         return EXIT_OK
     archive = _open(args, create=False)
-    df = archive.list_debates(protocol=args.protocol, master=args.master, model=args.model, status=args.status,
+    df = archive.list_debates(protocol=args.protocol, master=_master_slug(args.master), model=args.model,
+                              status=args.status,
                               date_from=args.date_from, date_to=args.date_to, text=args.text, limit=args.limit)
     if args.format == "json":
         rows = []

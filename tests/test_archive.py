@@ -643,3 +643,13 @@ def test_cli_debate_then_copy_the_file_alone(tmp_path, pack):
     debate_id = json.loads(r.stdout)["id"]
     copy = _copy_file_alone(Archive(path, create=False), tmp_path / "copy" / "c.duckdb")
     assert copy.get_debate(debate_id).status == "completed"
+
+
+def test_list_finds_a_master_by_a_common_name(tmp_path, pack):
+    arc = Archive(tmp_path / "l.duckdb")
+    d = run_debate(arc, pack)  # huineng vs yinguang
+    other = run_debate(arc, pack, topic="止观与念佛", masters=("zhiyi", "yinguang"))
+    for name, expected in (("六祖", {d.id}), ("印光老法师", {d.id, other.id}), ("智者大师", {other.id})):
+        r = cli("list", "--master", name, "--format", "json", "--archive", str(arc.path))
+        assert r.returncode == 0, r.stderr
+        assert {row["id"] for row in json.loads(r.stdout)} == expected, name
