@@ -248,3 +248,12 @@ def test_pair_cli_routes_short_forms_and_aliases():
     assert json.loads(out.stdout)["pair"] == ["kumarajiva", "xuanzang"]
     out = run_cli("pair", "随便什么", "--masters", "六祖,智者大师", "--format", "json")
     assert json.loads(out.stdout)["pair"] == ["huineng", "zhiyi"]
+
+
+def test_batch_specs_name_masters_by_common_names_and_route_short_forms():
+    from debate_core.batch import expand, parse_spec
+
+    spec = parse_spec({"topics": ["禅净之争", {"topic": "随便什么", "pairs": [["六祖", "智者大师"]]}, "空有"],
+                       "models": ["offline"]})
+    assert [(c.topic, c.masters) for c in expand(spec)] == [
+        ("禅净之争", ("huineng", "yinguang")), ("随便什么", ("huineng", "zhiyi")), ("空有", ("kumarajiva", "xuanzang"))]
