@@ -147,11 +147,12 @@ T_OPEN = {
     "立论": ("就「{topic}」这一问，我先亮明看法：{thesis}{cite}。",
              "「{topic}」这个题目，我的立场很清楚：{thesis}{cite}。",
              "谈「{topic}」，我从这一点立论：{thesis}{cite}。"),
-    "反驳": ("{opp}上一轮的要点是：{gist}。",
+    # restatements use a reporting verb (主张, 认为, 提出, 强调, 所说): the opponent's words, not the speaker's
+    "反驳": ("{opp}上一轮主张：{gist}。",
              "{opp}方才主张：{gist}。",
-             "先把{opp}的意思摆正：{gist}。"),
+             "{opp}认为，{gist}。"),
     "回应": ("{opp}上一轮提出：{gist}。",
-             "{opp}刚才的意思是：{gist}。",
+             "{opp}刚才强调：{gist}。",
              "照{opp}所说，{gist}。"),
     "综合": ("最后一轮，我把两家在「{topic}」上的分合摆清楚，不替读者下结论。",
              "到了收束的时候，我只把「{topic}」上两家的同与异说明白，不作裁断。",
@@ -165,9 +166,9 @@ T_BRIDGE = {
     "回应": ("其中{accept}这一层，我愿意接受，它与我所学并不相违。",
              "对方讲到{accept}，这一点我可以接受。",
              "{accept}，这句话我认同，不必争。"),
-    "综合": ("先说共同处：两家都落在{common}上用功。",
-             "两家相通的地方，在于都重视{common}。",
-             "共识先讲：{common}是两边都承认的。"),
+    "综合": ("先说共同处：两家都谈到{common}，而且都把它当作修行的要紧处。",
+             "两家相通的地方，在于都重视{common}这一环。",
+             "共识先讲：{common}要紧，这是两边的经教都讲到的。"),
 }
 T_REASON_LEAD = (("其一，", "其二，", "其三，"), ("第一，", "第二，", "第三，"), ("首先，", "其次，", "再者，"))
 T_KEEP = ("但我仍要坚持的是：{keep}{cite}。", "我所不能放下的，是这一点：{keep}{cite}。",
@@ -309,6 +310,10 @@ class OfflineEngine:
             size += cjk_len(t.text)
         return out
 
+    def reserve(self, m: Master, opp: Master, topic: str) -> list[Teaching]:
+        """Units past the three slices: a speech takes only its own third of them (index % 3 == n)."""
+        return [t for part in self.slices(m, opp, topic)[3:] for t in part]
+
     def slice_for(self, m: Master, opp: Master, topic: str, n: int) -> list[Teaching]:
         sl = self.slices(m, opp, topic)
         return list(sl[n]) if n < len(sl) and n < 3 else []
@@ -365,9 +370,13 @@ class OfflineEngine:
             topic = "此题"
         units = self.slice_for(m, opp, req.topic, n)
         if req.opponent_summary and role in ("反驳", "回应"):
-            # the units that bear on the opponent's point come first
+            # the units that bear on the opponent's point come first; this speech may also reach into
+            # its own share of the reserve (every third unit past the slices, from n) for them
             gist_b = _bigrams(self.gist_of(req.opponent_summary))
-            units = sorted(units, key=lambda t: (-len(_bigrams(t.text) & gist_b), units.index(t)))
+            pool = units + [t for i, t in enumerate(self.reserve(m, opp, req.topic)) if i % 3 == n % 3]
+            bearing = sorted(pool, key=lambda t: (-len(_bigrams(t.text) & gist_b), pool.index(t)))
+            best = [t for t in bearing[:2] if len(_bigrams(t.text) & gist_b) >= 2 and t not in units]
+            units = best + sorted(units, key=lambda t: (-len(_bigrams(t.text) & gist_b), units.index(t)))
         ammo = self.ammo_clauses(req, m, opp)
         ammo_pick = ammo[(n + h) % len(ammo)] if ammo else None
         opp_name = opp.short_name
@@ -492,16 +501,14 @@ class OfflineEngine:
 
     def _pad(self, text: str, m: Master, opp: Master, req: SpeechRequest, v: int, closing: str) -> str:
         """A thin pack: the speaker's units beyond every slice of this debate, then frames naming the sources."""
-        sl = self.slices(m, opp, req.topic)
-        reserve = [t for part in sl[3:] for t in part]  # no slice a speech draws from
+        reserve = self.reserve(m, opp, req.topic)  # no slice a speech draws from
         head = text[: len(text) - len(closing)]
-        start = (_stable(req.topic, m.slug, req.round) % len(reserve)) if reserve else 0
         picked = []
-        for i in range(len(reserve)):
+        n = (req.round - 1) // 2
+        for i, t in enumerate(reserve):
             if cjk_len(head + "".join(picked) + closing) >= MIN_CHARS + 10:
                 break
-            t = reserve[(start + i) % len(reserve)]
-            if ((start + i) % len(reserve)) % 3 != ((req.round - 1) // 2) % 3:
+            if i % 3 != n % 3 or _body(t.text) in head:
                 continue  # a speaker's n-th speech takes every third reserve unit from n: disjoint
             picked.append(f"{_body(t.text)}。")
         head += "".join(picked)
@@ -539,6 +546,15 @@ class OfflineEngine:
         parts = [p for p in re.split(r"[，；：—]+", plain) if cjk_len(p) >= 5 and _balanced(p)]
         return _clip(parts[0] if parts else text, limit)
 
+    @classmethod
+    def clause_with(cls, text: str, term: str, limit: int = 24) -> str:
+        """The clause of a unit that holds the common term (else its first clause)."""
+        plain = re.sub(r"（[^（）]*）|\([^()]*\)", "", _body(text))
+        for c in re.split(r"[，；：—]+", plain):
+            if term in c and cjk_len(c) >= 5 and _balanced(c):
+                return _clip(c, limit)
+        return cls.first_clause(text, limit)
+
     @staticmethod
     def accepted_part(gist: str) -> str:
         """A clause of what the opponent actually said (from the summary), short enough to name."""
@@ -552,7 +568,7 @@ class OfflineEngine:
         """The opponent's units past every slice he has spoken from in this debate."""
         sl = self.slices(opp, m, req.topic)
         spoken = len([r for r in range(1, req.round) if r % 2 != req.round % 2])
-        return [t for part in sl[spoken:spoken + 2] for t in part]
+        return [t for part in sl[spoken:3] for t in part]  # never the reserve: he may have used it
 
     def common_ground(self, mine: list[Teaching], theirs: list[Teaching], m: Master, opp: Master):
         """A term both sides' units hold, with the unit on each side that holds it."""
@@ -652,10 +668,11 @@ class OfflineEngine:
         ub = [t for _, _, t in self.ranked(b, a, req.topic)[:12]]
         common, ca, cb = self.common_ground(ua, ub, a, b)
         if ca is not None and cb is not None:
+            ka, kb = self.clause_with(ca.text, common), self.clause_with(cb.text, common)
             cons = (
-                f"两人并非处处相左：双方的材料都落在{common}上，{an}讲{_clip(ca.text, 22)}，{bn}也讲{_clip(cb.text, 22)}。",
-                f"共同的地方也很实在，{an}和{bn}都看重{common}：一说{_clip(ca.text, 22)}，一说{_clip(cb.text, 22)}。",
-                f"两家相通之处在{common}，{an}所说的{_clip(ca.text, 22)}，与{bn}所说的{_clip(cb.text, 22)}，可以互相印证。",
+                f"两人并非处处相左：双方的材料都讲到{common}，{an}说{ka}，{bn}也说{kb}。",
+                f"共同的地方也很实在，{an}和{bn}都看重{common}：一说{ka}，一说{kb}。",
+                f"两家都谈{common}，{an}所说的{ka}，与{bn}所说的{kb}，可以对照着读。",
             )[(h // 3) % 3]
         else:
             cons = f"{an}与{bn}都把{common}当作要紧处，也都以自己所依的经教为凭。"
