@@ -120,10 +120,11 @@ def check_citations(text: str, ctx: CheckContext) -> Finding:
 # ------------------------------------------------------------------ ammo
 
 
-def ammo_used(text: str, ammo: list[CrossCritique]) -> list[str]:
+def ammo_used(text: str, ammo: list[CrossCritique], exclude: str = "") -> list[str]:
     """The ammo entries the text draws on: three or more four-character phrases shared with the entry
-    (two could be a school's stock phrases that any speech of the master uses)."""
-    grams = ngrams(text, 4)
+    (two could be a school's stock phrases that any speech of the master uses).  Phrases that are
+    also in ``exclude`` (the opponent's summary, which a restatement repeats) do not count."""
+    grams = ngrams(text, 4) - ngrams(exclude, 4)
     out = []
     for a in ammo:
         shared = ngrams(a.position, 4) & grams
@@ -136,7 +137,7 @@ def check_ammo(text: str, ctx: CheckContext) -> Finding:
     opp = ctx.opponent.name
     if not ctx.ammo:
         return _finding("ammo", True, f"资料包中没有{ctx.speaker.name}针对{opp}的弹药（cross_critique 覆盖缺口），本条不适用")
-    used = ammo_used(text, ctx.ammo)
+    used = ammo_used(text, ctx.ammo, ctx.opponent_summary)
     if used:
         return _finding("ammo", True, f"用到 {len(used)}/{len(ctx.ammo)} 条针对{opp}的弹药")
     return _finding("ammo", False, f"没有用到任何一条针对{opp}的弹药（cross_critique），至少须引用一条")
