@@ -258,3 +258,13 @@ def test_cli_check_refuses_an_empty_text_and_a_missing_file(tmp_path):
     assert r.returncode == 2 and r.stderr.strip() == f"error: {empty}: the speech is empty"
     r = run_cli("check", str(tmp_path / "nope.txt"), "--speaker", "慧能", "--opponent", "印光", "--role", "立论")
     assert r.returncode == 2 and "no such file" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_aliases_are_known_without_the_pack(default_pack):
+    """The master protocol may give only names and short names: common names still count."""
+    m = default_pack.masters
+    names = [n for x in m.values() for n in (x.name, x.short_name)]
+    ctx = CheckContext(speaker=m["huineng"], opponent=m["yinguang"], role="立论", names=names)
+    for text in ("智者大师对罗什说：「止观双运。」", "唐三藏拜访了天台大师。", "六祖听罢，默然良久。"):
+        assert not check_no_dialogue(text, ctx).passed, text
+    assert check_no_dialogue("智者不惑，仁者不忧。", ctx).passed  # 智者 without an honorific is a word

@@ -93,8 +93,11 @@ def name_map(masters: Iterable[Master], extra: Iterable[str] = ()) -> dict[str, 
             continue
         key = bare(n)
         for slug, aliases in fallback.items():
-            if n in aliases or key in aliases:
+            forms = set(aliases) | {bare(a) for a in aliases}
+            if n in forms or key in forms:
                 key = slug
+                for a in aliases:  # a master named by the caller is known by all its common names
+                    out.setdefault(a, slug)
                 break
         out[n] = key
         out.setdefault(bare(n), key)

@@ -63,7 +63,7 @@ def _patterns(N: str) -> dict[str, re.Pattern]:
                       rf"(?:[^，。；：「“]{{0,8}}?){_MEET}")
     pat3 = re.compile(rf"(?P<x>{N}|{selfp})[^，。；]{{0,4}}?{_TRAVEL}[^，。；]{{0,10}}?(?:与|和|同|见|访|谒|拜见|参见)"
                       rf"(?P<y>{N})")
-    pat4 = re.compile(rf"(?P<x>{N}|{selfp})[^，。；]{{0,10}}?{_VISIT}(?:过)?(?P<y>{N})")
+    pat4 = re.compile(rf"(?P<x>{N}|{selfp})[^，。；]{{0,10}}?{_VISIT}(?:过|了)?(?P<y>{N})")
     return {"pat1": pat1, "pat2": pat2, "pat3": pat3, "pat4": pat4,
             "answer": re.compile(rf"(?P<y>{N})(?P<mid>[^，。；「“]{{0,8}}?){_ANSWER}"),
             "react1": re.compile(rf"(?P<y>{N})[^。；]{{0,12}}?{_REACT_AFTER}[^。；]{{0,8}}?{_REACT}"),
