@@ -103,6 +103,9 @@ def dialogue_hits(text: str, names: Optional[re.Pattern], key_of: dict[str, str]
             x, y = m.group("x"), m.group("y")
             if (x in SELF and not past) or (x not in SELF and key(x) == key(y)):
                 continue
+            gap = m.group(0)[m.end("y") - m.start():]
+            if any(c in gap for c in "的之间") or sent[m.end(): m.end() + 1] in ("的", "之") or debate_frame:
+                continue  # 慧能与印光的辩论 / 二者之间的讨论: the debate named, not a meeting told
             add(m)
         # X 曾亲至某地 与/见 Y …; X 拜访 Y
         for m in pat3.finditer(sent):
