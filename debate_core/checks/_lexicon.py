@@ -125,7 +125,7 @@ def side_regex(extra: tuple[str, ...]) -> re.Pattern:
     singles = {"禅", "净", "教", "宗"}
     multi = sorted((w for w in words if w not in singles), key=len, reverse=True)
     # 禅 / 净 / 教 / 宗 alone are sides only as in 禅净, 舍净归禅, 禅与净 — not in 清净, 宗旨, 教导.
-    single = r"禅净|净禅|(?<=[舍归弃从改转])[禅净教宗]|[禅净教宗](?=[与和及、][禅净教宗])|(?<=[禅净教宗][与和及、])[禅净教宗]"
+    single = r"禅净|净禅|(?<=[舍归弃从改转选择投])[禅净教宗](?![定师心堂房机悦味意理义育导化训法诲旨])|[禅净教宗](?=[与和及、][禅净教宗])|(?<=[禅净教宗][与和及、])[禅净教宗]"
     return re.compile("(?:" + "|".join(re.escape(w) for w in multi) + "|" + single + ")")
 
 
