@@ -209,6 +209,24 @@ T_CLOSE = {
 }
 
 
+# A thin pack: sentences about the speaker's own way of arguing, two per speech, one bank per speaker
+# (the first speaker speaks in odd rounds, the second in even ones), so none is said twice in a debate.
+T_THIN = (
+    ("我的材料不多，但每一条都出自我所依的经论，不敢在经论之外另立新说。",
+     "就「{topic}」而言，我只说经论里有根据的话，没有根据的地方宁可不说。",
+     "{opp}所说自有其来历，我在这里只交代我这一边的理由，不替对方下断语。",
+     "这些话放在一起，是想说明我对「{topic}」的看法有经论次第可循，并非一时之见。",
+     "凡是我引到的地方，都可以按所标的经论去核对，看这些说法各自落在哪里。",
+     "先把所依交代清楚，再谈彼此的分歧，这是我在每一轮都守住的次序。"),
+    ("我所能说的，都有经论可依，经论没有说到的地方，我不替它补话。",
+     "关于「{topic}」，我宁可少说几句，也要句句有所依据。",
+     "{opp}的立论有他的来处，我只就自己所学回应，不揣测对方的用心。",
+     "把这几条合起来看，我对「{topic}」的立场前后一贯，都从同一部经论出发。",
+     "我引用的每一处都标了出处，听者可以逐条对照，不必只听我一面之词。",
+     "依经论说话、就分歧作答，这是我在整场讨论里给自己定下的规矩。"),
+)
+
+
 class OfflineEngine:
     """Implements the master-debate engine interface: speech, summarize, observe."""
 
@@ -281,8 +299,11 @@ class OfflineEngine:
         mine, theirs = self._row_terms(m, opp)
         row_terms = list(dict.fromkeys(mine + theirs))
         own_ids = set(m.source_ids)
+        theirs = {re.sub(r"\W", "", t.text) for t in opp.teachings}
         out = []
         for t in m.teachings:
+            if re.sub(r"\W", "", t.text) in theirs:
+                continue  # both packs' masters hold it: neither speaks it, so no sentence repeats
             n = cjk_len(t.text)
             if n < 9 or n > 90 or (t.source_id and t.source_id not in own_ids):
                 continue
@@ -299,11 +320,14 @@ class OfflineEngine:
         of this speaker draws from slice n only, so two speeches never share a unit."""
         units = [t for _, _, t in self.ranked(m, opp, topic)]
         total = sum(cjk_len(t.text) for t in units)
-        budget = max(210, min(400, total // 3))
+        # a thin pack: halves, so that the two speeches of a 4-round debate are full; a third speech
+        # (5 or 6 rounds) then rests on the reserve of critiques and sources
+        budget = max(210, min(400, total // 3)) if total >= 630 else max(1, (total + 1) // 2)
+        least = 3 if total >= 630 else 1
         out: list[list[Teaching]] = [[]]
         size = 0
         for t in units:
-            if size >= budget and len(out[-1]) >= 3:
+            if size >= budget and len(out[-1]) >= least:
                 out.append([])
                 size = 0
             out[-1].append(t)
@@ -394,11 +418,15 @@ class OfflineEngine:
 
         def thesis_unit(cands: list[Teaching]) -> Optional[Teaching]:
             for t in cands:  # a declarative thesis short enough to summarise whole
-                if 10 <= cjk_len(t.text) <= 60 and not re.search(r"^(?:若|如果|假如)|[？?]|何处|何须|岂", t.text):
+                if 12 <= cjk_len(t.text) <= 60 and "，" in t.text and \
+                        not re.search(r"^(?:若|如果|假如)|[？?]|何处|何须|岂", t.text):
                     return t
             return cands[0] if cands else None
 
         rest = list(units)
+        if not rest:  # a thin pack: the speaker's best unit, said again inside this role's own frame
+            top = [t for _, _, t in self.ranked(m, opp, req.topic)]
+            rest = top[:1]
         if role == "立论":
             th = thesis_unit(rest)
             if th:
@@ -513,7 +541,29 @@ class OfflineEngine:
             picked.append(f"{_body(t.text)}。")
         head += "".join(picked)
         if cjk_len(head + closing) < MIN_CHARS:
-            n = (req.round - 1) // 2
+            lines = []
+            for c in m.cross_critique:  # his positions toward other masters: his own words and sources
+                if c.target_master == opp.slug or c.citation not in m.source_ids:
+                    continue
+                for clause in re.split(r"[；;。！？]", re.sub(r"^[^：:，。]{1,14}[：:]", "", c.position)):
+                    cl = clause.strip().strip("，、 ")
+                    if cjk_len(cl) >= 8 and _balanced(cl) and cl not in head and self.safe(cl + "。", m, opp):
+                        lines.append((cl, c.citation))
+            for i, (cl, sid) in enumerate(lines):
+                if cjk_len(head + closing) >= MIN_CHARS + 10:
+                    break
+                if i % 3 == n % 3:
+                    lead = ("在别处我也说过，", "我一向的看法是，", "换个角度说，")[(i // 3) % 3]
+                    head += f"{lead}{cl}{self.cite(m, sid)}。"
+        if cjk_len(head + closing) < MIN_CHARS:
+            bank = T_THIN[0 if req.round % 2 == 1 else 1]
+            tp = self.topic_phrase(req.topic)
+            tp = tp if self.safe(f"「{tp}」这一问。", m, opp) else "此题"
+            for line in bank[2 * (n % 3): 2 * (n % 3) + 2]:
+                if cjk_len(head + closing) >= MIN_CHARS:
+                    break
+                head += line.format(topic=tp, opp=opp.short_name)
+        if cjk_len(head + closing) < MIN_CHARS:
             for s in m.sources[n % max(1, len(m.sources)):] + m.sources[:n % max(1, len(m.sources))]:
                 short = next((p for p in re.split(r"[（）()《》\[\]/·，,\s]+", s.title) if cjk_len(p) >= 2
                               and not re.search(r"[A-Za-z]", p)), "")
@@ -609,9 +659,13 @@ class OfflineEngine:
                     break
             if core:
                 break
-        if not core:  # a speech by another engine: its first sentence that is not a restatement
+        if not core:  # no marked point: the first sentence that is neither a restatement nor a frame
             sents = [s for s in re.findall(r"[^。！？]+[。！？]?", text) if cjk_len(s) >= 8]
-            core = sents[1] if len(sents) > 1 and req.role in ("反驳", "回应") else (sents[0] if sents else "")
+            if req.role in ("反驳", "回应"):
+                sents = sents[1:]
+            frames = ("接受", "认同", "不必争", "最后一轮", "收束", "共同处", "相通", "共识")
+            own = [s for s in sents if not any(f in s for f in frames)]
+            core = (own or sents or [""])[0]
         core = _body(_CITE.sub("", core))
         core = re.sub(r"^(?:我|本宗)(?:的看法是|认为)[，：]?", "", core)
         if m is not None:

@@ -211,6 +211,7 @@ def _clean(text: str, names: list[str]) -> str:
     t = re.sub(r"(?<![A-Za-z])\*(?!\s)|(?<!\s)\*(?![A-Za-z])", "", t)
     for _ in range(2):
         t = _GLOSS.sub("", t)  # 欲爱（taṇhā） → 欲爱
+    t = re.sub(r"[（(][^（）()]*(?:所引|亦见|亦見|参见|參見|见下|见上|詳見|详见|下详|从略|從略)[^（）()]*[）)]", "", t)
     t = _QUOTE_MARKS.sub("", t)
     m = re.match(r"^([^：:，。]{1,16})[：:]\s*", t)
     if m and any(n in m.group(1) for n in names):
@@ -269,6 +270,9 @@ def _section_reason(heading: str) -> str:
     return ""
 
 
+# What makes a short unit a statement rather than a noun phrase: a copula, a modal, a negation, a verb of teaching.
+_PREDICATE = re.compile(r"是|为|為|即|乃|有|无|無|不|非|莫|勿|能|可|须|須|要|应|應|当|當|则|則|便|就|才|方|皆|都|亦|也|"
+                        r"令|使|让|讓|会|會|得|在|如|若|者|矣|也|故|因|所以|成|生|灭|滅|见|見|知|住|离|離|归|歸|依")
 _OTHER_SAYS = re.compile(r"^(?P<who>[^，。：:；]{1,8}?)(?:云|曰|說|说|言|告)(?:[：:]|(?=[^，。]{4}))")
 
 
@@ -297,6 +301,17 @@ def _sentence_reason(s: str, names: list[str]) -> Optional[str]:
         return "quote"
     if re.match(r"^(?:偈曰|偈云|颂曰|頌曰|常勉|告诫|告誡)", s):
         return "quote"
+    if re.match(r"^(?:诸比丘|諸比丘|比丘们|比丘們|舍利弗|须菩提|須菩提|善男子|善女人|阿难|阿難|大慧|文殊师利)[，,！!]", s):
+        return "quote"  # the Buddha addressing his hearers: a sutra's words
+    body = s.rstrip("。！？")
+    if not re.search(r"[，；：,;:]", body) and cjk_len(body) < 16 and not _PREDICATE.search(body):
+        return "fragment"  # a noun phrase or a list item (业处分类与选择标准), not a sentence
+    items = [x for x in re.split(r"[、，]", body) if x]
+    if body.count("、") >= 3 and not re.search(r"[，；：,;:]", body) and cjk_len(items[0]) <= 6 and \
+            sum(cjk_len(x) for x in items) / max(1, len(items)) <= 6:
+        return "fragment"  # an enumeration (空无边处、识无边处、无所有处…)
+    if re.match(r"^(?:此|这|该|上述|以上|前述)(?:一)?(?:典故|偈|喻|譬喻|六义|句|段|则|条|篇|经|论|故事|公案|即|乃|为|举|事)", body):
+        return "fragment"  # leans on a passage that is not there (此典故说明…, 此偈非否定身心…)
     if re.search(r"[0-9０-９]", s) or re.search(r"(?<!—)—(?!—)|–", s):
         return "fragment"  # list residue: 每日15–30分钟, 度疑清净—见名色之缘起
     if re.search(r"[→+＋=＝≠|｜<>/／]", s):
@@ -452,9 +467,12 @@ def read_text(text: str, master: Master, file: str = "", name: str = "") -> tupl
         for piece in pieces:
             unit = _as_unit(piece)
             why = _sentence_reason(unit, names)
-            if why is None and bullet and (re.match(r"^[^，。：:]{1,6}[：:]", piece)
-                                           or re.match(r"^[^，。]{1,10}[：:]", piece) and cjk_len(piece) < 16):
-                why = "fragment"  # 身体动作："升、降" — a labelled list item
+            lab = re.match(r"^[^，。：:]{1,10}[：:]", piece)
+            if why is None and bullet and lab:
+                rest = piece[lab.end():]
+                if cjk_len(rest) < 9 or not _PREDICATE.search(rest) or \
+                        (rest.count("、") >= 2 and not re.search(r"[，；]", rest)):
+                    why = "fragment"  # 身体动作："升、降" — a labelled list item, not a statement
             if why:
                 drop(lineno, piece, why)
             else:
@@ -514,13 +532,17 @@ def read_master(master: Master, folder: Path, root: Optional[Path] = None) -> No
         seen.add(key)
         unique.append(t)
     keys = [_norm(t.text) for t in unique]
+    grams = [{k[i:i + 2] for i in range(len(k) - 1)} for k in keys]
     kept = []
-    for i, t in enumerate(unique):  # a unit whose words another unit holds whole is a duplicate
+    kept_idx: list[int] = []
+    for i, t in enumerate(unique):  # a unit whose words another unit holds whole, or nearly, is a duplicate
         k = keys[i]
-        if any(j != i and len(keys[j]) > len(k) and k in keys[j] for j in range(len(unique))):
+        if any(j != i and len(keys[j]) > len(k) and k in keys[j] for j in range(len(unique))) or \
+                any(grams[i] and len(grams[i] & grams[j]) / len(grams[i] | grams[j]) >= 0.75 for j in kept_idx):
             aside.append(SetAside(file=t.file, line=t.line, text=t.text, reason="duplicate"))
             continue
         kept.append(t)
+        kept_idx.append(i)
     master.teachings = kept
     master.set_aside = aside
 
