@@ -236,6 +236,8 @@ class OfflineEngine:
         self.pack = pack
         self._ranked: dict[tuple[str, str, str], list[tuple[int, dict, Teaching]]] = {}
         self._safe: dict[tuple[str, str], bool] = {}
+        self._ctx = None
+        self._ctx_key: tuple[str, str] = ("", "")
 
     # ---------------------------------------------------------------- safety
     def _context(self, m: Master, opp: Master, role: str = "立论", summary: str = "", ammo=None):
@@ -253,12 +255,17 @@ class OfflineEngine:
         """A sentence the speech may hold: no verdict, no dialogue, no hygiene problem, as the checks see it."""
         key = (m.slug + ">" + opp.slug, text)
         if key not in self._safe:
-            from .checks import run_checks
+            from . import checks
 
-            ctx = self._context(m, opp)
-            bad = [f for f in run_checks(text, ctx) if f.rule in ("no_verdict", "no_dialogue", "hygiene")
-                   and not f.passed]
-            self._safe[key] = not bad
+            if self._ctx_key != (m.slug, opp.slug):
+                self._ctx, self._ctx_key = self._context(m, opp), (m.slug, opp.slug)
+            rules = [getattr(checks, n, None) for n in ("check_no_verdict", "check_no_dialogue", "check_hygiene")]
+            if all(rules):
+                findings = [r(text, self._ctx) for r in rules]
+            else:  # an older checks module: all rules, keep the three
+                findings = [f for f in checks.run_checks(text, self._ctx)
+                            if f.rule in ("no_verdict", "no_dialogue", "hygiene")]
+            self._safe[key] = all(f.passed for f in findings)
         return self._safe[key]
 
     # ------------------------------------------------------------- relevance

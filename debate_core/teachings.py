@@ -535,10 +535,12 @@ def read_master(master: Master, folder: Path, root: Optional[Path] = None) -> No
     grams = [{k[i:i + 2] for i in range(len(k) - 1)} for k in keys]
     kept = []
     kept_idx: list[int] = []
+    joined = "|" + "|".join(keys) + "|"
     for i, t in enumerate(unique):  # a unit whose words another unit holds whole, or nearly, is a duplicate
         k = keys[i]
-        if any(j != i and len(keys[j]) > len(k) and k in keys[j] for j in range(len(unique))) or \
-                any(grams[i] and len(grams[i] & grams[j]) / len(grams[i] | grams[j]) >= 0.75 for j in kept_idx):
+        inside = bool(k) and joined.count(k) > 1  # keys are unique: a second hit is inside a longer unit
+        if inside or any(grams[i] and 0.75 * len(keys[j]) <= len(k) <= 1.34 * len(keys[j])
+                         and len(grams[i] & grams[j]) / len(grams[i] | grams[j]) >= 0.75 for j in kept_idx):
             aside.append(SetAside(file=t.file, line=t.line, text=t.text, reason="duplicate"))
             continue
         kept.append(t)
