@@ -173,7 +173,7 @@ def check_no_verdict(text: str, ctx: CheckContext) -> Finding:
         sides = ctx.__dict__["_sides"] = side_terms_for(ctx.all_masters())
     hits = verdict_hits(text, extra_sides=sides, others=_others_regex(ctx))
     if hits:
-        kinds = {"outcome": "宣布胜负", "comparison": "比较高下", "rightness": "判定对错",
+        kinds = {"outcome": "宣布胜负", "comparison": "比较高下", "degree": "比较高下", "rightness": "判定对错",
                  "recommendation": "替读者做选择"}
         shown = "；".join(f"「{h.phrase}」（{kinds.get(h.kind, h.kind)}）" for h in hits[:4])
         return _finding("no_verdict", False, f"含裁决：{shown}。只陈述本宗所见，不判谁高谁低、谁胜谁负，也不替读者选择")

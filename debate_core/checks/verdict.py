@@ -207,7 +207,7 @@ def verdict_hits(text: str, *, extra_sides: Iterable[str] = (), others: Optional
                 return
             if check_question and not strict and _is_question(sent[a:b], sent[pos:]):
                 return
-            if needs_side and not (strict and kind in ("comparison", "rightness")):
+            if needs_side and not (strict and kind in ("degree", "rightness")):
                 if side_window is None:
                     # the side is the clause's own subject, or — when the clause has none (禅宗之法，
                     # 更为究竟) — the previous clause's
@@ -237,12 +237,12 @@ def verdict_hits(text: str, *, extra_sides: Iterable[str] = (), others: Optional
                 nxt = sent[m.end(): m.end() + 1]
                 if nxt and nxt not in _ADJ_SINGLE_NEXT:
                     continue
-            accept("comparison", m, needs_side=True)
+            accept("degree", m, needs_side=True)
         for m in _BI.finditer(sent):
-            accept("comparison", m, needs_side=True)
+            accept("degree", m, needs_side=True)
         for pat in (_MUCH, _NEAR):
             for m in pat.finditer(sent):
-                accept("comparison", m, needs_side=True)
+                accept("degree", m, needs_side=True)
         for m in _DISMISS.finditer(sent):
             accept("rightness", m, needs_side=True)
         for m in _RIGHT.finditer(sent):
