@@ -310,7 +310,7 @@ def _sentence_reason(s: str, names: list[str]) -> Optional[str]:
     if body.count("、") >= 3 and not re.search(r"[，；：,;:]", body) and cjk_len(items[0]) <= 6 and \
             sum(cjk_len(x) for x in items) / max(1, len(items)) <= 6:
         return "fragment"  # an enumeration (空无边处、识无边处、无所有处…)
-    if re.match(r"^(?:此|这|该|上述|以上|前述)(?:一)?(?:典故|偈|喻|譬喻|六义|句|段|则|条|篇|经|论|故事|公案|即|乃|为|举|事)", body):
+    if re.match(r"^(?:此|这|该|上述|以上|前述)(?:一)?(?:典故|偈|喻|譬喻|六义|句|段|则|条|篇|经|论|故事|公案|传说|傳說|说|說|即|乃|为|举|事)", body):
         return "fragment"  # leans on a passage that is not there (此典故说明…, 此偈非否定身心…)
     if re.search(r"[0-9０-９]", s) or re.search(r"(?<!—)—(?!—)|–", s):
         return "fragment"  # list residue: 每日15–30分钟, 度疑清净—见名色之缘起
