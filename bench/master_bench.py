@@ -123,14 +123,15 @@ def run_topic(pack, masters, topic):
 
 
 def content(pack_path, label: str, show: int = 0) -> dict:
-    from debate_core.offline_engine import (T_AMMO, T_BRIDGE, T_CLOSE, T_DIFF, T_KEEP, T_OPEN, T_OPP_UNIT, T_THIN,
+    from debate_core.offline_engine import (T_AMMO, T_BRIDGE, T_BRIDGE_LOOSE, T_CLOSE, T_DIFF, T_KEEP, T_OPEN, T_OPP_UNIT, T_THIN,
                                             sentences_of)
     from debate_core.packs import load_pack
 
     pack = load_pack(pack_path)
     templates = {_norm(re.sub(r"\{[^}]*\}", "", t))[:8] for bank in (T_OPEN, T_BRIDGE, T_AMMO, T_CLOSE)
                  for ts in bank.values() for t in ts} | {_norm(re.sub(r"\{[^}]*\}", "", t))[:8]
-                                                         for t in T_KEEP + T_OPP_UNIT + T_DIFF + T_THIN[0] + T_THIN[1]}
+                                                         for t in T_KEEP + T_OPP_UNIT + T_DIFF + T_THIN[0] + T_THIN[1]
+                                                         + T_BRIDGE_LOOSE}
     # set-aside text that is not also one of the master's teachings (a table row may hold a teaching's words)
     aside = {}
     for slug, m in pack.masters.items():

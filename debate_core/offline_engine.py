@@ -170,6 +170,10 @@ T_BRIDGE = {
              "两家相通的地方，在于都重视{common}这一环。",
              "共识先讲：{common}要紧，这是两边的经教都讲到的。"),
 }
+# 反驳 when no unit of the speaker's shares the opponent's words: the answer says it comes from elsewhere.
+T_BRIDGE_LOOSE = ("这话有它的根据；我换一个角度回答：{answer}{cite}。",
+                  "对此我不从同一处入手，而是这样回答：{answer}{cite}。",
+                  "我的回答从另一头说起：{answer}{cite}。")
 T_REASON_LEAD = (("其一，", "其二，", "其三，"), ("第一，", "第二，", "第三，"), ("首先，", "其次，", "再者，"))
 T_KEEP = ("但我仍要坚持的是：{keep}{cite}。", "我所不能放下的，是这一点：{keep}{cite}。",
           "我坚持的部分在这里：{keep}{cite}。")
@@ -453,8 +457,9 @@ class OfflineEngine:
                 ans = thesis_unit(rest)
                 if ans:
                     rest.remove(ans)
-                    pieces.append(("frame", T_BRIDGE[role][v].format(answer=_body(ans.text),
-                                                                    cite=cite_once(ans.source_id))))
+                    bears = len(_bigrams(ans.text) & _bigrams(gist)) >= 2
+                    bank = T_BRIDGE[role] if bears else T_BRIDGE_LOOSE
+                    pieces.append(("frame", bank[v].format(answer=_body(ans.text), cite=cite_once(ans.source_id))))
             else:
                 accept = self.accepted_part(gist) or "修行要落到实处"
                 pieces.append(("frame", T_BRIDGE[role][v].format(accept=accept)))
@@ -651,6 +656,7 @@ class OfflineEngine:
 
     # --------------------------------------------------------------- summaries
     MARKERS = ("我先亮明看法：", "我的立场很清楚：", "我从这一点立论：", "就针对这一点回答：", "正面回答它：", "我的回答是：",
+               "我换一个角度回答：", "而是这样回答：", "我的回答从另一头说起：",
                "我仍要坚持的是：", "是这一点：", "我坚持的部分在这里：", "不同之处在于：", "分开两家的是这一点：", "两家的差别是：")
 
     def summarize(self, req: SummaryRequest) -> Generation:

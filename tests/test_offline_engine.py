@@ -137,6 +137,16 @@ def test_roles_do_their_job(any_pack, debates):
             assert len(summaries[s.round]) <= 80
 
 
+@pytest.mark.parametrize("masters", [("buddhaghosa", "atisha"), ("xuyun", "buddhaghosa")])
+def test_thin_material_still_argues_within_the_rules(any_pack, masters):
+    """A master with little teaching in his files (upstream 觉音): full speeches, no repeats, all checks."""
+    for rounds in (2, 4):
+        d = _run(any_pack, masters, "戒律与禅修", rounds=rounds)
+        sents = [_norm(x) for s in d.rounds for x in sentences_of(s.text) if len(_norm(x)) >= 6]
+        assert not [x for x, c in Counter(sents).items() if c > 1]
+        assert all(s.status == "ok" for s in d.rounds), [(s.round, s.failed_rules) for s in d.rounds]
+
+
 def test_six_rounds_no_template_reuse(any_pack):
     d = _run(any_pack, ("huineng", "yinguang"), "念佛是不是也要见性", rounds=6)
     assert [s.role for s in d.rounds] == ["立论", "反驳", "回应", "反驳", "回应", "综合"]
