@@ -682,7 +682,7 @@ class OfflineEngine:
         core = _body(_CITE.sub("", core))
         core = re.sub(r"^(?:我|本宗)(?:的看法是|认为)[，：]?", "", core)
         if m is not None:
-            core = core.replace("我以", f"{short}以").replace("我这边", f"{short}这边").replace("我着眼于", f"{short}着眼于")
+            core = core.replace("我以", "自己以").replace("我这边", "自己这边").replace("我着眼于", "自己着眼于")
         prefix = f"{short}："
         room = req.limit - len(prefix)
         core = _clip(core, room)

@@ -131,8 +131,7 @@ def test_roles_do_their_job(any_pack, debates):
             if s.role == "综合":
                 assert opp.short_name in s.text and "我" in s.text
             # the summary is the speech's own point, not a paraphrase from elsewhere
-            me = any_pack.masters[s.speaker].short_name
-            core = summaries[s.round].split("：", 1)[1].replace(me, "我")  # 我这边 → 印光这边 in a summary
+            core = summaries[s.round].split("：", 1)[1].replace("自己", "我")  # 我这边 → 自己这边 in a summary
             assert _norm(core)[:10] in _norm(s.text), (summaries[s.round], s.text[:80])
             assert len(summaries[s.round]) <= 80
 
