@@ -383,7 +383,8 @@ def test_one_parallel_debater_times_out_while_the_others_succeed():
     r1 = {s.speaker: s for s in d.rounds if s.round == 1}
     assert r1["辩手甲"].status == "ok" and r1["辩手丙"].status == "ok"
     assert r1["辩手乙"].status == "failed" and r1["辩手乙"].warnings[0].startswith("模型调用失败：")
-    assert "timed out" in r1["辩手乙"].warnings[0]  # the gateway's own cause, kept as it is
+    assert r1["辩手乙"].warnings[0].startswith("模型调用失败：等待模型超时")  # the raw cause stays in the call
+    assert any(c.error and "timed out" in c.error for c in d.llm_calls if c.speaker == "辩手乙")
     assert "第 1 轮：辩手乙 没有回复（模型调用失败）" in d.warnings
     assert d.status == "completed" and d.verdict.winner == "辩手甲"
     # round 2: the others see 辩手乙's round 1 as an empty envelope

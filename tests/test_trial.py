@@ -158,7 +158,9 @@ def test_a_failed_round_is_rerun_alone():
         trial_round(d, rec, gateway_options=FAST)
         out = trial_round(d, rec, gateway_options=FAST)
         assert [(s.speaker, s.status) for s in out] == [("pro", "ok"), ("con", "failed")]
-        assert d.status == "failed" and d.stop_reason.startswith("第 2 轮反方发言失败：模型调用失败：") and "overloaded" in d.stop_reason
+        assert d.status == "failed" and d.stop_reason == "第 2 轮反方发言失败：模型调用失败：连接模型服务失败；请重跑该轮"
+        assert "overloaded" not in d.stop_reason  # the provider's own words stay in the recorded call
+        assert any("overloaded" in c.error for c in d.llm_calls)
         assert ("speech", 2, "con", "failed") in rec.events
         down["con"] = False
         out = trial_round(d, rec, gateway_options=FAST)
@@ -329,7 +331,7 @@ def test_a_model_without_tool_support_degrades_to_none_logged_once(workspace):
     assert d.status == "completed" and [s.status for s in d.rounds] == ["ok"] * 4
     assert all(not s.tool_calls for s in d.rounds)
     warnings = [w for w in d.warnings if w.startswith("调研工具已关闭")]
-    assert len(warnings) == 1 and "openai/plain" in warnings[0] and "does not support tools" in warnings[0]
+    assert len(warnings) == 1 and "openai/plain" in warnings[0] and "服务器拒绝了工具定义（请求被模型服务拒绝（HTTP 400））" in warnings[0]
     assert sum("tools" in r for r in requests) == 1  # asked once, never again
     later = [r for r in requests if "tools" not in r and "担任" in r["messages"][0]["content"]]
     assert all("没有调研工具" in r["messages"][0]["content"] for r in later)

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from ..envelopes import EnvelopeError, empty_envelope, envelope_json, parse_envelope, render_envelope
-from ..gateway import Gateway, GatewayError, Generation, TokenCallback, check_model_config
+from ..gateway import Gateway, GatewayError, Generation, TokenCallback, cause_zh, check_model_config
 from ..judged_prompts import (judge_messages, judge_repair_messages, opening_messages, rebuttal_messages,
                               repair_messages, stance_split_messages)
 from ..models import Debate, DebateConfig, LLMCall, Participant, Speech, utcnow
@@ -356,7 +356,7 @@ class TopicDebate:
                     return speech(text=render_envelope(env), envelope=env.model_dump(), retries=retries,
                                   status="empty")
         except GatewayError as exc:
-            warnings.append(ZH["call_failed"].format(cause=exc.cause))
+            warnings.append(ZH["call_failed"].format(cause=cause_zh(exc.cause)))
             env = empty_envelope(me.stance)
             return speech(text="", envelope=env.model_dump(), retries=retries, status="failed")
         env.stance = me.stance  # the assigned stance is authoritative; paraphrases are not kept
@@ -499,7 +499,7 @@ class TopicDebate:
                                           lambda m, t: judge_repair_messages(m, t, labels), on_token=on_token)
         except GatewayError as exc:
             debate.status = "failed"
-            failed = ZH["judge_failed"].format(cause=exc.cause)
+            failed = ZH["judge_failed"].format(cause=cause_zh(exc.cause))
             debate.stop_reason = (debate.stop_reason + "；" if debate.stop_reason else "") + failed
             self._touch(debate)
             return debate

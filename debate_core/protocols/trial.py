@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from ..gateway import Gateway, GatewayError, TokenCallback, litellm
+from ..gateway import Gateway, GatewayError, TokenCallback, cause_zh, litellm
 from ..judged_prompts import (TOOL_BUDGET_NOTE, trial_judge_messages, trial_judge_repair, trial_speaker_messages,
                               trial_transcript)
 from ..models import Debate, DebateConfig, LLMCall, Participant, Speech, ToolCallRecord, utcnow
@@ -195,7 +195,7 @@ def _speak(ctx: _Ctx, side: str, round_no: int, on_token: Optional[TokenCallback
                               tools=TOOL_SPECS if use_tools else None, round=round_no, speaker=side)
         except GatewayError as exc:
             if use_tools and _tools_refused(exc):
-                _tools_off(debate, model, f"服务器拒绝了工具定义（{exc.cause}）")
+                _tools_off(debate, model, f"服务器拒绝了工具定义（{cause_zh(exc.cause)}）")
                 ctx.touch()
                 use_tools, workspace = False, None
                 messages = speaker_messages(debate, side, round_no, False)
@@ -204,7 +204,7 @@ def _speak(ctx: _Ctx, side: str, round_no: int, on_token: Optional[TokenCallback
                 continue
             return Speech(round=round_no, speaker=side, speaker_name=part.name, role=side, status="failed",
                           engine=model, tool_calls=records, prompt_tokens=pt, completion_tokens=ct, cost=cost,
-                          latency_ms=latency, warnings=warnings + [ZH["call_failed"].format(cause=exc.cause)])
+                          latency_ms=latency, warnings=warnings + [ZH["call_failed"].format(cause=cause_zh(exc.cause))])
         pt += gen.prompt_tokens
         ct += gen.completion_tokens
         cost += gen.cost
@@ -314,7 +314,7 @@ def trial_verdict(debate: Debate, recorder: Recorder = NULL_RECORDER, *, on_toke
         verdict, text, ok = ask_judge(gw, messages, lambda t: parse_verdict(t, trial=True), trial_judge_repair,
                                       on_token=on_token)
     except GatewayError as exc:
-        debate.status, debate.stop_reason = "failed", f"裁决失败：{exc.cause}；请重新请求裁决"
+        debate.status, debate.stop_reason = "failed", f"裁决失败：{cause_zh(exc.cause)}；请重新请求裁决"
         ctx.touch()
         return debate
     if not ok:
