@@ -247,6 +247,13 @@ def rounds_range(spec: ProtocolSpec, pack: Optional[Pack] = None, pair: Optional
     return spec.min_rounds, spec.max_rounds, spec.default_rounds
 
 
+def stance_labels(stances: list[str]) -> dict[str, str]:
+    """Debater label → stance as the topic-debate seed assigns them (stance 1 → 辩手乙, 2 → 辩手甲, …)."""
+    from .protocols.topic import label_stances
+
+    return label_stances(stances)
+
+
 def split_lines(text: str, sep: str = "\n") -> list[str]:
     parts = re.split(r"[\n|]" if sep == "\n" else re.escape(sep), text or "")
     return [p.strip() for p in parts if p.strip()]

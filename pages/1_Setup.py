@@ -5,7 +5,6 @@ import os
 import streamlit as st
 
 from debate_core import ui, views
-from debate_core.protocols.topic import label_stances
 
 DEFAULT_TOPIC = "念佛与参禅，哪个更适合现代人？"
 
@@ -115,7 +114,7 @@ def judged_section(spec: views.ProtocolSpec) -> dict:
         labels = ["辩手甲", "辩手乙", "辩手丙", "辩手丁"][: max(2, len(stances))]
         st.markdown("**A model per debater** (reused in order when fewer are given: the debate is then degraded)")
         cols = st.columns(len(labels))
-        by_label = label_stances(stances)  # stance 1 → 辩手乙, stance 2 → 辩手甲, as the seed assigns them
+        by_label = views.stance_labels(stances)  # stance 1 → 辩手乙, stance 2 → 辩手甲, as the seed assigns them
         for i, label in enumerate(labels):
             with cols[i]:
                 stance = f" — {by_label[label]}" if label in by_label else ""
