@@ -897,9 +897,9 @@ class Archive(Recorder):
             if host == here:
                 if process_alive(pid, start):
                     continue
-                out.append((debate_id, f"process {pid} on {host} stopped during round {nxt}"))
+                out.append((debate_id, f"主机 {host} 上的进程 {pid} 在第 {nxt} 轮中途停止"))
             elif beat is None or now - beat > STALE_FOREIGN_WRITER:
-                out.append((debate_id, f"writer on {host} silent since {beat} (round {nxt})"))
+                out.append((debate_id, f"主机 {host} 上的写入进程自 {beat} 起无响应（第 {nxt} 轮）"))
         return out
 
     def mark_interrupted(self) -> list[str]:

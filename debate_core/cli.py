@@ -89,13 +89,9 @@ def _progress(args) -> Optional[Callable]:
         if speech.role in MASTER_ROLES:  # a master debate: its progress is Chinese, like the debate
             sys.stderr.write(master_progress_line(speech) + "\n")
             return
-        if speech.role in ("opening", "rebuttal", "pro", "con"):  # topic debate and trial: Chinese, like their debates
-            from .render_judged import progress_line
+        from .render_judged import progress_line  # topic debate and trial: Chinese, like their debates
 
-            sys.stderr.write(progress_line(speech) + "\n")
-            return
-        flag = "" if speech.status == "ok" else f" [{speech.status}: {', '.join(speech.failed_rules)}]"
-        sys.stderr.write(f"  R{speech.round} {speech.speaker_name or speech.speaker} {speech.role} done{flag}\n")
+        sys.stderr.write(progress_line(speech) + "\n")
     return on_speech
 
 

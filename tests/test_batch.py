@@ -102,7 +102,7 @@ def test_master_batch_errors_do_not_stop_it_and_a_rerun_resumes(default_pack, sc
     seen = []
     first = run_batch(spec, archive, on_result=seen.append)
     by_topic = {r.cell.topic: r for r in first.results}
-    assert by_topic[broken_topic].status == "failed" and "round 2 failed" in by_topic[broken_topic].reason
+    assert by_topic[broken_topic].status == "failed" and "第 2 轮失败" in by_topic[broken_topic].reason
     assert by_topic[CHAN].status == by_topic[KONG].status == "completed"
     assert len(seen) == 3 and not first.ok
     df = batch_debates(archive, "m-http")

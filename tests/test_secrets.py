@@ -187,7 +187,7 @@ def test_keys_never_leave_the_environment(keys, seen_auth, default_pack, tmp_pat
                     srv.url, "--archive", str(path), "--format", "json",
                     env={**KEYS, "LITELLM_LOG": "DEBUG", "DEBATE_BACKOFF": "0.01"})
     assert r.returncode == 1 and any(OPENAI_KEY in a for a in seen_auth)
-    assert "round 2 failed: server error (500): upstream rejected credentials Bearer [redacted]" in r.stderr
+    assert "第 2 轮失败：模型服务出错（HTTP 500）" in r.stderr
     assert not leaks(r.stdout) and not leaks(r.stderr), (leaks(r.stdout), leaks(r.stderr))
     failed_id = re.search(r"\(debate ([0-9a-f]{12})\)", r.stderr).group(1)
 
@@ -195,7 +195,9 @@ def test_keys_never_leave_the_environment(keys, seen_auth, default_pack, tmp_pat
     assert not leaks(path.read_bytes())
     assert not leaks(archive_text(path))
     stored = arc.get_debate(failed_id)
-    assert stored.status == "failed" and "[redacted]" in stored.stop_reason
+    assert stored.status == "failed" and "第 2 轮失败" in stored.stop_reason
+    # the provider's own words, key redacted, stay with the recorded call
+    assert any("upstream rejected credentials Bearer [redacted]" in c.error for c in stored.llm_calls)
 
     # every export of every debate
     for d_id in (master.id, trial.id, failed_id):
