@@ -98,6 +98,35 @@ def title_variants(title: str) -> set[str]:
     return {o for o in out if len(o) >= 2}
 
 
+_LATIN_WORD = re.compile(r"[A-Za-zÀ-ɏḀ-ỿ][A-Za-zÀ-ɏḀ-ỿ'’.\-]*")
+_CJK_RUN = re.compile(r"[\u3400-\u9fff][\u3400-\u9fff·]*[\u3400-\u9fff]")
+
+
+def chinese_title(title: str) -> str:
+    """The Chinese name inside a mixed title, or "" when it has none: the Chinese outside any
+    brackets (宗喀巴全集 (gsung 'bum) → 宗喀巴全集), else the first 《…》 inside it
+    (Food for the Heart（《心灵的资粮》） → 心灵的资粮), else the first Chinese run in brackets.
+    A title without Latin letters is returned as it is.  ``title_matches`` accepts the result."""
+    t = (title or "").strip()
+    if not _LATIN_WORD.search(t):
+        return t
+    outer = re.sub(r"[（(][^（）()]*[）)]", "", t)
+    inner = re.findall(r"《([^》]+)》", outer)
+    if inner and _CJK_RUN.search(inner[0]):
+        return inner[0].strip()
+    run = _CJK_RUN.search(_LATIN_WORD.sub("", outer))
+    if run and "《" not in outer:
+        return run.group(0)
+    for inner in re.findall(r"《([^》]+)》", t):
+        if _CJK_RUN.search(inner) and not _LATIN_WORD.search(inner):
+            return inner.strip()
+    for group in re.findall(r"[（(]([^（）()]*)[）)]", t):
+        run = _CJK_RUN.search(group)
+        if run:
+            return run.group(0)
+    return ""
+
+
 def _norm_title(t: str) -> str:
     t = re.split(r"[·•・:：]", t, maxsplit=1)[0]
     t = re.sub(r"第?[一二三四五六七八九十百\d]+[卷品章]$", "", t)
@@ -318,7 +347,7 @@ def check_citation_text(text: str, speaker: Master, known_ids: Iterable[str],
                     notes.append(f"引文「{short}」无法核对：资料包只有《{src.title}》的要点，没有原文")
                 else:
                     notes.append(f"引文「{short}」无法核对：资料包没有《{src.title}》（{src.id}）的文本")
-        marks.append(CitationMark(id=u.id, title=u.title or src.title, quote=u.quote[:200], status=status))
+        marks.append(CitationMark(id=u.id, title=u.title or chinese_title(src.title), quote=u.quote[:200], status=status))
     summary = "；".join(f"{m.id}（{_STATUS_ZH[m.status]}）" for m in marks)
     if problems:
         return CitationResult(False, False, "；".join(problems + undecided), marks)
