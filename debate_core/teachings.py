@@ -45,6 +45,9 @@ REASONS = {
     "fragment": "残句、引导语或半截列表",
     "code": "代码块",
     "duplicate": "与另一条教言重复",
+    "instruction": "电报式的操作步骤",
+    "description": "对宗派、传承的第三人称介绍",
+    "narrative": "生平事迹与叙事",
 }
 
 MIN_CJK = 9      # a teaching unit is a sentence, not a word
@@ -68,7 +71,7 @@ _EDITORIAL = re.compile(
     r"|不可(?:将|將|代笔|代筆|虚构|虛構|归于|歸於|把)|深入研究|请(?:查阅|参阅|访问|參閱|訪問)|(?:原文|全文|完整经文|完整經文)请"
     r"|本文件|本目录|本目錄|本规则|本規則|本(?:角色|技能|选段|選段)|收录|收錄|欢迎|歡迎|\bPR\b|授权|授權|出版社|出版物"
     r"|节选自|節選自|仅(?:介绍|供|作)|僅(?:介紹|供|作)|不替代|不代表完整|HARD-GATE|SKILL\.md|⚠|注意[：:]|警示|免责|免責"
-    r"|逐字|转述|轉述|非.{0,6}(?:原话|原話|逐字)|以.{0,8}为准|為準|为准|检索|檢索|对照|對照|公开元数据|公開元數據")
+    r"|网络上|網絡上|逐字|转述|轉述|非.{0,6}(?:原话|原話|逐字)|以.{0,8}为准|為準|为准|检索|檢索|对照|對照|公开元数据|公開元數據")
 _READING = re.compile(r"(?:中文|汉译|漢譯|英译|英譯)?参考|可参|可參|参看|參看|读物|讀物|推荐阅读|推薦閱讀|延伸阅读|书目|書目|译本|譯本")
 # An attribution before a colon and a quote: who speaks.
 _ATTRIB = re.compile(r"^(?P<who>[^，。：:「“\"]{0,16}?)(?:说|說|曰|云|答|问|問|告|言|道|开示|開示|苦恼|苦惱|偈)[^：:]{0,8}[：:]\s*[「“\"『]?")
@@ -76,6 +79,7 @@ _OTHER_SPEAKERS = re.compile(r"佛陀|佛告|佛说|佛說|世尊|如来|如來|
                              r"|舍利弗|须菩提|須菩提|阿难|阿難|文殊|维摩|維摩|龙树|龍樹|提婆|护法|護法|世亲|世親|寂天|月称|月稱")
 _OWN_VERBS = r"(?:著|说|說|造|述|撰|口述|开示|開示|公开开示|公開開示|语录|語錄|文钞|文鈔|道歌|全集|论著|論著)"
 _GLOSS = re.compile(r"[（(][^（）()]*?[A-Za-zÀ-ɏḀ-ỿ][^（）()]*?[）)]")
+_ASIDE = re.compile(r"[（(][^（）()]*[\u4e00-\u9fff][^（）()]*[）)]")  # a Chinese aside in brackets
 _PAIRS = {"【": "】", "《": "》", "「": "」", "『": "』", "“": "”", "（": "）", "(": ")", "[": "]", "〔": "〕"}
 _QUOTE_MARKS = re.compile(r"[“”\"‘’「」『』]|(?<![A-Za-z])'|'(?![A-Za-z])")
 
@@ -276,6 +280,10 @@ _PREDICATE = re.compile(r"是|为|為|即|乃|有|无|無|不|非|莫|勿|能|�
 _OTHER_SAYS = re.compile(r"^(?P<who>[^，。：:；]{1,8}?)(?:云|曰|說|说|言|告)(?:[：:]|(?=[^，。]{4}))")
 
 
+def clauses_of(text: str) -> list[str]:
+    return [c for c in re.split(r"[，；,;。！？]", text) if c]
+
+
 def _sentence_reason(s: str, names: list[str]) -> Optional[str]:
     if _URL.search(s):
         return "url"
@@ -289,7 +297,7 @@ def _sentence_reason(s: str, names: list[str]) -> Optional[str]:
         return "fragment"
     if cjk_len(s) < MIN_CJK or s.rstrip("。").endswith(("：", ":", "——", "—", "→", "+", "、")):
         return "fragment"
-    if re.match(r"^(?:佛陀|佛|世尊|如来|如來)(?:说|說|告|言|曰|云)[^，。]{0,12}[：:]", s):
+    if re.match(r"^(?:佛陀|佛|世尊|如来|如來)(?:说|說|告|言|曰|云)(?:[^，。]{0,12}[：:]|[^，。]{4})", s):
         return "quote"
     if re.match(r"^[—–\-：:，,、）)】」』”]", s) or re.match(r"^[（(][^）)]*[）)]。?$", s):
         return "fragment"
@@ -312,6 +320,26 @@ def _sentence_reason(s: str, names: list[str]) -> Optional[str]:
         return "fragment"  # an enumeration (空无边处、识无边处、无所有处…)
     if re.match(r"^(?:此|这|该|上述|以上|前述)(?:一)?(?:典故|偈|喻|譬喻|六义|句|段|则|条|篇|经|论|故事|公案|传说|傳說|说|說|即|乃|为|举|事)", body):
         return "fragment"  # leans on a passage that is not there (此典故说明…, 此偈非否定身心…)
+    if re.match(r"^(?:以此|借此|藉此|由此可见|说明|說明|体现|體現)", body) or \
+            re.match(r"^此[\u4e00-\u9fff]{1,4}(?:体现|體現|说明|說明|表明|显示|顯示|可见|可見)", body) or \
+            re.match(r"^[^，。：:]{0,3}(?:为|為|曰|云)[：:]", body):
+        return "fragment"  # 以此勉励学人…, 此志愿体现了…, 合为：… — lean on a passage or a lead-in that is not there
+    if re.match(r"^(?:是|而是|不会|不會|也不会|但是?|却|卻|故曰|(?:听|聽|闻|聞)此)", body):
+        return "fragment"  # 是托住你的栏杆 / 不会因为… — the second half of a sentence whose first half is elsewhere
+    if sum(1 for c in clauses_of(body) if cjk_len(c) <= 3 and c.endswith("了")) >= 2:
+        return "narrative"  # 手累了，水洒了 — a scene told, not a teaching
+    if re.match(r"^(?:适合|適合|适用|適用|适于|適於)", body):
+        return "fragment"  # 适合在家居士… — says what a method suits; the method is not named
+    clauses = [c for c in re.split(r"[，；,;]", body) if c]
+    if re.search(r"[\u4e00-\u9fff]{2}、[\u4e00-\u9fff](?:$|[，；。])", body) or \
+            sum(1 for c in clauses[1:] if cjk_len(c) <= 2 and not re.search(r"[者也矣]$", c)) >= 2:
+        return "instruction"  # 标记步、步 / 标升；…标降 — a meditation manual's telegraphic steps
+    if re.match(r"^[\u4e00-\u9fff]{1,10}(?:派|传承|傳承|一系|道场|道場)(?:以[^。]{1,40}?(?:为|為)[^。]{0,12}?(?:基础|基礎|根本|正式|日常|特色|核心)"
+                r"|[^。]{0,30}?包括)", body):
+        return "description"  # 森林禅林派以…为日常生活基础，包括… — describes a school, teaches nothing
+    if re.match(r"^(?:途经|途經|行至|抵达|抵達|到达|到達|曾于|曾於|后至|後至|于[^，。]{1,10}(?:法会|法會|会上|會上))", body) or \
+            re.search(r"(?:之号|之號|几近丧命|幾近喪命)", body):
+        return "narrative"  # 途经莫贺延碛… / 于戒日王法会上…获…之号 — the story of a life, not a teaching
     if re.search(r"[0-9０-９]", s) or re.search(r"(?<!—)—(?!—)|–", s):
         return "fragment"  # list residue: 每日15–30分钟, 度疑清净—见名色之缘起
     if re.search(r"[→+＋=＝≠|｜<>/／]", s):
@@ -465,6 +493,7 @@ def read_text(text: str, master: Master, file: str = "", name: str = "") -> tupl
             drop(lineno, content, "fragment")
             continue
         for piece in pieces:
+            piece = _ASIDE.sub("", piece)  # 不评判（我又散乱了…，再标） → judged as 不评判: too little, set aside
             unit = _as_unit(piece)
             why = _sentence_reason(unit, names)
             lab = re.match(r"^[^，。：:]{1,10}[：:]", piece)
@@ -495,6 +524,29 @@ def _file_default(md: Path, master: Master) -> str:
     except OSError:
         head = ""
     return matcher.match(head) or (master.sources[0].id if master.sources else "")
+
+
+def _near_duplicate(a: str, b: str, ga: set[str], gb: set[str]) -> bool:
+    """Two units of one master that say the same thing: the same opening (戒律不是束缚… twice: a
+    shared prefix of 5+ characters that is 40% of the shorter), or most of the shorter one's
+    character pairs inside the other (不抓取——出现禅悦… / 出现禅悦…，不抓取…)."""
+    if not ga or not gb:
+        return False
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    if n >= 5 and n >= 0.4 * min(len(a), len(b)):
+        return True
+    if len(ga & gb) / min(len(ga), len(gb)) >= 0.6:
+        return True
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    if len(short) < 8 or len(short) < 0.6 * len(long_):
+        return False
+    pool = Counter(long_)
+    shared = sum(min(c, pool[ch]) for ch, c in Counter(short).items())
+    return shared / len(short) >= 0.75  # 渴爱是苦的根源… / 佛说渴爱乃苦之根本…: the same words reordered
 
 
 def read_master(master: Master, folder: Path, root: Optional[Path] = None) -> None:
@@ -539,8 +591,7 @@ def read_master(master: Master, folder: Path, root: Optional[Path] = None) -> No
     for i, t in enumerate(unique):  # a unit whose words another unit holds whole, or nearly, is a duplicate
         k = keys[i]
         inside = bool(k) and joined.count(k) > 1  # keys are unique: a second hit is inside a longer unit
-        if inside or any(grams[i] and 0.75 * len(keys[j]) <= len(k) <= 1.34 * len(keys[j])
-                         and len(grams[i] & grams[j]) / len(grams[i] | grams[j]) >= 0.75 for j in kept_idx):
+        if inside or any(_near_duplicate(k, keys[j], grams[i], grams[j]) for j in kept_idx):
             aside.append(SetAside(file=t.file, line=t.line, text=t.text, reason="duplicate"))
             continue
         kept.append(t)
