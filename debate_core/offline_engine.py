@@ -38,6 +38,7 @@ import re
 import time
 from typing import Optional
 
+from .checks.citation import chinese_title
 from .gateway import Generation
 from .models import (Master, Observation, ObservationRequest, Pack, SpeechRequest, SummaryRequest, Teaching)
 
@@ -70,6 +71,18 @@ LEVEL_GLOSS = {
     "判教": "怎样安排一代教法的次第与高低层次",
     "根机": "法门对什么样的人最合用",
 }
+
+
+_SUBORDINATE = re.compile(r"^(?:若|如果|假如|倘若|倘|当|當|虽|雖|虽然|正?因为|正?因為|由于|即使|纵然|縱然|只要|一旦|每当|每當)|"
+                          r"(?:时|時|之际|之際|以后|之后|以前|之前|的话|若|如果)$")
+_SUBORDINATE_END = re.compile(r"(?:时|時|之际|之際|以后|之后|之前|的话|若|如果|而|且|与|和|及|之|的|于|於|在|把|将|以|为)$")
+_LEANING = re.compile(r"^(?:则|則|便|就|即可|无需|無需|不必|也|亦|而|但|却|卻|才|乃|故|所以|因此|是|并|並|且|又|甚至|乃至|可作为)")
+
+
+def _alike(p: str, q: str) -> bool:
+    """Two points too close to set side by side: the same opening or a third of their pairs shared."""
+    bp, bq = _bigrams(p), _bigrams(q)
+    return p[:3] == q[:3] or bool(bp and bq) and len(bp & bq) * 3 >= min(len(bp), len(bq))
 
 
 def _stable(*parts: object) -> int:
@@ -357,7 +370,7 @@ class OfflineEngine:
     def cite(self, m: Master, sid: str) -> str:
         if not sid or sid not in m.source_ids:
             return ""
-        title = m.source_title(sid)
+        title = chinese_title(m.source_title(sid) or "")
         return f"【《{title}》，{sid}】" if title else f"【{sid}】"
 
     def ammo_clauses(self, req: SpeechRequest, m: Master, opp: Master) -> list[tuple[str, str]]:
@@ -577,8 +590,7 @@ class OfflineEngine:
                 head += line.format(topic=tp, opp=opp.short_name)
         if cjk_len(head + closing) < MIN_CHARS:
             for s in m.sources[n % max(1, len(m.sources)):] + m.sources[:n % max(1, len(m.sources))]:
-                short = next((p for p in re.split(r"[（）()《》\[\]/·，,\s]+", s.title) if cjk_len(p) >= 2
-                              and not re.search(r"[A-Za-z]", p)), "")
+                short = chinese_title(s.title or "")
                 if not short:
                     continue
                 line = {0: "这一点在《{t}》中可以读到{c}。", 1: "《{t}》对此也有交代{c}。", 2: "可以对照《{t}》来看{c}。"}
@@ -607,6 +619,40 @@ class OfflineEngine:
         plain = re.sub(r"（[^（）]*）|\([^()]*\)", "", _body(text))
         parts = [p for p in re.split(r"[，；：—]+", plain) if cjk_len(p) >= 5 and _balanced(p)]
         return _clip(parts[0] if parts else text, limit)
+
+    @staticmethod
+    def main_clause(text: str, limit: int = 26, term: str = "") -> str:
+        """A whole short sentence of the unit, else a complete main clause of it (between ； or ，),
+        never a subordinate clause (当…时, 若…, 虽…), a clause that leans on the one before it
+        (则…, 无需…, 便…), a clause cut inside a —— aside, nor anything clipped: "" when none fits.
+        With ``term``, only a sentence or clause that holds it."""
+        plain = re.sub(r"（[^（）]*）|\([^()]*\)", "", _CITE.sub("", text))
+        found = []
+        for sent in re.split(r"[。！？]", plain):
+            sent = _body(sent)
+            if not sent:
+                continue
+            found.append(sent)
+            for part in re.split(r"；", sent):
+                if part != sent:
+                    found.append(part)
+                clauses = [c for c in part.split("，") if c]
+                if len(clauses) > 1:  # the first clause, or a subordinate clause with its main clause
+                    if _SUBORDINATE.search(clauses[0]):
+                        found.append("，".join(clauses[:2]))
+                    else:
+                        found.append(clauses[0])
+        for c in found:
+            c = _body(c.strip())
+            if not (5 <= cjk_len(c) and len(c) <= limit and _balanced(c)) or (term and term not in c):
+                continue
+            clauses = re.split(r"[，；]", c)
+            if _SUBORDINATE.search(clauses[0]) and len(clauses) == 1 or _SUBORDINATE_END.search(c):
+                continue
+            if _LEANING.match(c) or c.startswith("——") or c.endswith("——"):
+                continue
+            return c
+        return ""
 
     @classmethod
     def clause_with(cls, text: str, term: str, limit: int = 24) -> str:
@@ -716,36 +762,66 @@ class OfflineEngine:
         first: dict = {}
         for s in sorted(req.summaries, key=lambda s: s.round):
             first.setdefault(s.speaker, s)
-        def point(m: Master, o: Master) -> str:
+        def point(m: Master, o: Master, limit: int = 26, avoid: str = "") -> str:
+            """The master's point as a whole short sentence or main clause: his first summary, else
+            his best-ranked units in turn; never one that repeats the other side's point."""
+            cands = []
             s = first.get(m.slug)
-            if s is not None:
-                g = self.gist_of(s.text)
-                if g:
-                    return self.first_clause(g, 26)
-            top = self.ranked(m, o, req.topic)
-            return self.first_clause(top[0][2].text, 26) if top else "自己所依的经教"
-        pa, pb = point(a, b), point(b, a)
+            if s is not None and self.gist_of(s.text):
+                cands.append(self.gist_of(s.text))
+            cands += [t.text for _, _, t in self.ranked(m, o, req.topic)[:20]]
+            for c in cands:
+                p = self.main_clause(c, limit)
+                if p and not (avoid and _alike(p, avoid)):
+                    return p
+            return ""
+        pa = point(a, b)
+        pb = point(b, a, avoid=pa)
+        if not pa or not pb:  # nothing short enough: the master's position told through the level's gloss
+            div = f"{an}与{bn}的不同，主要在{lv}上，也就是{LEVEL_GLOSS[lv]}，两人各自从所依的经教出发作答。"
+            pa, pb = pa or "", pb or ""
         gloss = LEVEL_GLOSS[lv]
-        div = (
-            f"{an}与{bn}的不同，主要在{lv}上，也就是{gloss}：{an}强调{pa}，{bn}强调{pb}。",
-            f"这场讨论把两人分开的，是{lv}层面的问题——{gloss}；{an}一方落在{pa}，{bn}一方落在{pb}。",
-            f"若问{an}和{bn}差在哪里，答案在{lv}，即{gloss}：一边是{pa}，一边是{pb}。",
-        )[h % 3]
+        if pa and pb:
+            div = (
+                f"{an}与{bn}的不同，主要在{lv}上，也就是{gloss}：{an}强调「{pa}」，{bn}强调「{pb}」。",
+                f"这场讨论把两人分开的，是{lv}层面的问题——{gloss}；{an}一方说「{pa}」，{bn}一方说「{pb}」。",
+                f"若问{an}和{bn}差在哪里，答案在{lv}，即{gloss}：一边是「{pa}」，一边是「{pb}」。",
+            )[h % 3]
         ua = [t for _, _, t in self.ranked(a, b, req.topic)[:12]]
         ub = [t for _, _, t in self.ranked(b, a, req.topic)[:12]]
         common, ca, cb = self.common_ground(ua, ub, a, b)
-        if ca is not None and cb is not None:
-            ka, kb = self.clause_with(ca.text, common), self.clause_with(cb.text, common)
+        ka = kb = ""
+        if ca is not None and cb is not None:  # a clause on each side holding the term, not the points above
+            said = [x for x in (pa, pb) if x]
+            for ta in [ca] + [t for t in ua if t is not ca and common in t.text]:
+                ka = self.main_clause(ta.text, 26, common)
+                if ka and not any(_alike(ka, x) for x in said):
+                    break
+                ka = ""
+            for tb in [cb] + [t for t in ub if t is not cb and common in t.text]:
+                kb = self.main_clause(tb.text, 26, common)
+                if kb and not any(_alike(kb, x) for x in said + [ka]):
+                    break
+                kb = ""
+        if ka and kb:
             cons = (
-                f"两人并非处处相左：双方的材料都讲到{common}，{an}说{ka}，{bn}也说{kb}。",
-                f"共同的地方也很实在，{an}和{bn}都看重{common}：一说{ka}，一说{kb}。",
-                f"两家都谈{common}，{an}所说的{ka}，与{bn}所说的{kb}，可以对照着读。",
+                f"两人并非处处相左：双方的材料都讲到{common}，{an}说「{ka}」，{bn}也说「{kb}」。",
+                f"共同的地方也很实在，{an}和{bn}都看重{common}：一说「{ka}」，一说「{kb}」。",
+                f"两家都谈{common}，{an}所说的「{ka}」，与{bn}所说的「{kb}」，可以对照着读。",
             )[(h // 3) % 3]
         else:
             cons = f"{an}与{bn}都把{common}当作要紧处，也都以自己所依的经教为凭。"
-        reader = (
-            f"留给读者的问题是：{an}的{_clip(pa, 14)}与{bn}的{_clip(pb, 14)}，各自在回答修行中的哪一个难处？",
-            f"读者不妨自问：当{an}讲{_clip(pa, 14)}、{bn}讲{_clip(pb, 14)}时，两人各自照顾的是怎样的人、怎样的处境？",
-            f"可以带着一个问题再读一遍：{an}与{bn}在{lv}上的不同，落到自己每天的功课上会是什么样子？",
-        )[(h // 9) % 3]
+        sa = pa if len(pa) <= 14 else point(a, b, 14, avoid=pb)
+        sb = pb if len(pb) <= 14 else point(b, a, 14, avoid=sa or pa)
+        if sa and sb:
+            reader = (
+                f"留给读者的问题是：{an}说「{sa}」，{bn}说「{sb}」，这两句各自在回答修行中的哪一个难处？",
+                f"读者不妨自问：{an}讲「{sa}」、{bn}讲「{sb}」，两人各自照顾的是怎样的人、怎样的处境？",
+                f"可以带着一个问题再读一遍：{an}与{bn}在{lv}上的不同，落到自己每天的功课上会是什么样子？",
+            )[(h // 9) % 3]
+        else:
+            reader = (
+                f"可以带着一个问题再读一遍：{an}与{bn}在{lv}上的不同，落到自己每天的功课上会是什么样子？",
+                f"留给读者的问题是：{an}与{bn}各自照顾的是怎样的人、怎样的处境，自己此刻又站在哪一边的难处里？",
+            )[(h // 9) % 2]
         return Observation(divergence=div, consensus=cons, to_reader=reader, engine=ENGINE_NAME)
