@@ -195,3 +195,41 @@ def test_slices_are_disjoint(any_pack):
 
 def test_engine_sees_no_earlier_speech():
     assert "text" not in SpeechRequest.model_fields and "history" not in SpeechRequest.model_fields
+
+
+CITE = re.compile(r"【[^】]*】")
+
+
+def test_chinese_debates_show_no_english_outside_source_ids(any_pack, debates):
+    """Citation titles are Chinese (or absent), and nothing else in a speech, summary or observation is Latin."""
+    for _, pair in debates(any_pack):
+        for d in pair:
+            for s in d.rounds:
+                for title in re.findall(r"【《([^》]*)》，", s.text):
+                    assert not LATIN.search(title), (d.topic, s.round, title)
+                assert not LATIN.search(CITE.sub("", s.text)), (d.topic, s.round)
+            for s in d.summaries:
+                assert not LATIN.search(CITE.sub("", s.text)), (d.topic, s.text)
+            o = d.observation
+            assert not LATIN.search(o.divergence + o.consensus + o.to_reader), d.topic
+
+
+def test_observation_quotes_whole_sentences_or_main_clauses(any_pack, debates):
+    """Each point the observation sets side by side is a whole sentence or a complete main clause of
+    that master's material (never 当…时 alone, never cut mid-phrase), and the two points differ."""
+    for (a_slug, b_slug), pair in debates(any_pack):
+        material = {slug: "".join(t.text for t in any_pack.masters[slug].teachings) for slug in (a_slug, b_slug)}
+        for d in pair:
+            o = d.observation
+            said = {s.speaker: "".join(x.text for x in d.summaries if x.speaker == s.speaker) for s in d.summaries}
+            quoted = re.findall(r"「([^」]*)」", o.divergence)
+            if not quoted:
+                continue
+            assert len(quoted) == 2 and quoted[0] != quoted[1], o.divergence
+            for slug, q in zip((a_slug, b_slug), quoted):
+                assert q in material[slug] or q in said.get(slug, ""), (slug, q)
+                assert not re.search(r"(?:时|時|若|如果|之际|的|之|于|与|和)$", q), q
+                assert not re.match(r"^(?:若|如果|当|虽|因为|则|便|也|而|但)", q) or "，" in q, q
+                pos = (material[slug] + said.get(slug, "")).find(q)
+                after = (material[slug] + said.get(slug, ""))[pos + len(q): pos + len(q) + 1]
+                assert after in "。！？；，—" or after == "", (q, after)  # ends where a clause ends

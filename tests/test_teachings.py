@@ -143,3 +143,61 @@ def test_pack_check_reports_teachings_and_set_aside():
     assert row["slug"] == "qingxi" and row["teachings"] == 10 and row["without_source"] == 1
     assert row["set_aside"]["url"] >= 1 and row["set_aside"]["editorial"] >= 1
     assert all({"file", "line", "reason", "text"} <= set(e) for e in row["examples"])
+
+
+# --------------------------------------------------------------- structural rules (issue 12, round 2)
+TEACHER_TEXT = """# 山居语录
+
+## 持戒与观心
+
+持戒不是捆绑手脚，是让心安稳下来的地基。
+持戒不是捆住你的一根绳子。
+不追问（追问本身又是一个念头，放下再看）。
+念头起来只是知道（不必给它起名字），知道了就回到呼吸。
+白云派以每日清晨诵戒为修行根本，包括早课、过堂与出坡等规矩。
+抬脚时脚底离地，标抬；落脚时脚底着地，标落。
+与静坐轮替进行，标记左、右。
+是扶住你不让你跌倒的那道栏杆。
+途经雪岭三日无食，几近丧命，仍不退转。
+心是一面镜子，念头只是镜面上来去的影子。
+"""
+
+
+def test_reader_sets_aside_asides_instructions_descriptions_narrative_and_halves(qingxi):
+    units, aside = read_text(TEACHER_TEXT, qingxi, file="t.md", name="t.md")
+    texts = [u.text for u in units]
+    def reasons(head: str) -> str:
+        return next(a.reason for a in aside if a.text.startswith(head))
+
+    assert "心是一面镜子，念头只是镜面上来去的影子。" in texts
+    # an aside in brackets is dropped; what remains is judged on its own
+    assert "念头起来只是知道，知道了就回到呼吸。" in texts
+    assert reasons("不追问。") == "fragment"       # without its aside, too little to be a teaching
+    assert reasons("白云派以每日") == "description"
+    assert reasons("抬脚时脚底") == "instruction"
+    assert reasons("与静坐轮替") == "instruction"
+    assert reasons("是扶住你不") == "fragment"
+    assert reasons("途经雪岭三") == "narrative"
+    assert not any("（" in t or "(" in t for t in texts)
+    assert {"instruction", "description", "narrative"} <= set(REASONS)
+
+
+def test_reader_keeps_one_of_two_near_duplicates(qingxi, tmp_path):
+    from debate_core.teachings import read_master
+
+    folder = tmp_path / "master-qingxi"
+    (folder / "sources").mkdir(parents=True)
+    (folder / "sources" / "talks.md").write_text(
+        "# 清溪语录\n\n来源：QX:Yulu\n\n## 开示\n\n"
+        "持戒不是捆绑手脚，是让心安稳下来的地基。\n"
+        "持戒不是捆住你的一根绳子。\n"                      # the same opening: a near-duplicate
+        "渴求是苦的来处——求名、求利、求长久。\n"
+        "师父说过求名求利求长久的渴求正是苦的来处。\n"        # the same words reordered
+        "心是一面镜子，念头只是镜面上来去的影子。\n"
+        "持名念佛要字字分明，一句接着一句。\n", encoding="utf-8")
+    m = qingxi.model_copy(deep=True)
+    read_master(m, folder)
+    texts = [t.text for t in m.teachings]
+    assert texts == ["持戒不是捆绑手脚，是让心安稳下来的地基。", "渴求是苦的来处——求名、求利、求长久。",
+                     "心是一面镜子，念头只是镜面上来去的影子。", "持名念佛要字字分明，一句接着一句。"]
+    assert sum(1 for a in m.set_aside if a.reason == "duplicate") == 2
