@@ -532,6 +532,8 @@ def _near_duplicate(a: str, b: str, ga: set[str], gb: set[str]) -> bool:
     character pairs inside the other (不抓取——出现禅悦… / 出现禅悦…，不抓取…)."""
     if not ga or not gb:
         return False
+    if len(a) == len(b) and len({(x, y) for x, y in zip(a, b) if x != y}) == 1:
+        return False  # a parallel (入息长… / 入息短…): one word swapped throughout, a second teaching
     n = 0
     for x, y in zip(a, b):
         if x != y:

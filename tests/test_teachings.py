@@ -194,10 +194,13 @@ def test_reader_keeps_one_of_two_near_duplicates(qingxi, tmp_path):
         "渴求是苦的来处——求名、求利、求长久。\n"
         "师父说过求名求利求长久的渴求正是苦的来处。\n"        # the same words reordered
         "心是一面镜子，念头只是镜面上来去的影子。\n"
-        "持名念佛要字字分明，一句接着一句。\n", encoding="utf-8")
+        "持名念佛要字字分明，一句接着一句。\n"
+        "念头多时就知道念头多。\n"
+        "念头少时就知道念头少。\n", encoding="utf-8")  # a parallel, not a duplicate
     m = qingxi.model_copy(deep=True)
     read_master(m, folder)
     texts = [t.text for t in m.teachings]
     assert texts == ["持戒不是捆绑手脚，是让心安稳下来的地基。", "渴求是苦的来处——求名、求利、求长久。",
-                     "心是一面镜子，念头只是镜面上来去的影子。", "持名念佛要字字分明，一句接着一句。"]
+                     "心是一面镜子，念头只是镜面上来去的影子。", "持名念佛要字字分明，一句接着一句。",
+                     "念头多时就知道念头多。", "念头少时就知道念头少。"]
     assert sum(1 for a in m.set_aside if a.reason == "duplicate") == 2
