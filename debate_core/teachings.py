@@ -71,7 +71,7 @@ _EDITORIAL = re.compile(
     r"|不可(?:将|將|代笔|代筆|虚构|虛構|归于|歸於|把)|深入研究|请(?:查阅|参阅|访问|參閱|訪問)|(?:原文|全文|完整经文|完整經文)请"
     r"|本文件|本目录|本目錄|本规则|本規則|本(?:角色|技能|选段|選段)|收录|收錄|欢迎|歡迎|\bPR\b|授权|授權|出版社|出版物"
     r"|节选自|節選自|仅(?:介绍|供|作)|僅(?:介紹|供|作)|不替代|不代表完整|HARD-GATE|SKILL\.md|⚠|注意[：:]|警示|免责|免責"
-    r"|网络上|網絡上|逐字|转述|轉述|非.{0,6}(?:原话|原話|逐字)|以.{0,8}为准|為準|为准|检索|檢索|对照|對照|公开元数据|公開元數據")
+    r"|网络|網絡|本项目|本項目|逐字|转述|轉述|非.{0,6}(?:原话|原話|逐字)|以.{0,8}为准|為準|为准|检索|檢索|对照|對照|公开元数据|公開元數據")
 _READING = re.compile(r"(?:中文|汉译|漢譯|英译|英譯)?参考|可参|可參|参看|參看|读物|讀物|推荐阅读|推薦閱讀|延伸阅读|书目|書目|译本|譯本")
 # An attribution before a colon and a quote: who speaks.
 _ATTRIB = re.compile(r"^(?P<who>[^，。：:「“\"]{0,16}?)(?:说|說|曰|云|答|问|問|告|言|道|开示|開示|苦恼|苦惱|偈)[^：:]{0,8}[：:]\s*[「“\"『]?")
@@ -328,12 +328,24 @@ def _sentence_reason(s: str, names: list[str]) -> Optional[str]:
         return "fragment"  # 是托住你的栏杆 / 不会因为… — the second half of a sentence whose first half is elsewhere
     if sum(1 for c in clauses_of(body) if cjk_len(c) <= 3 and c.endswith("了")) >= 2:
         return "narrative"  # 手累了，水洒了 — a scene told, not a teaching
+    if re.match(r"^(?:尊者|老和尚|大师|大師|智者大师|智者大師|和尚|上人|五祖|六祖|其师|其師|其(?:翻译|翻譯|译文|譯文|著作))"
+                r"(?!云|曰|说|說|言|告)", body) or \
+            re.match(r"^(?:先后|先後|后来|後來|后读|後讀|晚年|早年|初至|初到|著《|撰《|常以(?:此)?(?:自身|亲身|親身)经历)", body) or \
+            re.match(r"^(?:期间|期間|如此反复|如此反覆|最终|最終|并嘱咐|並囑咐|嘱咐|囑咐|教导弟子|教導弟子)", body) or \
+            re.search(r"尊者|(?:对|對|劝|勸)其", body) or re.match(r"^(?:问及|問及|事后|事後)", body) or \
+            re.search(r"(?:生命历程|生命歷程|行脚不停|由此而立|(?:成为|成為|为|為)[^。，]{0,6}(?:千古名句|文学经典|文學經典))", body):
+        return "narrative"  # 尊者以一首长歌回答… / 老和尚一百二十年的生命历程中… — told about him, not taught by him
+    if re.match(r"^此[\u4e00-\u9fff]{0,2}(?:后被|後被)|^此[\u4e00-\u9fff]{0,4}(?:成为|成為)", body) or \
+            re.search(r"(?:之人|的人)$", body) and not re.search(r"是|为|為|乃|须|須|应|應|当|當|能|可", body):
+        return "fragment"  # 此见后被…扩展 / 发菩提心…之人 — a list item defining a kind of person
     if re.match(r"^(?:适合|適合|适用|適用|适于|適於)", body):
         return "fragment"  # 适合在家居士… — says what a method suits; the method is not named
     clauses = [c for c in re.split(r"[，；,;]", body) if c]
     if re.search(r"[\u4e00-\u9fff]{2}、[\u4e00-\u9fff](?:$|[，；。])", body) or \
             sum(1 for c in clauses[1:] if cjk_len(c) <= 2 and not re.search(r"[者也矣]$", c)) >= 2:
         return "instruction"  # 标记步、步 / 标升；…标降 — a meditation manual's telegraphic steps
+    if re.search(r"(?:派|传承|傳承)$", body) and not re.search(r"是|为|為|乃", body):
+        return "description"  # 冈波巴下又分出…噶举派 — the branches of a lineage
     if re.match(r"^[\u4e00-\u9fff]{1,10}(?:派|传承|傳承|一系|道场|道場)(?:以[^。]{1,40}?(?:为|為)[^。]{0,12}?(?:基础|基礎|根本|正式|日常|特色|核心)"
                 r"|[^。]{0,30}?包括)", body):
         return "description"  # 森林禅林派以…为日常生活基础，包括… — describes a school, teaches nothing

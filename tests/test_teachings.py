@@ -160,6 +160,8 @@ TEACHER_TEXT = """# 山居语录
 是扶住你不让你跌倒的那道栏杆。
 途经雪岭三日无食，几近丧命，仍不退转。
 心是一面镜子，念头只是镜面上来去的影子。
+尊者以一首长歌作答，说世间荣华都像朝露。
+山下后来又分出东岭、西岭两支白云派。
 """
 
 
@@ -178,6 +180,8 @@ def test_reader_sets_aside_asides_instructions_descriptions_narrative_and_halves
     assert reasons("与静坐轮替") == "instruction"
     assert reasons("是扶住你不") == "fragment"
     assert reasons("途经雪岭三") == "narrative"
+    assert reasons("尊者以一首") == "narrative"   # told about him in the third person
+    assert reasons("山下后来又") == "description"  # the branches of a lineage
     assert not any("（" in t or "(" in t for t in texts)
     assert {"instruction", "description", "narrative"} <= set(REASONS)
 
