@@ -234,13 +234,19 @@ T_THIN = (
      "{opp}所说自有其来历，我在这里只交代我这一边的理由，不替对方下断语。",
      "这些话放在一起，是想说明我对「{topic}」的看法有经论次第可循，并非一时之见。",
      "凡是我引到的地方，都可以按所标的经论去核对，看这些说法各自落在哪里。",
-     "先把所依交代清楚，再谈彼此的分歧，这是我在每一轮都守住的次序。"),
+     "先把所依交代清楚，再谈彼此的分歧，这是我在每一轮都守住的次序。",
+     "经论里说得简略的地方，我也照它的简略来说，不替古人铺陈细节。",
+     "各家的话都要放回它原来的上下文里读，断章取义最容易误解古人。",
+     "若有人觉得我说得不够，那是我的材料本来就少，不是经论本身有所欠缺。"),
     ("我所能说的，都有经论可依，经论没有说到的地方，我不替它补话。",
      "关于「{topic}」，我宁可少说几句，也要句句有所依据。",
      "{opp}的立论有他的来处，我只就自己所学回应，不揣测对方的用心。",
      "把这几条合起来看，我对「{topic}」的立场前后一贯，都从同一部经论出发。",
      "我引用的每一处都标了出处，听者可以逐条对照，不必只听我一面之词。",
-     "依经论说话、就分歧作答，这是我在整场讨论里给自己定下的规矩。"),
+     "依经论说话、就分歧作答，这是我在整场讨论里给自己定下的规矩。",
+     "我手边可引的经论有限，宁可把有限的几条讲透，也不拿没有出处的话来凑数。",
+     "一句话出自哪部经论、在什么语境里说的，比说话的声调更值得留意。",
+     "对方若能指出我所引之处有不妥，我愿意回到原文再读一遍。"),
 )
 
 
@@ -584,19 +590,24 @@ class OfflineEngine:
             bank = T_THIN[0 if req.round % 2 == 1 else 1]
             tp = self.topic_phrase(req.topic)
             tp = tp if self.safe(f"「{tp}」这一问。", m, opp) else "此题"
-            for line in bank[2 * (n % 3): 2 * (n % 3) + 2]:
+            for line in bank[3 * (n % 3): 3 * (n % 3) + 3]:
                 if cjk_len(head + closing) >= MIN_CHARS:
                     break
                 head += line.format(topic=tp, opp=opp.short_name)
         if cjk_len(head + closing) < MIN_CHARS:
+            # the sources named once, in one sentence, as many as the length needs (never one line per title)
+            frame = ("这些说法，可以在{t}中逐一读到{c}。", "{t}对此都有交代{c}。", "可以对照{t}来看{c}。")[n % 3]
+            titles, cites = [], []
             for s in m.sources[n % max(1, len(m.sources)):] + m.sources[:n % max(1, len(m.sources))]:
                 short = chinese_title(s.title or "")
-                if not short:
+                if not short or f"《{short}》" in titles:
                     continue
-                line = {0: "这一点在《{t}》中可以读到{c}。", 1: "《{t}》对此也有交代{c}。", 2: "可以对照《{t}》来看{c}。"}
-                head += line[((req.round - 1) // 2) % 3].format(t=short, c=self.cite(m, s.id))
-                if cjk_len(head + closing) >= MIN_CHARS:
+                titles.append(f"《{short}》")
+                cites.append(self.cite(m, s.id))
+                if cjk_len(head + frame.format(t="".join(titles), c="") + closing) >= MIN_CHARS:
                     break
+            if titles:
+                head += frame.format(t="".join(titles), c="".join(cites))
         return head + closing
 
     # ----------------------------------------------------------- role helpers
