@@ -12,8 +12,9 @@ Run: ``python bench/master_bench.py [--quick]``.  A script, not a test: it print
    - repeated sentences inside a debate (speeches and observation; citations removed; >= 6 characters);
    - template sentences a speaker uses more than once;
    - pieces of non-teaching material in speeches: URLs, markdown links, editorial notes, English
-     runs outside citations, fragments (open brackets, ellipses), and any text the pack reader set
-     aside (>= 10 characters) found in a speech;
+     runs outside citations, English in a citation's title (【《Food for the Heart…》…】),
+     fragments (open brackets, ellipses), and any text the pack reader set aside (>= 10
+     characters) found in a speech;
    - speeches failing a check (every rule of debate_core.checks);
    - the share of material that differs between the two topics of a pair: 1 - Jaccard of the
      sets of sentences the two debates' speeches hold.
@@ -98,6 +99,8 @@ def non_teaching(text: str, aside_norms: list[str], master=None) -> list[str]:
         found.append("editorial")
     if _LATIN_RUN.search(body):
         found.append("english")
+    if any(re.search(r"[A-Za-zÀ-ɏḀ-ỿ]{2,}", t) for t in re.findall(r"【《([^》]*)》", text)):
+        found.append("english title in a citation")  # a Chinese debate cites the Chinese title or the id alone
     if "…" in body or "..." in body or re.search(r"[【《「（(][^】》」）)]*$", body):
         found.append("fragment")
     from debate_core.offline_engine import sentences_of
