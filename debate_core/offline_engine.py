@@ -73,9 +73,10 @@ LEVEL_GLOSS = {
 }
 
 
-_SUBORDINATE = re.compile(r"^(?:若|如果|假如|倘若|倘|当|當|虽|雖|虽然|正?因为|正?因為|由于|即使|纵然|縱然|只要|一旦|每当|每當)|"
+_SUBORDINATE = re.compile(r"^(?:若|如果|假如|倘若|倘|当|當|虽|雖|虽然|正?因为|正?因為|由于|即使|纵然|縱然|只要|一旦|每当|每當"
+                          r"|(?:如|犹如|猶如|譬如|好比)(?!来|來|是|实|實|何|今))|"
                           r"(?:时|時|之际|之際|以后|之后|以前|之前|的话|若|如果)$")
-_SUBORDINATE_END = re.compile(r"(?:时|時|之际|之際|以后|之后|之前|的话|若|如果|而|且|与|和|及|之|的|于|於|在|把|将|以|为)$")
+_SUBORDINATE_END = re.compile(r"(?:时|時|之际|之際|以后|之后|之前|的话|若|如果|而|且|与|和|及|之|的|于|於|在|把|将|以|为|》中|》里|中说|中說)$")
 _LEANING = re.compile(r"^(?:则|則|便|就|即可|无需|無需|不必|也|亦|而|但|却|卻|才|乃|故|所以|因此|是|并|並|且|又|甚至|乃至|可作为)")
 
 
@@ -498,13 +499,23 @@ class OfflineEngine:
                 pieces.append(("opp", T_OPP_UNIT[v].format(opp=opp_name, unit=_body(theirs_u.text))))
             top = [t for _, _, t in self.ranked(m, opp, req.topic)]
             stand = thesis_unit(top[:6]) or (top[0] if top else None)
-            mine_pos = self.first_clause(stand.text) if stand else "自己所依的经教"
+            def pos(text: str) -> str:  # a whole main clause, never one cut off (着眼于在于心浮气躁)
+                return self.main_clause(text, 24, single=True)
+            mine_pos = "自己所依的经教"
+            for u in ([stand] if stand is not None else []) + top[:8]:
+                if pos(u.text):
+                    stand, mine_pos = u, pos(u.text)
+                    break
             if stand is not None:
                 pieces.append(("diffsrc", cite_once(stand.source_id)))
-            cands = [self.first_clause(gist)] if gist else []
-            cands += [self.first_clause(theirs_u.text)] if theirs_u else []
+            cands = [pos(gist)] if gist else []
+            cands += [pos(theirs_u.text)] if theirs_u else []
+            cands += [pos(t.text) for _, _, t in self.ranked(opp, m, req.topic)[:8]]
+            cands = [c for c in dict.fromkeys(cands) if c and not _alike(c, mine_pos)]
             diff = ""
             for theirs_pos in cands + ["自己所依的另一部经教"]:
+                if v == 0:  # 我以{mine}为立足点: never 我以以…
+                    mine_pos, theirs_pos = re.sub(r"^以", "", mine_pos), re.sub(r"^以", "", theirs_pos)
                 diff = T_DIFF[v].format(mine=mine_pos, opp=opp_name, theirs=theirs_pos)
                 if self.safe(diff, m, opp):
                     break
@@ -632,7 +643,7 @@ class OfflineEngine:
         return _clip(parts[0] if parts else text, limit)
 
     @staticmethod
-    def main_clause(text: str, limit: int = 26, term: str = "") -> str:
+    def main_clause(text: str, limit: int = 26, term: str = "", single: bool = False) -> str:
         """A whole short sentence of the unit, else a complete main clause of it (between ； or ，),
         never a subordinate clause (当…时, 若…, 虽…), a clause that leans on the one before it
         (则…, 无需…, 便…), a clause cut inside a —— aside, nor anything clipped: "" when none fits.
@@ -657,6 +668,8 @@ class OfflineEngine:
             c = _body(c.strip())
             if not (5 <= cjk_len(c) and len(c) <= limit and _balanced(c)) or (term and term not in c):
                 continue
+            if single and re.search(r"[，；：]", c):
+                continue  # one clause only: it sits inside a sentence of the speech
             clauses = re.split(r"[，；]", c)
             if _SUBORDINATE.search(clauses[0]) and len(clauses) == 1 or _SUBORDINATE_END.search(c):
                 continue

@@ -538,7 +538,8 @@ def _file_default(md: Path, master: Master) -> str:
     return matcher.match(head) or (master.sources[0].id if master.sources else "")
 
 
-def _near_duplicate(a: str, b: str, ga: set[str], gb: set[str]) -> bool:
+def _near_duplicate(a: str, b: str, ga: set[str], gb: set[str], ca: Optional[Counter] = None,
+                    cb: Optional[Counter] = None) -> bool:
     """Two units of one master that say the same thing: the same opening (戒律不是束缚… twice: a
     shared prefix of 5+ characters that is 40% of the shorter), or most of the shorter one's
     character pairs inside the other (不抓取——出现禅悦… / 出现禅悦…，不抓取…)."""
@@ -555,12 +556,11 @@ def _near_duplicate(a: str, b: str, ga: set[str], gb: set[str]) -> bool:
         return True
     if len(ga & gb) / min(len(ga), len(gb)) >= 0.6:
         return True
-    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
-    if len(short) < 8 or len(short) < 0.6 * len(long_):
+    if min(len(a), len(b)) < 8 or min(len(a), len(b)) < 0.6 * max(len(a), len(b)):
         return False
-    pool = Counter(long_)
-    shared = sum(min(c, pool[ch]) for ch, c in Counter(short).items())
-    return shared / len(short) >= 0.75  # 渴爱是苦的根源… / 佛说渴爱乃苦之根本…: the same words reordered
+    ca, cb = ca or Counter(a), cb or Counter(b)
+    shared = sum((ca & cb).values())
+    return shared / min(len(a), len(b)) >= 0.75  # 渴爱是苦的根源… / 佛说渴爱乃苦之根本…: the same words reordered
 
 
 def read_master(master: Master, folder: Path, root: Optional[Path] = None) -> None:
@@ -599,13 +599,14 @@ def read_master(master: Master, folder: Path, root: Optional[Path] = None) -> No
         unique.append(t)
     keys = [_norm(t.text) for t in unique]
     grams = [{k[i:i + 2] for i in range(len(k) - 1)} for k in keys]
+    counts = [Counter(k) for k in keys]
     kept = []
     kept_idx: list[int] = []
     joined = "|" + "|".join(keys) + "|"
     for i, t in enumerate(unique):  # a unit whose words another unit holds whole, or nearly, is a duplicate
         k = keys[i]
         inside = bool(k) and joined.count(k) > 1  # keys are unique: a second hit is inside a longer unit
-        if inside or any(_near_duplicate(k, keys[j], grams[i], grams[j]) for j in kept_idx):
+        if inside or any(_near_duplicate(k, keys[j], grams[i], grams[j], counts[i], counts[j]) for j in kept_idx):
             aside.append(SetAside(file=t.file, line=t.line, text=t.text, reason="duplicate"))
             continue
         kept.append(t)
