@@ -662,8 +662,9 @@ class OfflineEngine:
                 if len(clauses) > 1:  # the first clause, or a subordinate clause with its main clause
                     if _SUBORDINATE.search(clauses[0]):
                         found.append("，".join(clauses[:2]))
-                    else:
-                        found.append(clauses[0])
+                    elif not re.match(r"(?:而是|而|但|却|卻|乃是|乃|反而|才|也不|亦不|也非|亦非)", clauses[1]) \
+                            and not _LEANING.match(clauses[1]):  # nor a topic whose predicate follows (…的定，无需…)
+                        found.append(clauses[0])  # not the first half of 不是…，而是… (its point is the second)
         for c in found:
             c = _body(c.strip())
             if not (5 <= cjk_len(c) and len(c) <= limit and _balanced(c)) or (term and term not in c):

@@ -233,3 +233,22 @@ def test_observation_quotes_whole_sentences_or_main_clauses(any_pack, debates):
                 pos = (material[slug] + said.get(slug, "")).find(q)
                 after = (material[slug] + said.get(slug, ""))[pos + len(q): pos + len(q) + 1]
                 assert after in "。！？；，—" or after == "", (q, after)  # ends where a clause ends
+
+
+def test_main_clause_never_a_subordinate_clause_or_a_cut():
+    mc = OfflineEngine.main_clause
+    # a subordinate clause keeps its main clause, or is not taken
+    assert mc("当心被贪嗔痴牵引时，戒律是最后的防线。") == "当心被贪嗔痴牵引时，戒律是最后的防线"
+    assert mc("当心被贪嗔痴牵引时，戒律是最后的防线，它托住你不让你掉下去，也让心慢慢安定下来。") == \
+        "当心被贪嗔痴牵引时，戒律是最后的防线"
+    assert mc("当心被贪嗔痴与种种烦恼一再牵引而不能自主时，戒律是最后的防线，它托住你不让你掉下去。") == ""
+    # too long to quote whole: the first clause only when it stands on its own
+    assert mc("心不停留于色声香味触法，清净之心便能在应对万境时自然流露，不被牵动。") == "心不停留于色声香味触法"
+    # never the first half of 不是…，而是…
+    assert mc("一念三千不是说心生出诸法，也不是诸法包含心，而是心与法当体相即。") == ""
+    # a topic whose predicate follows (…的定，无需…), or a clause leaning on the one before it, is not a point
+    assert mc("行舍智阶段所生的定，无需先证四色界禅，便可作为观智的依止，这是纯观乘的要义。") == ""
+    assert mc("无需先证四色界禅。") == ""
+    # a bare 如… comparison is taken only with the clause that completes it
+    assert mc("如常不轻菩萨。") == ""
+    assert mc("放下不是抛弃。") == "放下不是抛弃"
