@@ -37,6 +37,12 @@ SIDE_POINTERS = (
     "彼道", "这条路", "那条路", "前者", "后者", "自家", "他家", "两家", "二家", "我们这一宗", "他们那一宗",
     "您的法门", "你的法门", "对方的法门", "彼家", "此家",
 )
+# Things that stand for a practice when a reader is told to put them down or take them up
+# (放下佛号, 收起念珠, 丢下蒲团): sides only in a recommendation.
+EMBLEMS = (
+    "佛号", "名号", "圣号", "洪名", "念珠", "数珠", "佛珠", "蒲团", "禅床", "禅板", "话头", "公案", "经卷", "经本",
+    "木鱼", "净业", "莲社", "持名", "称名", "称念", "念弥陀", "弥陀名号",
+)
 # Who a recommendation is addressed to.
 READERS = (
     "读者", "你们", "您", "你", "诸位", "各位", "大家", "诸君", "列位", "学人", "学者", "行者", "后学", "初学者",
@@ -127,6 +133,13 @@ def side_regex(extra: tuple[str, ...]) -> re.Pattern:
     # 禅 / 净 / 教 / 宗 alone are sides only as in 禅净, 舍净归禅, 禅与净 — not in 清净, 宗旨, 教导.
     single = r"禅净|净禅|(?<=[舍归弃从改转选择投])[禅净教宗](?![定师心堂房机悦味意理义育导化训法诲旨])|[禅净教宗](?=[与和及、][禅净教宗])|(?<=[禅净教宗][与和及、])[禅净教宗]"
     return re.compile("(?:" + "|".join(re.escape(w) for w in multi) + "|" + single + ")")
+
+
+@lru_cache(maxsize=64)
+def recommend_side_regex(extra: tuple[str, ...]) -> re.Pattern:
+    """A side, or an emblem of a practice (佛号, 念珠, 蒲团 …): what a reader may be told to drop or take up."""
+    base = side_regex(extra).pattern
+    return re.compile("(?:" + "|".join(re.escape(w) for w in sorted(EMBLEMS, key=len, reverse=True)) + "|" + base + ")")
 
 
 def side_terms_for(masters: Iterable[Master]) -> tuple[str, ...]:

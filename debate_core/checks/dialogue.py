@@ -6,8 +6,11 @@ narrated encounter between two of them is invented.  The rule looks, in the spea
 
 * one master acting on another: X 对/向/问/请教 Y + a speech verb; X 与 Y 论道/对坐/相见/交谈 …;
   X 曾亲至某地 与/见 Y; X 拜访/参访/谒见 Y;
-* a narrated pair: 两人/二位/二师 相对而坐 / 论道 / 一问一答 …;
+* a narrated pair: 两人/二位/二师 相对而坐 / 论道 / 一问一答 / 书信往来 …, or the pair and then
+  a reciprocal exchange (互相切磋, 彼此问难);
 * a narrated reaction of a master: Y 听罢/闻言 … 默然/点头/答; Y 默然良久, 连连点头, 哑口无言 …;
+  Y 面露难色 / 语塞 / 抚掌大笑 / 摇头 / 沉吟, in Y's clause or the subjectless clause after it
+  (not a supposed, habitual or caused reaction: 恐怕也会摇头, 常叹, 令人动容);
 * a narrated answer (X 答曰：「…」, X 回道, X 笑道) or question (当时 X 问：「…」), unless the words
   come from a text (六祖在《坛经》中说, 印光大师在《文钞》中答曰) or from this debate (印光大师上一轮问).
 
@@ -30,7 +33,9 @@ _SPEECH = (r"(?:说道|说|道|讲|言|曰|云|问|答|请教|请益|开示|表�
            r"顶礼|礼拜|作礼|合掌|行礼|拱手|求教|请法|问法|点头|颔首)")
 _MEET = (r"(?:论道|论法|谈法|说法|对谈|交谈|相谈|畅谈|晤谈|面谈|共话|问答|辩论|论辩|辩难|问难|相见|会面|见面|相遇|相会|"
          r"对坐|同坐|相对而坐|相视|促膝|寒暄|握手|拱手|叙谈|谈论|切磋|对答|辩了|辩至|论了|谈了|一问一答|你来我往|"
-         r"坐而论道|同参|同行|会晤|相逢|重逢|见过|讨论|探讨|商讨|研讨|交流|议论|论议|共修|共参|商量|对弈|共饮|品茶|同游|同住|共住|同登|相约|相伴|结伴)")
+         r"坐而论道|同参|同行|会晤|相逢|重逢|见过|讨论|探讨|商讨|研讨|交流|议论|论议|共修|共参|商量|对弈|共饮|品茶|同游|同住|共住|同登|相约|相伴|结伴|"
+         r"(?:长|深|夜|畅|恳|密|笔|细|闲|促膝|彻夜|连日|当面)谈|谈禅|论禅|说禅|话禅|共论|论难|激辩|对辩|争辩|舌战|交锋|过招|"
+         r"较量|斗法|往来|书信往来|通信|通书|互通|互致|酬唱|唱和|赠答|酬答|结交|相交|订交|相识|过从|盘桓|印可|请益)")
 _TRAVEL = r"(?:亲至|亲赴|亲往|专程|特地|特意|前往|来到|赶到|赴|到|至|往|造访|登门|入|上)"
 _VISIT = r"(?:拜访|参访|拜谒|谒见|拜见|参见|会见|造访|探望|求见|面见|晋见|叩见|参谒|亲近|见了|见到|遇到|遇见|逢)"
 _REACT_AFTER = (r"(?:听罢|听完|听了|闻言|闻罢|闻之|闻此|听后|见状|听到这里|听到此处|闻听|"
@@ -47,7 +52,20 @@ _TEXT_FRAME = re.compile(r"(?:在|于)《[^》]*》|《[^》]*》(?:中|里|云|
                          r"(?:答|复|与)[^，。：]{0,6}(?:书|信)")
 _DEBATE_FRAME = re.compile(r"方才|刚才|适才|上一轮|上轮|前一轮|本轮|此前|先前|前面|在辩论中|本场|这场辩论|此番辩论|辩论中|"
                            r"开篇|立论中|发言中")
-_PAIR = re.compile(r"(?:两人|二人|两位大师|两位祖师|两位|二位|二师|两师|二老|宾主|二祖)[^，。；：]{0,8}?" + _MEET)
+_PAIR_WORDS = (r"(?:两位大师|两位祖师|二位大师|二位祖师|双方祖师|双方大师|两位高僧|二位高僧|两位老人家|他们二人|他们两人|"
+               r"两人|二人|两位|二位|二师|两师|二老|宾主|二祖|二公|两公|他俩)")
+_PAIR = re.compile(_PAIR_WORDS + r"(?P<gap>[^，。；：]{0,8}?)" + _MEET)
+# a pair, then (in this clause or the next) a reciprocal exchange: 二师书信往来，互相切磋
+_PAIR_RECIPROCAL = re.compile(_PAIR_WORDS + r"(?P<gap>[^。；：]{0,14}?)(?:互相|相互|彼此|往复|往返|来回)"
+                              r"(?:切磋|请益|问难|辩难|论难|勉励|致意|酬答|唱和|问答|对答|辩论|论辩|争辩|交流|讨论|商讨|"
+                              r"探讨|拜访|请教|印可|赞叹|致信|通信|问讯|问候|答问|质问|驳难)")
+# a reaction of a master, told as it happened: 印光面露难色, 六祖抚掌大笑, 慧能沉吟半晌
+_REACT_TOLD = (r"(?:面露[^，。；]{1,3}|面有(?:难色|愧色|喜色|惭色|窘色|不悦之色|得色)|面红耳赤|脸色(?:一变|大变|发白|铁青)|"
+               r"神色(?:一变|黯然|凝重|一凛)|(?:一时)?语塞|张口结舌|瞠目结舌|目瞪口呆|哑口无言|无言以对|无言可对|"
+               r"说不出话|默不作声|拍案(?:而起|叫绝|称奇|称善)?|抚掌|大笑|摇头|颔首|叹息|长叹|沉吟|拂袖|皱眉|蹙眉|莞尔|"
+               r"失笑|一愣|一怔|愣住|怔住|默然|变色|动容|不悦|大怒|勃然|赧然|愕然|哑然|点头)")
+_NOT_TOLD = re.compile(r"若|如果|倘|假如|假使|会|恐怕|想必|或许|也许|必定|定然|一定|必然|势必|只怕|怕是|大概|"
+                       r"常|每|屡|往往|一生|平生|多次|一向|向来|素来|总是")
 
 
 def _self_pattern() -> str:
@@ -68,7 +86,10 @@ def _patterns(N: str) -> dict[str, re.Pattern]:
     return {"pat1": pat1, "pat2": pat2, "pat3": pat3, "pat4": pat4,
             "answer": re.compile(rf"(?P<y>{N})(?P<mid>[^，。；「“]{{0,8}}?){_ANSWER}"),
             "react1": re.compile(rf"(?P<y>{N})[^。；]{{0,12}}?{_REACT_AFTER}[^。；]{{0,8}}?{_REACT}"),
-            "react2": re.compile(rf"(?P<y>{N})[^，。；]{{0,6}}?{_REACT_STRONG}")}
+            "react2": re.compile(rf"(?P<y>{N})[^，。；]{{0,6}}?{_REACT_STRONG}"),
+            "react3": re.compile(rf"(?P<y>{N})(?P<mid>[^，。；：「“]{{0,4}}?){_REACT_TOLD}"),
+            "react4": re.compile(rf"(?P<y>{N})(?P<mid>[^，。；：「“]{{0,8}}?)[，,](?:一时|顿时|当即|随即|不禁|竟|竟然|便|遂|"
+                                 rf"只得|只好|半晌|良久|登时|立时|旋即)?{_REACT_TOLD}")}
 
 
 def dialogue_hits(text: str, names: Optional[re.Pattern], key_of: dict[str, str],
@@ -119,13 +140,25 @@ def dialogue_hits(text: str, names: Optional[re.Pattern], key_of: dict[str, str]
             if (x in SELF and not past) or (x not in SELF and key(x) == key(y)):
                 continue
             add(m)
-        for m in _PAIR.finditer(sent):
-            add(m)
+        for pat in (_PAIR, _PAIR_RECIPROCAL):
+            for m in pat.finditer(sent):
+                gap = m.group("gap")
+                if gap[:1] in ("的", "之") or "之间的" in gap:
+                    continue  # 两位大师的说法可以互相印证: their views named, not a meeting told
+                add(m)
         # reactions
         for m in P["react1"].finditer(sent):
             add(m)
         for m in P["react2"].finditer(sent):
             add(m)
+        for key_ in ("react3", "react4"):
+            for m in P[key_].finditer(sent):
+                mid = m.group("mid")
+                before = sent[max(0, m.start() - 8): m.start()]
+                if any(c in mid for c in "的之所《令让使叫") or _NOT_TOLD.search(mid) or _NOT_TOLD.search(before) \
+                        or _TEXT_FRAME.search(sent[max(0, m.start() - 12): m.end()]):
+                    continue  # 印光大师的摇头 / 若在此必定摇头 / 常叹 / 在《文钞》中叹: not a reaction told
+                add(m)
         for m in re.finditer(rf"{_REACT_AFTER}[^，。；]{{0,4}}?{_REACT_STRONG}", sent):
             if names.search(text[max(0, s - 60): e]):
                 add(m)

@@ -7,8 +7,11 @@ citation brackets are blanked first, and what the speaker attributes to someone 
 * an outcome of the debate (…赢了, 已占上风, 高下已分, 驳倒, 理屈词穷 …);
 * a comparison that ranks a side: a side and a two-place comparative (X 远胜 / 高于 / 不及 / 不如 Y)
   or a degree word with a judgement (更为究竟, 最殊胜, 较为浅薄, 比…高明);
-* a claim that a side is *the* right one or a wrong one (唯有…才是正道, X 乃唯一出路, X 是歧途);
-* a recommendation that the reader choose a side (舍净归禅, 应当改修…, 与其…不如…, 不必再…);
+  or an idiom that ranks (技高一筹, 首屈一指, 相形见绌, 难望…项背);
+* a claim that a side is *the* right one or a wrong one (唯有…才是正道, X 乃唯一出路, X 是歧途,
+  方为…之极, X 不过是权宜);
+* a recommendation that the reader choose a side (舍净归禅, 应当改修…, 与其…不如…, 不必再…,
+  奉劝诸位放下佛号 — a practice may be named by its emblem);
 * a resolved "which is better" (孰优孰劣，一目了然).
 
 A *side* is a school, a practice the pairings oppose, a master of the pack, or a pointer to one
@@ -23,7 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Optional
 
-from ._lexicon import READERS, side_regex
+from ._lexicon import READERS, recommend_side_regex, side_regex
 from ._text import clauses, mask, sentences
 
 _ADJ_MULTI = ("究竟", "高明", "高妙", "高超", "高深", "深刻", "深彻", "透彻", "殊胜", "圆满", "圆融", "圆顿", "了义",
@@ -45,7 +48,17 @@ _OUTCOME = re.compile(
     r"|(?:略|稍)逊(?:一筹)?|棋高一着|胜券在握|稳操胜券|驳倒|辩倒|驳得[^，。；]{0,4}(?:体无完肤|哑口无言)"
     r"|不攻自破|不堪一击|一败涂地|败给")
 _OUTCOME_SIDED = re.compile(r"理屈词穷|哑口无言|无言以对|无从反驳|无可辩驳|逊色|落了下乘|无话可说|无言可对|无力反驳|"
-                            r"难以招架|招架不住")
+                            r"难以招架|招架不住|甘拜下风|俯首称臣|自愧不如|技不如人|棋差一着|略输一筹")
+# Idioms that rank: one side above the rest or the others (技高一筹, 首屈一指, 独步, 鹤立鸡群 …).
+_IDIOM_RANK = re.compile(r"(?:技|棋|艺|道|略|稍|更|要|见地)?高(?:人|出|出人)?一(?:筹|着|等|头)|技压(?:群雄|诸家|诸宗|一筹)"
+                         r"|(?:堪称|可谓|实为|乃是|称得上)?独步(?:天下|古今|千古|一时|诸宗)?|独领风骚|鹤立鸡群|无与伦比|出类拔萃"
+                         r"|拔得头筹|独占鳌头|首屈一指|冠绝(?:诸宗|古今|一时)?|望[^，。；]{0,6}?项背|望尘莫及|相形见绌|黯然失色"
+                         r"|不可同日而语|难以望其|瞠乎其后|无出其右|后来居上|更上一层楼|胜人一筹|更胜一筹")
+# A side set down as merely provisional (X 不过是权宜, 只是化城, 充其量是方便施设).
+_PROVISIONAL = re.compile(r"(?:不过|只不过|只|仅|仅仅|无非|充其量|顶多|终究只|终归只)(?:是|为|算|属|算是)?(?:一种|一时的?|个)?"
+                          r"[^，。；]{0,4}?(?:权宜|权法|权说|权巧|化城|敲门砖|方便施设|方便之说|方便而已|方便罢了|"
+                          r"接引之方便|过渡|旁支|旁枝|末技|支流|枝末|小道|下乘)")
+_ALL_ALIKE = re.compile(r"都|皆|亦|也|同样|一样|俱|一切|诸|无不|任何|各")
 _COMPARE2 = re.compile(
     r"(?<![提崇升抬增拔登跃])高(?:于|过|出)(?!家|现|来|去|生|一筹)|(?:远|更|略|稍)?胜(?:于|过)|远胜|远超|远逊|优于|强于|凌驾|压过|盖过"
     r"|(?<![所来措始猝力过])不(?:及|如)(?![法理实来说是何此今])|比不上|比不得|难以企及|望尘莫及|难望其项背"
@@ -66,24 +79,26 @@ _NEAR = re.compile(_DEGREE + r"(?:接近|契合|符合|贴近|合乎|得)[^，�
                    + "|" + _DEGREE + r"(?:能)?(?:契合|适合|适宜|契|应|对应|切合)[^，。；]{0,4}?(?:末法|根机|时机|时代|当今|今人|众生|凡夫)")
 _DISMISS = re.compile(r"站不住脚|一无是处|荒谬|不值一提|浅陋|拙劣|鄙陋|走不通|行不通|应(?:当|该)?让位|让位于|理应淘汰|应被淘汰|"
                       r"(?:应|该|当)(?:当|该)?(?:废除|取消|退场|让路)|取而代之")
-_JUDGE_NOUN = (r"(?:真正的?|唯一的?|最终的?)?(?:正道|正途|正路|正法|正宗|正统|正确|唯一|出路|究竟|了义|根本之道|根本大道|"
+_JUDGE_NOUN = (r"(?:真正的?|唯一的?|最终的?)?(?:[^，。；]{0,4}?之(?:极则|极致|至极|极)(?![^，。；]{0,2}[处地])|极则|极致|终极|"
+               r"最终归宿|归宿|至高|实法|真实法|正道|正途|正路|正法|正宗|正统|正确|唯一|出路|究竟|了义|根本之道|根本大道|"
                r"大道|最上乘|上上乘|无上|成佛之道|解脱之道|真佛法|真法门|首选|最佳|不二之选|真传|正传|嫡传|正脉|正统)")
 _RIGHT = re.compile(
     r"(?:唯有|只有|惟有|唯独|独有|仅有|唯|惟|只)[^，。；]{0,14}?(?:才|方|乃)?(?:是|为|算|称得上|堪称)" + _JUDGE_NOUN
-    + r"|(?:才|方)(?:是|为|算|称得上)[^，。；]{0,8}?" + _JUDGE_NOUN
+    + r"|(?:才|方|乃)(?:是|为|算|称得上)[^，。；]{0,8}?" + _JUDGE_NOUN
     + r"|(?:是|乃|为|实为|堪称|可称|当属|首推)[^，。；]{0,8}?第一(?![义次步轮条层句个位天时念])"
     + r"|(?:是|乃|为)[^，。；]{0,8}?唯一(?:的)?(?:正道|正途|出路|选择|法门|道路|途径|方法|办法|正法)"
     + r"|(?:真正的?|纯正的?)(?:佛法|正法|修行|法门|佛道)[^，。；]{0,4}?(?:只在|唯在|全在|尽在|仅在|只有|唯有)"
     + r"|(?:只有|唯有|惟有|仅有)[^，。；]{1,10}?(?:一条路|一途|一法可行|一门可走)|别无(?:他途|出路|他法|选择)"
-    + r"|(?:是|乃|乃是|为|即是|就是|属于|堕入|落入|沦为|落于|已落|落)(?:一条|一种)?(?:唯一(?:的)?(?:正道|正途|出路|选择|法门)|正统|"
-      r"不二之选|首选|最佳选择|最好的选择|正确的选择|正确答案|歧途|歧路|邪道|邪路|邪法|外道|旁门左道|旁门|死路|"
+    + r"|(?:是|乃|乃是|为|即是|就是|属于|皆属|只属|属|堕入|落入|沦为|落于|已落|落)(?:一条|一种)?(?:唯一(?:的)?(?:正道|正途|出路|选择|法门)|正统|"
+      r"不二之选|首选|最佳选择|最好的选择|正确的选择|正确答案|正宗|正脉|嫡传|真传|旁支|旁门|支流|歧途|歧路|邪道|邪路|邪法|外道|旁门左道|旁门|死路|"
       r"错路|弯路|迷途|末流|小道|下乘|下策|权宜之计而已|一无是处|毫无价值|误人子弟)"
     + r"|答案(?:自然|当然|显然|无疑)?(?:是|在)|(?:最好的|最佳|明智的?|不二的?)(?:选择|之选)|不值一提|一无是处")
 _RECOMMEND = re.compile(
     r"(?:舍|弃|放下|抛开|丢开|离开|抛弃)[^，。；]{0,6}?(?:归|从|取|入|投|就|改|转|专)"
-    r"|(?:应该|应当|理应|自当|务必|最好|不妨|还是|只管|必须|须|应|当|宜|该|莫若|莫如|不如|何不|劝)"
-    r"[^，。；]{0,3}?(?:选择|选|择|改学|改修|改宗|改投|转修|转学|转投|转向|改信|皈依|归依|归向|归入|投入|投身|"
-    r"追随|跟随|专修|专学|专宗|放弃|放下|抛弃|离开|舍弃|舍|弃|改|转)"
+    r"|(?:应该|应当|理应|自当|务必|最好|不妨|还是|只管|必须|大可|尽可|只须|只需|须|应|当|宜|该|莫若|莫如|不如|何不|劝)"
+    r"[^，。；]{0,4}?(?:选择|选|择|改学|改修|改宗|改投|转修|转学|转投|转向|改信|皈依|归依|归向|归入|投入|投身|"
+    r"追随|跟随|专修|专学|专宗|放弃|放下|抛弃|离开|舍弃|收起|收了|丢下|丢掉|丢开|搁下|搁置|撇开|撇下|抛下|抛开|扔下|"
+    r"扔掉|放一边|歇下|停下|舍|弃|改|转)"
     r"|改学|改修|改宗|改投|转修|转学|转投|改信|改走|转入|归入"
     r"|还是[^，。；]{1,10}?(?:为好|更好|最好|为宜|为上|为妥|才对|好些)"
     r"|与其[^。；]{1,24}?不如")
@@ -104,7 +119,7 @@ _NEG_MULTI = re.compile(r"不是|并非|并不|绝非|决非|不能说|不可说
 _NEG_SINGLE = set("不非无莫勿别未")
 _RHETORICAL = re.compile(r"岂不|难道不|难道|何尝不|焉能不|焉得不|谁能否认|谁不知")
 _QUESTION_WORDS = re.compile(r"谁|孰|哪|何者|是否|吗|么|呢|几何")
-_CONTRAST = re.compile(r"然而|但是|可是|不过|其实|实则|殊不知|须知|但|却|然|而我|我则|本宗则|吾宗则")
+_CONTRAST = re.compile(r"然而|但是|可是|(?<=[，,；;：:\s])不过|其实|实则|殊不知|须知|但|却|然|而我|我则|本宗则|吾宗则")
 _HYPOTHETICAL = re.compile(r"(?:若|如果|假如|倘若|倘|假使|若是|即便|即使|纵然|有人)(?:说|以为|认为|谓|讲|主张|判定|断言|问|要问|"
                            r"宣称|一味认为|硬说)|所谓|或(?:曰|谓|问)|世人(?:常|多|每)?(?:说|以为|认为|谓)")
 _REPORT_VERBS = (r"(?<![之的可所])(?:一向|向来|始终|曾|上一轮|上轮|方才|刚才|也|亦|则|更)?(?:认为|以为|主张|说|指出|强调|谓|云|"
@@ -157,6 +172,7 @@ def _in(ranges: list[tuple[int, int]], pos: int) -> bool:
     return any(s <= pos < e for s, e in ranges)
 
 
+_LOCATIVE = re.compile(r"(?:在|于)[^，。；]{1,8}?(?:之中|当中|中|里|之内|以内)")
 _NOT_NEGATION = re.compile(r"不过|不外乎|不外|无非|莫非|未免|不免|不禁|不断|不久|不少|无论|无限|无量|无上|无比|不可思议")
 
 
@@ -181,6 +197,7 @@ def verdict_hits(text: str, *, extra_sides: Iterable[str] = (), others: Optional
     """Every verdict in ``text`` (the speaker's own words only).  ``strict`` reads a fragment that
     will be reused out of its context: a question or a report does not excuse a verdict in it."""
     side = side_regex(tuple(sorted(set(extra_sides))))
+    rec_side = recommend_side_regex(tuple(sorted(set(extra_sides))))
     masked = mask(text)
     masked_all = mask(text, "「『“‘\"【《（(")
     hits: list[VerdictHit] = []
@@ -196,8 +213,14 @@ def verdict_hits(text: str, *, extra_sides: Iterable[str] = (), others: Optional
                     return a, b
             return pos, pos + 1
 
+        def next_clause_end(b: int) -> int:
+            for a2, b2 in cl:
+                if a2 >= b:
+                    return b2
+            return b
+
         def accept(kind: str, m: re.Match, *, needs_side: bool, side_window: Optional[tuple[int, int]] = None,
-                   check_question: bool = True) -> None:
+                   check_question: bool = True, side_pat: Optional[re.Pattern] = None) -> None:
             pos = m.start()
             if _in(reported, pos):
                 return
@@ -218,7 +241,9 @@ def verdict_hits(text: str, *, extra_sides: Iterable[str] = (), others: Optional
                             if _SUBJECTLESS.sub("", sent[pa:pb]):
                                 break
                     side_window = (lo, b)
-                if not side.search(sent[side_window[0]:side_window[1]]):
+                # a side named only as the place of a ranking (在唯识典籍中首屈一指) is not what is ranked
+                window = _LOCATIVE.sub(lambda x: "＿" * len(x.group(0)), sent[side_window[0]:side_window[1]])
+                if not (side_pat or side).search(window):
                     return
             hits.append(VerdictHit(kind, text[s + m.start(): s + m.end()], text[s:e].strip()))
 
@@ -243,6 +268,13 @@ def verdict_hits(text: str, *, extra_sides: Iterable[str] = (), others: Optional
         for pat in (_MUCH, _NEAR):
             for m in pat.finditer(sent):
                 accept("degree", m, needs_side=True)
+        for m in _IDIOM_RANK.finditer(sent):
+            accept("comparison", m, needs_side=True)
+        for m in _PROVISIONAL.finditer(sent):
+            a, _b = clause_of(m.start())
+            if _ALL_ALIKE.search(sent[a:m.start()]):
+                continue  # 都不过是方便: every side alike, none ranked
+            accept("rightness", m, needs_side=True)
         for m in _DISMISS.finditer(sent):
             accept("rightness", m, needs_side=True)
         for m in _RIGHT.finditer(sent):
@@ -254,8 +286,9 @@ def verdict_hits(text: str, *, extra_sides: Iterable[str] = (), others: Optional
             if m.group(0).startswith("与其"):
                 accept("recommendation", m, needs_side=True, side_window=(m.start(), min(len(sent), m.end() + 12)))
             else:
-                accept("recommendation", m, needs_side=True, side_window=(m.start(), max(b, m.end())),
-                       check_question=False)
+                # what is dropped or taken up may be named in this clause or the next (放下佛号，直下参究)
+                accept("recommendation", m, needs_side=True, side_window=(m.start(), next_clause_end(max(b, m.end()))),
+                       check_question=False, side_pat=rec_side)
         if any(r in sent for r in READERS):
             for m in _STOP_OTHER.finditer(sent):
                 if m.end() - m.start() < 2:
