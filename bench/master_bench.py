@@ -7,7 +7,7 @@ Run: ``python bench/master_bench.py [--quick]``.  A script, not a test: it print
    interpreter (imports and pack load included), then the median of 10 runs with the pack
    re-loaded each time and of 20 runs with the pack cached.  Target: median under 0.5 s.
 2. Content.  Over 24 topics of our own (12 pairs of two topics given to the same two masters),
-   on the default pack and, when /work/shared/reference exists, on the upstream Master-skill
+   on the default pack and, when ../shared/reference exists, on the upstream Master-skill
    pack, it counts:
    - repeated sentences inside a debate (speeches and observation; citations removed; >= 6 characters);
    - template sentences a speaker uses more than once;
@@ -33,7 +33,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-UPSTREAM = Path("/work/shared/reference/master-skill/prebuilt")
+UPSTREAM = Path(__file__).resolve().parents[2] / "shared" / "reference" / "master-skill" / "prebuilt"
 SPEED_TOPIC = "禅宗顿悟和净土念佛，到底谁更直接？"
 
 # (masters, topic one, topic two): two topics per pair, our own wording.
