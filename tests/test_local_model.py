@@ -159,7 +159,8 @@ def test_one_master_round_through_the_local_model(loaded, default_pack, tmp_path
 def test_one_trial_round_and_its_verdict_through_the_local_model(loaded, tmp_path):
     from debate_core.archive import open_archive
     from debate_core.models import DebateConfig
-    from debate_core.protocols.trial import open_trial, trial_round, trial_verdict
+    from debate_core.protocols.topic import ZH
+    from debate_core.protocols.trial import TOOLS_OFF, open_trial, trial_round, trial_verdict
 
     (tmp_path / "ws").mkdir()
     (tmp_path / "ws" / "notes.md").write_text("remote work notes\n")
@@ -169,19 +170,19 @@ def test_one_trial_round_and_its_verdict_through_the_local_model(loaded, tmp_pat
                                 max_speech_length=120, workspace=str(tmp_path / "ws"), max_retries=1), arc,
                    probe=False)
     # the local model has no tool calling: the trial says so up front instead of pretending
-    assert any(w.startswith(f"research tools off for {MODEL}") for w in d.warnings)
+    assert any(w.startswith(f"{TOOLS_OFF}（{MODEL}）：") for w in d.warnings)
     speeches = trial_round(d, arc, gateway_options=opts)
     assert [s.speaker for s in speeches] == ["pro", "con"]
     for s in speeches:
         assert s.status == "ok" and s.text and s.engine == MODEL
         assert s.prompt_tokens > 50 and 0 < s.completion_tokens <= 64
-        assert len(s.text) <= 120 and (s.truncated == (f"cut at 120 characters" in s.warnings))
+        assert len(s.text) <= 120 and (s.truncated == ("超过 120 字符，已截断" in s.warnings))
         assert not s.tool_calls
     d = trial_verdict(d, arc, gateway_options=opts)
     assert d.status == "completed" and d.verdict is not None
     if not d.verdict.parsed:  # the usual outcome for a base model: no winner is invented
         assert d.verdict.winner is None and d.verdict.raw
-        assert any("could not be parsed" in w for w in d.warnings)
+        assert ZH["unparsed"] in d.warnings
     stored = arc.get_debate(d.id)
     assert [s.text for s in stored.rounds] == [s.text for s in speeches]
     assert stored.verdict.parsed == d.verdict.parsed and stored.verdict.judge == MODEL
