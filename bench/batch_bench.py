@@ -84,8 +84,8 @@ def offline_overhead() -> None:
 def concurrency_speedup() -> None:
     from debate_core.archive import open_archive
     from debate_core.batch import run_batch
-    from debate_core.packs import load_pack
-    from debate_core.scripted_server import Reply, ScriptedServer
+    from debate_core.content.packs import load_pack
+    from debate_core.engines.scripted_server import Reply, ScriptedServer
     from tests.master_script import master_script
 
     pack = load_pack(REPO / "data" / "packs" / "default")
@@ -117,13 +117,13 @@ def concurrency_speedup() -> None:
     ratio = walls[1] / walls[8]
     print(f"   speed-up concurrency 8 vs 1: {ratio:.2f}×  (target ≥ 6×: {'met' if ratio >= 6 else 'NOT met'})")
     print("   measured: wall clock around run_batch(spec, archive) with the model served over real HTTP by "
-          "debate_core.scripted_server (Reply(delay=0.5)); litellm was imported before timing")
+          "debate_core.engines.scripted_server (Reply(delay=0.5)); litellm was imported before timing")
 
 
 def main() -> None:
     offline_overhead()
     print()
-    from debate_core.gateway import litellm
+    from debate_core.engines.gateway import litellm
 
     litellm()  # its import is not part of either timing
     concurrency_speedup()

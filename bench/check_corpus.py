@@ -23,7 +23,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from debate_core.checks import RULES, run_checks  # noqa: E402
-from debate_core.packs import load_pack  # noqa: E402
+from debate_core.content.packs import load_pack  # noqa: E402
 from tests.check_corpus_support import context, load_corpus  # noqa: E402
 
 

@@ -31,7 +31,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from debate_core.scripted_server import Reply, ScriptedServer  # noqa: E402
+from debate_core.engines.scripted_server import Reply, ScriptedServer  # noqa: E402
 
 TOPIC = "禅宗顿悟和净土念佛，到底谁更直接？"
 MASTERS = ["huineng", "yinguang"]
@@ -169,8 +169,8 @@ def _rows(archive, debate_id: str) -> dict[str, dict]:
 def run_case(case: Case, pack, workdir: Path, *, quiet_server: bool = True) -> Row:
     """One fault against one debate; returns its row (see the module docstring)."""
     from debate_core.archive import open_archive
-    from debate_core.gateway import Gateway
-    from debate_core.llm_engine import LLMEngine
+    from debate_core.engines.gateway import Gateway
+    from debate_core.engines.llm import LLMEngine
     from debate_core.models import DebateConfig
     from debate_core.protocols.master import MasterDebate
 
@@ -226,7 +226,7 @@ def run_case(case: Case, pack, workdir: Path, *, quiet_server: bool = True) -> R
 
 
 def run_matrix(cases: Optional[list[Case]] = None, workdir: Optional[Path] = None) -> list[Row]:
-    from debate_core.packs import DEFAULT_PACK, load_pack
+    from debate_core.content.packs import DEFAULT_PACK, load_pack
 
     pack = load_pack(DEFAULT_PACK)
     cases = cases or CASES

@@ -63,7 +63,7 @@ def _norm(s: str) -> str:
 def one_debate(cold: bool) -> float:
     from debate_core.api import _cached_pack, run_debate
     from debate_core.models import DebateConfig
-    from debate_core.render import render_markdown
+    from debate_core.render.master import render_markdown
 
     if cold:
         _cached_pack.cache_clear()
@@ -103,7 +103,7 @@ def non_teaching(text: str, aside_norms: list[str], master=None) -> list[str]:
         found.append("english title in a citation")  # a Chinese debate cites the Chinese title or the id alone
     if "…" in body or "..." in body or re.search(r"[【《「（(][^】》」）)]*$", body):
         found.append("fragment")
-    from debate_core.offline_engine import sentences_of
+    from debate_core.engines.offline import sentences_of
 
     flats = [_norm(x) for x in sentences_of(text)]
     for a in aside_norms:  # within one sentence: two adjacent teachings may spell a table row by chance
@@ -118,7 +118,7 @@ def non_teaching(text: str, aside_norms: list[str], master=None) -> list[str]:
 
 def run_topic(pack, masters, topic):
     from debate_core.models import DebateConfig
-    from debate_core.offline_engine import OfflineEngine
+    from debate_core.engines.offline import OfflineEngine
     from debate_core.protocols.master import MasterDebate
 
     md = MasterDebate(pack, OfflineEngine(pack))
@@ -126,9 +126,9 @@ def run_topic(pack, masters, topic):
 
 
 def content(pack_path, label: str, show: int = 0) -> dict:
-    from debate_core.offline_engine import (T_AMMO, T_BRIDGE, T_BRIDGE_LOOSE, T_CLOSE, T_DIFF, T_KEEP, T_OPEN, T_OPP_UNIT, T_THIN,
+    from debate_core.engines.offline import (T_AMMO, T_BRIDGE, T_BRIDGE_LOOSE, T_CLOSE, T_DIFF, T_KEEP, T_OPEN, T_OPP_UNIT, T_THIN,
                                             sentences_of)
-    from debate_core.packs import load_pack
+    from debate_core.content.packs import load_pack
 
     pack = load_pack(pack_path)
     templates = {_norm(re.sub(r"\{[^}]*\}", "", t))[:8] for bank in (T_OPEN, T_BRIDGE, T_AMMO, T_CLOSE)
@@ -182,7 +182,7 @@ def content(pack_path, label: str, show: int = 0) -> dict:
             totals["template sentences reused by a speaker"] += sum(v - 1 for v in per_speaker.values() if v > 1)
             used.append(mats)
             if show and totals["debates"] <= show:
-                from debate_core.render import render_markdown
+                from debate_core.render.master import render_markdown
                 print(render_markdown(d))
         a, b = used
         diffs.append(1 - len(a & b) / max(1, len(a | b)))

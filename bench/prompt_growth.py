@@ -28,12 +28,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from debate_core.api import get_pack  # noqa: E402
-from debate_core.gateway import Gateway, litellm  # noqa: E402
-from debate_core.llm_engine import LLMEngine  # noqa: E402
+from debate_core.engines.gateway import Gateway, litellm  # noqa: E402
+from debate_core.engines.llm import LLMEngine  # noqa: E402
 from debate_core.models import DebateConfig  # noqa: E402
 from debate_core.protocols.master import MasterDebate  # noqa: E402
 from debate_core.protocols.trial import open_trial, trial_round, trial_verdict  # noqa: E402
-from debate_core.scripted_server import ScriptedServer  # noqa: E402
+from debate_core.engines.scripted_server import ScriptedServer  # noqa: E402
 
 ROUNDS = 8
 SPEECH_CHARS = 1800

@@ -2,7 +2,7 @@
 
 How it is measured
 ------------------
-* A :class:`~debate_core.scripted_server.ScriptedServer` on 127.0.0.1 answers every
+* A :class:`~debate_core.engines.scripted_server.ScriptedServer` on 127.0.0.1 answers every
   chat completion with a valid envelope after ``Reply(delay=1.0)``: one second
   before the first byte, like a slow model.
 * A topic debate is prepared with four given stances (no split call) and four
@@ -25,10 +25,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from debate_core.gateway import Gateway, litellm  # noqa: E402
+from debate_core.engines.gateway import Gateway, litellm  # noqa: E402
 from debate_core.models import DebateConfig  # noqa: E402
 from debate_core.protocols import registry  # noqa: E402
-from debate_core.scripted_server import Reply, ScriptedServer  # noqa: E402
+from debate_core.engines.scripted_server import Reply, ScriptedServer  # noqa: E402
 
 DELAY = 1.0
 RUNS = 5

@@ -13,10 +13,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Mapping, Optional
 
-from .gateway import ConfigError, Gateway, check_model_config
-from .models import Debate, DebateConfig, Pack, Speech
-from .packs import PackError, load_pack
-from .recorder import NULL_RECORDER, Recorder
+from debate_core.engines.gateway import ConfigError, Gateway, check_model_config
+from debate_core.models import Debate, DebateConfig, Pack, Speech
+from debate_core.content.packs import PackError, load_pack
+from debate_core.recorder import NULL_RECORDER, Recorder
 
 MAX_TOPIC_CHARS = 500
 MODEL_ENV = "DEBATE_MODEL"
@@ -72,7 +72,7 @@ def _cached_pack(path: str, stamp: float) -> Pack:
 
 def get_pack(path: Optional[str | Path] = None) -> Pack:
     """Load a pack, cached until any meta.json in it changes."""
-    from .packs import DEFAULT_PACK
+    from debate_core.content.packs import DEFAULT_PACK
 
     root = Path(path).expanduser() if path else DEFAULT_PACK
     if not root.is_dir():
@@ -108,10 +108,10 @@ def make_master_engine(pack: Pack, config: DebateConfig, *, probe: bool = True,
                        gateway_options: Optional[dict] = None):
     model = resolve_model(config.model)
     if model is None:
-        from .offline_engine import OfflineEngine
+        from debate_core.engines.offline import OfflineEngine
 
         return OfflineEngine(pack)
-    from .llm_engine import LLMEngine
+    from debate_core.engines.llm import LLMEngine
 
     return LLMEngine(make_gateway(model, api_base=resolve_api_base(config.api_base), temperature=config.temperature,
                                   timeout=config.timeout, max_retries=config.max_retries, probe=probe,
@@ -120,7 +120,7 @@ def make_master_engine(pack: Pack, config: DebateConfig, *, probe: bool = True,
 
 def master_runner(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bool = True,
                   gateway_options: Optional[dict] = None):
-    from .protocols.master import MasterDebate
+    from debate_core.protocols.master import MasterDebate
 
     pack = get_pack(config.pack)
     if pack.report.masters < 2:
@@ -134,7 +134,7 @@ def make_auditor(config: DebateConfig, *, probe: bool = True, gateway_options: O
     """The optional model-graded check layer (``config.check_model``), or None when it is off."""
     if not (config.check_model or "").strip():
         return None
-    from .check_model import ModelAuditor
+    from debate_core.engines.check_model import ModelAuditor
 
     return ModelAuditor(make_gateway(config.check_model.strip(), api_base=resolve_api_base(config.api_base),
                                      temperature=0.0, timeout=config.timeout, max_retries=config.max_retries,
@@ -154,10 +154,10 @@ def start_debate(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, pr
     if config.protocol != "master":
         if (config.check_model or "").strip():
             raise InputError(f"check_model applies to master debates only, not to the {config.protocol} protocol")
-        from .protocols import registry
+        from debate_core.protocols import registry
 
         return registry.start(config, recorder, probe=probe, gateway_options=gateway_options)
-    from .pairing import PairError, choose_pair
+    from debate_core.content.pairing import PairError, choose_pair
 
     runner = master_runner(config, recorder, probe=probe, gateway_options=gateway_options)
     check_rounds(config, runner.pack)

@@ -39,10 +39,10 @@ from typing import Any, Callable, Iterable, Iterator, Optional
 import duckdb
 import pandas as pd
 
-from .models import (Debate, DebateConfig, Finding, LLMCall, Observation, Pack, Participant, RoundComment,
+from debate_core.models import (Debate, DebateConfig, Finding, LLMCall, Observation, Pack, Participant, RoundComment,
                      RoundSummary, Speech, ToolCallRecord, Verdict, VerdictRow)
-from .recorder import Recorder
-from . import text_index
+from debate_core.recorder import Recorder
+from debate_core import text_index
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_ARCHIVE = REPO_ROOT / "data" / "archive.duckdb"
@@ -719,7 +719,7 @@ class Archive(Recorder):
         if debate.protocol != "master":
             return None
         try:
-            from .api import get_pack
+            from debate_core.api import get_pack
 
             pack = get_pack(debate.config.pack)
         except Exception:  # noqa: BLE001 - a missing pack must not stop the debate
@@ -1312,7 +1312,7 @@ class Archive(Recorder):
     def coverage_snapshot(self, debate_id: Optional[str] = None, pack_hash: Optional[str] = None
                           ) -> tuple[pd.DataFrame, dict]:
         """(matrix, gaps) from the pack snapshot stored with a debate (or a given / the latest snapshot)."""
-        from .coverage import gaps_from_edges, matrix_from_edges
+        from debate_core.content.coverage import gaps_from_edges, matrix_from_edges
 
         h, info, slugs, edges = self._snapshot_edges(debate_id, pack_hash)
         gaps = gaps_from_edges(slugs, edges)
@@ -1328,12 +1328,12 @@ class Archive(Recorder):
 
     # ------------------------------------------------------- import / export
     def import_paths(self, paths: Iterable[str | Path], *, pack: Optional[str] = None) -> list:
-        from .importers import import_paths
+        from debate_core.io.importers import import_paths
 
         return import_paths(self, paths, pack=pack)
 
     def export(self, debate_id: str, fmt: str, out: Optional[str | Path] = None):
-        from .exporters import export_debate
+        from debate_core.io.exporters import export_debate
 
         return export_debate(self, debate_id, fmt, out)
 
@@ -1356,7 +1356,7 @@ class Archive(Recorder):
         if debate.protocol == "master":
             return self._resume_master(debate, pack=pack, only_one=only_one, on_speech=on_speech,
                                        on_token=on_token)
-        from .protocols import registry
+        from debate_core.protocols import registry
 
         make_runner = getattr(registry, "runner_for", None) or getattr(registry, "resume", None)
         if make_runner is None:
@@ -1389,7 +1389,7 @@ class Archive(Recorder):
         raise ArchiveError(f"the pack of debate {debate.id} ({stored}) is not found; pass --pack DIR")
 
     def _resume_master(self, debate: Debate, *, pack, only_one, on_speech, on_token) -> Debate:
-        from .api import master_runner
+        from debate_core.api import master_runner
 
         config = debate.config.model_copy(update={"pack": self._resume_pack_path(debate, pack)})
         runner = master_runner(config, recorder=self)

@@ -39,9 +39,9 @@ from typing import Any, Callable, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
-from .api import InputError
-from .models import Debate, DebateConfig
-from .recorder import NULL_RECORDER, Recorder
+from debate_core.api import InputError
+from debate_core.models import Debate, DebateConfig
+from debate_core.recorder import NULL_RECORDER, Recorder
 
 CELL_SEP = "#"
 BATCH_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$")
@@ -139,7 +139,7 @@ class BatchSpec(BaseModel):
     @classmethod
     def _rounds(cls, v: Optional[int], info: ValidationInfo) -> Optional[int]:
         if v is not None and info.data.get("protocol") == "topic":
-            from .protocols.topic import MAX_ROUNDS
+            from debate_core.protocols.topic import MAX_ROUNDS
 
             if v > MAX_ROUNDS:
                 raise ValueError(f"{v} is too many: a topic debate runs at most {MAX_ROUNDS} rounds "
@@ -320,7 +320,7 @@ def _topic_items(spec: BatchSpec) -> list[TopicItem]:
 
 
 def _lineups(spec: BatchSpec) -> list[tuple[str, ...]]:
-    from .api import resolve_model
+    from debate_core.api import resolve_model
 
     models = spec.models
     if not models:
@@ -346,10 +346,10 @@ def expand(spec: BatchSpec) -> list[Cell]:
     judge = spec.judge_models[0] if spec.judge_models else None
     items = _topic_items(spec)
     if spec.protocol == "master":
-        from .api import get_pack
-        from .pairing import PairError, choose_pair
+        from debate_core.api import get_pack
+        from debate_core.content.pairing import PairError, choose_pair
 
-        from .api import resolve_model
+        from debate_core.api import resolve_model
 
         pack = get_pack(spec.pack)
         models = [m if isinstance(m, str) else None for m in (spec.models or [resolve_model(None) or "offline"])]
@@ -361,7 +361,7 @@ def expand(spec: BatchSpec) -> list[Cell]:
             if pairs_spec in (None, "auto", [], "") or pairs_spec == ["auto"]:
                 requested: list[Optional[list[str]]] = [None]
             elif pairs_spec == "canonical":
-                from .coverage import canonical_pairs
+                from debate_core.content.coverage import canonical_pairs
 
                 requested = [[c["a"], c["b"]] for c in canonical_pairs()
                              if c["a"] in pack.masters and c["b"] in pack.masters]
@@ -469,7 +469,7 @@ def build_router(spec: BatchSpec):
     """
     if not spec.deployments:
         return None
-    from .gateway import litellm, provider_of
+    from debate_core.engines.gateway import litellm, provider_of
 
     litellm()  # offline-safe import settings first
     from litellm import Router
@@ -768,7 +768,7 @@ class BatchRunner:
 
     def preflight(self, cells: list[Cell]) -> None:
         """Check every model configuration once (key present, api_base reachable) before any debate."""
-        from .gateway import check_model_config
+        from debate_core.engines.gateway import check_model_config
 
         routed = {d.model_name for d in self.spec.deployments}
         models = sorted({m for c in cells for m in c.models + ((c.judge_model,) if c.judge_model else ())}
@@ -780,7 +780,7 @@ class BatchRunner:
             check_model_config(m, self.spec.api_base, probe=probe)
             probe = False
         if models:
-            from .gateway import litellm
+            from debate_core.engines.gateway import litellm
 
             litellm()  # import it once here, not in every worker thread at the same time
 
@@ -810,7 +810,7 @@ class BatchRunner:
 
     # ------------------------------------------------------------- one cell
     def _start(self, config: DebateConfig, recorder: Recorder):
-        from .api import start_debate
+        from debate_core.api import start_debate
 
         return start_debate(config, recorder, probe=False, gateway_options=self.gateway_options())
 
@@ -818,10 +818,10 @@ class BatchRunner:
         debate = self.archive.get_debate(debate_id)
         self.archive.claim(debate_id)
         if debate.protocol == "master":
-            from .api import master_runner
+            from debate_core.api import master_runner
 
             return master_runner(debate.config, recorder, probe=False, gateway_options=self.gateway_options()), debate
-        from .protocols import registry
+        from debate_core.protocols import registry
 
         return registry.runner_for(debate, recorder, gateway_options=self.gateway_options()), debate
 
@@ -948,7 +948,7 @@ class BatchRunner:
             result.results = [by_key[c.key] for c, _ in todo]
             result.elapsed = time.perf_counter() - t0
         if self.spec.audit and self.spec.protocol != "master" and self.archive is not None and not self.stop.is_set():
-            from .audit import audit_batch
+            from debate_core.analysis.audit import audit_batch
 
             result.audit = audit_batch(self.archive, self.batch_id, judges=self.spec.judge_models or None,
                                        variants=self.spec.audit_variants, concurrency=self.concurrency,
@@ -1021,7 +1021,7 @@ def run_batch(spec: Union[BatchSpec, dict, str, Path], archive=None, **kwargs) -
     ``router``, ``probe``).
     """
     if isinstance(archive, (str, Path)):
-        from .archive import open_archive
+        from debate_core.archive import open_archive
 
         archive = open_archive(archive)
     return BatchRunner(spec, archive, **kwargs).run()
@@ -1050,7 +1050,7 @@ def simulated_model(strengths: Optional[dict[str, float]] = None, *, judges: Opt
     Model names are the server-side names (``openai/m1`` reaches the server as ``m1``).
     """
     import random
-    from .scripted_server import Reply
+    from debate_core.engines.scripted_server import Reply
 
     strengths = dict(strengths or {})
     judges = dict(judges or {})

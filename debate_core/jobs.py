@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-from .gateway import StopRequested
-from .models import Debate, DebateConfig, Speech, utcnow
+from debate_core.engines.gateway import StopRequested
+from debate_core.models import Debate, DebateConfig, Speech, utcnow
 
 RUNNING = "running"
 RESUMABLE = ("interrupted", "stopped", "failed")
@@ -129,7 +129,7 @@ class JobManager:
         Input and configuration errors (InputError, ConfigError, PackError) are raised
         here, before anything runs, so the page can show them next to the form.
         """
-        from .api import start_debate
+        from debate_core.api import start_debate
 
         runner, debate = start_debate(config, self.archive, probe=probe)
         self._launch(debate, runner, kind="run", only_one=False)
@@ -181,12 +181,12 @@ class JobManager:
         """A runner for a stored debate, whatever its protocol (the same ``run`` interface)."""
         if debate.protocol == "master":
             return self._master_runner(debate)
-        from .protocols import registry
+        from debate_core.protocols import registry
 
         return registry.runner_for(debate, self.archive)
 
     def _master_runner(self, debate: Debate):
-        from .api import master_runner
+        from debate_core.api import master_runner
 
         pack = debate.config.pack
         if pack and not Path(pack).expanduser().is_dir():
@@ -195,14 +195,14 @@ class JobManager:
             if stored and Path(str(stored)).is_dir():
                 pack = str(stored)
             else:
-                from .packs import PackError
+                from debate_core.content.packs import PackError
 
                 raise PackError(f"the pack of debate {debate.id} ({debate.config.pack}) is not found")
         debate.config = debate.config.model_copy(update={"pack": pack})
         runner = master_runner(debate.config, self.archive, probe=False)
         missing = [p.label for p in debate.participants if p.label not in runner.pack.masters]
         if missing:
-            from .packs import PackError
+            from debate_core.content.packs import PackError
 
             raise PackError(f"the pack at {runner.pack.path} lacks master(s) {', '.join(missing)}")
         # A speech recorded without its summary (the process died in between): the next

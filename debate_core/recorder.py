@@ -7,7 +7,7 @@ nothing (the :class:`~debate_core.models.Debate` object itself holds the record)
 
 from __future__ import annotations
 
-from .models import Debate, LLMCall, RoundSummary, Speech
+from debate_core.models import Debate, LLMCall, RoundSummary, Speech
 
 
 class Recorder:

@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterator
 
 import streamlit as st
 
-from . import views
+from debate_core import views
 
 PAGES = {
     "setup": ("pages/1_Setup.py", "Setup", "🛠️"),
@@ -48,7 +48,7 @@ def pack_picker(key: str, help_text: str = "A Master-skill pack folder (master-<
 def load_secrets() -> None:
     """Provider keys may come from Streamlit secrets (.streamlit/secrets.toml) as well as
     the environment; they are put where litellm reads them and nowhere else."""
-    from .api import apply_secrets
+    from debate_core.api import apply_secrets
 
     try:
         secrets = {k: st.secrets[k] for k in st.secrets.keys()}
@@ -71,27 +71,27 @@ def navigation(home: Callable[[], None]):
 
 @st.cache_resource(show_spinner=False)
 def _archive(path: str):
-    from .archive import open_archive
+    from debate_core.archive import open_archive
 
     return open_archive(path)
 
 
 def archive():
     """The archive of this process (``$DEBATE_ARCHIVE`` or data/archive.duckdb), opened once."""
-    from .archive import default_archive_path
+    from debate_core.archive import default_archive_path
 
     return _archive(str(default_archive_path()))
 
 
 @st.cache_resource(show_spinner=False)
 def _jobs(path: str):
-    from .jobs import manager_for
+    from debate_core.jobs import manager_for
 
     return manager_for(_archive(path))
 
 
 def jobs():
-    from .archive import default_archive_path
+    from debate_core.archive import default_archive_path
 
     return _jobs(str(default_archive_path()))
 
@@ -311,7 +311,7 @@ def debate_header(debate) -> None:
 
 def _debate_header_zh(debate) -> None:
     """A master debate's header: the seed's disclaimer and ``## 议题：…``, then who, models and pack."""
-    from .render import DISCLAIMER
+    from debate_core.render.master import DISCLAIMER
 
     st.markdown(DISCLAIMER)
     st.markdown(f"## 议题：{views.safe_markdown(debate.topic)}")

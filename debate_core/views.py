@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-from .models import Debate, DebateConfig, Master, Pack, Speech
-from .render import (MARK_ZH, MARK_ZH_PLAIN, MODEL_LAYER_ZH, OBSERVATION_HEADING, SPEECH_STATUS_ZH, citation_marks,
+from debate_core.models import Debate, DebateConfig, Master, Pack, Speech
+from debate_core.render.master import (MARK_ZH, MARK_ZH_PLAIN, MODEL_LAYER_ZH, OBSERVATION_HEADING, SPEECH_STATUS_ZH, citation_marks,
                      finding_lines, mark_text, rule_label, speech_clean, speech_verdict, status_zh)
 
 
@@ -61,9 +61,9 @@ def _judged_limits(protocol: str) -> tuple[int, int, int]:
     """(min, max, default) rounds of a judged protocol, from its own module when present."""
     try:
         if protocol == "topic":
-            from .protocols import topic as mod
+            from debate_core.protocols import topic as mod
         else:
-            from .protocols import trial as mod
+            from debate_core.protocols import trial as mod
         return 1, int(mod.MAX_ROUNDS), int(mod.DEFAULT_ROUNDS)
     except Exception:  # noqa: BLE001 - the protocol is not in this build yet
         return 1, 8, 3
@@ -113,14 +113,14 @@ OFFLINE_LABEL = "the embedded default offline engine (no key, no network)"
 
 
 def configured_model() -> Optional[str]:
-    from .api import resolve_model
+    from debate_core.api import resolve_model
 
     return resolve_model(None)
 
 
 def engine_summary() -> dict[str, str]:
     """What the workbench runs on by default (``DEBATE_MODEL`` / ``DEBATE_API_BASE``)."""
-    from .api import resolve_api_base
+    from debate_core.api import resolve_api_base
 
     model = configured_model()
     base = resolve_api_base(None) or ""
@@ -137,8 +137,8 @@ def model_problem(model: Optional[str], api_base: Optional[str] = None) -> Optio
 
     Never contacts the network (no reachability probe); the offline engine needs nothing.
     """
-    from .api import resolve_api_base, resolve_model
-    from .gateway import ConfigError, check_model_config
+    from debate_core.api import resolve_api_base, resolve_model
+    from debate_core.engines.gateway import ConfigError, check_model_config
 
     m = resolve_model(model) if model is not None else None
     if m is None:
@@ -162,7 +162,7 @@ def needs_model_message(spec: ProtocolSpec) -> str:
 
 def load_pack(folder: Optional[str] = None) -> Pack:
     """The default pack or a folder (cached by :func:`debate_core.api.get_pack`)."""
-    from .api import get_pack
+    from debate_core.api import get_pack
 
     folder = (folder or "").strip() or None
     return get_pack(folder)
@@ -187,7 +187,7 @@ def master_options(pack: Pack) -> list[str]:
 
 def suggest_pair(topic: str, pack: Pack):
     """The pair the topic selects (a :class:`~debate_core.pairing.PairChoice`)."""
-    from .pairing import choose_pair
+    from debate_core.content.pairing import choose_pair
 
     return choose_pair(topic.strip(), pack)
 
@@ -214,7 +214,7 @@ class AmmoView:
 
 
 def ammo_view(pack: Pack, a: str, b: str) -> AmmoView:
-    from .protocols.master import COVERAGE_WARNING, ammo_for, plan_rounds
+    from debate_core.protocols.master import COVERAGE_WARNING, ammo_for, plan_rounds
 
     ammo = ammo_for(pack, a, b)
     ma, mb = pack.masters[a], pack.masters[b]
@@ -238,7 +238,7 @@ def rounds_range(spec: ProtocolSpec, pack: Optional[Pack] = None, pair: Optional
                  ) -> tuple[int, int, int]:
     """(min, max, default) rounds for the protocol (for masters: the pack's, per pair)."""
     if spec.key == "master" and pack is not None:
-        from .protocols.master import plan_rounds
+        from debate_core.protocols.master import plan_rounds
 
         proto = pack.protocol
         default = plan_rounds(pack, pair[0], pair[1], None)[0] if pair else proto.default_rounds
@@ -249,7 +249,7 @@ def rounds_range(spec: ProtocolSpec, pack: Optional[Pack] = None, pair: Optional
 
 def stance_labels(stances: list[str]) -> dict[str, str]:
     """Debater label → stance as the topic-debate seed assigns them (stance 1 → 辩手乙, 2 → 辩手甲, …)."""
-    from .protocols.topic import label_stances
+    from debate_core.protocols.topic import label_stances
 
     return label_stances(stances)
 
@@ -450,7 +450,7 @@ def next_turn(debate: Debate) -> str:
     if r > debate.planned_rounds:
         return "the verdict" if debate.protocol != "master" else OBSERVATION_HEADING
     if debate.protocol == "master" and len(debate.participants) >= 2:
-        from .protocols.master import role_for
+        from debate_core.protocols.master import role_for
 
         p = debate.participants[(r - 1) % 2]
         return f"R{r}｜{p.name or p.label} {role_for(r, debate.planned_rounds)}"
@@ -652,7 +652,7 @@ def outcome_view(debate: Debate, archive: Any = None) -> OutcomeView:
     view = OutcomeView(kind="verdict" if v else "pending", debate=debate, headline=status_line, speeches=speeches,
                        checks=checks_table(debate) if any(s.findings for s in debate.rounds) else None)
     if debate.protocol == "topic" and debate.status in ("completed", "failed"):
-        from .render_judged import wrap_up_md
+        from debate_core.render.judged import wrap_up_md
 
         view.wrap_up = wrap_up_md(debate, archive=str(getattr(archive, "path", "") or "") or None)
     if v is None:
@@ -746,7 +746,7 @@ def export_bytes(archive: Any, debate_id: str, fmt: str) -> bytes:
     the workbench's own renderers produce the same formats.
     """
     try:
-        from . import exporters
+        from debate_core.io import exporters
 
         has_exporter = hasattr(exporters, "export_debate")
     except ImportError:
@@ -763,8 +763,8 @@ def export_bytes(archive: Any, debate_id: str, fmt: str) -> bytes:
 
 
 def _fallback_export(debate: Debate, fmt: str, archive: Any = None) -> bytes:
-    from .exporters import to_json_dict
-    from .render import render_markdown
+    from debate_core.io.exporters import to_json_dict
+    from debate_core.render.master import render_markdown
 
     if fmt == "md":
         return render_markdown(debate).encode("utf-8")
@@ -773,7 +773,7 @@ def _fallback_export(debate: Debate, fmt: str, archive: Any = None) -> bytes:
     if fmt == "ipynb":
         return _notebook(debate, archive).encode("utf-8")
     if fmt in ("debate-dir", "zip"):
-        from .render_judged import debate_log_md, verdict_md
+        from debate_core.render.judged import debate_log_md, verdict_md
 
         buf = io.BytesIO()
         folder = f"{slug_for(debate)}.debate"
@@ -788,7 +788,7 @@ def _notebook(debate: Debate, archive: Any = None) -> str:
     import nbformat
     from nbformat import v4
 
-    from .render import render_markdown
+    from debate_core.render.master import render_markdown
 
     path = str(getattr(archive, "path", "data/archive.duckdb"))
     nb = v4.new_notebook()
@@ -1033,7 +1033,7 @@ def import_uploads(archive: Any, files: list[tuple[str, bytes]]) -> list[str]:
         except ImportError:
             raise UploadError("import is not available in this build (debate_core.importers is missing)") from None
         except Exception as exc:  # noqa: BLE001 - shown with the uploaded names, not the staging folder
-            from .jobs import one_line
+            from debate_core.jobs import one_line
 
             raise UploadError(one_line(exc).replace(root + os.sep, "").replace(tmp + os.sep, "")) from None
         lines = [_result_line(r, root) for r in results or []]
@@ -1081,7 +1081,7 @@ class CoverageView:
 def coverage_view(pack: Pack, archive: Any = None) -> CoverageView:
     import pandas as pd
 
-    from .coverage import coverage_gaps, coverage_matrix
+    from debate_core.content.coverage import coverage_gaps, coverage_matrix
 
     matrix = coverage_matrix(pack)
     gaps = coverage_gaps(pack)
@@ -1171,7 +1171,7 @@ def coverage_heatmap(matrix, gaps: dict, names: dict[str, str]):
 
 def explain(exc: BaseException) -> tuple[str, str]:
     """(one-line cause, what to do) for any error a page may meet; never a traceback."""
-    from .jobs import one_line
+    from debate_core.jobs import one_line
 
     name = type(exc).__name__
     cause = one_line(exc)
@@ -1209,12 +1209,12 @@ __all__ = [
 
 def ratings_tables(arc, bootstrap: int = 100):
     """Bradley-Terry ratings of models and stances from the archive's judged debates."""
-    from .ratings import ratings_tables as _tables
+    from debate_core.analysis.ratings import ratings_tables as _tables
 
     return _tables(arc, bootstrap=bootstrap)
 
 
 def ratings_figure(table, title: str):
-    from .ratings import ratings_figure as _figure
+    from debate_core.analysis.ratings import ratings_figure as _figure
 
     return _figure(table, title)

@@ -52,7 +52,7 @@ def charts(arc) -> None:
 
 
 def ratings(arc) -> None:
-    """Bradley-Terry ratings (bootstrap intervals) of models and stances (debate_core.ratings via views)."""
+    """Bradley-Terry ratings (bootstrap intervals) of models and stances (debate_core.analysis.ratings via views)."""
     t = views.ratings_tables(arc, bootstrap=100)
     if t["outcomes"].empty:
         st.caption("No judged debate with a verdict yet. Topic debates and trials are rated here; a batch with "

@@ -31,14 +31,14 @@ def need_reference() -> Path:
 
 @pytest.fixture(scope="session")
 def reference_pack():
-    from debate_core.packs import load_pack
+    from debate_core.content.packs import load_pack
 
     return load_pack(need_reference())
 
 
 @pytest.fixture(scope="session")
 def default_pack():
-    from debate_core.packs import load_pack
+    from debate_core.content.packs import load_pack
 
     return load_pack(DEFAULT_PACK)
 
@@ -54,7 +54,7 @@ def any_pack(request):
 @pytest.fixture
 def scripted():
     """Start a ScriptedServer; the test sets ``server.script``."""
-    from debate_core.scripted_server import ScriptedServer
+    from debate_core.engines.scripted_server import ScriptedServer
 
     with ScriptedServer() as server:
         yield server

@@ -11,8 +11,8 @@ import json
 import re
 
 from debate_core.models import Pack, SpeechRequest
-from debate_core.offline_engine import OfflineEngine
-from debate_core.scripted_server import Reply
+from debate_core.engines.offline import OfflineEngine
+from debate_core.engines.scripted_server import Reply
 
 LONG_SUMMARY = "这是一段故意写得很长的摘要，用来检验编排器会把摘要截到八十个字以内：" + "立场要点" * 30
 

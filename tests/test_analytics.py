@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from debate_core import analytics
+from debate_core.analysis import analytics
 from debate_core.archive import open_archive
 from debate_core.batch import run_batch
 from debate_core.checks import MAX_CHARS, MIN_CHARS
-from debate_core.cli import main
+from debate_core.cli.main import main
 from tests.master_script import master_script
 
 CHAN = "禅宗顿悟和净土念佛，到底谁更直接？"
@@ -21,7 +21,7 @@ KONG = "三论宗讲一切皆空，唯识宗讲万法唯识，二者怎么辩？
 def arc(tmp_path_factory, default_pack):
     """Offline debates (two canonical pairs twice each, one pair with one-way coverage) and one debate
     over HTTP whose first speech fails its checks and is kept (no check retries)."""
-    from debate_core.scripted_server import ScriptedServer
+    from debate_core.engines.scripted_server import ScriptedServer
 
     archive = open_archive(tmp_path_factory.mktemp("analytics") / "archive.duckdb")
     run_batch({"batch_id": "offline", "topics": [CHAN, KONG], "repeats": 2}, archive)

@@ -325,7 +325,7 @@ def test_live_reload_or_second_tab_shows_the_same_debate(archive_path, archive):
 def test_live_streams_tokens_from_an_llm_engine(archive_path, archive, default_pack, scripted):
     """With a model, the round in progress shows on Live token by token (litellm streaming)."""
     from debate_core.models import DebateConfig
-    from debate_core.scripted_server import Reply
+    from debate_core.engines.scripted_server import Reply
     from tests.master_script import master_script
 
     base = master_script(default_pack)
@@ -367,9 +367,9 @@ def test_live_streams_tokens_from_an_llm_engine(archive_path, archive, default_p
 def test_stop_abandons_a_streaming_reply_at_once_then_resume(archive_path, archive, default_pack, scripted):
     """Stop pressed while a model streams round 2: the reply is abandoned at its next token (not
     after the whole speech), round 1 stays, the aborted call is in the ledger, Resume finishes."""
-    from debate_core.gateway import STOPPED_CAUSE
+    from debate_core.engines.gateway import STOPPED_CAUSE
     from debate_core.models import DebateConfig
-    from debate_core.scripted_server import Reply
+    from debate_core.engines.scripted_server import Reply
     from tests.master_script import master_script
 
     base = master_script(default_pack)
@@ -619,7 +619,7 @@ def test_coverage_reference_pack_shows_8_complete_pairs_and_10_one_way(archive_p
     assert len(one_way) == 10
     assert "Masters with no critique at all" in texts(at)
 
-    from debate_core.packs import load_pack
+    from debate_core.content.packs import load_pack
     from debate_core.views import coverage_view
 
     fig = coverage_view(load_pack(REFERENCE_PACK)).heatmap()

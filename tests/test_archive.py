@@ -16,7 +16,7 @@ import pytest
 from tests.archive_helpers import SAMPLE, SAMPLE_REASON, cli, make_pack, run_debate
 from debate_core.archive import (MIGRATIONS, SCHEMA_VERSION, Archive, ArchiveError, open_archive, process_alive,
                                  scrub)
-from debate_core.exporters import to_json_dict
+from debate_core.io.exporters import to_json_dict
 from debate_core.models import Debate, DebateConfig, LLMCall, Participant, Speech
 
 
@@ -352,7 +352,7 @@ def test_winners_from_the_imported_sample(tmp_path):
 
 def test_coverage_of_a_pack(pack):
     from debate_core.api import get_pack
-    from debate_core.coverage import coverage_gaps, coverage_matrix
+    from debate_core.content.coverage import coverage_gaps, coverage_matrix
 
     p = get_pack(pack)
     m = coverage_matrix(p)
@@ -378,7 +378,7 @@ REFERENCE_PACK = (Path(__file__).resolve().parent.parent / ".." / "shared" / "re
 @pytest.mark.skipif(not REFERENCE_PACK.is_dir(), reason=f"reference pack {REFERENCE_PACK} is absent")
 def test_coverage_of_the_reference_pack():
     from debate_core.api import get_pack
-    from debate_core.coverage import coverage_gaps, coverage_matrix
+    from debate_core.content.coverage import coverage_gaps, coverage_matrix
 
     p = get_pack(REFERENCE_PACK)
     m = coverage_matrix(p)
@@ -390,7 +390,7 @@ def test_coverage_of_the_reference_pack():
 
 def test_degraded_pairs_and_snapshot_matrix(tmp_path, pack):
     from debate_core.api import get_pack
-    from debate_core.coverage import coverage_matrix
+    from debate_core.content.coverage import coverage_matrix
 
     arc = open_archive(tmp_path / "a.duckdb")
     d1 = run_debate(arc, pack, topic="止观与顿悟", masters=("huineng", "zhiyi"))

@@ -8,12 +8,12 @@ import pandas as pd
 import pytest
 
 from debate_core.archive import open_archive
-from debate_core.audit import audit_archive, fleiss_kappa, presented_order, summarize, variant
+from debate_core.analysis.audit import audit_archive, fleiss_kappa, presented_order, summarize, variant
 from debate_core.batch import run_batch, simulated_model
-from debate_core.cli import main
+from debate_core.cli.main import main
 from debate_core.models import Debate, DebateConfig, Participant, Speech, Verdict
-from debate_core.render_judged import debate_log_md
-from debate_core.scripted_server import ScriptedServer
+from debate_core.render.judged import debate_log_md
+from debate_core.engines.scripted_server import ScriptedServer
 
 FAST = {"backoff": 0.01, "max_backoff": 0.05}
 PANEL = ["openai/fair", "openai/first", "openai/label"]

@@ -12,9 +12,9 @@ import pytest
 from debate_core.archive import open_archive
 from debate_core.batch import (BatchRunner, SpecError, batch_debates, build_router, config_for, expand, load_spec,
                                run_batch, simulated_model, split_tag)
-from debate_core.gateway import Gateway
-from debate_core.ratings import ratings_from_archive
-from debate_core.scripted_server import Reply, ScriptedServer
+from debate_core.engines.gateway import Gateway
+from debate_core.analysis.ratings import ratings_from_archive
+from debate_core.engines.scripted_server import Reply, ScriptedServer
 from tests.conftest import run_cli
 from tests.master_script import master_script
 
@@ -174,7 +174,7 @@ def test_topic_tournament_errors_and_ratings(archive, capsys):
     table = ratings_from_archive(archive, "model", batch_id="tour", bootstrap=50)
     assert list(table["item"]) == ["openai/m1", "openai/m2", "openai/m3"]
     assert list(table["wins"]) == [8, 4, 0]
-    from debate_core.cli import main
+    from debate_core.cli.main import main
 
     assert main(["ratings", "--archive", str(archive.path), "--batch", "tour", "--by", "stance", "--format", "json",
                  "--bootstrap", "20"]) == 0

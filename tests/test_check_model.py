@@ -8,7 +8,7 @@ import pytest
 
 from debate_core.api import start_debate
 from debate_core.archive import Archive
-from debate_core.check_model import AUDITED_RULES, parse_audit
+from debate_core.engines.check_model import AUDITED_RULES, parse_audit
 from debate_core.models import DebateConfig
 
 from .conftest import run_cli
@@ -92,7 +92,7 @@ def test_cli_check_model_and_its_refusal_outside_master_debates(scripted):
 
 @pytest.mark.parametrize("cause", ["timed out waiting for the model after 4 attempts", "rate limited (429): slow down"])
 def test_failure_causes_read_in_chinese(cause):
-    from debate_core.gateway import cause_zh
+    from debate_core.engines.gateway import cause_zh
 
     text = cause_zh(cause)
     assert text and not any("a" <= ch.lower() <= "z" for ch in text)

@@ -10,8 +10,8 @@ import pytest
 
 from debate_core.checks import CheckContext, check_citations
 from debate_core.checks.citation import chinese_title, title_matches
-from debate_core.offline_engine import OfflineEngine
-from debate_core.packs import load_pack
+from debate_core.engines.offline import OfflineEngine
+from debate_core.content.packs import load_pack
 
 FIXTURE = Path(__file__).parent / "fixtures" / "reader-pack"
 LATIN_RUN = re.compile(r"[A-Za-zÀ-ɏḀ-ỿ]{2,}")

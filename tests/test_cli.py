@@ -73,7 +73,7 @@ def test_model_from_environment(default_pack, scripted):
 
 
 def test_paths_without_a_model_do_not_import_litellm():
-    code = ("import sys, io, contextlib\nfrom debate_core.cli import main\n"
+    code = ("import sys, io, contextlib\nfrom debate_core.cli.main import main\n"
             "buf = io.StringIO()\n"
             "with contextlib.redirect_stdout(buf):\n"
             "    for argv in (['masters'], ['pair', '禅净'], ['debate', '禅净之争', '--quiet']):\n"

@@ -10,8 +10,8 @@ import re
 
 import pytest
 
-from debate_core.aliases import resolve_name, topic_names
-from debate_core.packs import load_pack, parse_excerpts
+from debate_core.content.aliases import resolve_name, topic_names
+from debate_core.content.packs import load_pack, parse_excerpts
 from tests.conftest import DEFAULT_PACK, REPO
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -206,7 +206,7 @@ def test_parser_takes_points_from_the_section_they_sit_in(tmp_path):
 
 def test_the_pack_reader_takes_every_point_as_teaching_under_its_source(pack):
     """Nothing the audit placed is lost on the way to a speech: the reader keeps each point, same id."""
-    from debate_core.teachings import read_file
+    from debate_core.content.teachings import read_file
 
     lost = []
     for slug, m in pack.masters.items():

@@ -8,7 +8,7 @@ import re
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from debate_core.envelopes import (Envelope, EnvelopeError, empty_envelope, envelope_json, extract_json,
+from debate_core.engines.envelopes import (Envelope, EnvelopeError, empty_envelope, envelope_json, extract_json,
                                    parse_envelope, render_envelope)
 
 GOOD = {"stance": "远程更好", "arguments": [{"id": "A1", "point": "省通勤", "reasoning": "每天两小时", "evidence": "调查"}],

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from debate_core.gateway import EMPTY_CAUSE, Gateway, GatewayError, _retry_after
-from debate_core.scripted_server import Reply, ScriptedServer, sequence
+from debate_core.engines.gateway import EMPTY_CAUSE, Gateway, GatewayError, _retry_after
+from debate_core.engines.scripted_server import Reply, ScriptedServer, sequence
 from tests.conftest import DEFAULT_PACK, REPO, run_cli
 from tests.master_script import master_script
 
@@ -358,8 +358,8 @@ def test_live_page_shows_the_one_line_cause_and_offers_retry(default_pack, tmp_p
 def _left_failed(bench, case, pack, tmp_path) -> dict:
     """A debate failed at round 2 by a real reset, left failed in its archive."""
     from debate_core.archive import open_archive
-    from debate_core.gateway import Gateway
-    from debate_core.llm_engine import LLMEngine
+    from debate_core.engines.gateway import Gateway
+    from debate_core.engines.llm import LLMEngine
     from debate_core.models import DebateConfig
     from debate_core.protocols.master import MasterDebate
 

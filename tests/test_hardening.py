@@ -17,7 +17,7 @@ import pytest
 
 from debate_core.api import MAX_TOPIC_CHARS, InputError, start_debate, validate_topic
 from debate_core.models import DebateConfig
-from debate_core.scripted_server import ScriptedServer
+from debate_core.engines.scripted_server import ScriptedServer
 from tests.conftest import run_cli
 
 BIG_TOPIC = "辩" * 34_000 + "x" * 2  # ~100 KB of UTF-8
@@ -70,7 +70,7 @@ def test_cli_refuses_a_100kb_topic_in_one_line(tmp_path):
 
 @pytest.fixture
 def ws(tmp_path):
-    from debate_core.research_tools import Workspace
+    from debate_core.research.tools import Workspace
 
     root = tmp_path / "ws"
     (root / "docs").mkdir(parents=True)
@@ -166,8 +166,8 @@ def test_grep_and_glob_skip_special_files(ws, tmp_path):
 @pytest.fixture
 def archive(tmp_path):
     from debate_core.archive import open_archive
-    from debate_core.offline_engine import OfflineEngine
-    from debate_core.packs import DEFAULT_PACK, load_pack
+    from debate_core.engines.offline import OfflineEngine
+    from debate_core.content.packs import DEFAULT_PACK, load_pack
     from debate_core.protocols.master import MasterDebate
 
     arc = open_archive(tmp_path / "sql.duckdb")

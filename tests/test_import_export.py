@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from debate_core.archive import open_archive
-from debate_core.exporters import slugify, to_json_dict
-from debate_core.importers import ImportFormatError
+from debate_core.io.exporters import slugify, to_json_dict
+from debate_core.io.importers import ImportFormatError
 from debate_core.models import Debate, DebateConfig, LLMCall, Participant, RoundComment, Speech, Verdict, VerdictRow
 from tests.archive_helpers import SAMPLE, SAMPLE_REASON, cli, make_pack, run_debate
 

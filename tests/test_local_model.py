@@ -13,8 +13,8 @@ import threading
 
 import pytest
 
-from debate_core import local_provider
-from debate_core.gateway import ConfigError, Gateway, check_model_config
+from debate_core.engines import local_provider
+from debate_core.engines.gateway import ConfigError, Gateway, check_model_config
 
 MODEL = "local/gemma-3-270m"
 TOPIC = "禅宗顿悟和净土念佛，到底谁更直接？"
@@ -40,7 +40,7 @@ def test_unknown_local_model_is_named():
 
 
 def test_the_provider_is_registered_with_litellm_and_needs_no_key(monkeypatch):
-    from debate_core.gateway import litellm
+    from debate_core.engines.gateway import litellm
 
     for var in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY"):
         monkeypatch.delenv(var, raising=False)
@@ -55,7 +55,7 @@ def test_the_provider_is_registered_with_litellm_and_needs_no_key(monkeypatch):
 
 def test_a_tool_request_is_refused_with_a_400_not_retried():
     """Without the packages too: the refusal comes before any loading."""
-    from debate_core.gateway import GatewayError
+    from debate_core.engines.gateway import GatewayError
 
     gw = Gateway(model=MODEL, max_retries=3, backoff=0.01)
     with pytest.raises(GatewayError) as info:
@@ -129,7 +129,7 @@ def test_streaming_usage_max_tokens_and_temperature(loaded):
 @pytest.mark.skipif(WHY is not None, reason=f"local model tier skipped: {WHY}")
 def test_one_master_round_through_the_local_model(loaded, default_pack, tmp_path):
     from debate_core.archive import open_archive
-    from debate_core.llm_engine import LLMEngine
+    from debate_core.engines.llm import LLMEngine
     from debate_core.models import DebateConfig
     from debate_core.protocols.master import MasterDebate
 

@@ -8,12 +8,12 @@ import pytest
 
 from debate_core.api import InputError, start_debate
 from debate_core.checks import cjk_len
-from debate_core.gateway import Gateway
-from debate_core.llm_engine import LLMEngine
+from debate_core.engines.gateway import Gateway
+from debate_core.engines.llm import LLMEngine
 from debate_core.models import DebateConfig
-from debate_core.offline_engine import OfflineEngine
+from debate_core.engines.offline import OfflineEngine
 from debate_core.protocols.master import COVERAGE_WARNING, MasterDebate, plan_rounds, role_for
-from debate_core.render import render_master
+from debate_core.render.master import render_master
 from tests.master_script import LONG_SUMMARY, master_script
 
 TOPIC = "禅宗顿悟和净土念佛，到底谁更直接？"
@@ -179,7 +179,7 @@ def test_model_failure_leaves_the_debate_failed_at_that_round(default_pack, scri
     def script(body):
         calls["n"] += 1
         if "你扮演" in body["messages"][0]["content"] and "这是第 2 轮" in body["messages"][1]["content"]:
-            from debate_core.scripted_server import Reply
+            from debate_core.engines.scripted_server import Reply
             return Reply(status=500)
         return good(body)
     scripted.script = script
@@ -213,7 +213,7 @@ def test_stop_on_consensus_when_enabled(tmp_path, scripted):
     import json
     import shutil
 
-    from debate_core.packs import load_pack
+    from debate_core.content.packs import load_pack
     from tests.conftest import DEFAULT_PACK
 
     root = tmp_path / "pack"

@@ -9,7 +9,7 @@ import pytest
 
 from debate_core.checks import CheckContext, run_checks
 from debate_core.models import DebateConfig, SpeechRequest
-from debate_core.offline_engine import LEVELS, OfflineEngine, sentences_of
+from debate_core.engines.offline import LEVELS, OfflineEngine, sentences_of
 from debate_core.protocols.master import MasterDebate
 
 # Two topics of our own per pair: 24 debates per pack.

@@ -1,8 +1,8 @@
 """Bad packs, tried and answered: random JSON, wrong types, huge files, odd Unicode.
 
-Whatever a pack folder holds, :func:`debate_core.packs.load_pack` returns a pack with
+Whatever a pack folder holds, :func:`debate_core.content.packs.load_pack` returns a pack with
 a validation report (problems naming file, field and value) and never raises anything
-but :class:`~debate_core.packs.PackError` for a folder that is unusable as a whole.
+but :class:`~debate_core.content.packs.PackError` for a folder that is unusable as a whole.
 The report must also survive being printed and dumped as JSON (what ``pack check``
 does), so a lone surrogate or a NUL in a pack cannot crash the CLI either.
 """
@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from debate_core.models import PackReport
-from debate_core.packs import MAX_META_BYTES, PackError, load_pack
+from debate_core.content.packs import MAX_META_BYTES, PackError, load_pack
 from tests.conftest import DEFAULT_PACK, run_cli
 
 BASE_MASTERS = ("huineng", "yinguang")

@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from debate_core.packs import PackError, load_pack, pair_key
+from debate_core.content.packs import PackError, load_pack, pair_key
 from tests.conftest import DEFAULT_PACK, need_reference, run_cli
 
 SEED_PAIRS = [("huineng", "yinguang"), ("kumarajiva", "xuanzang"), ("huineng", "zhiyi"), ("tsongkhapa", "huineng"),

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from debate_core.pairing import PairError, choose_pair, pair_table, school_key
+from debate_core.content.pairing import PairError, choose_pair, pair_table, school_key
 from tests.conftest import REFERENCE_PACK, run_cli
 
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from debate_core.models import Debate, DebateConfig, Participant, Verdict
-from debate_core.ratings import (RATING_COLUMNS, bradley_terry, outcomes_from_debates, outcomes_from_rows,
+from debate_core.analysis.ratings import (RATING_COLUMNS, bradley_terry, outcomes_from_debates, outcomes_from_rows,
                                  ratings_figure, win_counts, win_probability, win_rate_table)
 
 TRUE = {"alpha": 4.0, "beta": 2.0, "gamma": 1.0, "delta": 0.5}

@@ -6,12 +6,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from debate_core.cli import master_progress_line
-from debate_core.importers import parse_master_md
+from debate_core.cli.main import master_progress_line
+from debate_core.io.importers import parse_master_md
 from debate_core.models import (CitationMark, Debate, DebateConfig, Finding, Observation, Participant, Speech,
                                 SpeechRequest, Source)
-from debate_core.prompts import speech_messages
-from debate_core.render import finding_lines, render_master, speech_verdict
+from debate_core.engines.prompts import speech_messages
+from debate_core.render.master import finding_lines, render_master, speech_verdict
 
 TEXT = {
     1: "慧能立论：自性本自清净，念佛参禅都要回到自心上看【《六祖大师法宝坛经》，T48n2008】。",

@@ -8,8 +8,8 @@ import os
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from debate_core import research_tools as rt
-from debate_core.research_tools import TOOL_NAMES, TOOL_SPECS, ToolError, Workspace
+from debate_core.research import tools as rt
+from debate_core.research.tools import TOOL_NAMES, TOOL_SPECS, ToolError, Workspace
 
 
 @pytest.fixture()

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from debate_core.archive import ArchiveError, open_archive
-from debate_core.gateway import GatewayError
+from debate_core.engines.gateway import GatewayError
 from debate_core.models import DebateConfig
 from tests.archive_helpers import REPO, cli, make_pack, run_debate
 

@@ -10,9 +10,9 @@ import re
 
 import pytest
 
-from debate_core.aliases import apply_default_aliases, default_aliases, resolve_name, topic_names
-from debate_core.packs import load_pack, resolve_master
-from debate_core.pairing import PairError, choose_pair, pair_table, table_matches
+from debate_core.content.aliases import apply_default_aliases, default_aliases, resolve_name, topic_names
+from debate_core.content.packs import load_pack, resolve_master
+from debate_core.content.pairing import PairError, choose_pair, pair_table, table_matches
 from tests.conftest import REFERENCE_PACK, REPO, run_cli
 
 ROUTES = [

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from debate_core import scripted_server
+from debate_core.engines import scripted_server
 from debate_core.models import DebateConfig
-from debate_core.scripted_server import Reply, ScriptedServer
+from debate_core.engines.scripted_server import Reply, ScriptedServer
 from tests.conftest import REPO, run_cli
 from tests.master_script import master_script
 
@@ -104,7 +104,7 @@ def all_files(root: Path) -> dict[Path, bytes]:
 
 def export_everything(arc, debate_id: str, out: Path) -> dict[str, str]:
     """Every export format the archive offers, written under ``out``; returns decoded text per format."""
-    from debate_core.exporters import FORMATS
+    from debate_core.io.exporters import FORMATS
 
     texts = {}
     for fmt in FORMATS:
@@ -142,8 +142,8 @@ def page_text(at) -> str:
 
 def test_keys_never_leave_the_environment(keys, seen_auth, default_pack, tmp_path, capfd, caplog, monkeypatch):
     from debate_core.archive import open_archive
-    from debate_core.gateway import Gateway, litellm
-    from debate_core.llm_engine import LLMEngine
+    from debate_core.engines.gateway import Gateway, litellm
+    from debate_core.engines.llm import LLMEngine
     from debate_core.protocols import registry
     from debate_core.protocols.master import MasterDebate
 
@@ -238,7 +238,7 @@ def test_keys_never_leave_the_environment(keys, seen_auth, default_pack, tmp_pat
 
 def test_configs_and_the_cli_take_no_key(keys):
     """A key can only come from the environment: no config field or CLI option carries one."""
-    from debate_core.cli import build_parser
+    from debate_core.cli.main import build_parser
 
     cfg = DebateConfig(topic="t", model="openai/x", api_key=OPENAI_KEY)  # type: ignore[call-arg]
     assert not leaks(cfg.model_dump_json())
@@ -249,7 +249,7 @@ def test_configs_and_the_cli_take_no_key(keys):
 
 def test_litellm_is_kept_quiet_and_redacting(keys, capfd):
     """gateway.litellm() sets litellm's verbosity off; what litellm still logs has keys redacted."""
-    from debate_core.gateway import LITELLM_LOGGERS, litellm
+    from debate_core.engines.gateway import LITELLM_LOGGERS, litellm
 
     lm = litellm()
     assert lm.suppress_debug_info is True and not lm.set_verbose
@@ -263,7 +263,7 @@ def test_litellm_is_kept_quiet_and_redacting(keys, capfd):
 
 @pytest.mark.parametrize("size", [1, 3, 7, 16, 64])
 def test_streamed_tokens_are_redacted_even_when_a_key_is_split(keys, size):
-    from debate_core.gateway import _TokenGuard
+    from debate_core.engines.gateway import _TokenGuard
 
     text = f"开头。Authorization: Bearer {OPENAI_KEY} 中间 {DEEPSEEK_KEY}{OPENAI_KEY[:10]} 结尾。"
     out: list[str] = []
@@ -277,7 +277,7 @@ def test_streamed_tokens_are_redacted_even_when_a_key_is_split(keys, size):
 
 
 def test_streaming_without_keys_passes_tokens_through_at_once(monkeypatch):
-    from debate_core.gateway import _TokenGuard
+    from debate_core.engines.gateway import _TokenGuard
 
     for k in list(__import__("os").environ):
         if k.endswith(("_KEY", "_TOKEN", "_SECRET")):
@@ -290,7 +290,7 @@ def test_streaming_without_keys_passes_tokens_through_at_once(monkeypatch):
 
 
 def test_a_gateway_error_never_carries_a_key(keys):
-    from debate_core.gateway import GatewayError, classify
+    from debate_core.engines.gateway import GatewayError, classify
 
     assert OPENAI_KEY not in GatewayError(f"bad key {OPENAI_KEY}").cause
     assert DEEPSEEK_KEY not in classify(RuntimeError(f"401: {DEEPSEEK_KEY} invalid"))[2]

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from debate_core.packs import load_pack
-from debate_core.teachings import REASONS, read_text, teaching_report
+from debate_core.content.packs import load_pack
+from debate_core.content.teachings import REASONS, read_text, teaching_report
 
 FIXTURE = Path(__file__).parent / "fixtures" / "reader-pack"
 LATIN_RUN = re.compile(r"[A-Za-z]{2,}(?:\s+[A-Za-z]{2,})+")
@@ -187,7 +187,7 @@ def test_reader_sets_aside_asides_instructions_descriptions_narrative_and_halves
 
 
 def test_reader_keeps_one_of_two_near_duplicates(qingxi, tmp_path):
-    from debate_core.teachings import read_master
+    from debate_core.content.teachings import read_master
 
     folder = tmp_path / "master-qingxi"
     (folder / "sources").mkdir(parents=True)

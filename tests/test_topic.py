@@ -11,16 +11,16 @@ from typing import Callable, Optional, Union
 
 import pytest
 
-from debate_core.prompts import quote
+from debate_core.engines.prompts import quote
 
 from debate_core.api import InputError, start_debate
 from debate_core.models import DebateConfig
 from debate_core.protocols import registry
 from debate_core.recorder import Recorder
-from debate_core.render import render_markdown
-from debate_core.render_judged import debate_log_md, verdict_md, wrap_up_md
-from debate_core.scripted_server import Reply, ScriptedServer
-from debate_core.verdicts import parse_verdict_markdown
+from debate_core.render.master import render_markdown
+from debate_core.render.judged import debate_log_md, verdict_md, wrap_up_md
+from debate_core.engines.scripted_server import Reply, ScriptedServer
+from debate_core.engines.verdicts import parse_verdict_markdown
 
 FAST = {"backoff": 0.01}
 SAMPLE_VERDICT = Path(__file__).resolve().parents[2] / "shared" / "reference" / "topic-debate-sample" / "verdict.md"
@@ -487,8 +487,8 @@ def test_render_follows_the_log_and_verdict_layout():
 
 
 def test_cli_topic_debate_json_and_markdown(capsys, monkeypatch):
-    from debate_core.cli import main
-    from debate_core.exporters import to_json_dict
+    from debate_core.cli.main import main
+    from debate_core.io.exporters import to_json_dict
 
     monkeypatch.setenv("DEBATE_BACKOFF", "0.01")
     monkeypatch.delenv("DEBATE_ARCHIVE", raising=False)
@@ -509,7 +509,7 @@ def test_cli_topic_debate_json_and_markdown(capsys, monkeypatch):
 
 
 def test_cli_without_a_model_exits_with_usage(capsys, monkeypatch):
-    from debate_core.cli import main
+    from debate_core.cli.main import main
 
     monkeypatch.delenv("DEBATE_MODEL", raising=False)
     assert main(["debate", "远程还是坐班", "--protocol", "topic", "--quiet"]) == 2
@@ -546,7 +546,7 @@ def test_rounds_are_capped_at_three_everywhere():
 
 
 def test_cli_refuses_more_than_three_rounds_in_one_line(capsys, monkeypatch):
-    from debate_core.cli import main
+    from debate_core.cli.main import main
 
     monkeypatch.delenv("DEBATE_MODEL", raising=False)  # the cap is checked before the model
     assert main(["debate", "远程办公还是坐班？", "--protocol", "topic", "--rounds", "5"]) == 2
@@ -654,7 +654,7 @@ def latin_words(text: str) -> list[str]:
 
 def test_a_chinese_topic_debate_shows_and_sends_chinese_only(capsys, monkeypatch):
     """Warnings, stop reasons, notes, repair requests and progress lines of a troubled debate."""
-    from debate_core.cli import main
+    from debate_core.cli.main import main
 
     def debater(label, r, attempt, body):
         if label == "辩手甲" and r == 1:

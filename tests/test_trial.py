@@ -16,8 +16,8 @@ from debate_core.models import DebateConfig
 from debate_core.protocols import registry
 from debate_core.protocols.trial import MAX_TOOL_CALLS, open_trial, trial_round, trial_verdict
 from debate_core.recorder import Recorder
-from debate_core.render import render_markdown
-from debate_core.scripted_server import Reply, ScriptedServer
+from debate_core.render.master import render_markdown
+from debate_core.engines.scripted_server import Reply, ScriptedServer
 
 FAST = {"backoff": 0.01}
 
@@ -348,7 +348,7 @@ def test_without_a_workspace_no_tools_are_offered():
 
 
 def test_cli_trial_json(capsys, monkeypatch, workspace):
-    from debate_core.cli import main
+    from debate_core.cli.main import main
 
     monkeypatch.setenv("DEBATE_BACKOFF", "0.01")
     monkeypatch.delenv("DEBATE_ARCHIVE", raising=False)
@@ -368,7 +368,7 @@ def test_cli_trial_json(capsys, monkeypatch, workspace):
 
 
 def test_a_trials_stop_reasons_warnings_and_progress_are_chinese():
-    from debate_core.render_judged import progress_line
+    from debate_core.render.judged import progress_line
 
     with ScriptedServer(Script()) as srv:
         runner, d = registry.start(cfg(srv, models=["openai/pro-m", "openai/con-m", "openai/extra"]), Recorder(),

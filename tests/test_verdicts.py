@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from debate_core.models import Debate, DebateConfig, Participant, Verdict, VerdictRow
-from debate_core.render_judged import verdict_md
-from debate_core.verdicts import parse_verdict, parse_verdict_json, parse_verdict_markdown
+from debate_core.render.judged import verdict_md
+from debate_core.engines.verdicts import parse_verdict, parse_verdict_json, parse_verdict_markdown
 
 SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "topic-debate-sample" / "verdict.md"
 needs_sample = pytest.mark.skipif(not SAMPLE.is_file(), reason=f"reference sample not present at {SAMPLE}")

@@ -18,14 +18,14 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable, Iterable, Optional
 
-from ..models import CrossCritique, Finding, Master, Pack
-from . import restatement as _restatement
-from ._lexicon import master_names, name_map, name_regex, side_terms_for
-from ._text import cjk_len, ngrams
-from .citation import CITATION_PATTERNS, check_citation_text, find_citations, norm_id
-from .dialogue import dialogue_hits
-from .hygiene import hygiene_problems
-from .verdict import VerdictDetector, verdict_hits
+from debate_core.models import CrossCritique, Finding, Master, Pack
+from debate_core.checks import restatement as _restatement
+from debate_core.checks._lexicon import master_names, name_map, name_regex, side_terms_for
+from debate_core.checks._text import cjk_len, ngrams
+from debate_core.checks.citation import CITATION_PATTERNS, check_citation_text, find_citations, norm_id
+from debate_core.checks.dialogue import dialogue_hits
+from debate_core.checks.hygiene import hygiene_problems
+from debate_core.checks.verdict import VerdictDetector, verdict_hits
 
 MIN_CHARS, MAX_CHARS = 300, 500
 RESTATING_ROLES = _restatement.RESTATING_ROLES

@@ -10,7 +10,7 @@ import re
 from functools import lru_cache
 from typing import Iterable, Optional
 
-from ..models import Master
+from debate_core.models import Master
 
 # Schools, traditions and vehicles: a named side of a debate.
 SCHOOLS = (
@@ -62,7 +62,7 @@ COMMON_WORDS = frozenset({"智者", "唐僧", "法藏", "虚老", "贤首", "觉
 
 def _fallback_aliases() -> dict[str, list[str]]:
     try:
-        from ..aliases import default_aliases
+        from debate_core.content.aliases import default_aliases
     except Exception:  # noqa: BLE001 - the alias table is optional
         return {}
     try:

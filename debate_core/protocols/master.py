@@ -13,13 +13,13 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from ..checks import CheckContext, ammo_used, find_citations, run_checks
-from ..gateway import GatewayError, Generation, TokenCallback, cause_zh
-from ..models import (RULE_LABELS_ZH, CrossCritique, Debate, DebateConfig, Finding, LLMCall, ObservationRequest,
+from debate_core.checks import CheckContext, ammo_used, find_citations, run_checks
+from debate_core.engines.gateway import GatewayError, Generation, TokenCallback, cause_zh
+from debate_core.models import (RULE_LABELS_ZH, CrossCritique, Debate, DebateConfig, Finding, LLMCall, ObservationRequest,
                       Pack, Participant, RoundSummary, Speech, SpeechRequest, SummaryRequest, utcnow)
-from ..packs import pair_key
-from ..pairing import PairChoice, choose_pair
-from ..recorder import NULL_RECORDER, Recorder
+from debate_core.content.packs import pair_key
+from debate_core.content.pairing import PairChoice, choose_pair
+from debate_core.recorder import NULL_RECORDER, Recorder
 
 SUMMARY_LIMIT = 80
 COVERAGE_WARNING = "⚠️ 本配对 cross_critique 未双向覆盖，对辩力度可能降级。"

@@ -13,22 +13,22 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ..models import Debate, DebateConfig
-from ..recorder import NULL_RECORDER, Recorder
+from debate_core.models import Debate, DebateConfig
+from debate_core.recorder import NULL_RECORDER, Recorder
 
 PROTOCOLS = ("topic", "trial")
 
 
 def _module(protocol: str):
     if protocol == "topic":
-        from . import topic
+        from debate_core.protocols import topic
 
         return topic
     if protocol == "trial":
-        from . import trial
+        from debate_core.protocols import trial
 
         return trial
-    from ..api import InputError
+    from debate_core.api import InputError
 
     raise InputError(f"protocol {protocol!r} is not available in this build (known: master, {', '.join(PROTOCOLS)})")
 

@@ -34,14 +34,14 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from ..envelopes import EnvelopeError, empty_envelope, envelope_json, parse_envelope, render_envelope
-from ..gateway import Gateway, GatewayError, Generation, TokenCallback, cause_zh, check_model_config
-from ..judged_prompts import (judge_messages, judge_repair_messages, opening_messages, rebuttal_messages,
+from debate_core.engines.envelopes import EnvelopeError, empty_envelope, envelope_json, parse_envelope, render_envelope
+from debate_core.engines.gateway import Gateway, GatewayError, Generation, TokenCallback, cause_zh, check_model_config
+from debate_core.engines.judged_prompts import (judge_messages, judge_repair_messages, opening_messages, rebuttal_messages,
                               repair_messages, stance_split_messages)
-from ..models import Debate, DebateConfig, LLMCall, Participant, Speech, utcnow
-from ..recorder import NULL_RECORDER, Recorder
-from ..verdicts import ask_judge, parse_verdict
-from .master import new_id
+from debate_core.models import Debate, DebateConfig, LLMCall, Participant, Speech, utcnow
+from debate_core.recorder import NULL_RECORDER, Recorder
+from debate_core.engines.verdicts import ask_judge, parse_verdict
+from debate_core.protocols.master import new_id
 
 LABELS = ("辩手甲", "辩手乙", "辩手丙", "辩手丁")
 # The seed assigns stance 1 to 辩手乙 and stance 2 to 辩手甲; further stances go to 丙, 丁.
@@ -80,7 +80,7 @@ ZH = {
 
 def rounds_error(rounds: int):
     """The one-line refusal of a topic debate with too many (or too few) rounds."""
-    from ..api import InputError
+    from debate_core.api import InputError
 
     return InputError(f"rounds {rounds} out of range: a topic debate runs 1-{MAX_ROUNDS} rounds "
                       f"(the openings plus up to {MAX_ROUNDS - 1} rebuttal rounds, as the topic-debate seed caps it)")
@@ -104,7 +104,7 @@ def check_rounds(rounds: Optional[int]) -> int:
 
 
 def need_model_error(protocol: str):
-    from ..api import InputError
+    from debate_core.api import InputError
 
     return InputError(
         f"the {protocol} protocol needs a model: pass --model openai/gpt-4o-mini (with OPENAI_API_KEY set) "
@@ -113,7 +113,7 @@ def need_model_error(protocol: str):
 
 def debater_models(config: DebateConfig, protocol: str) -> list[str]:
     """The models to give debaters, in order: --models, else --model / $DEBATE_MODEL."""
-    from ..api import resolve_model
+    from debate_core.api import resolve_model
 
     models = [m.strip() for m in config.models if m and m.strip() and m.strip() != "offline"]
     if not models:
@@ -126,7 +126,7 @@ def debater_models(config: DebateConfig, protocol: str) -> list[str]:
 
 
 def api_base_of(config: DebateConfig) -> Optional[str]:
-    from ..api import resolve_api_base
+    from debate_core.api import resolve_api_base
 
     return resolve_api_base(config.api_base)
 
@@ -181,7 +181,7 @@ def clean_stances(raw: list[Any]) -> list[str]:
 
 def split_stances(topic: str, gateway: Gateway) -> tuple[list[str], str]:
     """(stances, reason) from one model call (asked once more when the reply is not JSON)."""
-    from ..envelopes import extract_json
+    from debate_core.engines.envelopes import extract_json
     import json
 
     messages = stance_split_messages(topic)
@@ -208,7 +208,7 @@ def split_stances(topic: str, gateway: Gateway) -> tuple[list[str], str]:
 def prepare(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bool = True,
             gateway_options: Optional[dict[str, Any]] = None) -> Debate:
     """Validate, split the stances, assign labels and models, create the record (status running)."""
-    from ..api import InputError, validate_topic
+    from debate_core.api import InputError, validate_topic
 
     options = {**gateway_options_from_env(), **(gateway_options or {})}
     topic = validate_topic(config.topic)
@@ -487,7 +487,7 @@ class TopicDebate:
     # ------------------------------------------------------------------- judge
     def judge(self, debate: Debate, gateways: Optional[dict[str, Gateway]] = None, *,
               on_token: Optional[TokenCallback] = None) -> Debate:
-        from ..render_judged import debate_log_md
+        from debate_core.render.judged import debate_log_md
 
         gateways = gateways or self._gateways(debate)
         gw = gateways[self.judge_model(debate)]

@@ -26,15 +26,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from ..gateway import Gateway, GatewayError, TokenCallback, cause_zh, litellm
-from ..judged_prompts import (TOOL_BUDGET_NOTE, trial_judge_messages, trial_judge_repair, trial_speaker_messages,
+from debate_core.engines.gateway import Gateway, GatewayError, TokenCallback, cause_zh, litellm
+from debate_core.engines.judged_prompts import (TOOL_BUDGET_NOTE, trial_judge_messages, trial_judge_repair, trial_speaker_messages,
                               trial_transcript)
-from ..models import Debate, DebateConfig, LLMCall, Participant, Speech, ToolCallRecord, utcnow
-from ..recorder import NULL_RECORDER, Recorder
-from ..research_tools import TOOL_SPECS, Workspace, tool_message_content
-from ..verdicts import ask_judge, parse_verdict
-from .master import new_id
-from .topic import ZH, api_base_of, check_models, debater_models, gateway_options_from_env, make_gateway
+from debate_core.models import Debate, DebateConfig, LLMCall, Participant, Speech, ToolCallRecord, utcnow
+from debate_core.recorder import NULL_RECORDER, Recorder
+from debate_core.research.tools import TOOL_SPECS, Workspace, tool_message_content
+from debate_core.engines.verdicts import ask_judge, parse_verdict
+from debate_core.protocols.master import new_id
+from debate_core.protocols.topic import ZH, api_base_of, check_models, debater_models, gateway_options_from_env, make_gateway
 
 SIDES = ("pro", "con")
 DEFAULT_ROUNDS = 3
@@ -51,7 +51,7 @@ SIDE_ZH = {"pro": "正方", "con": "反方"}
 def open_trial(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bool = True,
                max_rounds: int = MAX_ROUNDS) -> Debate:
     """Create a trial record (status running) and report it; no model is called."""
-    from ..api import InputError, validate_topic
+    from debate_core.api import InputError, validate_topic
 
     topic = validate_topic(config.topic)
     models = debater_models(config, "trial")
@@ -141,7 +141,7 @@ class _Ctx:
 
 def _ctx(debate: Debate, recorder: Recorder, options: Optional[dict[str, Any]]) -> _Ctx:
     if debate.protocol != "trial":
-        from ..api import InputError
+        from debate_core.api import InputError
 
         raise InputError(f"debate {debate.id} is a {debate.protocol} debate, not a trial")
     return _Ctx(debate, recorder, {**gateway_options_from_env(), **(options or {})})
@@ -255,7 +255,7 @@ def trial_round(debate: Debate, recorder: Recorder = NULL_RECORDER, *, rerun: bo
     next call reruns that round alone (keeping a pro speech that succeeded).
     ``rerun=True`` discards the last played round and plays it again.
     """
-    from ..api import InputError
+    from debate_core.api import InputError
 
     ctx = _ctx(debate, recorder, gateway_options)
     if debate.status == "completed" or debate.verdict is not None:
@@ -297,7 +297,7 @@ def trial_round(debate: Debate, recorder: Recorder = NULL_RECORDER, *, rerun: bo
 def trial_verdict(debate: Debate, recorder: Recorder = NULL_RECORDER, *, on_token: Optional[TokenCallback] = None,
                   gateway_options: Optional[dict[str, Any]] = None) -> Debate:
     """One judge call over the whole transcript; sets the verdict and closes the debate."""
-    from ..api import InputError
+    from debate_core.api import InputError
 
     ctx = _ctx(debate, recorder, gateway_options)
     if debate.status == "completed" and debate.verdict is not None:

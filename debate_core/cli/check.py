@@ -53,7 +53,7 @@ def _read(file: str) -> str:
 
 
 def _resolve(pack, option: str, value) -> str:
-    from .packs import resolve_master
+    from debate_core.content.packs import resolve_master
 
     if not value or not str(value).strip():
         raise CheckInputError(f"{option} is required: a master's slug or name")
@@ -65,7 +65,7 @@ def _resolve(pack, option: str, value) -> str:
 
 def check_text(text: str, pack, speaker: str, opponent: str, role: str, opponent_summary: str = ""):
     """The findings of every rule on ``text``, in the order of ``checks.RULES``."""
-    from .checks import CheckContext, run_checks
+    from debate_core.checks import CheckContext, run_checks
 
     sp, op = pack.masters[speaker], pack.masters[opponent]
     ctx = CheckContext(speaker=sp, opponent=op, role=role, ammo=sp.ammo_against(op.slug),
@@ -78,8 +78,8 @@ def _mark(f) -> str:
 
 
 def run_check(args) -> int:
-    from .api import get_pack
-    from .checks import cjk_len
+    from debate_core.api import get_pack
+    from debate_core.checks import cjk_len
 
     try:
         if args.role not in ROLES:

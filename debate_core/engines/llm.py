@@ -6,10 +6,10 @@ import json
 import re
 from typing import Optional
 
-from .checks import VERDICT_PATTERNS
-from .gateway import Gateway, GatewayError, Generation, TokenCallback
-from .models import Observation, ObservationRequest, SpeechRequest, SummaryRequest
-from .prompts import observation_messages, speech_messages, summary_messages
+from debate_core.checks import VERDICT_PATTERNS
+from debate_core.engines.gateway import Gateway, GatewayError, Generation, TokenCallback
+from debate_core.models import Observation, ObservationRequest, SpeechRequest, SummaryRequest
+from debate_core.engines.prompts import observation_messages, speech_messages, summary_messages
 
 
 def clip(text: str, limit: int) -> str:

@@ -38,9 +38,9 @@ import re
 import time
 from typing import Optional
 
-from .checks.citation import chinese_title
-from .gateway import Generation
-from .models import (Master, Observation, ObservationRequest, Pack, SpeechRequest, SummaryRequest, Teaching)
+from debate_core.checks.citation import chinese_title
+from debate_core.engines.gateway import Generation
+from debate_core.models import (Master, Observation, ObservationRequest, Pack, SpeechRequest, SummaryRequest, Teaching)
 
 ENGINE_NAME = "offline"
 MIN_CHARS, MAX_CHARS = 300, 500
@@ -265,7 +265,7 @@ class OfflineEngine:
 
     # ---------------------------------------------------------------- safety
     def _context(self, m: Master, opp: Master, role: str = "立论", summary: str = "", ammo=None):
-        from .checks import CheckContext
+        from debate_core.checks import CheckContext
 
         names = [n for x in self.pack.masters.values() for n in (x.name, x.short_name)]
         kw = dict(speaker=m, opponent=opp, role=role, ammo=list(ammo or []), opponent_summary=summary,
@@ -279,7 +279,7 @@ class OfflineEngine:
         """A sentence the speech may hold: no verdict, no dialogue, no hygiene problem, as the checks see it."""
         key = (m.slug + ">" + opp.slug, text)
         if key not in self._safe:
-            from . import checks
+            from debate_core import checks
 
             if self._ctx_key != (m.slug, opp.slug):
                 self._ctx, self._ctx_key = self._context(m, opp), (m.slug, opp.slug)
@@ -295,7 +295,7 @@ class OfflineEngine:
     # ------------------------------------------------------------- relevance
     def _row_terms(self, m: Master, opp: Master) -> tuple[list[str], list[str]]:
         try:
-            from .pairing import pair_table
+            from debate_core.content.pairing import pair_table
 
             rows = pair_table().get("rows", [])
         except Exception:  # noqa: BLE001 - the table is optional for ranking

@@ -24,8 +24,8 @@ from typing import Any, Optional, Union
 
 import pandas as pd
 
-from .checks import MAX_CHARS, MIN_CHARS, RESTATING_ROLES, cjk_len
-from .packs import pair_key
+from debate_core.checks import MAX_CHARS, MIN_CHARS, RESTATING_ROLES, cjk_len
+from debate_core.content.packs import pair_key
 
 GROUPS = ("master", "pair")
 
@@ -273,11 +273,11 @@ def summary(archive, by: str = "master", *, batch_id: Optional[str] = None,
 
 
 def _coverage_source(archive, pack: Union[None, str, Any]) -> tuple[list[str], list[tuple[str, str]], dict]:
-    from .coverage import gaps_from_edges, pack_edges
+    from debate_core.content.coverage import gaps_from_edges, pack_edges
 
     if pack is not None:
         if isinstance(pack, str):
-            from .api import get_pack
+            from debate_core.api import get_pack
 
             pack = get_pack(pack)
         slugs, edges = pack_edges(pack)
@@ -290,7 +290,7 @@ def _coverage_source(archive, pack: Union[None, str, Any]) -> tuple[list[str], l
                      for _ in range(int(matrix.loc[a, b]))]
             info = gaps.get("pack", {})
         except Exception:  # noqa: BLE001 - no snapshot yet: the default pack
-            from .api import get_pack
+            from debate_core.api import get_pack
 
             p = get_pack(None)
             slugs, edges = pack_edges(p)
@@ -310,7 +310,7 @@ def coverage_vs_debates(archive, *, pack: Union[None, str, Any] = None, batch_id
     from collections import Counter
     from itertools import combinations
 
-    from .coverage import canonical_pairs
+    from debate_core.content.coverage import canonical_pairs
 
     slugs, edges, _gaps = _coverage_source(archive, pack)
     directed = Counter((a, b) for a, b in edges if a != b)

@@ -37,8 +37,8 @@ from typing import Any, Iterable, Optional, Sequence
 
 import pandas as pd
 
-from .models import Debate
-from .recorder import NULL_RECORDER
+from debate_core.models import Debate
+from debate_core.recorder import NULL_RECORDER
 
 VARIANTS = ("original", "relabel", "reorder")
 _LABEL_RE = re.compile(r"辩手[甲乙丙丁戊己]")
@@ -118,11 +118,11 @@ def _judge_copy(copy: Debate, judge: str, gateway_options: Optional[dict[str, An
     copy.verdict = None
     options = dict(gateway_options or {})
     if copy.protocol == "topic":
-        from .protocols.topic import TopicDebate
+        from debate_core.protocols.topic import TopicDebate
 
         return TopicDebate(recorder=NULL_RECORDER, gateway_options=options).judge(copy)
     if copy.protocol == "trial":
-        from .protocols.trial import trial_verdict
+        from debate_core.protocols.trial import trial_verdict
 
         copy.status = "running"
         return trial_verdict(copy, NULL_RECORDER, gateway_options=options)

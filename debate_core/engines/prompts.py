@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from .models import ObservationRequest, SpeechRequest, SummaryRequest
+from debate_core.models import ObservationRequest, SpeechRequest, SummaryRequest
 
 ROLE_TASKS = {
     "立论": "立论：就议题表明本宗立场，给出三条核心理由。",

@@ -32,9 +32,9 @@ from typing import Iterable, Optional
 
 from pydantic import ValidationError
 
-from .models import (Debate, DebateConfig, Finding, Observation, Participant, RoundComment, RoundSummary, Speech,
+from debate_core.models import (Debate, DebateConfig, Finding, Observation, Participant, RoundComment, RoundSummary, Speech,
                      Verdict, VerdictRow)
-from .render import rule_from_label, status_from_zh
+from debate_core.render.master import rule_from_label, status_from_zh
 
 ORCHESTRATOR = "编排器"
 ID_MARK = re.compile(r"<!--\s*debate-workbench\s+id=([A-Za-z0-9_\-]+)[^>]*-->")
@@ -568,7 +568,7 @@ _MARK_STATUS = {"✓已核对原文": "verified", "已核对原文": "verified",
 
 def _read_finding_line(line: str, findings: list) -> bool:
     """One line of the findings block render.py writes under a speech, read back into ``findings``."""
-    from .models import CitationMark
+    from debate_core.models import CitationMark
 
     mm = _MARK_LINE.match(line)
     if mm:
@@ -605,7 +605,7 @@ def _read_finding_line(line: str, findings: list) -> bool:
 
 def _load_pack(pack: Optional[str]):
     try:
-        from .api import get_pack
+        from debate_core.api import get_pack
 
         return get_pack(pack)
     except Exception:  # noqa: BLE001 - without a pack, names stay names
@@ -613,8 +613,8 @@ def _load_pack(pack: Optional[str]):
 
 
 def parse_master_md(path: Path, text: str, *, pack_path: Optional[str] = None, extra_text: str = "") -> Debate:
-    from .checks import find_citations
-    from .packs import resolve_master
+    from debate_core.checks import find_citations
+    from debate_core.content.packs import resolve_master
 
     lines = text.splitlines()
     topic = ""

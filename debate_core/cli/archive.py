@@ -10,11 +10,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .cli import EXIT_FAIL, EXIT_OK, EXIT_USAGE, _add_pack, _print_json, _progress, add_archive_option, emit_debate
+from debate_core.cli.main import EXIT_FAIL, EXIT_OK, EXIT_USAGE, _add_pack, _print_json, _progress, add_archive_option, emit_debate
 
 
 def _open(args, *, create: bool = True):
-    from .archive import open_archive
+    from debate_core.archive import open_archive
 
     return open_archive(getattr(args, "archive", None), create=create)
 
@@ -22,8 +22,8 @@ def _open(args, *, create: bool = True):
 def _guard(run):
     """Archive errors become one ``error: …`` line and exit status 2."""
     def wrapped(args) -> int:
-        from .archive import ArchiveError
-        from .importers import ImportFormatError
+        from debate_core.archive import ArchiveError
+        from debate_core.io.importers import ImportFormatError
 
         try:
             return run(args)
@@ -98,7 +98,7 @@ def run_import(args) -> int:
 
 
 def add_export(sub) -> None:
-    from .exporters import FORMATS
+    from debate_core.io.exporters import FORMATS
 
     p = sub.add_parser("export", help="export one debate (md, json, ipynb, parquet, debate-dir)")
     p.add_argument("id", help="debate id; with --format parquet, `all` exports every table whole")
@@ -114,7 +114,7 @@ def _export_safely(archive, debate_id: str, fmt: str, out: str, force: bool):
     import shutil
     import tempfile
 
-    from .archive import ArchiveError
+    from debate_core.archive import ArchiveError
 
     dest = Path(out).expanduser().resolve()
     # an existing folder receives the export inside it, except a <slug>.debate folder, which is the target itself
@@ -162,7 +162,7 @@ def _topic_wrap_up(archive, debate_id: str, folder) -> None:
     debate = archive.get_debate(debate_id)
     if debate.protocol != "topic":
         return
-    from .render_judged import wrap_up_md
+    from debate_core.render.judged import wrap_up_md
 
     sys.stderr.write(wrap_up_md(debate, archive=str(archive.path), export=str(folder)))
 
@@ -207,8 +207,8 @@ def _master_slug(name):
     if not name:
         return name
     try:
-        from .aliases import resolve_name
-        from .api import get_pack
+        from debate_core.content.aliases import resolve_name
+        from debate_core.api import get_pack
 
         return resolve_name(get_pack(None), name) or name
     except Exception:  # noqa: BLE001 - no default pack here: match the name as given
@@ -217,7 +217,7 @@ def _master_slug(name):
 
 @_guard
 def run_list(args) -> int:
-    from .archive import default_archive_path
+    from debate_core.archive import default_archive_path
 
     path = Path(args.archive).expanduser() if args.archive else default_archive_path()
     if not path.exists():  # nothing archived yet: an empty list, and no file is created
@@ -262,7 +262,7 @@ def add_sql(sub) -> None:
 
 @_guard
 def run_sql(args) -> int:
-    from .archive import default_archive_path, run_readonly_sql
+    from debate_core.archive import default_archive_path, run_readonly_sql
 
     path = Path(args.archive).expanduser() if args.archive else default_archive_path()
     df = run_readonly_sql(path, args.query, max_rows=args.max_rows)
@@ -291,8 +291,8 @@ def add_coverage(sub) -> None:
 
 @_guard
 def run_coverage(args) -> int:
-    from .archive import default_archive_path
-    from .coverage import coverage_gaps, coverage_matrix, matrix_json, render_text
+    from debate_core.archive import default_archive_path
+    from debate_core.content.coverage import coverage_gaps, coverage_matrix, matrix_json, render_text
 
     archive = None
     path = Path(args.archive).expanduser() if args.archive else default_archive_path()
@@ -301,7 +301,7 @@ def run_coverage(args) -> int:
     if args.debate:
         matrix, gaps = archive.coverage_snapshot(debate_id=args.debate)
     else:
-        from .api import get_pack
+        from debate_core.api import get_pack
 
         pack = get_pack(args.pack)
         matrix, gaps = coverage_matrix(pack), coverage_gaps(pack)
@@ -332,7 +332,7 @@ def add_reindex(sub) -> None:
 def run_reindex(args) -> int:
     import time
 
-    from . import text_index
+    from debate_core import text_index
 
     archive = _open(args, create=False)
     t0 = time.perf_counter()

@@ -24,9 +24,9 @@ from typing import Optional, Sequence
 
 from pydantic import BaseModel, Field
 
-from .aliases import apply_default_aliases, topic_names
-from .models import Master, Pack
-from .packs import resolve_master
+from debate_core.content.aliases import apply_default_aliases, topic_names
+from debate_core.models import Master, Pack
+from debate_core.content.packs import resolve_master
 
 __all__ = ["PairChoice", "PairError", "apply_default_aliases", "choose_pair", "keyword_scores", "pair_table",
            "school_key", "table_matches"]

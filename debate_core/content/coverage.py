@@ -18,8 +18,8 @@ from typing import Iterable, Sequence
 
 import pandas as pd
 
-from .models import Pack
-from .packs import pair_key
+from debate_core.models import Pack
+from debate_core.content.packs import pair_key
 
 
 def pack_edges(pack: Pack) -> tuple[list[str], list[tuple[str, str]]]:
@@ -31,7 +31,7 @@ def pack_edges(pack: Pack) -> tuple[list[str], list[tuple[str, str]]]:
 
 def canonical_pairs() -> list[dict]:
     """The seed's canonical pairs: id, label, a, b, pair (sorted key)."""
-    from .pairing import pair_table
+    from debate_core.content.pairing import pair_table
 
     out = []
     for row in pair_table().get("rows", []):

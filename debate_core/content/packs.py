@@ -22,11 +22,11 @@ from typing import Any, Optional
 
 from pydantic import ValidationError
 
-from .aliases import apply_default_aliases
-from .models import DebateProtocol, Excerpt, Master, Pack, PackReport, Problem
-from .teachings import read_master
+from debate_core.content.aliases import apply_default_aliases
+from debate_core.models import DebateProtocol, Excerpt, Master, Pack, PackReport, Problem
+from debate_core.content.teachings import read_master
 
-DEFAULT_PACK = Path(__file__).resolve().parent.parent / "data" / "packs" / "default"
+DEFAULT_PACK = Path(__file__).resolve().parents[2] / "data" / "packs" / "default"
 PROTOCOL_DIR = "master-debate"
 MAX_META_BYTES = 2_000_000
 
@@ -332,7 +332,7 @@ def closest(name: str, options: list[str]) -> Optional[str]:
 def resolve_master(pack: Pack, name: str) -> str:
     """A slug from a slug, a full name (慧能大师), a short name (慧能) or a common name
     (六祖, 罗什, 智者大师, 印光老法师: the master's aliases, honorifics aside)."""
-    from .aliases import ambiguous, resolve_name
+    from debate_core.content.aliases import ambiguous, resolve_name
 
     name = name.strip()
     slug = resolve_name(pack, name)

@@ -17,8 +17,8 @@ import json
 import re
 from typing import Optional
 
-from .gateway import Gateway, GatewayError, cause_zh
-from .models import Finding, Master
+from debate_core.engines.gateway import Gateway, GatewayError, cause_zh
+from debate_core.models import Finding, Master
 
 AUDITED_RULES = ("length", "citation", "ammo", "restatement", "no_verdict", "no_dialogue", "hygiene")
 

@@ -23,8 +23,8 @@ import json
 import re
 from typing import Any, Iterable, Optional
 
-from .envelopes import extract_json
-from .models import RoundComment, Verdict, VerdictRow
+from debate_core.engines.envelopes import extract_json
+from debate_core.models import RoundComment, Verdict, VerdictRow
 
 LABEL_CHARS = "甲乙丙丁戊己"
 REASON_KEYS = ("论点强度", "攻防表现", "逻辑硬伤")

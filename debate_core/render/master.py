@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
-from .models import RULE_LABELS_ZH, CitationMark, Debate, Finding, Speech
+from debate_core.models import RULE_LABELS_ZH, CitationMark, Debate, Finding, Speech
 
 DISCLAIMER = "> 本对话依据历史佛教文献生成，对比旨在展现多元视角，不评判优劣。"
 COVERAGE_PREFIX = "⚠️"
@@ -205,6 +205,6 @@ def render_markdown(debate: Debate) -> str:
     """The protocol's own framework for any debate."""
     if debate.protocol == "master":
         return render_master(debate)
-    from . import render_judged  # topic and trial frameworks
+    from debate_core.render import judged
 
     return render_judged.render(debate)

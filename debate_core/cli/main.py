@@ -58,7 +58,7 @@ def add_debate(sub) -> None:
 
 
 def config_from_args(args) -> "DebateConfig":
-    from .models import DebateConfig
+    from debate_core.models import DebateConfig
 
     masters = [m.strip() for m in args.masters.split(",")] if getattr(args, "masters", None) else []
     models = [m.strip() for m in args.models.split(",") if m.strip()] if getattr(args, "models", None) else []
@@ -71,12 +71,12 @@ def config_from_args(args) -> "DebateConfig":
 
 def open_recorder(args):
     """The archive when one is wanted (``--archive`` / $DEBATE_ARCHIVE), else nothing."""
-    from .recorder import NULL_RECORDER
+    from debate_core.recorder import NULL_RECORDER
 
     path = getattr(args, "archive", None) or os.environ.get("DEBATE_ARCHIVE")
     if not path:
         return NULL_RECORDER
-    from .archive import open_archive
+    from debate_core.archive import open_archive
 
     return open_archive(path)
 
@@ -89,7 +89,7 @@ def _progress(args) -> Optional[Callable]:
         if speech.role in MASTER_ROLES:  # a master debate: its progress is Chinese, like the debate
             sys.stderr.write(master_progress_line(speech) + "\n")
             return
-        from .render_judged import progress_line  # topic debate and trial: Chinese, like their debates
+        from debate_core.render.judged import progress_line  # topic debate and trial: Chinese, like their debates
 
         sys.stderr.write(progress_line(speech) + "\n")
     return on_speech
@@ -100,7 +100,7 @@ MASTER_ROLES = ("立论", "反驳", "回应", "综合")
 
 def master_progress_line(speech) -> str:
     """``  R1｜鸠摩罗什 立论 完成 ✓ 检查通过`` (or ✗ / ? with the rules' names; 失败 with the cause)."""
-    from .render import speech_heading, speech_verdict
+    from debate_core.render.master import speech_heading, speech_verdict
 
     head = "  " + speech_heading(speech)
     if speech.status == "failed":
@@ -111,17 +111,17 @@ def master_progress_line(speech) -> str:
 
 def emit_debate(debate, fmt: str) -> None:
     if fmt == "json":
-        from .exporters import to_json_dict
+        from debate_core.io.exporters import to_json_dict
 
         _print_json(to_json_dict(debate))
     else:
-        from .render import render_markdown
+        from debate_core.render.master import render_markdown
 
         sys.stdout.write(render_markdown(debate))
 
 
 def run_debate_cmd(args) -> int:
-    from .api import start_debate
+    from debate_core.api import start_debate
 
     config = config_from_args(args)
     recorder = open_recorder(args)
@@ -150,8 +150,8 @@ def add_pair(sub) -> None:
 
 
 def run_pair(args) -> int:
-    from .api import get_pack, validate_topic
-    from .pairing import PairError, choose_pair
+    from debate_core.api import get_pack, validate_topic
+    from debate_core.content.pairing import PairError, choose_pair
 
     topic = validate_topic(args.topic)
     pack = get_pack(args.pack)
@@ -180,7 +180,7 @@ def add_masters(sub) -> None:
 
 
 def run_masters(args) -> int:
-    from .api import get_pack
+    from debate_core.api import get_pack
 
     pack = get_pack(args.pack)
     rows = [{"slug": m.slug, "name": m.name, "school": m.school, "tradition": m.tradition, "era": m.era,
@@ -208,8 +208,8 @@ def add_pack_cmd(sub) -> None:
 
 
 def run_pack(args) -> int:
-    from .packs import load_pack
-    from .teachings import teaching_report
+    from debate_core.content.packs import load_pack
+    from debate_core.content.teachings import teaching_report
 
     pack = load_pack(args.dir)
     r = pack.report
@@ -257,7 +257,7 @@ def _load_extra_commands() -> None:
     """Commands defined next to what they drive (archive, batch) register here."""
     import importlib
 
-    for mod in ("debate_core.archive_cli", "debate_core.batch_cli", "debate_core.check_cli"):
+    for mod in ("debate_core.cli.archive", "debate_core.cli.batch", "debate_core.cli.check"):
         try:
             m = importlib.import_module(mod)
         except ModuleNotFoundError as exc:
@@ -278,9 +278,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[list[str]] = None) -> int:
-    from .api import InputError
-    from .gateway import ConfigError, GatewayError
-    from .packs import PackError
+    from debate_core.api import InputError
+    from debate_core.engines.gateway import ConfigError, GatewayError
+    from debate_core.content.packs import PackError
 
     parser = build_parser()
     args = parser.parse_args(argv)

@@ -20,7 +20,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Optional
 
-from .models import Master, Pack
+from debate_core.models import Master, Pack
 
 # Honorifics that may follow a name without changing whom it names (longest first).
 HONORIFICS = ("老和尚", "老法师", "大和尚", "仁波切", "和尚", "大师", "法师", "禅师", "尊者", "菩萨", "祖师",

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 from urllib.parse import urlparse
 
-from .models import LLMCall
+from debate_core.models import LLMCall
 
 TokenCallback = Callable[[str], None]
 CallSink = Callable[[LLMCall], None]
@@ -63,7 +63,7 @@ def litellm():
         _lm.telemetry = False
         _quiet_litellm(_lm)
         _litellm = _lm
-        from . import local_provider
+        from debate_core.engines import local_provider
 
         local_provider.register(_lm)
     return _litellm
@@ -195,7 +195,7 @@ def check_model_config(model: str, api_base: Optional[str] = None, *, probe: boo
                 raise ConfigError(f"cannot reach api_base {api_base}: {exc.strerror or exc}") from None
         return
     if provider_of(model) == "local":
-        from . import local_provider
+        from debate_core.engines import local_provider
 
         problem = local_provider.unavailable_reason(model)
         if problem:

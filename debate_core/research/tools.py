@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any, Optional
 
-from .models import ToolCallRecord
+from debate_core.models import ToolCallRecord
 
 MAX_READ_CHARS = 12_000
 MAX_FILE_BYTES = 2_000_000

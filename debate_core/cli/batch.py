@@ -18,7 +18,7 @@ def _archive_arg(p) -> None:
 
 
 def _open(args, create: bool = True):
-    from .archive import open_archive
+    from debate_core.archive import open_archive
 
     return open_archive(getattr(args, "archive", None) or os.environ.get("DEBATE_ARCHIVE") or None, create=create)
 
@@ -61,7 +61,7 @@ def add_batch(sub) -> None:
 
 
 def run_batch_cmd(args) -> int:
-    from .batch import BatchRunner, load_spec
+    from debate_core.batch import BatchRunner, load_spec
 
     spec = load_spec(args.spec)
     archive = _open(args)
@@ -109,8 +109,8 @@ def add_audit(sub) -> None:
 
 
 def run_audit_cmd(args) -> int:
-    from .api import InputError
-    from .audit import audit_archive
+    from debate_core.api import InputError
+    from debate_core.analysis.audit import audit_archive
 
     if not args.batch and not args.debate:
         raise InputError("name what to audit: --batch ID or --debate ID")
@@ -144,7 +144,7 @@ def add_ratings(sub) -> None:
 
 
 def run_ratings_cmd(args) -> int:
-    from .ratings import outcomes_from_archive, ratings_from_archive, win_rate_table
+    from debate_core.analysis.ratings import outcomes_from_archive, ratings_from_archive, win_rate_table
 
     archive = _open(args, create=False)
     table = ratings_from_archive(archive, by=args.by, batch_id=args.batch, protocol=args.protocol,
@@ -177,7 +177,7 @@ def add_analytics(sub) -> None:
 
 
 def run_analytics_cmd(args) -> int:
-    from . import analytics
+    from debate_core.analysis import analytics
 
     archive = _open(args, create=False)
     report = analytics.report(archive, by=args.by, batch_id=args.batch, pack=args.pack)

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import re
 
-from .envelopes import Envelope, render_envelope
-from .models import Debate, Speech
+from debate_core.engines.envelopes import Envelope, render_envelope
+from debate_core.models import Debate, Speech
 
 ROUND_TITLES = {1: "立论（并行，互不可见）"}
 STATUS_ZH = {"running": "进行中", "completed": "已完成", "failed": "失败", "stopped": "已停止", "interrupted": "已中断"}

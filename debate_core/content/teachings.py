@@ -29,7 +29,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Iterable, Optional
 
-from .models import Master, SetAside, Teaching
+from debate_core.models import Master, SetAside, Teaching
 
 # Reasons, in the order ``pack check`` lists them.
 REASONS = {
@@ -90,7 +90,7 @@ def cjk_len(text: str) -> int:
 
 def _norm(text: str) -> str:
     try:  # the checks' variant table, when present: 法華 matches 法华
-        from .checks._text import normalize_quote
+        from debate_core.checks._text import normalize_quote
         return normalize_quote(text)
     except Exception:  # pragma: no cover - the checks module is elsewhere being rewritten
         return re.sub(r"[^0-9a-z\u3400-\u9fff]", "", text.lower())

@@ -22,7 +22,7 @@ import unicodedata
 from pathlib import Path
 from typing import Any, Optional
 
-from .models import Debate
+from debate_core.models import Debate
 
 FORMATS = ("md", "json", "ipynb", "parquet", "debate-dir")
 SLUG_LIMIT = 40
@@ -188,7 +188,7 @@ def _master_observation_md(debate: Debate) -> str:
     out = [f"# 中立观察：{debate.topic}", "", f"<!-- debate-workbench id={debate.id} protocol=master -->", ""]
     o = debate.observation
     if o is None:
-        from .render import status_zh
+        from debate_core.render.master import status_zh
 
         out.append(f"> 状态：{status_zh(debate.status)}（{debate.stop_reason}）")
     else:
@@ -199,7 +199,7 @@ def _master_observation_md(debate: Debate) -> str:
 
 def render_md(debate: Debate) -> str:
     """The protocol's own framework."""
-    from .render import render_markdown
+    from debate_core.render.master import render_markdown
 
     if debate.protocol == "master":
         return render_markdown(debate)
@@ -216,13 +216,13 @@ def write_debate_dir(debate: Debate, out: Optional[str | Path] = None) -> Path:
     folder = base if base.name.endswith(".debate") else base / f"{slugify(debate.topic)}.debate"
     folder.mkdir(parents=True, exist_ok=True)
     if debate.protocol == "master":
-        from .render import render_master
+        from debate_core.render.master import render_master
 
         log = render_master(debate).rstrip() + f"\n\n<!-- debate-workbench id={debate.id} protocol=master -->\n"
         verdict = _master_observation_md(debate)
     else:
         try:  # the judged protocols' own renderer, when this build has it
-            from . import render_judged
+            from debate_core.render import judged
 
             log, verdict = render_judged.debate_log_md(debate), render_judged.verdict_md(debate)
         except (ImportError, AttributeError):
@@ -243,13 +243,13 @@ def to_notebook(debate: Debate, archive_path: str | Path):
     import nbformat
     from nbformat import v4
 
-    from .archive import REPO_ROOT
+    from debate_core.archive import REPO_ROOT
 
     names = ", ".join(p.name or p.label for p in debate.participants)
     played = len({s.round for s in debate.rounds})
     zh = debate.protocol == "master"  # a master debate is Chinese throughout
     if zh:
-        from .render import status_zh
+        from debate_core.render.master import status_zh
 
         head = (f"# {debate.topic}\n\n| | |\n|---|---|\n| 辩论 | `{debate.id}` |\n| 形式 | 祖师辩论 |\n"
                 f"| 状态 | {status_zh(debate.status)}（{_cell(debate.stop_reason)}） |\n| 双方 | {_cell(names)} |\n"
@@ -334,7 +334,7 @@ def write_parquet(archive, debate_id: Optional[str], out: Optional[str | Path] =
     """The archive's tables as Parquet files in a folder (one file per table): the rows of
     one debate and its pack snapshot, or with ``debate_id`` None every row of every table
     (judge audits included)."""
-    from .archive import AUDIT_TABLES, DEBATE_TABLES
+    from debate_core.archive import AUDIT_TABLES, DEBATE_TABLES
 
     folder = (Path(out).expanduser() if out else Path.cwd() / f"{debate_id or 'archive'}.parquet").resolve()
     folder.mkdir(parents=True, exist_ok=True)
