@@ -13,57 +13,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Mapping, Optional
 
-from debate_core.engines.gateway import ConfigError, Gateway, check_model_config
+from debate_core.engines.gateway import Gateway, check_model_config
+from debate_core.errors import ConfigError, InputError, PackError
 from debate_core.models import Debate, DebateConfig, Pack, Speech
-from debate_core.content.packs import PackError, load_pack
+from debate_core.content.packs import load_pack
 from debate_core.recorder import NULL_RECORDER, Recorder
-
-MAX_TOPIC_CHARS = 500
-MODEL_ENV = "DEBATE_MODEL"
-API_BASE_ENV = "DEBATE_API_BASE"
-BACKOFF_ENV = "DEBATE_BACKOFF"
-
-
-class InputError(ValueError):
-    """Bad user input, with a message that says what is wrong."""
-
-
-SECRET_NAME = re.compile(r"^[A-Z][A-Z0-9_]*_(API_KEY|API_BASE|API_VERSION|KEY|TOKEN)$|^(DEBATE_MODEL|DEBATE_API_BASE)$")
-
-
-def apply_secrets(secrets: Mapping[str, object]) -> list[str]:
-    """Copy provider keys from a secrets mapping (Streamlit's ``st.secrets``) into the
-    environment, where litellm reads them.  Only names shaped like keys are taken, a
-    variable already set in the environment wins, and values never go anywhere else.
-    Returns the names applied (never the values)."""
-    applied = []
-    for name, value in secrets.items():
-        if isinstance(value, str) and value.strip() and SECRET_NAME.match(str(name)) and not os.environ.get(name):
-            os.environ[name] = value.strip()
-            applied.append(name)
-    return applied
-
-
-def validate_topic(topic: Optional[str]) -> str:
-    if topic is None or not topic.strip():
-        raise InputError("the topic is empty: give a question or claim to debate")
-    topic = topic.strip()
-    if len(topic) > MAX_TOPIC_CHARS:
-        raise InputError(f"the topic is {len(topic)} characters; the limit is {MAX_TOPIC_CHARS}")
-    if "\x00" in topic:
-        raise InputError("the topic contains a NUL character")
-    return topic
-
-
-def resolve_model(model: Optional[str] = None) -> Optional[str]:
-    """The configured model string, or None for the embedded offline engine."""
-    m = (model or os.environ.get(MODEL_ENV) or "").strip()
-    return None if not m or m == "offline" else m
-
-
-def resolve_api_base(api_base: Optional[str] = None) -> Optional[str]:
-    return (api_base or os.environ.get(API_BASE_ENV) or "").strip() or None
-
+from debate_core.settings import (API_BASE_ENV, BACKOFF_ENV, MAX_TOPIC_CHARS, MODEL_ENV, apply_secrets, env_backoff,
+                                  resolve_api_base, resolve_model, validate_topic)
 
 @lru_cache(maxsize=8)
 def _cached_pack(path: str, stamp: float) -> Pack:
@@ -93,15 +49,6 @@ def make_gateway(model: str, *, api_base: Optional[str] = None, temperature: flo
     for key, value in (options or {}).items():
         setattr(gw, key, value)
     return gw
-
-
-def env_backoff() -> Optional[float]:
-    """``$DEBATE_BACKOFF`` (seconds): the retry backoff base, as the judged protocols read it too."""
-    raw = os.environ.get(BACKOFF_ENV, "").strip()
-    try:
-        return max(0.0, float(raw)) if raw else None
-    except ValueError:
-        return None
 
 
 def make_master_engine(pack: Pack, config: DebateConfig, *, probe: bool = True,

@@ -41,7 +41,9 @@ import pandas as pd
 
 from debate_core.models import (Debate, DebateConfig, Finding, LLMCall, Observation, Pack, Participant, RoundComment,
                      RoundSummary, Speech, ToolCallRecord, Verdict, VerdictRow)
+from debate_core.errors import ArchiveError, SqlRefused
 from debate_core.recorder import Recorder
+from debate_core.scrub import env_secrets as _env_secrets, scrub
 from debate_core import text_index
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -57,12 +59,6 @@ TERMINAL = ("completed", "failed", "stopped", "interrupted")
 FINISHED = ("completed", "failed", "stopped")  # checkpointed on reaching one: the file alone holds the debate
 
 
-class ArchiveError(Exception):
-    """The archive cannot do what was asked; the message is one line for people."""
-
-
-class SqlRefused(ArchiveError):
-    """A query was refused (or failed) by the read-only SQL guard."""
 
 
 # ------------------------------------------------------------------------ schema
@@ -253,45 +249,6 @@ def _loads(value: Optional[str], default: Any = None) -> Any:
     if value is None:
         return default
     return json.loads(value)
-
-
-_KEY_PATTERNS = [
-    re.compile(r"sk-(?:ant-|proj-|or-)?[A-Za-z0-9_\-]{16,}"),
-    re.compile(r"\bAIza[0-9A-Za-z_\-]{30,}"),
-    re.compile(r"\b(?:gsk|xai|hf|ghp|gho|pplx|nvapi|fw|r8)[_-][A-Za-z0-9_\-]{20,}"),
-    re.compile(r"\bAKIA[0-9A-Z]{16}\b"),
-    re.compile(r"(?i)(bearer\s+)[A-Za-z0-9._\-]{16,}"),
-    re.compile(r"(?i)((?:api[_-]?key|access[_-]?token|secret)[\"']?\s*[:=]\s*[\"']?)[A-Za-z0-9._\-]{12,}"),
-]
-_SECRET_ENV = re.compile(r"(_API_KEY|_API_TOKEN|_TOKEN|_SECRET|_SECRET_KEY|_ACCESS_KEY)$")
-REDACTED = "[redacted]"
-
-
-def _env_secrets() -> list[str]:
-    return sorted({v for k, v in os.environ.items() if _SECRET_ENV.search(k) and v and len(v) >= 8},
-                  key=len, reverse=True)
-
-
-def scrub(value: Any, _secrets: Optional[list[str]] = None) -> Any:
-    """Replace anything that looks like an API key (or equals a key in the environment)."""
-    secrets = _env_secrets() if _secrets is None else _secrets
-    if isinstance(value, str):
-        if not value:
-            return value
-        for s in secrets:
-            if s in value:
-                value = value.replace(s, REDACTED)
-        for pat in _KEY_PATTERNS:
-            if pat.groups:
-                value = pat.sub(lambda m: m.group(1) + REDACTED, value)
-            else:
-                value = pat.sub(REDACTED, value)
-        return value
-    if isinstance(value, dict):
-        return {k: scrub(v, secrets) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [scrub(v, secrets) for v in value]
-    return value
 
 
 def _proc_stat(pid: int) -> Optional[tuple[str, str]]:

@@ -26,14 +26,13 @@ from pathlib import Path
 from typing import Any, Optional
 
 from debate_core.engines.gateway import StopRequested
+from debate_core.errors import JobError
 from debate_core.models import Debate, DebateConfig, Speech, utcnow
 
 RUNNING = "running"
 RESUMABLE = ("interrupted", "stopped", "failed")
 
 
-class JobError(Exception):
-    """A job request that cannot be honoured; the message says why and what to do."""
 
 
 def one_line(exc: BaseException) -> str:

@@ -23,6 +23,7 @@ from typing import Any, Optional
 from pydantic import ValidationError
 
 from debate_core.content.aliases import apply_default_aliases
+from debate_core.errors import PackError
 from debate_core.models import DebateProtocol, Excerpt, Master, Pack, PackReport, Problem
 from debate_core.content.teachings import read_master
 
@@ -31,8 +32,6 @@ PROTOCOL_DIR = "master-debate"
 MAX_META_BYTES = 2_000_000
 
 
-class PackError(Exception):
-    """The pack cannot be used at all (missing folder, no masters)."""
 
 
 def pair_key(a: str, b: str) -> str:

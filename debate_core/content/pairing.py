@@ -25,6 +25,7 @@ from typing import Optional, Sequence
 from pydantic import BaseModel, Field
 
 from debate_core.content.aliases import apply_default_aliases, topic_names
+from debate_core.errors import PairError
 from debate_core.models import Master, Pack
 from debate_core.content.packs import resolve_master
 
@@ -41,8 +42,6 @@ class PairChoice(BaseModel):
     hits: dict[str, list[str]] = Field(default_factory=dict)
 
 
-class PairError(ValueError):
-    pass
 
 
 @lru_cache(maxsize=1)

@@ -24,7 +24,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 from urllib.parse import urlparse
 
+from debate_core.errors import ConfigError, DebateError
 from debate_core.models import LLMCall
+from debate_core.scrub import env_secrets, scrub
 
 TokenCallback = Callable[[str], None]
 CallSink = Callable[[LLMCall], None]
@@ -33,7 +35,7 @@ OFFLINE = "offline"
 KEYLESS_PROVIDERS = {"ollama", "ollama_chat", "local", "hosted_vllm", "lm_studio", "llamafile"}
 
 
-class GatewayError(Exception):
+class GatewayError(DebateError):
     """A model call failed for good; ``cause`` is a one-line reason for people."""
 
     def __init__(self, cause: str, *, retryable: bool = False, status: Optional[int] = None):
@@ -42,10 +44,6 @@ class GatewayError(Exception):
         self.cause = cause
         self.retryable = retryable
         self.status = status
-
-
-class ConfigError(ValueError):
-    """The model configuration cannot work (missing key, unreachable api_base)."""
 
 
 _litellm = None
@@ -69,23 +67,12 @@ def litellm():
     return _litellm
 
 
-_SECRET_ENV = re.compile(r"(_API_KEY|_API_TOKEN|_TOKEN|_SECRET|_SECRET_KEY|_ACCESS_KEY|_KEY)$")
 LITELLM_LOGGERS = ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy", "litellm")
 
 
-def _env_secret_values() -> list[str]:
-    return sorted({v for k, v in os.environ.items() if _SECRET_ENV.search(k) and v and len(v.strip()) >= 8},
-                  key=len, reverse=True)
-
-
 def redact(text: str) -> str:
-    """``text`` with every API-key value from the environment replaced (a server may echo the key)."""
-    if not text:
-        return text
-    for secret in _env_secret_values():
-        if secret in text:
-            text = text.replace(secret, "[redacted]")
-    return text
+    """``text`` through the one scrubber (a server may echo the key back in an error)."""
+    return scrub(text) if text else text
 
 
 STOPPED_CAUSE = "stopped by the user mid-reply"
@@ -114,7 +101,7 @@ class _TokenGuard:
 
     def __init__(self, sink: TokenCallback):
         self.sink = sink
-        self.secrets = _env_secret_values()
+        self.secrets = env_secrets()
         self.keep = max((len(x) for x in self.secrets), default=1) - 1
         self.buf = ""
 
@@ -122,14 +109,14 @@ class _TokenGuard:
         if not self.secrets:
             self.sink(text)
             return
-        self.buf = redact(self.buf + text)
+        self.buf = scrub(self.buf + text, self.secrets, shapes=False)
         if len(self.buf) > self.keep:
             out, self.buf = self.buf[: len(self.buf) - self.keep], self.buf[len(self.buf) - self.keep:]
             self.sink(out)
 
     def flush(self) -> None:
         if self.buf:
-            out, self.buf = redact(self.buf), ""
+            out, self.buf = scrub(self.buf, self.secrets, shapes=False), ""
             self.sink(out)
 
 
@@ -137,17 +124,13 @@ class _RedactSecrets(logging.Filter):
     """Replace any API-key value from the environment in a litellm log record."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        secrets = _env_secret_values()
-        if not secrets:
-            return True
         try:
             text = record.getMessage()
         except Exception:  # noqa: BLE001 - a malformed record is dropped rather than risk a leak
             return False
-        if any(s in text for s in secrets):
-            for s in secrets:
-                text = text.replace(s, "[redacted]")
-            record.msg, record.args = text, None
+        clean = scrub(text)
+        if clean != text:
+            record.msg, record.args = clean, None
         return True
 
 
@@ -203,16 +186,29 @@ def check_model_config(model: str, api_base: Optional[str] = None, *, probe: boo
         return
     if provider_of(model) in KEYLESS_PROVIDERS:
         return
-    # An exported but empty key is as good as none: litellm would count it as present.
-    for name in [k for k, v in os.environ.items() if not v.strip() and k.endswith(("_API_KEY", "_TOKEN", "_KEY"))]:
-        del os.environ[name]
-    env = litellm().validate_environment(model=model)
-    missing = [k for k in env.get("missing_keys", []) if not k.endswith("_API_BASE")]
+    missing = missing_keys(model)
     if missing:
         raise ConfigError(
             f"model {model!r} needs {', '.join(missing)} in the environment "
             f"(export {missing[0]}=...), or pass --api-base for an OpenAI-compatible server"
         )
+
+
+def missing_keys(model: str) -> list[str]:
+    """The key variables ``model`` needs that are unset or blank.  litellm counts an exported but
+    empty variable as present, so blank ones are hidden from it while it looks, and restored."""
+    blank = {k for k, v in os.environ.items() if not v.strip() and k.endswith(("_API_KEY", "_TOKEN", "_KEY"))}
+    lm = litellm()
+    if blank:
+        import unittest.mock
+
+        with unittest.mock.patch.dict(os.environ, {}, clear=False):  # restored on exit, whatever happens
+            for k in blank:
+                os.environ.pop(k, None)
+            env = lm.validate_environment(model=model)
+    else:
+        env = lm.validate_environment(model=model)
+    return [k for k in env.get("missing_keys", []) if not k.endswith("_API_BASE")]
 
 
 def _retry_after(exc: BaseException) -> Optional[float]:

@@ -222,7 +222,7 @@ def write_debate_dir(debate: Debate, out: Optional[str | Path] = None) -> Path:
         verdict = _master_observation_md(debate)
     else:
         try:  # the judged protocols' own renderer, when this build has it
-            from debate_core.render import judged
+            from debate_core.render import judged as render_judged
 
             log, verdict = render_judged.debate_log_md(debate), render_judged.verdict_md(debate)
         except (ImportError, AttributeError):

@@ -205,6 +205,6 @@ def render_markdown(debate: Debate) -> str:
     """The protocol's own framework for any debate."""
     if debate.protocol == "master":
         return render_master(debate)
-    from debate_core.render import judged
+    from debate_core.render import judged as render_judged
 
     return render_judged.render(debate)
