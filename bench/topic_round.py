@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from debate_core.engines.gateway import Gateway, litellm  # noqa: E402
 from debate_core.models import DebateConfig  # noqa: E402
-from debate_core.protocols import registry  # noqa: E402
+from debate_core import runs  # noqa: E402
 from debate_core.engines.scripted_server import Reply, ScriptedServer  # noqa: E402
 
 DELAY = 1.0
@@ -49,7 +49,7 @@ def main() -> int:
         Gateway(model="openai/warmup", api_base=srv.url, max_retries=0).complete([{"role": "user", "content": "hi"}])
         cfg = DebateConfig(protocol="topic", topic="四种立场的基准辩题", stances=["甲方", "乙方", "丙方", "丁方"],
                            models=[f"openai/bench-{i}" for i in range(4)], api_base=srv.url, timeout=10, max_retries=0)
-        runner, debate = registry.start(cfg, probe=False)
+        runner, debate = runs.start(cfg, probe=False)
         times = []
         for _ in range(RUNS):
             t = time.perf_counter()

@@ -16,8 +16,8 @@ Within one process, operations are serialised by a lock, so the app's sessions
 
 Crash safety: a running debate records its writer (pid, host, process start
 time) and a heartbeat; :meth:`Archive.mark_interrupted` flips running debates
-whose writer is gone to ``interrupted``, and :meth:`Archive.resume` /
-:meth:`Archive.retry` continue them under the protocol's own rules.
+whose writer is gone to ``interrupted``; :mod:`debate_core.runs` continues them
+under the protocol's own rules (the archive only stores and reads).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ import uuid
 from contextlib import contextmanager
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Optional
+from typing import Any, Iterable, Iterator, Optional
 
 import duckdb
 import pandas as pd
@@ -676,7 +676,7 @@ class Archive(Recorder):
         if debate.protocol != "master":
             return None
         try:
-            from debate_core.api import get_pack
+            from debate_core.content.packs import get_pack
 
             pack = get_pack(debate.config.pack)
         except Exception:  # noqa: BLE001 - a missing pack must not stop the debate
@@ -1284,77 +1284,11 @@ class Archive(Recorder):
         return run_readonly_sql(self.path, query, max_rows=max_rows, timeout=timeout, lock_timeout=self.lock_timeout)
 
     # ------------------------------------------------------- import / export
-    def import_paths(self, paths: Iterable[str | Path], *, pack: Optional[str] = None) -> list:
-        from debate_core.io.importers import import_paths
-
-        return import_paths(self, paths, pack=pack)
-
-    def export(self, debate_id: str, fmt: str, out: Optional[str | Path] = None):
-        from debate_core.io.exporters import export_debate
-
-        return export_debate(self, debate_id, fmt, out)
-
-    # ------------------------------------------------------- resume / retry
-    def resume(self, debate_id: str, *, pack: Optional[str] = None, only_one: bool = False,
-               on_speech: Optional[Callable[[Speech], None]] = None,
-               on_token: Optional[Callable[[str], None]] = None) -> Debate:
-        """Continue an interrupted / stopped / failed debate from its first round not done.
-
-        ``only_one`` reruns just that round (``retry``).  Master debates are rebuilt with
-        :func:`debate_core.api.master_runner`; other protocols are continued by
-        ``debate_core.protocols.registry.resume(debate, recorder, only_one=…)`` when the
-        registry provides it.
-        """
-        self.mark_interrupted()
-        debate = self.get_debate(debate_id)
-        if debate.status == "completed":
-            raise ArchiveError(f"debate {debate_id} is already completed; nothing to resume")
-        self.claim(debate_id)
-        if debate.protocol == "master":
-            return self._resume_master(debate, pack=pack, only_one=only_one, on_speech=on_speech,
-                                       on_token=on_token)
-        from debate_core.protocols import registry
-
-        make_runner = getattr(registry, "runner_for", None) or getattr(registry, "resume", None)
-        if make_runner is None:
-            raise ArchiveError(f"protocol {debate.protocol!r} cannot be resumed in this build "
-                               "(debate_core.protocols.registry has no runner_for())")
-        runner = make_runner(debate, self)
-        return runner.run(debate, only_one=only_one, on_speech=on_speech, on_token=on_token)
-
-    def retry(self, debate_id: str, **kwargs) -> Debate:
-        """Rerun the failed round (the first round not done) alone."""
-        self.mark_interrupted()
+    def pack_path(self, debate_id: str) -> Optional[str]:
+        """The pack folder recorded when the debate was saved, or None."""
         with self._session() as con:
-            row = con.execute("SELECT status FROM debates WHERE id = ?", [debate_id]).fetchone()
-        if row is None:
-            raise KeyError(f"no debate {debate_id!r} in archive {self.path}")
-        if row[0] == "completed":
-            raise ArchiveError(f"debate {debate_id} is completed; there is no failed round to retry")
-        return self.resume(debate_id, only_one=True, **kwargs)
-
-    def _resume_pack_path(self, debate: Debate, pack: Optional[str]) -> Optional[str]:
-        if pack:
-            return pack
-        stored = debate.config.pack
-        if stored is None or Path(stored).expanduser().is_dir():
-            return stored
-        with self._session() as con:
-            row = con.execute("SELECT pack_path FROM debates WHERE id = ?", [debate.id]).fetchone()
-        if row and row[0] and Path(row[0]).is_dir():
-            return row[0]
-        raise ArchiveError(f"the pack of debate {debate.id} ({stored}) is not found; pass --pack DIR")
-
-    def _resume_master(self, debate: Debate, *, pack, only_one, on_speech, on_token) -> Debate:
-        from debate_core.api import master_runner
-
-        config = debate.config.model_copy(update={"pack": self._resume_pack_path(debate, pack)})
-        runner = master_runner(config, recorder=self)
-        missing = [m for m in (p.label for p in debate.participants) if m not in runner.pack.masters]
-        if missing:
-            raise ArchiveError(f"the pack at {runner.pack.path} lacks master(s) {', '.join(missing)} of debate "
-                               f"{debate.id}")
-        return runner.run(debate, only_one=only_one, on_speech=on_speech, on_token=on_token)
+            row = con.execute("SELECT pack_path FROM debates WHERE id = ?", [debate_id]).fetchone()
+        return row[0] if row and row[0] else None
 
 
 # ------------------------------------------------------------------- SQL guard

@@ -39,7 +39,7 @@ from typing import Any, Callable, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
-from debate_core.api import InputError
+from debate_core.errors import InputError
 from debate_core.models import Debate, DebateConfig
 from debate_core.recorder import NULL_RECORDER, Recorder
 
@@ -320,7 +320,7 @@ def _topic_items(spec: BatchSpec) -> list[TopicItem]:
 
 
 def _lineups(spec: BatchSpec) -> list[tuple[str, ...]]:
-    from debate_core.api import resolve_model
+    from debate_core.settings import resolve_model
 
     models = spec.models
     if not models:
@@ -346,10 +346,10 @@ def expand(spec: BatchSpec) -> list[Cell]:
     judge = spec.judge_models[0] if spec.judge_models else None
     items = _topic_items(spec)
     if spec.protocol == "master":
-        from debate_core.api import get_pack
+        from debate_core.content.packs import get_pack
         from debate_core.content.pairing import PairError, choose_pair
 
-        from debate_core.api import resolve_model
+        from debate_core.settings import resolve_model
 
         pack = get_pack(spec.pack)
         models = [m if isinstance(m, str) else None for m in (spec.models or [resolve_model(None) or "offline"])]
@@ -810,7 +810,7 @@ class BatchRunner:
 
     # ------------------------------------------------------------- one cell
     def _start(self, config: DebateConfig, recorder: Recorder):
-        from debate_core.api import start_debate
+        from debate_core.runs import start as start_debate
 
         return start_debate(config, recorder, probe=False, gateway_options=self.gateway_options())
 
@@ -818,12 +818,12 @@ class BatchRunner:
         debate = self.archive.get_debate(debate_id)
         self.archive.claim(debate_id)
         if debate.protocol == "master":
-            from debate_core.api import master_runner
+            from debate_core.protocols.master import master_runner
 
             return master_runner(debate.config, recorder, probe=False, gateway_options=self.gateway_options()), debate
         from debate_core.protocols import registry
 
-        return registry.runner_for(debate, recorder, gateway_options=self.gateway_options()), debate
+        return registry.get(debate.protocol).runner_for(debate, recorder, gateway_options=self.gateway_options()), debate
 
     def run_cell(self, cell: Cell, prior: Optional[list[Existing]] = None) -> CellResult:
         t0 = time.perf_counter()

@@ -3,7 +3,7 @@
 A page never runs a debate in its own script thread (that would freeze it until
 the last round).  It asks the manager, which
 
-* creates the debate through :func:`debate_core.api.start_debate` with the archive
+* creates the debate through :func:`debate_core.runs.start` with the archive
   as recorder (so the record exists, status running, before the page moves on),
 * runs ``runner.run(debate, on_token=…, on_speech=…, should_stop=…)`` in a daemon
   thread: every protocol through the same runner interface,
@@ -22,15 +22,15 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Optional
 
+from debate_core import runs
 from debate_core.engines.gateway import StopRequested
-from debate_core.errors import JobError
+from debate_core.errors import ArchiveError, JobError
 from debate_core.models import Debate, DebateConfig, Speech, utcnow
 
 RUNNING = "running"
-RESUMABLE = ("interrupted", "stopped", "failed")
+RESUMABLE = runs.RESUMABLE
 
 
 
@@ -128,9 +128,7 @@ class JobManager:
         Input and configuration errors (InputError, ConfigError, PackError) are raised
         here, before anything runs, so the page can show them next to the form.
         """
-        from debate_core.api import start_debate
-
-        runner, debate = start_debate(config, self.archive, probe=probe)
+        runner, debate = runs.start(config, self.archive, probe=probe)
         self._launch(debate, runner, kind="run", only_one=False)
         return debate
 
@@ -166,52 +164,11 @@ class JobManager:
     def _continue(self, debate_id: str, *, only_one: bool, kind: str, allowed: tuple[str, ...]) -> Job:
         if self.running(debate_id):
             raise JobError(f"debate {debate_id} is already running here; wait for it or stop it first")
-        self.archive.mark_interrupted()
-        debate = self.archive.get_debate(debate_id)
-        if debate.status not in allowed:
-            what = "retry a round" if kind == "retry" else "resume"
-            raise JobError(f"cannot {what} of debate {debate_id}: its status is {debate.status} "
-                           f"(allowed: {', '.join(allowed)})")
-        self.archive.claim(debate_id)
-        runner = self.runner_for(debate)
+        try:
+            runner, debate = runs.reopen(self.archive, debate_id, retry=only_one, allowed=allowed)
+        except ArchiveError as exc:
+            raise JobError(str(exc)) from None
         return self._launch(debate, runner, kind=kind, only_one=only_one)
-
-    def runner_for(self, debate: Debate):
-        """A runner for a stored debate, whatever its protocol (the same ``run`` interface)."""
-        if debate.protocol == "master":
-            return self._master_runner(debate)
-        from debate_core.protocols import registry
-
-        return registry.runner_for(debate, self.archive)
-
-    def _master_runner(self, debate: Debate):
-        from debate_core.api import master_runner
-
-        pack = debate.config.pack
-        if pack and not Path(pack).expanduser().is_dir():
-            df = self.archive.query("SELECT pack_path FROM debates WHERE id = ?", [debate.id])
-            stored = None if df.empty else df.iloc[0, 0]
-            if stored and Path(str(stored)).is_dir():
-                pack = str(stored)
-            else:
-                from debate_core.content.packs import PackError
-
-                raise PackError(f"the pack of debate {debate.id} ({debate.config.pack}) is not found")
-        debate.config = debate.config.model_copy(update={"pack": pack})
-        runner = master_runner(debate.config, self.archive, probe=False)
-        missing = [p.label for p in debate.participants if p.label not in runner.pack.masters]
-        if missing:
-            from debate_core.content.packs import PackError
-
-            raise PackError(f"the pack at {runner.pack.path} lacks master(s) {', '.join(missing)}")
-        # A speech recorded without its summary (the process died in between): the next
-        # isolated round needs that summary, so write it before continuing.
-        have = {(s.round, s.speaker) for s in debate.summaries}
-        for speech in [s for s in debate.rounds if s.status != "failed" and (s.round, s.speaker) not in have]:
-            summary = runner.summarize(debate, speech)
-            debate.summaries = sorted(debate.summaries + [summary], key=lambda s: s.round)
-            self.archive.summary(debate, summary)
-        return runner
 
     def _launch(self, debate: Debate, runner: Any, *, kind: str, only_one: bool) -> Job:
         job = Job(debate_id=debate.id, kind=kind, planned_rounds=debate.planned_rounds)

@@ -48,7 +48,7 @@ def pack_picker(key: str, help_text: str = "A Master-skill pack folder (master-<
 def load_secrets() -> None:
     """Provider keys may come from Streamlit secrets (.streamlit/secrets.toml) as well as
     the environment; they are put where litellm reads them and nowhere else."""
-    from debate_core.api import apply_secrets
+    from debate_core.settings import apply_secrets
 
     try:
         secrets = {k: st.secrets[k] for k in st.secrets.keys()}

@@ -24,6 +24,8 @@ from typing import Any, Optional
 from debate_core.models import Debate, DebateConfig, Master, Pack, Speech
 from debate_core.render.master import (MARK_ZH, MARK_ZH_PLAIN, MODEL_LAYER_ZH, OBSERVATION_HEADING, SPEECH_STATUS_ZH, citation_marks,
                      finding_lines, mark_text, rule_label, speech_clean, speech_verdict, status_zh)
+from debate_core.io.exporters import export_debate
+from debate_core.io.importers import import_paths
 
 
 def is_chinese(debate_or_protocol: Any) -> bool:
@@ -113,14 +115,14 @@ OFFLINE_LABEL = "the embedded default offline engine (no key, no network)"
 
 
 def configured_model() -> Optional[str]:
-    from debate_core.api import resolve_model
+    from debate_core.settings import resolve_model
 
     return resolve_model(None)
 
 
 def engine_summary() -> dict[str, str]:
     """What the workbench runs on by default (``DEBATE_MODEL`` / ``DEBATE_API_BASE``)."""
-    from debate_core.api import resolve_api_base
+    from debate_core.settings import resolve_api_base
 
     model = configured_model()
     base = resolve_api_base(None) or ""
@@ -137,7 +139,7 @@ def model_problem(model: Optional[str], api_base: Optional[str] = None) -> Optio
 
     Never contacts the network (no reachability probe); the offline engine needs nothing.
     """
-    from debate_core.api import resolve_api_base, resolve_model
+    from debate_core.settings import resolve_api_base, resolve_model
     from debate_core.engines.gateway import ConfigError, check_model_config
 
     m = resolve_model(model) if model is not None else None
@@ -161,8 +163,8 @@ def needs_model_message(spec: ProtocolSpec) -> str:
 
 
 def load_pack(folder: Optional[str] = None) -> Pack:
-    """The default pack or a folder (cached by :func:`debate_core.api.get_pack`)."""
-    from debate_core.api import get_pack
+    """The default pack or a folder (cached by :func:`debate_core.content.packs.get_pack`)."""
+    from debate_core.content.packs import get_pack
 
     folder = (folder or "").strip() or None
     return get_pack(folder)
@@ -755,7 +757,7 @@ def export_bytes(archive: Any, debate_id: str, fmt: str) -> bytes:
         with tempfile.TemporaryDirectory(prefix="debate-export-") as tmp:
             name = {"md": "debate.md", "json": "debate.json", "ipynb": "debate.ipynb"}.get(fmt, "out")
             out = Path(tmp) / name
-            result = archive.export(debate_id, fmt, out)
+            result = export_debate(archive, debate_id, fmt, out)
             data = _read_export(result, out)
             if data is not None:
                 return data
@@ -1029,7 +1031,7 @@ def import_uploads(archive: Any, files: list[tuple[str, bytes]]) -> list[str]:
         if not paths:
             raise UploadError("nothing importable in the upload (empty or unsafe file names)")
         try:
-            results = archive.import_paths([str(p) for p in paths])
+            results = import_paths(archive, [str(p) for p in paths])
         except ImportError:
             raise UploadError("import is not available in this build (debate_core.importers is missing)") from None
         except Exception as exc:  # noqa: BLE001 - shown with the uploaded names, not the staging folder

@@ -19,6 +19,7 @@ import pytest
 
 from debate_core.engines.gateway import EMPTY_CAUSE, Gateway, GatewayError, _retry_after
 from debate_core.engines.scripted_server import Reply, ScriptedServer, sequence
+from debate_core import runs
 from tests.conftest import DEFAULT_PACK, REPO, run_cli
 from tests.master_script import master_script
 
@@ -259,36 +260,34 @@ def _trial_script(long_pro: bool = False, fail_con_round: int | None = None, hea
 def test_trial_over_length_reply_is_cut_and_flagged(tmp_path):
     from debate_core.archive import open_archive
     from debate_core.models import DebateConfig
-    from debate_core.protocols import registry
 
     arc = open_archive(tmp_path / "a.duckdb")
     with ScriptedServer(_trial_script(long_pro=True)) as srv:
         cfg = DebateConfig(protocol="trial", topic="远程办公好", model="openai/t", api_base=srv.url, rounds=1,
                            max_speech_length=500)
-        runner, d = registry.start(cfg, arc, probe=False, gateway_options={"backoff": 0.01})
+        runner, d = runs.start(cfg, arc, probe=False, gateway_options={"backoff": 0.01})
         d = runner.run(d)
     pro = arc.get_debate(d.id).rounds[0]
     assert pro.truncated and len(pro.text) == 500 and "超过 500 字符，已截断" in pro.warnings
 
 
 def test_trial_failed_round_is_continued_by_the_archive_retry(tmp_path):
-    """A trial that failed at round 2 (con's call) is continued by ``Archive.retry``."""
+    """A trial that failed at round 2 (con's call) is continued by ``runs.retry``."""
     from debate_core.archive import open_archive
     from debate_core.models import DebateConfig
-    from debate_core.protocols import registry
 
     arc = open_archive(tmp_path / "a.duckdb")
     healed = {"yes": False}
     with quiet(ScriptedServer(_trial_script(fail_con_round=2, healed=healed))) as srv:
         cfg = DebateConfig(protocol="trial", topic="远程办公好", model="openai/t", api_base=srv.url, rounds=2,
                            max_retries=1)
-        runner, d = registry.start(cfg, arc, probe=False, gateway_options={"backoff": 0.01})
+        runner, d = runs.start(cfg, arc, probe=False, gateway_options={"backoff": 0.01})
         d = runner.run(d)
         assert d.status == "failed" and d.stop_reason.startswith("第 2 轮反方发言失败：") and "\n" not in d.stop_reason
         kept = [(s.round, s.speaker, s.text) for s in arc.get_debate(d.id).rounds if s.status != "failed"]
         assert kept == [(1, "pro", "pro 第1轮发言"), (1, "con", "con 第1轮发言"), (2, "pro", "pro 第2轮发言")]
         healed["yes"] = True
-        d2 = arc.retry(d.id)
+        d2 = runs.retry(arc, d.id)
         assert d2.status in ("completed", "interrupted"), d2.stop_reason
     stored = arc.get_debate(d.id)
     assert [(s.round, s.speaker, s.text) for s in stored.rounds][:3] == kept
@@ -329,7 +328,7 @@ def test_cli_shows_a_one_line_cause_and_retry_continues_without_loss(default_pac
         r = run_cli("retry", debate_id, "--archive", str(path), "--quiet", env={"DEBATE_BACKOFF": "0.01"})
         assert r.returncode == 0, r.stderr
         assert r.stderr.strip().splitlines()[-1] == f"debate {debate_id}: interrupted (已重跑第 2 轮；续跑即可完成)"
-        d = arc.resume(debate_id)
+        d = runs.resume(arc, debate_id)
     assert d.status == "completed" and [s.round for s in d.rounds] == [1, 2, 3, 4]
     after = arc.query("SELECT * FROM speeches WHERE debate_id = ? AND round = 1", [debate_id])
     assert before.equals(after)  # round 1 untouched, byte for byte

@@ -12,6 +12,7 @@ from debate_core.archive import open_archive
 from debate_core.io.exporters import slugify, to_json_dict
 from debate_core.io.importers import ImportFormatError
 from debate_core.models import Debate, DebateConfig, LLMCall, Participant, RoundComment, Speech, Verdict, VerdictRow
+from debate_core.io.importers import import_paths
 from tests.archive_helpers import SAMPLE, SAMPLE_REASON, cli, make_pack, run_debate
 
 needs_sample = pytest.mark.skipif(not SAMPLE.is_dir(), reason=SAMPLE_REASON)
@@ -38,7 +39,7 @@ def test_sample_path_is_resolved_relative_to_the_repo():
 @needs_sample
 def test_import_the_topic_debate_sample(tmp_path):
     arc = open_archive(tmp_path / "a.duckdb")
-    [res] = arc.import_paths([SAMPLE])
+    [res] = import_paths(arc, [SAMPLE])
     assert res.status == "imported" and res.kind == "topic-debate"
     d = arc.get_debate(res.id)
     assert d.protocol == "topic" and d.status == "completed"
@@ -97,7 +98,7 @@ def test_importing_twice_does_not_duplicate(tmp_path):
     # a copy of the folder elsewhere is the same debate
     copy = tmp_path / "copy.debate"
     shutil.copytree(SAMPLE, copy)
-    assert arc.import_paths([copy])[0].status == "exists"
+    assert import_paths(arc, [copy])[0].status == "exists"
 
 
 @needs_sample
@@ -114,7 +115,7 @@ def test_malformed_file_names_file_and_line_and_leaves_nothing(tmp_path):
     good_json.write_text(json.dumps(to_json_dict(d), ensure_ascii=False), encoding="utf-8")
     before = _count(arc)
     with pytest.raises(ImportFormatError) as info:
-        arc.import_paths([good_json, bad])  # the good file first: still nothing may be written
+        import_paths(arc, [good_json, bad])  # the good file first: still nothing may be written
     assert info.value.file.endswith("verdict.md") and info.value.line == i + 1
     assert f"line {i + 1}" in str(info.value) and "eight" in str(info.value)
     assert _count(arc) == before
@@ -152,7 +153,7 @@ def test_more_malformed_inputs(tmp_path, case):
         target.write_text('{\n  "id": "x",\n  "protocol": "master",\n  "topic": "t",\n  "status": \n}\n')
         expect_file, expect_line = "broken.json", 6  # where the missing value is found
     with pytest.raises(ImportFormatError) as info:
-        arc.import_paths([target])
+        import_paths(arc, [target])
     assert info.value.file.endswith(expect_file)
     assert info.value.line == expect_line, str(info.value)
     assert _count(arc)["debates"] == 0
@@ -166,7 +167,7 @@ def test_json_validation_error_points_at_the_field(tmp_path):
     path = tmp_path / "v.json"
     path.write_text(json.dumps(data, indent=2), encoding="utf-8")
     with pytest.raises(ImportFormatError) as info:
-        arc.import_paths([path])
+        import_paths(arc, [path])
     line = next(i for i, t in enumerate(path.read_text().splitlines(), 1) if '"status"' in t)
     assert info.value.line == line and "status" in str(info.value)
 
@@ -280,7 +281,7 @@ def test_seed_style_markdown_without_pack_or_engine_line(tmp_path):
     path = tmp_path / "seed.md"
     path.write_text(text, encoding="utf-8")
     arc = open_archive(tmp_path / "a.duckdb")
-    [res] = arc.import_paths([path])
+    [res] = import_paths(arc, [path])
     d = arc.get_debate(res.id)
     assert [p.label for p in d.participants] == ["甲师", "乙师"]
     assert d.rounds[0].citations == ["T48n2008"] and d.rounds[1].citations == ["X62n1182"]
@@ -288,7 +289,7 @@ def test_seed_style_markdown_without_pack_or_engine_line(tmp_path):
     broken = tmp_path / "broken.md"
     broken.write_text(text.replace("### R2｜", "### R3｜"), encoding="utf-8")
     with pytest.raises(ImportFormatError) as info:
-        arc.import_paths([broken])
+        import_paths(arc, [broken])
     assert info.value.line == 8 and "R3" in str(info.value)
 
 

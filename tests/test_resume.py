@@ -23,6 +23,7 @@ import pytest
 from debate_core.archive import ArchiveError, open_archive
 from debate_core.engines.gateway import GatewayError
 from debate_core.models import DebateConfig
+from debate_core import runs
 from tests.archive_helpers import REPO, cli, make_pack, run_debate
 
 TOPIC = "顿悟与念佛，哪一个更适合初学者？"
@@ -128,7 +129,7 @@ def test_resume_after_a_kill_between_speech_and_summary(tmp_path, pack, referenc
     arc.set_status(debate_id, "interrupted", "simulated crash")
     d = arc.get_debate(debate_id)
     assert [s.round for s in d.rounds] == [1, 2] and [s.round for s in d.summaries] == [1]
-    done = arc.resume(debate_id)
+    done = runs.resume(arc, debate_id)
     assert done.status == "completed"
     assert [s.text for s in done.rounds] == [s.text for s in reference.rounds]
     assert [s.text for s in arc.get_debate(debate_id).summaries] == [s.text for s in reference.summaries]
@@ -193,7 +194,7 @@ def test_failed_last_round_retry_completes(tmp_path, pack, reference):
     runner.engine = _FailsAt(runner.engine, 4)
     debate = runner.run(runner.prepare(config))
     assert debate.status == "failed"
-    done = arc.retry(debate.id)
+    done = runs.retry(arc, debate.id)
     assert done.status == "completed" and len(done.rounds) == 4
     assert arc.get_debate(debate.id).observation == reference.observation
 
@@ -211,7 +212,7 @@ def test_resume_refuses_a_debate_a_live_process_is_running(tmp_path, pack):
                         [sleeper.pid, stat[1] if stat else "", d.id])
         assert arc.mark_interrupted() == []
         with pytest.raises(ArchiveError, match=f"running in process {sleeper.pid}"):
-            arc.resume(d.id)
+            runs.resume(arc, d.id)
     finally:
         sleeper.kill()
         sleeper.wait()
@@ -225,4 +226,4 @@ def test_resume_unknown_or_completed(tmp_path, pack):
     r = cli("resume", "nope", "--archive", str(path))
     assert r.returncode == 2 and r.stderr.startswith("error: no debate 'nope'")
     with pytest.raises(ArchiveError, match="already completed"):
-        arc.resume(d.id)
+        runs.resume(arc, d.id)

@@ -21,6 +21,7 @@ import pytest
 from debate_core.engines import scripted_server
 from debate_core.models import DebateConfig
 from debate_core.engines.scripted_server import Reply, ScriptedServer
+from debate_core.io.exporters import export_debate
 from tests.conftest import REPO, run_cli
 from tests.master_script import master_script
 
@@ -110,7 +111,7 @@ def export_everything(arc, debate_id: str, out: Path) -> dict[str, str]:
     for fmt in FORMATS:
         target = out / fmt
         target.mkdir(parents=True)
-        result = arc.export(debate_id, fmt, target)
+        result = export_debate(arc, debate_id, fmt, target)
         blobs = []
         for p, data in all_files(target).items():
             blobs.append(data.decode("utf-8", "replace"))
@@ -144,7 +145,7 @@ def test_keys_never_leave_the_environment(keys, seen_auth, default_pack, tmp_pat
     from debate_core.archive import open_archive
     from debate_core.engines.gateway import Gateway, litellm
     from debate_core.engines.llm import LLMEngine
-    from debate_core.protocols import registry
+    from debate_core import runs
     from debate_core.protocols.master import MasterDebate
 
     caplog.set_level(logging.DEBUG)  # every logger, litellm's included, at its most talkative
@@ -173,7 +174,7 @@ def test_keys_never_leave_the_environment(keys, seen_auth, default_pack, tmp_pat
         return f"发言，附带 {getattr(_tls, 'auth', '')}"
     seen_auth.clear()
     with ScriptedServer(trial_script) as srv:
-        runner, trial = registry.start(DebateConfig(protocol="trial", topic="远程办公好", model="deepseek/deepseek-chat",
+        runner, trial = runs.start(DebateConfig(protocol="trial", topic="远程办公好", model="deepseek/deepseek-chat",
                                                     api_base=srv.url, rounds=1), arc, probe=False,
                                        gateway_options={"backoff": 0.01})
         trial = runner.run(trial)

@@ -15,6 +15,7 @@ from debate_core.engines.prompts import quote
 
 from debate_core.api import InputError, start_debate
 from debate_core.models import DebateConfig
+from debate_core import runs
 from debate_core.protocols import registry
 from debate_core.recorder import Recorder
 from debate_core.render.master import render_markdown
@@ -111,7 +112,7 @@ def config(server, **kw) -> DebateConfig:
 
 
 def run(server, recorder=None, **kw):
-    runner, debate = registry.start(config(server, **kw), recorder or Recorder(), probe=False, gateway_options=FAST)
+    runner, debate = runs.start(config(server, **kw), recorder or Recorder(), probe=False, gateway_options=FAST)
     return runner.run(debate)
 
 
@@ -259,13 +260,13 @@ def test_not_a_debatable_topic_is_a_clear_input_error():
     split = lambda body: json.dumps({"stances": ["地球是圆的"], "reason": "这是事实问题"}, ensure_ascii=False)
     with ScriptedServer(Script(split=split)) as srv:
         with pytest.raises(InputError, match="not a debatable topic.*这是事实问题"):
-            registry.start(config(srv, topic="地球是什么形状？"), probe=False)
+            runs.start(config(srv, topic="地球是什么形状？"), probe=False)
         with pytest.raises(InputError, match="at least 2 distinct stances"):
-            registry.start(config(srv, stances=["只有一个"]), probe=False)
+            runs.start(config(srv, stances=["只有一个"]), probe=False)
         with pytest.raises(InputError, match="at most 4 stances"):
-            registry.start(config(srv, stances=list("ABCDE")), probe=False)
+            runs.start(config(srv, stances=list("ABCDE")), probe=False)
         with pytest.raises(InputError, match="rounds 9 out of range"):
-            registry.start(config(srv, rounds=9, stances=["A", "B"]), probe=False)
+            runs.start(config(srv, rounds=9, stances=["A", "B"]), probe=False)
 
 
 def test_no_model_configured_says_how_to_set_one(monkeypatch):
@@ -444,26 +445,26 @@ def test_judge_failure_fails_the_debate_and_resume_reruns_only_the_judge():
         assert d.status == "failed" and "裁判调用失败" in d.stop_reason and d.verdict is None
         state["down"] = False
         n = script.kinds.count("debater")
-        d = registry.runner_for(d, Recorder(), gateway_options=FAST).run(d)
+        d = registry.get(d.protocol).runner_for(d, Recorder(), gateway_options=FAST).run(d)
         assert script.kinds.count("debater") == n
     assert d.status == "completed" and d.verdict.winner == "辩手甲"
 
 
 def test_only_one_round_then_resume_through_runner_for():
     with ScriptedServer(Script(debater=lambda l, r, a, b: envelope(l, r, no_new=r == 3))) as srv:
-        runner, d = registry.start(config(srv), Recorder(), probe=False, gateway_options=FAST)
+        runner, d = runs.start(config(srv), Recorder(), probe=False, gateway_options=FAST)
         d = runner.run(d, only_one=True)
         assert d.status == "interrupted" and {s.round for s in d.rounds} == {1}
-        d = registry.resume(d, Recorder(), gateway_options=FAST).run(d, only_one=True)
+        d = registry.get(d.protocol).runner_for(d, Recorder(), gateway_options=FAST).run(d, only_one=True)
         assert d.status == "interrupted" and {s.round for s in d.rounds} == {1, 2}
-        d = registry.runner_for(d, Recorder(), gateway_options=FAST).run(d)
+        d = registry.get(d.protocol).runner_for(d, Recorder(), gateway_options=FAST).run(d)
     assert d.status == "completed" and {s.round for s in d.rounds} == {1, 2, 3}
     assert d.stop_reason == "第 3 轮全员报告无新论点，自然收敛"
 
 
 def test_should_stop_stops_between_rounds():
     with ScriptedServer(Script(debater=lambda l, r, a, b: envelope(l, r))) as srv:
-        runner, d = registry.start(config(srv), Recorder(), probe=False, gateway_options=FAST)
+        runner, d = runs.start(config(srv), Recorder(), probe=False, gateway_options=FAST)
         d = runner.run(d, should_stop=lambda: len(d.rounds) >= 2)
     assert d.status == "stopped" and d.stop_reason == "用户在第 2 轮开始前停止" and d.verdict is None
 
@@ -528,7 +529,7 @@ def test_rounds_are_capped_at_three_everywhere():
     with ScriptedServer(Script(debater=lambda l, r, a, b: envelope(l, r))) as srv:
         for n in (4, 5, 8):
             with pytest.raises(InputError, match=f"rounds {n} out of range: a topic debate runs 1-3 rounds"):
-                registry.start(config(srv, rounds=n, stances=["A", "B"]), probe=False)
+                runs.start(config(srv, rounds=n, stances=["A", "B"]), probe=False)
         d = run(srv)  # nobody ever runs out of points: the cap stops it
         prompts = [m[1]["content"] for m in srv.messages() if "你是辩手" in m[0]["content"]]
     assert sorted({s.round for s in d.rounds}) == [1, 2, 3] and d.planned_rounds == 3
@@ -614,7 +615,7 @@ def test_a_no_debate_resumed_starts_again_from_the_openings():
         d = run(srv)
         assert d.stop_reason.startswith("未成辩论")
         state["broken"] = False
-        d = registry.runner_for(d, Recorder(), gateway_options=FAST).run(d)
+        d = registry.get(d.protocol).runner_for(d, Recorder(), gateway_options=FAST).run(d)
     assert d.status == "completed" and d.verdict.winner == "辩手甲"
     assert [(s.round, s.status) for s in d.rounds] == [(1, "ok"), (1, "ok"), (2, "ok"), (2, "ok")]
 

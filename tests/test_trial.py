@@ -13,6 +13,7 @@ import pytest
 
 from debate_core.api import InputError, start_debate
 from debate_core.models import DebateConfig
+from debate_core import runs
 from debate_core.protocols import registry
 from debate_core.protocols.trial import MAX_TOOL_CALLS, open_trial, trial_round, trial_verdict
 from debate_core.recorder import Recorder
@@ -213,7 +214,7 @@ def test_verdict_gives_per_round_commentary_winner_and_closes():
 
 def test_unparseable_trial_verdict_is_asked_again_then_stored_raw():
     with ScriptedServer(Script(judge=lambda n, b: "都挺好")) as srv:
-        runner, d = registry.start(cfg(srv, rounds=1), Recorder(), probe=False, gateway_options=FAST)
+        runner, d = runs.start(cfg(srv, rounds=1), Recorder(), probe=False, gateway_options=FAST)
         d = runner.run(d)
         judge_reqs = [r for r in srv.requests if "庭审式辩论的裁判" in r["messages"][0]["content"]]
     assert len(judge_reqs) == 2 and d.status == "completed"
@@ -223,7 +224,7 @@ def test_unparseable_trial_verdict_is_asked_again_then_stored_raw():
 
 def test_draw_is_only_a_draw_when_the_judge_says_so():
     with ScriptedServer(Script(judge=lambda n, b: "```json\n" + verdict_json("draw", 1) + "\n```")) as srv:
-        runner, d = registry.start(cfg(srv, rounds=1, judge_model="openai/judge-m"), Recorder(), probe=False,
+        runner, d = runs.start(cfg(srv, rounds=1, judge_model="openai/judge-m"), Recorder(), probe=False,
                                    gateway_options=FAST)
         d = runner.run(d)
         assert srv.requests[-1]["model"] == "judge-m"
@@ -235,7 +236,7 @@ def test_rate_limit_then_success_and_no_model_names_in_prompts():
         return Reply(status=429, headers={"Retry-After": "0"}) if (side, r, n) == ("con", 1, 1) else f"{side}{r}"
 
     with ScriptedServer(Script(speaker=speaker)) as srv:
-        runner, d = registry.start(cfg(srv, models=["openai/gpt-secret-pro", "openai/claude-secret-con"]),
+        runner, d = runs.start(cfg(srv, models=["openai/gpt-secret-pro", "openai/claude-secret-con"]),
                                    Recorder(), probe=False, gateway_options=FAST)
         d = runner.run(d)
         requests = list(srv.requests)
@@ -248,10 +249,10 @@ def test_rate_limit_then_success_and_no_model_names_in_prompts():
 
 def test_runner_pauses_with_only_one_and_resumes_through_runner_for():
     with ScriptedServer(Script()) as srv:
-        runner, d = registry.start(cfg(srv), Recorder(), probe=False, gateway_options=FAST)
+        runner, d = runs.start(cfg(srv), Recorder(), probe=False, gateway_options=FAST)
         d = runner.run(d, only_one=True)
         assert d.status == "interrupted" and len(d.rounds) == 2
-        d = registry.runner_for(d, Recorder(), gateway_options=FAST).run(d)
+        d = registry.get(d.protocol).runner_for(d, Recorder(), gateway_options=FAST).run(d)
     assert d.status == "completed" and len(d.rounds) == 4 and d.verdict.winner == "con"
 
 
@@ -324,7 +325,7 @@ def test_a_model_without_tool_support_degrades_to_none_logged_once(workspace):
         return f"{side} 无工具发言 {r}"
 
     with ScriptedServer(Script(speaker=speaker)) as srv:
-        runner, d = registry.start(cfg(srv, models=["openai/plain"], workspace=str(workspace)), Recorder(),
+        runner, d = runs.start(cfg(srv, models=["openai/plain"], workspace=str(workspace)), Recorder(),
                                    probe=False, gateway_options=FAST)
         d = runner.run(d)
         requests = list(srv.requests)
@@ -371,11 +372,11 @@ def test_a_trials_stop_reasons_warnings_and_progress_are_chinese():
     from debate_core.render.judged import progress_line
 
     with ScriptedServer(Script()) as srv:
-        runner, d = registry.start(cfg(srv, models=["openai/pro-m", "openai/con-m", "openai/extra"]), Recorder(),
+        runner, d = runs.start(cfg(srv, models=["openai/pro-m", "openai/con-m", "openai/extra"]), Recorder(),
                                    probe=False, gateway_options=FAST)
         d = runner.run(d, only_one=True)
         assert d.status == "interrupted" and d.stop_reason == "已跑完第 1 轮；续跑即可完成辩论"
-        d = registry.runner_for(d, Recorder(), gateway_options=FAST).run(d)
+        d = registry.get(d.protocol).runner_for(d, Recorder(), gateway_options=FAST).run(d)
     assert d.status == "completed" and d.stop_reason == "2 轮全部跑完后裁决"
     assert d.warnings == ["多出 1 个模型未使用：庭审只有正反两方"]
     assert [progress_line(s) for s in d.rounds] == ["  第 1 轮｜正方 发言 完成", "  第 1 轮｜反方 发言 完成",

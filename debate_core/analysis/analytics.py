@@ -277,7 +277,7 @@ def _coverage_source(archive, pack: Union[None, str, Any]) -> tuple[list[str], l
 
     if pack is not None:
         if isinstance(pack, str):
-            from debate_core.api import get_pack
+            from debate_core.content.packs import get_pack
 
             pack = get_pack(pack)
         slugs, edges = pack_edges(pack)
@@ -290,7 +290,7 @@ def _coverage_source(archive, pack: Union[None, str, Any]) -> tuple[list[str], l
                      for _ in range(int(matrix.loc[a, b]))]
             info = gaps.get("pack", {})
         except Exception:  # noqa: BLE001 - no snapshot yet: the default pack
-            from debate_core.api import get_pack
+            from debate_core.content.packs import get_pack
 
             p = get_pack(None)
             slugs, edges = pack_edges(p)

@@ -11,6 +11,9 @@ import sys
 from pathlib import Path
 
 from debate_core.cli.main import EXIT_FAIL, EXIT_OK, EXIT_USAGE, _add_pack, _print_json, _progress, add_archive_option, emit_debate
+from debate_core.io.importers import import_paths
+from debate_core.io.exporters import export_debate
+from debate_core import runs
 
 
 def _open(args, *, create: bool = True):
@@ -56,9 +59,9 @@ def add_retry(sub) -> None:
 def _continue(args, only_one: bool) -> int:
     archive = _open(args, create=False)
     if only_one:
-        debate = archive.retry(args.id, pack=args.pack, on_speech=_progress(args))
+        debate = runs.retry(archive, args.id, pack=args.pack, on_speech=_progress(args))
     else:
-        debate = archive.resume(args.id, pack=args.pack, on_speech=_progress(args))
+        debate = runs.resume(archive, args.id, pack=args.pack, on_speech=_progress(args))
     emit_debate(debate, args.format)
     sys.stderr.write(f"debate {debate.id}: {debate.status} ({debate.stop_reason})\n")
     return EXIT_FAIL if debate.status == "failed" else EXIT_OK
@@ -88,7 +91,7 @@ def add_import(sub) -> None:
 @_guard
 def run_import(args) -> int:
     archive = _open(args)
-    results = archive.import_paths(args.paths, pack=args.pack)
+    results = import_paths(archive, args.paths, pack=args.pack)
     if args.format == "json":
         _print_json([r.as_dict() for r in results])
     else:
@@ -122,7 +125,7 @@ def _export_safely(archive, debate_id: str, fmt: str, out: str, force: bool):
     dest_root = dest if into_dir else dest.parent
     with tempfile.TemporaryDirectory(prefix="debate-export-") as tmp:
         tmp_root = Path(tmp).resolve()
-        result = Path(archive.export(debate_id, fmt, tmp_root if into_dir else tmp_root / dest.name)).resolve()
+        result = Path(export_debate(archive, debate_id, fmt, tmp_root if into_dir else tmp_root / dest.name)).resolve()
         files = sorted(p for p in tmp_root.rglob("*") if p.is_file())
         targets = [(f, dest_root / f.relative_to(tmp_root)) for f in files]
         clash = [t for _f, t in targets if t.exists()]
@@ -147,7 +150,7 @@ def run_export(args) -> int:
     if out is not None:
         result = _export_safely(archive, args.id, args.format, out, args.force)
     else:
-        result = archive.export(args.id, args.format, None)  # md / json / ipynb text on stdout
+        result = export_debate(archive, args.id, args.format, None)  # md / json / ipynb text on stdout
     if isinstance(result, str):
         sys.stdout.write(result if result.endswith("\n") else result + "\n")
     else:
@@ -208,7 +211,7 @@ def _master_slug(name):
         return name
     try:
         from debate_core.content.aliases import resolve_name
-        from debate_core.api import get_pack
+        from debate_core.content.packs import get_pack
 
         return resolve_name(get_pack(None), name) or name
     except Exception:  # noqa: BLE001 - no default pack here: match the name as given
@@ -301,7 +304,7 @@ def run_coverage(args) -> int:
     if args.debate:
         matrix, gaps = archive.coverage_snapshot(debate_id=args.debate)
     else:
-        from debate_core.api import get_pack
+        from debate_core.content.packs import get_pack
 
         pack = get_pack(args.pack)
         matrix, gaps = coverage_matrix(pack), coverage_gaps(pack)

@@ -109,7 +109,7 @@ def add_audit(sub) -> None:
 
 
 def run_audit_cmd(args) -> int:
-    from debate_core.api import InputError
+    from debate_core.errors import InputError
     from debate_core.analysis.audit import audit_archive
 
     if not args.batch and not args.debate:

@@ -78,7 +78,7 @@ def _mark(f) -> str:
 
 
 def run_check(args) -> int:
-    from debate_core.api import get_pack
+    from debate_core.content.packs import get_pack
     from debate_core.checks import cjk_len
 
     try:

@@ -121,7 +121,7 @@ def emit_debate(debate, fmt: str) -> None:
 
 
 def run_debate_cmd(args) -> int:
-    from debate_core.api import start_debate
+    from debate_core.runs import start as start_debate
 
     config = config_from_args(args)
     recorder = open_recorder(args)
@@ -150,7 +150,8 @@ def add_pair(sub) -> None:
 
 
 def run_pair(args) -> int:
-    from debate_core.api import get_pack, validate_topic
+    from debate_core.content.packs import get_pack
+    from debate_core.settings import validate_topic
     from debate_core.content.pairing import PairError, choose_pair
 
     topic = validate_topic(args.topic)
@@ -180,7 +181,7 @@ def add_masters(sub) -> None:
 
 
 def run_masters(args) -> int:
-    from debate_core.api import get_pack
+    from debate_core.content.packs import get_pack
 
     pack = get_pack(args.pack)
     rows = [{"slug": m.slug, "name": m.name, "school": m.school, "tradition": m.tradition, "era": m.era,
@@ -278,7 +279,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[list[str]] = None) -> int:
-    from debate_core.api import InputError
+    from debate_core.errors import InputError
     from debate_core.engines.gateway import ConfigError, GatewayError
     from debate_core.content.packs import PackError
 

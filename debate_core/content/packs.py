@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Optional
 
@@ -346,3 +347,18 @@ def resolve_master(pack: Pack, name: str) -> str:
         guess = resolve_name(pack, guess) or guess
     hint = f"; did you mean {guess!r}?" if guess else ""
     raise KeyError(f"unknown master {name!r} in pack {pack.name!r}{hint}")
+
+
+@lru_cache(maxsize=8)
+def _cached_pack(path: str, stamp: float) -> Pack:
+    return load_pack(path or None)
+
+
+def get_pack(path: Optional[str | Path] = None) -> Pack:
+    """:func:`load_pack`, cached until any meta.json in the pack changes."""
+    root = Path(path).expanduser() if path else DEFAULT_PACK
+    if not root.is_dir():
+        raise PackError(f"pack folder not found: {root}")
+    stamp = max((p.stat().st_mtime for p in root.glob("*/meta.json")), default=0.0)
+    return _cached_pack(str(root), stamp)
+

@@ -490,3 +490,28 @@ class Gateway:
                     raise GatewayError(cause + suffix, retryable=retryable, status=status) from None
                 await asyncio.sleep(self._delay(attempt, exc))
                 attempt += 1
+
+
+def make_gateway(model: str, *, api_base: Optional[str] = None, temperature: float = 0.7, timeout: float = 60.0,
+                 max_retries: int = 3, on_call: Optional[CallSink] = None, check: bool = True, probe: bool = True,
+                 options: Optional[dict] = None) -> Gateway:
+    """The one way to build a :class:`Gateway`.
+
+    ``check`` runs :func:`check_model_config` first (skipped when ``options`` supplies a
+    router, whose deployments carry their own keys); ``probe`` lets that check open a
+    connection to ``api_base``.  The backoff base comes from ``$DEBATE_BACKOFF`` when it is
+    set, and ``options`` sets further attributes (backoff, max_tokens, router, …) last."""
+    from debate_core.settings import env_backoff
+
+    options = dict(options or {})
+    if check and not options.get("router"):
+        check_model_config(model, api_base, probe=probe)
+    gw = Gateway(model=model, api_base=api_base, temperature=temperature, timeout=timeout, max_retries=max_retries,
+                 on_call=on_call)
+    backoff = env_backoff()
+    if backoff is not None:
+        gw.backoff = backoff
+    for key, value in options.items():
+        setattr(gw, key, value)
+    return gw
+

@@ -605,7 +605,7 @@ def _read_finding_line(line: str, findings: list) -> bool:
 
 def _load_pack(pack: Optional[str]):
     try:
-        from debate_core.api import get_pack
+        from debate_core.content.packs import get_pack
 
         return get_pack(pack)
     except Exception:  # noqa: BLE001 - without a pack, names stay names

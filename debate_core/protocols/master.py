@@ -11,15 +11,20 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
-from typing import Callable, Optional
+from pathlib import Path
+from typing import Any, Callable, Optional
 
 from debate_core.checks import CheckContext, ammo_used, find_citations, run_checks
 from debate_core.engines.gateway import GatewayError, Generation, TokenCallback, cause_zh
 from debate_core.models import (RULE_LABELS_ZH, CrossCritique, Debate, DebateConfig, Finding, LLMCall, ObservationRequest,
                       Pack, Participant, RoundSummary, Speech, SpeechRequest, SummaryRequest, utcnow)
-from debate_core.content.packs import pair_key
+from debate_core.content.packs import get_pack, pair_key
 from debate_core.content.pairing import PairChoice, choose_pair
+from debate_core.errors import InputError, PackError, PairError
+from debate_core.protocols.base import ASK_MASTERS, ASK_PACK, ProtocolSpec, Role
 from debate_core.recorder import NULL_RECORDER, Recorder
+from debate_core.render.master import render_master
+from debate_core.settings import resolve_api_base, resolve_model
 
 SUMMARY_LIMIT = 80
 COVERAGE_WARNING = "⚠️ 本配对 cross_critique 未双向覆盖，对辩力度可能降级。"
@@ -283,3 +288,88 @@ class MasterDebate:
         debate.updated_at = utcnow()
         self.recorder.update(debate)
         return debate
+
+
+# ------------------------------------------------------------------ engines and start
+
+
+def make_engine(pack: Pack, config: DebateConfig, *, probe: bool = True, gateway_options: Optional[dict] = None):
+    """The embedded offline engine when no model is configured, else an LLM engine."""
+    model = resolve_model(config.model)
+    if model is None:
+        from debate_core.engines.offline import OfflineEngine
+
+        return OfflineEngine(pack)
+    from debate_core.engines.gateway import make_gateway
+    from debate_core.engines.llm import LLMEngine
+
+    return LLMEngine(make_gateway(model, api_base=resolve_api_base(config.api_base), temperature=config.temperature,
+                                  timeout=config.timeout, max_retries=config.max_retries, probe=probe,
+                                  options=gateway_options))
+
+
+def make_auditor(config: DebateConfig, *, probe: bool = True, gateway_options: Optional[dict] = None):
+    """The optional model-graded check layer (``config.check_model``), or None when it is off."""
+    if not (config.check_model or "").strip():
+        return None
+    from debate_core.engines.check_model import ModelAuditor
+    from debate_core.engines.gateway import make_gateway
+
+    return ModelAuditor(make_gateway(config.check_model.strip(), api_base=resolve_api_base(config.api_base),
+                                     temperature=0.0, timeout=config.timeout, max_retries=config.max_retries,
+                                     probe=probe, options=gateway_options))
+
+
+def master_runner(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bool = True,
+                  gateway_options: Optional[dict] = None) -> MasterDebate:
+    """A runner on the config's pack (cached) with its engine and optional auditor."""
+    pack = get_pack(config.pack)
+    if pack.report.masters < 2:
+        raise PackError(f"pack {pack.path} has fewer than two loadable masters; run `pack check` on it")
+    engine = make_engine(pack, config, probe=probe, gateway_options=gateway_options)
+    return MasterDebate(pack=pack, engine=engine, recorder=recorder,
+                        auditor=make_auditor(config, probe=probe, gateway_options=gateway_options))
+
+
+def check_rounds(config: DebateConfig, pack: Pack) -> None:
+    proto = pack.protocol
+    if config.rounds is not None and not proto.min_rounds <= config.rounds <= proto.max_rounds:
+        raise InputError(f"rounds {config.rounds} out of range: this pack allows {proto.min_rounds}-{proto.max_rounds}")
+
+
+def start(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bool = True,
+          gateway_options: Optional[dict[str, Any]] = None) -> tuple[MasterDebate, Debate]:
+    """Choose the pair, create the record (status running) and return (runner, debate)."""
+    runner = master_runner(config, recorder, probe=probe, gateway_options=gateway_options)
+    check_rounds(config, runner.pack)
+    try:
+        pair = choose_pair(config.topic, runner.pack, config.masters or None)
+    except PairError as exc:
+        raise InputError(str(exc)) from None
+    return runner, runner.prepare(config, pair)
+
+
+def runner_for(debate: Debate, recorder: Recorder = NULL_RECORDER, *, gateway_options: Optional[dict] = None,
+               pack_path: Optional[str] = None) -> MasterDebate:
+    """A runner that continues a stored master debate on its pack (``pack_path`` overrides the
+    config's, e.g. the folder the archive recorded, or one the user passes)."""
+    if pack_path:
+        debate.config = debate.config.model_copy(update={"pack": pack_path})
+    stored = debate.config.pack
+    if stored and not Path(stored).expanduser().is_dir():
+        raise PackError(f"the pack of debate {debate.id} ({stored}) is not found; pass --pack DIR")
+    runner = master_runner(debate.config, recorder, probe=False, gateway_options=gateway_options)
+    missing = [p.label for p in debate.participants if p.label not in runner.pack.masters]
+    if missing:
+        raise PackError(f"the pack at {runner.pack.path} lacks master(s) {', '.join(missing)} of debate {debate.id}")
+    return runner
+
+
+SPEC = ProtocolSpec(
+    name="master", title="大师辩论", summary="两位大师按人物包轮流立论、反驳、回应、综合，以中立观察收束",
+    roles=(Role("speakers", "模型（两位大师共用；留空则用内置离线引擎）", "model", required=False),
+           Role("checker", "检查模型（可选：逐条规则的模型审查）", "check_model", required=False)),
+    min_rounds=2, max_rounds=6, default_rounds=None, asks=(ASK_PACK, ASK_MASTERS), judged=False, offline=True,
+    start=start, runner_for=runner_for, render=render_master,
+)
+

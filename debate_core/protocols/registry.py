@@ -1,53 +1,43 @@
-"""Protocols other than the master debate plug in here.
+"""The protocol registry: every protocol's :class:`~debate_core.protocols.base.ProtocolSpec`.
 
-* :func:`start` — ``(runner, debate)`` for a new topic debate or trial (what
-  :func:`debate_core.api.start_debate` dispatches to);
-* :func:`runner_for` / :func:`resume` — a runner for an existing record (the
-  archive's resume and retry): ``runner.run(debate, only_one=False, ...)``.
+Callers ask here instead of branching on a protocol's name::
 
-Each runner has ``run(debate, *, on_token=None, on_speech=None, should_stop=None,
-only_one=False) -> Debate``.
+    spec = registry.get(debate.protocol)
+    runner, debate = spec.start(config, recorder)
+    markdown = spec.render(debate)
 """
 
 from __future__ import annotations
 
-from typing import Any, Optional
+import importlib
 
-from debate_core.models import Debate, DebateConfig
-from debate_core.recorder import NULL_RECORDER, Recorder
+from debate_core.errors import InputError
+from debate_core.protocols.base import ProtocolSpec
 
-PROTOCOLS = ("topic", "trial")
-
-
-def _module(protocol: str):
-    if protocol == "topic":
-        from debate_core.protocols import topic
-
-        return topic
-    if protocol == "trial":
-        from debate_core.protocols import trial
-
-        return trial
-    from debate_core.api import InputError
-
-    raise InputError(f"protocol {protocol!r} is not available in this build (known: master, {', '.join(PROTOCOLS)})")
+# name -> module defining SPEC, in the order Setup lists them
+MODULES = {"master": "debate_core.protocols.master", "topic": "debate_core.protocols.topic",
+           "trial": "debate_core.protocols.trial"}
+_SPECS: dict[str, ProtocolSpec] = {}
 
 
-def start(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bool = True,
-          gateway_options: Optional[dict[str, Any]] = None):
-    """Validate ``config``, create the record (status running, reported to ``recorder``) and return (runner, debate)."""
-    return _module(config.protocol).start(config, recorder, probe=probe, gateway_options=gateway_options)
+def names() -> tuple[str, ...]:
+    return tuple(MODULES)
 
 
-def runner_for(debate: Debate, recorder: Recorder = NULL_RECORDER, *,
-               gateway_options: Optional[dict[str, Any]] = None):
-    """A runner that resumes ``debate`` from its first unfinished round (or reruns one with only_one=True)."""
-    mod = _module(debate.protocol)
-    if debate.protocol == "topic":
-        return mod.TopicDebate(recorder=recorder, gateway_options=dict(gateway_options or {}))
-    return mod.TrialRunner(recorder=recorder, gateway_options=dict(gateway_options or {}))
+def get(name: str) -> ProtocolSpec:
+    """The spec of protocol ``name``, or :class:`InputError` naming the known ones."""
+    spec = _SPECS.get(name)
+    if spec is None:
+        if name not in MODULES:
+            raise InputError(f"unknown protocol {name!r} (known: {', '.join(MODULES)})")
+        spec = _SPECS[name] = importlib.import_module(MODULES[name]).SPEC
+    return spec
 
 
-def resume(debate: Debate, recorder: Recorder = NULL_RECORDER, **kw):
-    """Alias of :func:`runner_for`."""
-    return runner_for(debate, recorder, **kw)
+def specs() -> list[ProtocolSpec]:
+    return [get(n) for n in MODULES]
+
+
+def judged() -> tuple[str, ...]:
+    """The protocols that end in a judge's verdict (audits, winners, ratings)."""
+    return tuple(s.name for s in specs() if s.judged)

@@ -30,16 +30,20 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from debate_core.engines.envelopes import EnvelopeError, empty_envelope, envelope_json, parse_envelope, render_envelope
+from debate_core.engines import gateway
 from debate_core.engines.gateway import Gateway, GatewayError, Generation, TokenCallback, cause_zh, check_model_config
 from debate_core.engines.judged_prompts import (judge_messages, judge_repair_messages, opening_messages, rebuttal_messages,
                               repair_messages, stance_split_messages)
+from debate_core.errors import InputError
 from debate_core.models import Debate, DebateConfig, LLMCall, Participant, Speech, utcnow
+from debate_core.protocols.base import ProtocolSpec, Role, check_no_checker
 from debate_core.recorder import NULL_RECORDER, Recorder
+from debate_core.render.judged import render_topic
+from debate_core.settings import env_backoff, resolve_api_base, resolve_model, validate_topic
 from debate_core.engines.verdicts import ask_judge, parse_verdict
 from debate_core.protocols.master import new_id
 
@@ -80,7 +84,6 @@ ZH = {
 
 def rounds_error(rounds: int):
     """The one-line refusal of a topic debate with too many (or too few) rounds."""
-    from debate_core.api import InputError
 
     return InputError(f"rounds {rounds} out of range: a topic debate runs 1-{MAX_ROUNDS} rounds "
                       f"(the openings plus up to {MAX_ROUNDS - 1} rebuttal rounds, as the topic-debate seed caps it)")
@@ -104,7 +107,6 @@ def check_rounds(rounds: Optional[int]) -> int:
 
 
 def need_model_error(protocol: str):
-    from debate_core.api import InputError
 
     return InputError(
         f"the {protocol} protocol needs a model: pass --model openai/gpt-4o-mini (with OPENAI_API_KEY set) "
@@ -113,7 +115,6 @@ def need_model_error(protocol: str):
 
 def debater_models(config: DebateConfig, protocol: str) -> list[str]:
     """The models to give debaters, in order: --models, else --model / $DEBATE_MODEL."""
-    from debate_core.api import resolve_model
 
     models = [m.strip() for m in config.models if m and m.strip() and m.strip() != "offline"]
     if not models:
@@ -126,7 +127,6 @@ def debater_models(config: DebateConfig, protocol: str) -> list[str]:
 
 
 def api_base_of(config: DebateConfig) -> Optional[str]:
-    from debate_core.api import resolve_api_base
 
     return resolve_api_base(config.api_base)
 
@@ -139,11 +139,10 @@ def check_models(models: list[str], api_base: Optional[str], probe: bool) -> Non
 
 def make_gateway(config: DebateConfig, model: str, sink: Optional[Callable[[LLMCall], None]],
                  options: dict[str, Any]) -> Gateway:
-    gw = Gateway(model=model, api_base=api_base_of(config), temperature=config.temperature,
-                 timeout=config.timeout, max_retries=config.max_retries, on_call=sink)
-    for k, v in options.items():
-        setattr(gw, k, v)
-    return gw
+    """A gateway for one participant (the models were checked when the debate was opened)."""
+    return gateway.make_gateway(model, api_base=api_base_of(config), temperature=config.temperature,
+                                timeout=config.timeout, max_retries=config.max_retries, on_call=sink, check=False,
+                                options=options)
 
 
 def run_coro(coro):
@@ -158,11 +157,8 @@ def run_coro(coro):
 
 def gateway_options_from_env() -> dict[str, Any]:
     """``DEBATE_BACKOFF`` (seconds) tunes the retry backoff, e.g. for fast local servers."""
-    raw = os.environ.get("DEBATE_BACKOFF")
-    try:
-        return {"backoff": float(raw)} if raw else {}
-    except ValueError:
-        return {}
+    backoff = env_backoff()
+    return {} if backoff is None else {"backoff": backoff}
 
 
 # ---------------------------------------------------------------------- prepare
@@ -208,7 +204,6 @@ def split_stances(topic: str, gateway: Gateway) -> tuple[list[str], str]:
 def prepare(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bool = True,
             gateway_options: Optional[dict[str, Any]] = None) -> Debate:
     """Validate, split the stances, assign labels and models, create the record (status running)."""
-    from debate_core.api import InputError, validate_topic
 
     options = {**gateway_options_from_env(), **(gateway_options or {})}
     topic = validate_topic(config.topic)
@@ -517,3 +512,19 @@ def start(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bo
           gateway_options: Optional[dict[str, Any]] = None) -> tuple[TopicDebate, Debate]:
     debate = prepare(config, recorder, probe=probe, gateway_options=gateway_options)
     return TopicDebate(recorder=recorder, gateway_options=dict(gateway_options or {})), debate
+
+
+def runner_for(debate: Debate, recorder: Recorder = NULL_RECORDER, *, gateway_options: Optional[dict] = None,
+               pack_path: Optional[str] = None) -> TopicDebate:
+    """A runner that continues a stored topic debate (a topic debate has no pack)."""
+    return TopicDebate(recorder=recorder, gateway_options=dict(gateway_options or {}))
+
+
+SPEC = ProtocolSpec(
+    name="topic", title="议题辩论", summary="2–4 个立场由匿名辩手以 JSON 信封辩论，至多 3 轮，再由独立裁判裁决",
+    roles=(Role("debaters", "辩手模型（逗号分隔，轮流分给各位辩手）", "model", many=True),
+           Role("judge", "裁判模型（留空则用第一位辩手的模型）", "judge_model", required=False)),
+    min_rounds=1, max_rounds=MAX_ROUNDS, default_rounds=DEFAULT_ROUNDS, judged=True,
+    start=start, runner_for=runner_for, render=render_topic, check=check_no_checker("topic"),
+)
+

@@ -29,8 +29,12 @@ from typing import Any, Callable, Optional
 from debate_core.engines.gateway import Gateway, GatewayError, TokenCallback, cause_zh, litellm
 from debate_core.engines.judged_prompts import (TOOL_BUDGET_NOTE, trial_judge_messages, trial_judge_repair, trial_speaker_messages,
                               trial_transcript)
+from debate_core.errors import InputError
 from debate_core.models import Debate, DebateConfig, LLMCall, Participant, Speech, ToolCallRecord, utcnow
+from debate_core.protocols.base import ASK_WORKSPACE, ProtocolSpec, Role, check_no_checker
 from debate_core.recorder import NULL_RECORDER, Recorder
+from debate_core.render.judged import render_trial
+from debate_core.settings import validate_topic
 from debate_core.research.tools import TOOL_SPECS, Workspace, tool_message_content
 from debate_core.engines.verdicts import ask_judge, parse_verdict
 from debate_core.protocols.master import new_id
@@ -51,7 +55,6 @@ SIDE_ZH = {"pro": "正方", "con": "反方"}
 def open_trial(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bool = True,
                max_rounds: int = MAX_ROUNDS) -> Debate:
     """Create a trial record (status running) and report it; no model is called."""
-    from debate_core.api import InputError, validate_topic
 
     topic = validate_topic(config.topic)
     models = debater_models(config, "trial")
@@ -141,7 +144,6 @@ class _Ctx:
 
 def _ctx(debate: Debate, recorder: Recorder, options: Optional[dict[str, Any]]) -> _Ctx:
     if debate.protocol != "trial":
-        from debate_core.api import InputError
 
         raise InputError(f"debate {debate.id} is a {debate.protocol} debate, not a trial")
     return _Ctx(debate, recorder, {**gateway_options_from_env(), **(options or {})})
@@ -255,7 +257,6 @@ def trial_round(debate: Debate, recorder: Recorder = NULL_RECORDER, *, rerun: bo
     next call reruns that round alone (keeping a pro speech that succeeded).
     ``rerun=True`` discards the last played round and plays it again.
     """
-    from debate_core.api import InputError
 
     ctx = _ctx(debate, recorder, gateway_options)
     if debate.status == "completed" or debate.verdict is not None:
@@ -297,7 +298,6 @@ def trial_round(debate: Debate, recorder: Recorder = NULL_RECORDER, *, rerun: bo
 def trial_verdict(debate: Debate, recorder: Recorder = NULL_RECORDER, *, on_token: Optional[TokenCallback] = None,
                   gateway_options: Optional[dict[str, Any]] = None) -> Debate:
     """One judge call over the whole transcript; sets the verdict and closes the debate."""
-    from debate_core.api import InputError
 
     ctx = _ctx(debate, recorder, gateway_options)
     if debate.status == "completed" and debate.verdict is not None:
@@ -372,3 +372,19 @@ def start(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bo
           gateway_options: Optional[dict[str, Any]] = None) -> tuple[TrialRunner, Debate]:
     debate = open_trial(config, recorder, probe=probe)
     return TrialRunner(recorder=recorder, gateway_options=dict(gateway_options or {})), debate
+
+
+def runner_for(debate: Debate, recorder: Recorder = NULL_RECORDER, *, gateway_options: Optional[dict] = None,
+               pack_path: Optional[str] = None) -> TrialRunner:
+    """A runner that continues a stored trial (a trial has no pack)."""
+    return TrialRunner(recorder=recorder, gateway_options=dict(gateway_options or {}))
+
+
+SPEC = ProtocolSpec(
+    name="trial", title="庭审", summary="正反两方就完整记录论证，可用只读调研工具，最后由一位裁判裁决",
+    roles=(Role("sides", "正反方模型（逗号分隔：正方,反方；只给一个则两方共用）", "model", many=True),
+           Role("judge", "裁判模型（留空则用正方的模型）", "judge_model", required=False)),
+    min_rounds=1, max_rounds=MAX_ROUNDS, default_rounds=DEFAULT_ROUNDS, asks=(ASK_WORKSPACE,), judged=True,
+    start=start, runner_for=runner_for, render=render_trial, check=check_no_checker("trial"),
+)
+

@@ -1,0 +1,86 @@
+"""What every protocol declares: its spec, and the runner interface the run path drives.
+
+A protocol is one module of this package that defines ``SPEC``, a :class:`ProtocolSpec`.
+The spec says what the protocol is (its roles, its limits, what Setup must ask), how a
+debate of it is started and continued, and how it renders.  The CLI, the app, batch, the
+exporters and the run path read the spec; they do not branch on the protocol's name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional, Protocol
+
+from debate_core.models import Debate, DebateConfig, Speech
+from debate_core.recorder import Recorder
+
+
+class Runner(Protocol):
+    """Runs (or continues) one debate from its first unfinished round."""
+
+    def run(self, debate: Debate, *, on_token: Optional[Callable[[str], None]] = None,
+            on_speech: Optional[Callable[[Speech], None]] = None,
+            should_stop: Optional[Callable[[], bool]] = None, only_one: bool = False) -> Debate: ...
+
+
+@dataclass(frozen=True)
+class Role:
+    """One kind of participant whose model Setup asks for."""
+
+    key: str  # debaters / judge / checker / speakers
+    label: str  # the field's label in Setup (Chinese, like every protocol's text)
+    field: str  # the DebateConfig field the answer goes into: model, judge_model or check_model
+    help: str = ""
+    many: bool = False  # a comma-separated list (one model per debater, rotated)
+    required: bool = True  # False: empty means "off" (check_model) or "same as the debaters" (judge)
+
+
+# Setup fields beyond topic, rounds and the roles' models.
+ASK_PACK = "pack"  # a persona pack folder
+ASK_MASTERS = "masters"  # two masters of the pack (or the seed's routing)
+ASK_WORKSPACE = "workspace"  # a read-only folder for the research tools
+
+
+@dataclass(frozen=True)
+class ProtocolSpec:
+    name: str  # the stored protocol name: master / topic / trial
+    title: str  # the name people see
+    summary: str  # one line for Setup and the CLI's help
+    roles: tuple[Role, ...]
+    min_rounds: int
+    max_rounds: int
+    default_rounds: Optional[int]  # None: the pack or the protocol decides
+    asks: tuple[str, ...] = ()
+    judged: bool = False  # ends in a judge's verdict (winners, judge audits, ratings)
+    offline: bool = False  # runs on the embedded offline engine with no model configured
+    language: str = "zh"
+    # start(config, recorder, *, probe, gateway_options) -> (runner, debate): validates, creates the record
+    start: Callable[..., tuple[Runner, Debate]] = field(default=None, repr=False)  # type: ignore[assignment]
+    # runner_for(debate, recorder, *, gateway_options, pack_path) -> runner: continues a stored record
+    runner_for: Callable[..., Runner] = field(default=None, repr=False)  # type: ignore[assignment]
+    # render(debate) -> the protocol's own Markdown framework
+    render: Callable[[Debate], str] = field(default=None, repr=False)  # type: ignore[assignment]
+    # check(config) raises InputError for a config this protocol refuses (before anything is created)
+    check: Callable[[DebateConfig], None] = field(default=lambda config: None, repr=False)
+    extra: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def role(self, key: str) -> Optional[Role]:
+        return next((r for r in self.roles if r.key == key), None)
+
+    def asks_for(self, what: str) -> bool:
+        return what in self.asks
+
+    def fields(self) -> tuple[str, ...]:
+        """The DebateConfig model fields this protocol uses (Setup keeps the others empty)."""
+        return tuple(dict.fromkeys(r.field for r in self.roles))
+
+
+def check_no_checker(protocol: str) -> Callable[[DebateConfig], None]:
+    """A ``check`` that refuses ``check_model`` (the model audit reads master speeches only)."""
+    from debate_core.errors import InputError
+
+    def check(config: DebateConfig) -> None:
+        if (config.check_model or "").strip():
+            raise InputError(f"check_model applies to master debates only, not to the {protocol} protocol")
+
+    return check
