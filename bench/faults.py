@@ -31,6 +31,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+from debate_core import runs  # noqa: E402
 from debate_core.engines.scripted_server import Reply, ScriptedServer  # noqa: E402
 
 TOPIC = "禅宗顿悟和净土念佛，到底谁更直接？"
@@ -202,10 +203,10 @@ def run_case(case: Case, pack, workdir: Path, *, quiet_server: bool = True) -> R
         if debate.status == "failed":
             plan.heal()
             steps = []
-            d = archive.retry(debate.id)
+            d = runs.retry(archive, debate.id)
             steps.append(f"retry: {d.status}")
             if d.status == "interrupted":
-                d = archive.resume(debate.id)
+                d = runs.resume(archive, debate.id)
                 steps.append(f"resume: {d.status}")
             row.continued = ", ".join(steps)
         row.waits = first_waits
