@@ -38,7 +38,7 @@ from typing import Any, Iterable, Optional, Sequence
 import pandas as pd
 
 from debate_core.models import Debate
-from debate_core.recorder import NULL_RECORDER
+from debate_core.protocols import registry
 
 VARIANTS = ("original", "relabel", "reorder")
 _LABEL_RE = re.compile(r"辩手[甲乙丙丁戊己]")
@@ -68,8 +68,9 @@ def variant(debate: Debate, kind: str) -> tuple[Debate, dict[str, str]]:
     identity = {lab: lab for lab in labels}
     if kind == "original":
         return copy, identity
+    spec = registry.get(copy.protocol)
     if kind == "relabel":
-        if copy.protocol != "topic":
+        if not spec.anonymous_labels:
             raise ValueError("relabel applies to topic debates (a trial's sides carry meaning)")
         new = dict(zip(labels, reversed(labels)))
         for p in copy.participants:
@@ -84,7 +85,7 @@ def variant(debate: Debate, kind: str) -> tuple[Debate, dict[str, str]]:
                 s.envelope = _map_labels(s.envelope, new)
         return copy, {v: k for k, v in new.items()}
     if kind == "reorder":
-        if copy.protocol == "topic":
+        if spec.judge_reads_participants:
             copy.participants = list(reversed(copy.participants))
         order = {lab: i for i, lab in enumerate(reversed(labels))}
         copy.rounds = sorted(copy.rounds, key=lambda s: (s.round, order.get(s.speaker, len(order))))
@@ -94,7 +95,7 @@ def variant(debate: Debate, kind: str) -> tuple[Debate, dict[str, str]]:
 
 def presented_order(debate: Debate) -> list[str]:
     """Labels in the order the judge meets them."""
-    if debate.protocol == "topic":
+    if registry.get(debate.protocol).judge_reads_participants:
         return [p.label for p in debate.participants]
     seen: list[str] = []
     for s in sorted(debate.rounds, key=lambda s: s.round):  # stable: keeps the order within a round
@@ -116,17 +117,10 @@ def _judge_copy(copy: Debate, judge: str, gateway_options: Optional[dict[str, An
         update["api_base"] = api_base
     copy.config = copy.config.model_copy(update=update)
     copy.verdict = None
-    options = dict(gateway_options or {})
-    if copy.protocol == "topic":
-        from debate_core.protocols.topic import TopicDebate
-
-        return TopicDebate(recorder=NULL_RECORDER, gateway_options=options).judge(copy)
-    if copy.protocol == "trial":
-        from debate_core.protocols.trial import trial_verdict
-
-        copy.status = "running"
-        return trial_verdict(copy, NULL_RECORDER, gateway_options=options)
-    raise ValueError(f"debate {copy.id} is a {copy.protocol} debate: only topic debates and trials have a judge")
+    spec = registry.get(copy.protocol)
+    if spec.rejudge is None:
+        raise ValueError(f"debate {copy.id} is a {copy.protocol} debate: only judged protocols have a judge")
+    return spec.rejudge(copy, gateway_options)
 
 
 def judge_variant(debate: Debate, judge: str, kind: str, *, gateway_options: Optional[dict[str, Any]] = None,
@@ -203,13 +197,14 @@ def audit_debates(debates: Iterable[Debate], judges: Optional[Sequence[str]] = N
     tasks: list[tuple[Debate, str, str]] = []
     rows: list[dict[str, Any]] = []
     for d in debates:
-        if d.protocol not in ("topic", "trial") or d.status != "completed":
+        spec = registry.get(d.protocol)
+        if spec.rejudge is None or d.status != "completed":
             continue
         stored = stored_judgment(d) if use_stored else None
         panel = list(dict.fromkeys(judges or [stored["judge"] if stored else (d.config.judge_model or "")]))
         for judge in [j for j in panel if j]:
             for kind in variants:
-                if kind == "relabel" and d.protocol != "topic":
+                if kind == "relabel" and not spec.anonymous_labels:
                     continue
                 if kind == "original" and stored is not None and stored["judge"] == judge:
                     rows.append(dict(stored))
@@ -328,7 +323,7 @@ def summarize(judgments: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, Any]]:
     first_rate = float((pos["position"] == 0).mean()) if len(pos) else None
     expected_pos = float((1.0 / pos["n"]).mean()) if len(pos) else None
     lab = dec[dec["variant"].isin(["original", "relabel"])]
-    first_label = lab.apply(lambda r: _first_label(r["protocol"]), axis=1) if len(lab) else pd.Series(dtype=object)
+    first_label = lab.apply(lambda r: registry.get(r["protocol"]).first_label, axis=1) if len(lab) else pd.Series(dtype=object)
     label_rate = float((lab["shown"] == first_label).mean()) if len(lab) else None
     expected_lab = float((1.0 / lab["n"]).mean()) if len(lab) else None
     shares = (lab["shown"].value_counts(normalize=True).round(4).to_dict() if len(lab) else {})
@@ -348,10 +343,6 @@ def summarize(judgments: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, Any]]:
         "fleiss_kappa": _r(fleiss_kappa(kappa_items)),
     }
     return per_debate, summary
-
-
-def _first_label(protocol: str) -> str:
-    return "pro" if protocol == "trial" else "辩手甲"
 
 
 def _r(x: Optional[float]) -> Optional[float]:

@@ -14,6 +14,7 @@ from debate_core.cli.main import EXIT_FAIL, EXIT_OK, EXIT_USAGE, _add_pack, _pri
 from debate_core.io.importers import import_paths
 from debate_core.io.exporters import export_debate
 from debate_core import runs
+from debate_core.protocols import registry
 
 
 def _open(args, *, create: bool = True):
@@ -161,13 +162,11 @@ def run_export(args) -> int:
 
 
 def _topic_wrap_up(archive, debate_id: str, folder) -> None:
-    """After a topic debate's folder is written: the seed's wrap-up, naming the folder and the archive."""
+    """After a debate's folder is written: its protocol's wrap-up (the topic seed's), naming the folder and the archive."""
     debate = archive.get_debate(debate_id)
-    if debate.protocol != "topic":
-        return
-    from debate_core.render.judged import wrap_up_md
-
-    sys.stderr.write(wrap_up_md(debate, archive=str(archive.path), export=str(folder)))
+    wrap_up = registry.get(debate.protocol).wrap_up
+    if wrap_up is not None:
+        sys.stderr.write(wrap_up(debate, archive=str(archive.path), export=str(folder)))
 
 
 # ------------------------------------------------------------------- list
@@ -175,7 +174,7 @@ def _topic_wrap_up(archive, debate_id: str, folder) -> None:
 
 def add_list(sub) -> None:
     p = sub.add_parser("list", help="list archived debates, newest first")
-    p.add_argument("--protocol", choices=("master", "topic", "trial"))
+    p.add_argument("--protocol", choices=registry.names())
     p.add_argument("--master", help="a participant slug, label or name")
     p.add_argument("--model")
     p.add_argument("--status", choices=("running", "completed", "failed", "stopped", "interrupted"))

@@ -14,6 +14,8 @@ import os
 import sys
 from typing import Callable, Optional
 
+from debate_core.protocols import registry
+
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
 
@@ -39,7 +41,7 @@ def add_archive_option(p: argparse.ArgumentParser) -> None:
 def add_debate(sub) -> None:
     p = sub.add_parser("debate", help="run a debate and print it")
     p.add_argument("topic")
-    p.add_argument("--protocol", choices=("master", "topic", "trial"), default="master")
+    p.add_argument("--protocol", choices=registry.names(), default="master")
     p.add_argument("--masters", help="two masters for a master debate: slugs or names, comma-separated")
     p.add_argument("--rounds", type=int)
     p.add_argument("--model", help="litellm model string (default: $DEBATE_MODEL, else the offline engine)")
@@ -115,17 +117,17 @@ def emit_debate(debate, fmt: str) -> None:
 
         _print_json(to_json_dict(debate))
     else:
-        from debate_core.render.master import render_markdown
+        from debate_core.protocols import registry
 
-        sys.stdout.write(render_markdown(debate))
+        sys.stdout.write(registry.get(debate.protocol).render(debate))
 
 
 def run_debate_cmd(args) -> int:
-    from debate_core.runs import start as start_debate
+    from debate_core import runs
 
     config = config_from_args(args)
     recorder = open_recorder(args)
-    runner, debate = start_debate(config, recorder)
+    runner, debate = runs.start(config, recorder)
     if getattr(recorder, "path", None) is not None:
         sys.stderr.write(f"debate {debate.id} archived in {recorder.path}\n")
         sys.stderr.flush()

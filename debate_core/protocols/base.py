@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Protocol
 
 from debate_core.models import Debate, DebateConfig, Speech
-from debate_core.recorder import Recorder
 
 
 class Runner(Protocol):
@@ -63,6 +62,13 @@ class ProtocolSpec:
     # check(config) raises InputError for a config this protocol refuses (before anything is created)
     check: Callable[[DebateConfig], None] = field(default=lambda config: None, repr=False)
     extra: dict[str, Any] = field(default_factory=dict, repr=False)
+    # judged protocols: rejudge(debate, gateway_options) -> the debate with a fresh verdict (judge audits)
+    rejudge: Optional[Callable[..., Debate]] = field(default=None, repr=False)
+    anonymous_labels: bool = False  # labels carry no meaning: a judge audit may swap them (relabel)
+    judge_reads_participants: bool = False  # the judge meets sides in participant order (else in speech order)
+    first_label: str = ""  # the side presented first (for presentation-bias figures)
+    # wrap_up(debate, archive=…, export=…) -> the seed's closing text after an export, or None
+    wrap_up: Optional[Callable[..., str]] = field(default=None, repr=False)
 
     def role(self, key: str) -> Optional[Role]:
         return next((r for r in self.roles if r.key == key), None)

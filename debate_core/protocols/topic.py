@@ -42,7 +42,7 @@ from debate_core.errors import InputError
 from debate_core.models import Debate, DebateConfig, LLMCall, Participant, Speech, utcnow
 from debate_core.protocols.base import ProtocolSpec, Role, check_no_checker
 from debate_core.recorder import NULL_RECORDER, Recorder
-from debate_core.render.judged import render_topic
+from debate_core.render.judged import render_topic, wrap_up_md
 from debate_core.settings import env_backoff, resolve_api_base, resolve_model, validate_topic
 from debate_core.engines.verdicts import ask_judge, parse_verdict
 from debate_core.protocols.master import new_id
@@ -514,6 +514,11 @@ def start(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bo
     return TopicDebate(recorder=recorder, gateway_options=dict(gateway_options or {})), debate
 
 
+def rejudge(debate: Debate, gateway_options: Optional[dict[str, Any]] = None) -> Debate:
+    """The judge's step alone, on ``debate`` as it stands (nothing is recorded): for judge audits."""
+    return TopicDebate(recorder=NULL_RECORDER, gateway_options=dict(gateway_options or {})).judge(debate)
+
+
 def runner_for(debate: Debate, recorder: Recorder = NULL_RECORDER, *, gateway_options: Optional[dict] = None,
                pack_path: Optional[str] = None) -> TopicDebate:
     """A runner that continues a stored topic debate (a topic debate has no pack)."""
@@ -526,5 +531,6 @@ SPEC = ProtocolSpec(
            Role("judge", "裁判模型（留空则用第一位辩手的模型）", "judge_model", required=False)),
     min_rounds=1, max_rounds=MAX_ROUNDS, default_rounds=DEFAULT_ROUNDS, judged=True,
     start=start, runner_for=runner_for, render=render_topic, check=check_no_checker("topic"),
+    rejudge=rejudge, anonymous_labels=True, judge_reads_participants=True, first_label="辩手甲", wrap_up=wrap_up_md,
 )
 

@@ -374,6 +374,12 @@ def start(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bo
     return TrialRunner(recorder=recorder, gateway_options=dict(gateway_options or {})), debate
 
 
+def rejudge(debate: Debate, gateway_options: Optional[dict[str, Any]] = None) -> Debate:
+    """The verdict alone, on ``debate`` as it stands (nothing is recorded): for judge audits."""
+    debate.status = "running"
+    return trial_verdict(debate, NULL_RECORDER, gateway_options=dict(gateway_options or {}))
+
+
 def runner_for(debate: Debate, recorder: Recorder = NULL_RECORDER, *, gateway_options: Optional[dict] = None,
                pack_path: Optional[str] = None) -> TrialRunner:
     """A runner that continues a stored trial (a trial has no pack)."""
@@ -386,5 +392,6 @@ SPEC = ProtocolSpec(
            Role("judge", "裁判模型（留空则用正方的模型）", "judge_model", required=False)),
     min_rounds=1, max_rounds=MAX_ROUNDS, default_rounds=DEFAULT_ROUNDS, asks=(ASK_WORKSPACE,), judged=True,
     start=start, runner_for=runner_for, render=render_trial, check=check_no_checker("trial"),
+    rejudge=rejudge, first_label="pro",
 )
 
