@@ -38,6 +38,7 @@ class Role:
 ASK_PACK = "pack"  # a persona pack folder
 ASK_MASTERS = "masters"  # two masters of the pack (or the seed's routing)
 ASK_WORKSPACE = "workspace"  # a read-only folder for the research tools
+ASK_STANCES = "stances"  # the stances to argue (or none: the model splits the topic)
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,8 @@ class ProtocolSpec:
     first_label: str = ""  # the side presented first (for presentation-bias figures)
     # wrap_up(debate, archive=…, export=…) -> the seed's closing text after an export, or None
     wrap_up: Optional[Callable[..., str]] = field(default=None, repr=False)
+    cuts_speeches: bool = False  # each speech is cut at config.max_speech_length
+    rounds_note: str = ""  # why max_rounds is what it is (said when a batch spec asks for more)
 
     def role(self, key: str) -> Optional[Role]:
         return next((r for r in self.roles if r.key == key), None)

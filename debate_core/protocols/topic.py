@@ -40,7 +40,7 @@ from debate_core.engines.judged_prompts import (judge_messages, judge_repair_mes
                               repair_messages, stance_split_messages)
 from debate_core.errors import InputError
 from debate_core.models import Debate, DebateConfig, LLMCall, Participant, Speech, utcnow
-from debate_core.protocols.base import ProtocolSpec, Role, check_no_checker
+from debate_core.protocols.base import ASK_STANCES, ProtocolSpec, Role, check_no_checker
 from debate_core.recorder import NULL_RECORDER, Recorder
 from debate_core.render.judged import render_topic, wrap_up_md
 from debate_core.settings import env_backoff, resolve_api_base, resolve_model, validate_topic
@@ -529,8 +529,9 @@ SPEC = ProtocolSpec(
     name="topic", title="议题辩论", summary="2–4 个立场由匿名辩手以 JSON 信封辩论，至多 3 轮，再由独立裁判裁决",
     roles=(Role("debaters", "辩手模型（逗号分隔，轮流分给各位辩手）", "model", many=True),
            Role("judge", "裁判模型（留空则用第一位辩手的模型）", "judge_model", required=False)),
-    min_rounds=1, max_rounds=MAX_ROUNDS, default_rounds=DEFAULT_ROUNDS, judged=True,
+    min_rounds=1, max_rounds=MAX_ROUNDS, default_rounds=DEFAULT_ROUNDS, asks=(ASK_STANCES,), judged=True,
     start=start, runner_for=runner_for, render=render_topic, check=check_no_checker("topic"),
     rejudge=rejudge, anonymous_labels=True, judge_reads_participants=True, first_label="辩手甲", wrap_up=wrap_up_md,
+    rounds_note=f"the openings plus up to {MAX_ROUNDS - 1} rebuttal rounds",
 )
 

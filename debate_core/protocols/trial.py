@@ -392,6 +392,6 @@ SPEC = ProtocolSpec(
            Role("judge", "裁判模型（留空则用正方的模型）", "judge_model", required=False)),
     min_rounds=1, max_rounds=MAX_ROUNDS, default_rounds=DEFAULT_ROUNDS, asks=(ASK_WORKSPACE,), judged=True,
     start=start, runner_for=runner_for, render=render_trial, check=check_no_checker("trial"),
-    rejudge=rejudge, first_label="pro",
+    rejudge=rejudge, first_label="pro", cuts_speeches=True,
 )
 
