@@ -72,6 +72,21 @@ class ProtocolSpec:
     wrap_up: Optional[Callable[..., str]] = field(default=None, repr=False)
     cuts_speeches: bool = False  # each speech is cut at config.max_speech_length
     rounds_note: str = ""  # why max_rounds is what it is (said when a batch spec asks for more)
+    # What the app (webapp/) shows; its own text is English, a debate's is the protocol's.
+    app_title: str = ""  # the protocol's name in Setup
+    app_summary: str = ""  # one line under it
+    # a model field's (label, help) in Setup, by role key, or by seat for a many-model role
+    app_fields: dict[str, tuple[str, str]] = field(default_factory=dict, repr=False)
+    seats: tuple[str, ...] = ()  # the participant labels a many-model role fills, in order (a field each)
+    # asks stances: {seat: the stance its debater argues}, as the protocol assigns them
+    stance_seats: Optional[Callable[[list[str]], dict[str, str]]] = field(default=None, repr=False)
+    app_in_chinese: bool = False  # the app shows its debates in Chinese throughout (the seed's headings, labels)
+    outcome_heading: str = ""  # the heading of its closing section when it ends without a verdict
+    export_formats: tuple[str, ...] = ("md", "json", "ipynb")  # the downloads the app offers
+    # rounds_done(debate) -> rounds fully played, by the protocol's own rule
+    rounds_done: Callable[[Debate], int] = field(default=None, repr=False)  # type: ignore[assignment]
+    # turn(debate, round) -> who speaks in that round, as the Live page names it
+    turn: Callable[[Debate, int], str] = field(default=None, repr=False)  # type: ignore[assignment]
 
     def role(self, key: str) -> Optional[Role]:
         return next((r for r in self.roles if r.key == key), None)
