@@ -23,7 +23,7 @@ from debate_core.content.pairing import PairChoice, choose_pair
 from debate_core.errors import InputError, PackError, PairError
 from debate_core.protocols.base import ASK_MASTERS, ASK_PACK, ProtocolSpec, Role
 from debate_core.recorder import NULL_RECORDER, Recorder
-from debate_core.render.master import render_master
+from debate_core.render.master import OBSERVATION_HEADING, render_master
 from debate_core.settings import resolve_api_base, resolve_model
 
 SUMMARY_LIMIT = 80
@@ -365,11 +365,32 @@ def runner_for(debate: Debate, recorder: Recorder = NULL_RECORDER, *, gateway_op
     return runner
 
 
+def rounds_done(debate: Debate) -> int:
+    """Rounds played: one speech a round, done when it did not fail."""
+    return len({s.round for s in debate.rounds if s.status != "failed"})
+
+
+def turn(debate: Debate, round_no: int) -> str:
+    """The speech of round ``round_no`` by its seed heading: R3｜慧能大师 回应."""
+    p = debate.participants[(round_no - 1) % len(debate.participants)]
+    return f"R{round_no}｜{p.name or p.label} {role_for(round_no, debate.planned_rounds)}"
+
+
 SPEC = ProtocolSpec(
     name="master", title="大师辩论", summary="两位大师按人物包轮流立论、反驳、回应、综合，以中立观察收束",
     roles=(Role("speakers", "模型（两位大师共用；留空则用内置离线引擎）", "model", required=False),
            Role("checker", "检查模型（可选：逐条规则的模型审查）", "check_model", required=False)),
     min_rounds=2, max_rounds=6, default_rounds=None, asks=(ASK_PACK, ASK_MASTERS), judged=False, offline=True,
     start=start, runner_for=runner_for, render=render_master,
+    app_title="Master debate",
+    app_summary="Two Buddhist masters from a persona pack argue in isolated rounds, with their own ammunition "
+                "and sources; every speech is checked; it ends with a neutral observation, never a winner.",
+    app_fields={"speakers": ("Model for both masters and the moderator",
+                             "A litellm model string; empty or 'offline' is the embedded offline engine."),
+                "checker": ("Check model (optional)",
+                            "A model that also audits every speech against the debate's rules and answers per rule; "
+                            "its findings are shown beside the deterministic checks (模型审核). Empty: off, the "
+                            "deterministic checks alone.")},
+    app_in_chinese=True, outcome_heading=OBSERVATION_HEADING, rounds_done=rounds_done, turn=turn,
 )
 

@@ -525,6 +525,18 @@ def runner_for(debate: Debate, recorder: Recorder = NULL_RECORDER, *, gateway_op
     return TopicDebate(recorder=recorder, gateway_options=dict(gateway_options or {}))
 
 
+def rounds_done(debate: Debate) -> int:
+    """Rounds recorded whole: every debater has its entry (a debater whose call failed has one too)."""
+    labels = {p.label for p in debate.participants}
+    return len([r for r in {s.round for s in debate.rounds}
+                if {s.speaker for s in debate.rounds if s.round == r} >= labels])
+
+
+def turn(debate: Debate, round_no: int) -> str:
+    """Every debater speaks at once."""
+    return f"round {round_no}: {'、'.join(p.label for p in debate.participants)} (in parallel)"
+
+
 SPEC = ProtocolSpec(
     name="topic", title="议题辩论", summary="2–4 个立场由匿名辩手以 JSON 信封辩论，至多 3 轮，再由独立裁判裁决",
     roles=(Role("debaters", "辩手模型（逗号分隔，轮流分给各位辩手）", "model", many=True),
@@ -533,5 +545,13 @@ SPEC = ProtocolSpec(
     start=start, runner_for=runner_for, render=render_topic, check=check_no_checker("topic"),
     rejudge=rejudge, anonymous_labels=True, judge_reads_participants=True, first_label="辩手甲", wrap_up=wrap_up_md,
     rounds_note=f"the openings plus up to {MAX_ROUNDS - 1} rebuttal rounds",
+    app_title="Topic debate",
+    app_summary="2-4 anonymous debaters (辩手甲/乙/丙/丁), one stance and ideally one model each, argue in "
+                "parallel rounds; an independent judge names a winner with reasons and scores.",
+    app_fields={"debaters": ("**A model per debater** (reused in order when fewer are given: the debate is then "
+                             "degraded)", ""),
+                "judge": ("Judge model", "Defaults to the first debater's model.")},
+    seats=LABELS, stance_seats=label_stances, export_formats=("md", "json", "ipynb", "debate-dir"),
+    rounds_done=rounds_done, turn=turn,
 )
 

@@ -386,6 +386,12 @@ def runner_for(debate: Debate, recorder: Recorder = NULL_RECORDER, *, gateway_op
     return TrialRunner(recorder=recorder, gateway_options=dict(gateway_options or {}))
 
 
+def turn(debate: Debate, round_no: int) -> str:
+    """正方 speaks first in a round, then 反方."""
+    done = {s.speaker for s in debate.rounds if s.round == round_no and s.status != "failed"}
+    return f"round {round_no}: {'反方 (con)' if 'pro' in done else '正方 (pro)'}"
+
+
 SPEC = ProtocolSpec(
     name="trial", title="庭审", summary="正反两方就完整记录论证，可用只读调研工具，最后由一位裁判裁决",
     roles=(Role("sides", "正反方模型（逗号分隔：正方,反方；只给一个则两方共用）", "model", many=True),
@@ -393,5 +399,11 @@ SPEC = ProtocolSpec(
     min_rounds=1, max_rounds=MAX_ROUNDS, default_rounds=DEFAULT_ROUNDS, asks=(ASK_WORKSPACE,), judged=True,
     start=start, runner_for=runner_for, render=render_trial, check=check_no_checker("trial"),
     rejudge=rejudge, first_label="pro", cuts_speeches=True,
+    app_title="Trial",
+    app_summary="Pro and con argue over the full transcript, round by round; one judge call gives per-round "
+                "commentary, the winner (pro / con / draw) and the reasons.",
+    app_fields={"pro": ("Pro model (正方)", ""), "con": ("Con model (反方)", "Defaults to the pro model."),
+                "judge": ("Judge model", "Defaults to the pro model.")},
+    seats=SIDES, rounds_done=completed_rounds, turn=turn,
 )
 
