@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from debate_core.archive import open_archive
-from debate_core.io.exporters import slugify, to_json_dict
+from debate_core.io.exporters import export_debate, slugify, to_json_dict
 from debate_core.io.importers import ImportFormatError
 from debate_core.models import Debate, DebateConfig, LLMCall, Participant, RoundComment, Speech, Verdict, VerdictRow
 from debate_core.io.importers import import_paths
@@ -206,25 +206,25 @@ def test_json_export_round_trips_exactly(tmp_path, pack):
             r = cli("export", debate_id, "--format", "json", "--out", str(out), "--archive", str(a.path))
             assert r.returncode == 0, r.stderr
         else:
-            assert a.export(debate_id, "json", out) == out
+            assert export_debate(a, debate_id, "json", out) == out
         first = json.loads(out.read_text(encoding="utf-8"))
         for key in ("id", "protocol", "topic", "status", "participants", "rounds"):
             assert key in first
         for s in first["rounds"]:
             assert {"round", "speaker", "role", "text", "citations", "findings"} <= set(s)
         b = open_archive(tmp_path / f"b-{debate_id}.duckdb")
-        [res] = b.import_paths([out])
+        [res] = import_paths(b, [out])
         assert res.status == "imported" and res.id == debate_id
         again = to_json_dict(b.get_debate(debate_id))
         assert again == first
-        assert b.import_paths([out])[0].status == "exists"
+        assert import_paths(b, [out])[0].status == "exists"
     assert first["verdict"]["scores"] == {"辩手甲": 6.5, "辩手乙": 8.0} and first["verdict"]["winner"] == "辩手乙"
 
 
 @needs_sample
 def test_sample_round_trips_through_json(tmp_path):
     a = open_archive(tmp_path / "a.duckdb")
-    [res] = a.import_paths([SAMPLE])
+    [res] = import_paths(a, [SAMPLE])
     r = cli("export", res.id, "--format", "json", "--archive", str(a.path))  # stdout when no --out
     assert r.returncode == 0, r.stderr
     first = json.loads(r.stdout)
@@ -232,7 +232,7 @@ def test_sample_round_trips_through_json(tmp_path):
     src = tmp_path / "s.json"
     src.write_text(r.stdout, encoding="utf-8")
     b = open_archive(tmp_path / "b.duckdb")
-    b.import_paths([src])
+    import_paths(b, [src])
     assert to_json_dict(b.get_debate(res.id)) == first
 
 
@@ -249,7 +249,7 @@ def test_master_markdown_exports_and_imports(tmp_path, pack):
     path = tmp_path / "m.md"
     path.write_text(md, encoding="utf-8")
     b = open_archive(tmp_path / "b.duckdb")
-    [res] = b.import_paths([path], pack=str(pack))
+    [res] = import_paths(b, [path], pack=str(pack))
     assert res.kind == "master-md" and res.id == d.id  # the engine line carries the id
     got = b.get_debate(d.id)
     assert got.topic == d.topic and got.status == "completed"
@@ -259,7 +259,7 @@ def test_master_markdown_exports_and_imports(tmp_path, pack):
     assert [s.citations for s in got.rounds] == [s.citations for s in d.rounds]
     assert got.observation == d.observation
     assert got.pack_name == "test-pack"
-    assert a.import_paths([path])[0].status == "exists"
+    assert import_paths(a, [path])[0].status == "exists"
 
 
 def test_seed_style_markdown_without_pack_or_engine_line(tmp_path):
@@ -307,7 +307,7 @@ def test_slug_rules():
 @needs_sample
 def test_debate_dir_export_and_reimport(tmp_path):
     a = open_archive(tmp_path / "a.duckdb")
-    [res] = a.import_paths([SAMPLE])
+    [res] = import_paths(a, [SAMPLE])
     r = cli("export", res.id, "--format", "debate-dir", "--out", str(tmp_path / "out"), "--archive", str(a.path))
     assert r.returncode == 0, r.stderr
     folder = tmp_path / "out" / "缺爱的人-vs-不缺爱的人谁更懂得如何爱人.debate"
@@ -317,9 +317,9 @@ def test_debate_dir_export_and_reimport(tmp_path):
     assert "辩手乙 → 「不缺爱的人更懂得如何爱人」" in log
     verdict = (folder / "verdict.md").read_text(encoding="utf-8")
     assert "| 辩手 | 立场 | 最强论点 | 致命弱点 | 评分 |" in verdict and "**8.0**" in verdict
-    assert a.import_paths([folder])[0].status == "exists"  # the id travels with the folder
+    assert import_paths(a, [folder])[0].status == "exists"  # the id travels with the folder
     b = open_archive(tmp_path / "b.duckdb")
-    [again] = b.import_paths([folder])
+    [again] = import_paths(b, [folder])
     d = b.get_debate(again.id)
     assert d.verdict.winner == "辩手乙" and d.verdict.scores == {"辩手甲": 6.5, "辩手乙": 8.0}
     assert len(d.rounds) == 6 and d.rounds[4].envelope["no_new_points"] is True
@@ -328,12 +328,12 @@ def test_debate_dir_export_and_reimport(tmp_path):
 def test_master_debate_dir_export(tmp_path, pack):
     a = open_archive(tmp_path / "a.duckdb")
     d = run_debate(a, pack)
-    folder = a.export(d.id, "debate-dir", tmp_path)
+    folder = export_debate(a, d.id, "debate-dir", tmp_path)
     assert folder.name == slugify(d.topic) + ".debate"
     assert "### R1｜" in (folder / "debate-log.md").read_text(encoding="utf-8")
     assert "中立观察" in (folder / "verdict.md").read_text(encoding="utf-8")
     b = open_archive(tmp_path / "b.duckdb")
-    [res] = b.import_paths([folder], pack=str(pack))
+    [res] = import_paths(b, [folder], pack=str(pack))
     assert res.id == d.id and b.get_debate(d.id).observation == d.observation
 
 
@@ -354,7 +354,7 @@ def test_parquet_export(tmp_path, pack):
     # another engine reads them
     con = duckdb.connect()
     assert con.execute(f"SELECT count(*) FROM read_parquet('{out}/summaries.parquet')").fetchone()[0] == 4
-    every = a.export("all", "parquet", tmp_path / "all")
+    every = export_debate(a, "all", "parquet", tmp_path / "all")
     assert pq.read_table(every / "debates.parquet").num_rows == 2
     assert pq.read_table(every / "audit_calls.parquet").num_rows == 0  # the audit tables come along, empty here
 

@@ -1,0 +1,76 @@
+"""Which format a path holds, and the driver: parse every path, then write all new debates at once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterable, Optional
+
+from debate_core.io.importers import json_export, master_md, topic_folder
+from debate_core.io.importers.common import ImportFormatError, ImportResult, read_text
+from debate_core.models import Debate
+
+TOPIC, MASTER, JSON = topic_folder.KIND, master_md.KIND, json_export.KIND
+
+
+def _expand(path: Path) -> list[tuple[str, Path]]:
+    """``(kind, path)`` of every debate a path holds, told by its name and layout."""
+    if not path.exists():
+        raise ImportFormatError(path, None, "no such file or folder")
+    if path.is_dir():
+        if (path / "debate-log.md").is_file():
+            return [(TOPIC, path)]
+        found: list[tuple[str, Path]] = []
+        for child in sorted(path.iterdir()):
+            if child.is_dir() and (child / "debate-log.md").is_file():
+                found.append((TOPIC, child))
+            elif child.is_file() and child.suffix.lower() == ".json":
+                found.append((JSON, child))
+            elif child.is_file() and child.suffix.lower() == ".md" and "## 议题" in read_text(child):
+                found.append((MASTER, child))  # other Markdown in the folder (a README) is not a debate
+        if not found:
+            raise ImportFormatError(path, None, "nothing to import: no <slug>.debate/ folder, .json or .md file")
+        return found
+    if path.name in ("debate-log.md", "verdict.md"):
+        return [(TOPIC, path.parent)]
+    suffix = path.suffix.lower()
+    if suffix == ".json":
+        return [(JSON, path)]
+    if suffix in (".md", ".markdown"):
+        return [(MASTER, path)]
+    raise ImportFormatError(path, None, "unknown format: give a <slug>.debate/ folder, a .md transcript or a .json export")
+
+
+def parse_path(path: str | Path, *, pack: Optional[str] = None) -> list[tuple[str, Path, Debate]]:
+    """Parse one path (file or folder) into debates without touching any archive."""
+    out = []
+    for kind, p in _expand(Path(path).expanduser()):
+        if kind == TOPIC:
+            folder_kind, d = topic_folder.parse_folder(p)  # a folder may hold a master transcript
+            out.append((folder_kind, p, d))
+        elif kind == JSON:
+            out += [(kind, p, d) for d in json_export.parse_json(p, read_text(p))]
+        else:
+            out.append((kind, p, master_md.parse_master_md(p, read_text(p), pack_path=pack)))
+    return out
+
+
+def import_paths(archive, paths: Iterable[str | Path], *, pack: Optional[str] = None) -> list[ImportResult]:
+    """Parse every path first, then write all new debates in one transaction."""
+    parsed: list[tuple[str, Path, Debate]] = []
+    for p in paths:
+        parsed += parse_path(p, pack=pack)
+    if not parsed:
+        raise ImportFormatError("(no paths)", None, "nothing to import")
+    unique: dict[str, tuple[str, Path, Debate]] = {}
+    for item in parsed:
+        unique.setdefault(item[2].id, item)
+    items = list(unique.values())
+    written = archive.save_many([d for _, _, d in items],
+                                imported_from=[str(p.resolve()) for _, p, _ in items], replace=False)
+    results = []
+    by_id = {d.id: ok for (_, _, d), ok in zip(items, written)}
+    for kind, p, d in parsed:
+        ok = by_id.pop(d.id, False)
+        results.append(ImportResult(path=str(p), kind=kind, id=d.id, topic=d.topic,
+                                    status="imported" if ok else "exists"))
+    return results

@@ -1,0 +1,56 @@
+"""This workbench's own JSON export: one debate object, a list of them, or ``{"debates": [...]}``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+from pydantic import ValidationError
+
+from debate_core.models import Debate
+from debate_core.io.importers.common import ImportFormatError
+
+KIND = "json"
+
+
+def _json_line(text: str, loc: tuple) -> Optional[int]:
+    keys = [k for k in loc if isinstance(k, str)]
+    if not keys:
+        return None
+    needle = json.dumps(keys[-1], ensure_ascii=False)
+    idx = text.find(needle + ":")
+    if idx < 0:
+        idx = text.find(needle)
+    return text[:idx].count("\n") + 1 if idx >= 0 else None
+
+
+def parse_json(path: Path, text: str) -> list[Debate]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ImportFormatError(path, exc.lineno, f"bad JSON: {exc.msg} (column {exc.colno})") from None
+    except RecursionError:
+        raise ImportFormatError(path, None, "bad JSON: nested too deeply") from None
+    if isinstance(data, dict) and isinstance(data.get("debates"), list):
+        items = data["debates"]
+    elif isinstance(data, list):
+        items = data
+    elif isinstance(data, dict):
+        items = [data]
+    else:
+        raise ImportFormatError(path, 1, "expected a debate object, a list of them or {\"debates\": [...]}")
+    out = []
+    for n, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise ImportFormatError(path, None, f"item {n} is not a debate object")
+        try:
+            out.append(Debate.model_validate(item))
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            loc = tuple(err.get("loc", ()))
+            where = ".".join(str(x) for x in loc)
+            prefix = f"item {n}: " if len(items) > 1 else ""
+            raise ImportFormatError(path, _json_line(text, loc),
+                                    f"{prefix}{where}: {err.get('msg', 'invalid')}") from None
+    return out
