@@ -61,7 +61,8 @@ def _norm(s: str) -> str:
 
 
 def one_debate(cold: bool) -> float:
-    from debate_core.api import _cached_pack, run_debate
+    from debate_core.api import run_debate
+    from debate_core.content.packs import _cached_pack
     from debate_core.models import DebateConfig
     from debate_core.render.master import render_markdown
 
