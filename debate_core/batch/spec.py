@@ -1,0 +1,259 @@
+"""The batch spec: what a batch runs, parsed from YAML / JSON or a mapping and validated.
+
+Unknown keys are refused (a typo would silently change the grid); every error is one
+:class:`SpecError` line that names the key.  Which keys a protocol takes comes from its
+:class:`~debate_core.protocols.base.ProtocolSpec` (Setup's asks, roles, round limits).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any, Literal, Optional, Union
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
+
+from debate_core.errors import InputError
+from debate_core.protocols import registry
+from debate_core.protocols.base import ASK_MASTERS, ASK_PACK, ASK_STANCES
+
+BATCH_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$")
+LIMITED_RETRIES = 8  # with rpm/tpm limits: 1+2+4+8+16+30+30+30 s of backoff outlasts a one-minute window
+AUDIT_VARIANTS = ("original", "relabel", "reorder")
+
+
+class SpecError(InputError):
+    """A batch spec that cannot run; the message says which key is wrong."""
+
+
+class TopicItem(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    topic: str
+    stances: list[str] = Field(default_factory=list)
+    pairs: Optional[list[Union[str, list[str]]]] = None
+
+
+class Deployment(BaseModel):
+    """One litellm Router deployment: ``{model_name, litellm_params: {model, api_base, rpm, tpm, ...}}``."""
+
+    model_config = ConfigDict(extra="allow")
+
+    model_name: str
+    litellm_params: dict[str, Any]
+
+    @field_validator("litellm_params")
+    @classmethod
+    def _has_model(cls, v: dict[str, Any]) -> dict[str, Any]:
+        if not v.get("model"):
+            raise ValueError("litellm_params needs a 'model' (a litellm model string)")
+        return v
+
+
+def _names(wanted) -> str:
+    """The protocols whose spec satisfies ``wanted``, for messages: ``topic`` or ``topic, trial``."""
+    return ", ".join(s.name for s in registry.specs() if wanted(s))
+
+
+class BatchSpec(BaseModel):
+    """What a batch runs.  Unknown keys are refused (a typo would silently change the grid)."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    batch_id: Optional[str] = Field(default=None, alias="name")
+    protocol: str = "master"
+    topics: list[Union[str, TopicItem]]
+    pairs: Union[str, list[Union[str, list[str]]], None] = None
+    stances: Union[list[list[str]], dict[str, list[str]], None] = None
+    models: list[Union[str, list[str]]] = Field(default_factory=list)
+    tournament: bool = False
+    judge_models: list[str] = Field(default_factory=list)
+    repeats: int = Field(default=1, ge=1, le=1000)
+    swap: bool = False
+    concurrency: int = Field(default=4, ge=1, le=256)
+    rounds: Optional[int] = Field(default=None, ge=1, le=20)
+    pack: Optional[str] = None
+    api_base: Optional[str] = None
+    temperature: float = 0.7
+    timeout: float = Field(default=60.0, gt=0)
+    max_retries: int = Field(default=3, ge=0, le=20)
+    check_retries: int = Field(default=2, ge=0, le=10)
+    workspace: Optional[str] = None
+    max_speech_length: int = 2000
+    deployments: list[Deployment] = Field(default_factory=list)
+    fallbacks: list[dict[str, list[str]]] = Field(default_factory=list)
+    router: dict[str, Any] = Field(default_factory=dict)
+    gateway: dict[str, Any] = Field(default_factory=dict)
+    audit: bool = False
+    audit_variants: list[str] = Field(default_factory=lambda: list(AUDIT_VARIANTS))
+    resume: bool = True
+    commit: Literal["auto", "speech", "debate"] = "auto"
+
+    @field_validator("batch_id")
+    @classmethod
+    def _batch_id(cls, v: Optional[str]) -> Optional[str]:
+        if v is not None and not BATCH_ID_RE.match(v):
+            raise ValueError("use letters, digits, '_', '.' or '-' (at most 64), starting with a letter or digit")
+        return v
+
+    @field_validator("protocol")
+    @classmethod
+    def _protocol(cls, v: str) -> str:
+        if v not in registry.names():
+            raise ValueError(f"unknown protocol {v!r} (known: {', '.join(registry.names())})")
+        return v
+
+    @field_validator("topics")
+    @classmethod
+    def _topics(cls, v: list) -> list:
+        if not v:
+            raise ValueError("give at least one topic")
+        return v
+
+    @field_validator("stances", mode="before")
+    @classmethod
+    def _flat_stances(cls, v: Any) -> Any:
+        if isinstance(v, list) and v and all(isinstance(x, str) for x in v):
+            return [v]  # one stance set written as a flat list
+        return v
+
+    @field_validator("rounds")
+    @classmethod
+    def _rounds(cls, v: Optional[int], info: ValidationInfo) -> Optional[int]:
+        protocol = info.data.get("protocol")
+        if v is None or protocol is None:
+            return v
+        spec = registry.get(protocol)
+        if spec.asks_for(ASK_PACK):
+            return v  # the pack sets the range; each debate checks it when it starts
+        if v > spec.max_rounds:
+            note = f" ({spec.rounds_note})" if spec.rounds_note else ""
+            raise ValueError(f"{v} is too many: a {spec.name} debate runs at most {spec.max_rounds} rounds{note}")
+        if v < spec.min_rounds:
+            raise ValueError(f"{v} is too few: a {spec.name} debate runs at least {spec.min_rounds} rounds")
+        return v
+
+    @field_validator("gateway")
+    @classmethod
+    def _gateway(cls, v: dict[str, Any]) -> dict[str, Any]:
+        allowed = {"backoff", "max_backoff", "max_tokens"}
+        bad = sorted(set(v) - allowed)
+        if bad:
+            raise ValueError(f"unknown gateway option(s) {', '.join(bad)} (allowed: {', '.join(sorted(allowed))})")
+        return v
+
+    @model_validator(mode="after")
+    def _protocol_keys(self) -> "BatchSpec":
+        spec = registry.get(self.protocol)
+        with_masters = _names(lambda s: s.asks_for(ASK_MASTERS))
+        with_stances = _names(lambda s: s.asks_for(ASK_STANCES))
+        if spec.asks_for(ASK_MASTERS):
+            if self.stances:
+                raise ValueError(f"'stances' is for {with_stances} debates; {with_masters} debates take 'pairs'")
+        elif self.pairs:
+            raise ValueError(f"'pairs' is for {with_masters} debates; {with_stances} debates take 'stances'")
+        if self.tournament and not spec.judged:
+            raise ValueError(f"'tournament' pairs up models for judged protocols ({', '.join(registry.judged())})")
+        if not spec.offline and not self.models and not os.environ.get("DEBATE_MODEL"):
+            raise ValueError(f"a {self.protocol} batch needs 'models' (or $DEBATE_MODEL)")
+        if self.tournament and any(not isinstance(m, str) for m in self.models):
+            raise ValueError("with 'tournament: true' list plain model strings; lineups are formed from them")
+        if self.tournament and len(self.models) < 2:
+            raise ValueError("'tournament: true' needs at least two models")
+        bad = [v for v in self.audit_variants if v not in AUDIT_VARIANTS]
+        if bad:
+            raise ValueError(f"unknown audit variant(s) {', '.join(bad)} ({', '.join(AUDIT_VARIANTS)})")
+        return self
+
+
+def _one_line_validation(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors()[:4]:
+        loc = ".".join(str(x) for x in err.get("loc", ()))
+        msg = err.get("msg", "").replace("Value error, ", "")
+        if err.get("type") == "extra_forbidden":
+            msg = "unknown key"
+        parts.append(f"{loc}: {msg}" if loc else msg)
+    more = f" (+{len(exc.errors()) - 4} more)" if len(exc.errors()) > 4 else ""
+    return "; ".join(parts) + more
+
+
+def parse_spec(data: dict[str, Any], *, base_dir: Optional[Path] = None, default_id: Optional[str] = None) -> BatchSpec:
+    """Validate a spec mapping; relative ``pack`` / ``workspace`` paths resolve against ``base_dir`` then the cwd."""
+    if not isinstance(data, dict):
+        raise SpecError("a batch spec is a mapping of keys (protocol, topics, models, ...)")
+    try:
+        spec = BatchSpec.model_validate(data)
+    except ValidationError as exc:
+        raise SpecError(f"batch spec: {_one_line_validation(exc)}") from None
+    updates: dict[str, Any] = {}
+    for key in ("pack", "workspace"):
+        value = getattr(spec, key)
+        if value:
+            updates[key] = str(_resolve_path(value, base_dir))
+    if spec.batch_id is None:
+        updates["batch_id"] = default_id if default_id and BATCH_ID_RE.match(default_id) else None
+    if "max_retries" not in spec.model_fields_set and any(
+            d.litellm_params.get("rpm") or d.litellm_params.get("tpm") for d in spec.deployments):
+        updates["max_retries"] = LIMITED_RETRIES  # a call over a deployment's rpm/tpm waits out the window
+    spec = spec.model_copy(update=updates)
+    if spec.batch_id is None:
+        spec = spec.model_copy(update={"batch_id": "batch-" + digest(spec_identity(spec), 10)})
+    return spec
+
+
+def _resolve_path(value: str, base_dir: Optional[Path]) -> Path:
+    p = Path(value).expanduser()
+    if p.is_absolute():
+        return p
+    if base_dir is not None and (base_dir / p).exists():
+        return (base_dir / p).resolve()
+    return p.resolve()
+
+
+def load_spec(source: Union[str, Path, dict[str, Any], BatchSpec]) -> BatchSpec:
+    """A :class:`BatchSpec` from a YAML / JSON file, a mapping or a spec.
+
+    A file's batch id defaults to its name without extension (``specs/tournament.yaml``
+    → ``tournament``), so editing and rerunning the file continues the same batch.
+    """
+    if isinstance(source, BatchSpec):
+        return source
+    if isinstance(source, dict):
+        return parse_spec(source)
+    path = Path(source).expanduser()
+    if not path.is_file():
+        raise SpecError(f"batch spec {path} not found")
+    text = path.read_text(encoding="utf-8")
+    if path.suffix.lower() == ".json":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise SpecError(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
+    else:
+        import yaml
+
+        try:
+            data = yaml.safe_load(text)
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            where = f" at line {mark.line + 1}" if mark is not None else ""
+            raise SpecError(f"{path}: not valid YAML{where}: {getattr(exc, 'problem', exc)}") from None
+    return parse_spec(data, base_dir=path.parent.resolve(), default_id=path.stem)
+
+
+def spec_identity(spec: BatchSpec) -> dict[str, Any]:
+    """The keys that define the grid (not how it runs: concurrency, deployments, retries)."""
+    keep = ("protocol", "topics", "pairs", "stances", "models", "tournament", "judge_models", "repeats", "swap",
+            "rounds", "pack", "workspace", "max_speech_length")
+    data = spec.model_dump(mode="json", by_alias=False)
+    return {k: data[k] for k in keep}
+
+
+def digest(data: Any, n: int = 12) -> str:
+    """A short stable hash of JSON-able ``data`` (batch ids, cell keys)."""
+    raw = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(raw.encode()).hexdigest()[:n]
