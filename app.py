@@ -6,7 +6,7 @@ their titles and URL paths: /Setup, /Live?id=…, /Outcome?id=…, /Archive, /Co
 
 import streamlit as st
 
-from debate_core import ui, views
+from webapp import ui, views
 
 
 @ui.page("Debate Workbench", "💬")

@@ -235,7 +235,7 @@ at = AppTest.from_file({app!r}, default_timeout=120)
 at.switch_page("pages/1_Setup.py").run()
 at.button(key="start").click().run()
 qid = at.query_params["id"]; qid = qid[0] if isinstance(qid, list) else qid
-from debate_core import ui
+from webapp import ui
 assert ui.jobs().wait(qid, 60)
 at.switch_page("pages/3_Outcome.py"); at.query_params["id"] = qid; at.run()
 out.append(("offline debate from Setup, then Outcome", 0.0, "litellm" in sys.modules))

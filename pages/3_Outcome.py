@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from debate_core import ui, views
+from webapp import ui, views
 
 
 def pick_debate() -> str:
@@ -21,8 +21,8 @@ def pick_debate() -> str:
 
 
 def observation(ov: views.OutcomeView) -> None:
-    """The seed's closing section, exactly: ``### 教内余争 — 中立观察`` and its three bullets."""
-    st.markdown(f"### {views.OBSERVATION_HEADING}")
+    """The seed's closing section, exactly: its heading (``### 教内余争 — 中立观察``) and its three bullets."""
+    st.markdown(f"### {ov.heading}")
     st.markdown("\n".join(f"- {k}：{views.safe_markdown(v)}" for k, v in ov.observation.items()))
     st.caption("祖师辩论不判胜负，只陈述分歧所在。")
 

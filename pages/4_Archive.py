@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from debate_core import ui, views
+from webapp import ui, views
 
 ANY = "(any)"
 

@@ -48,7 +48,7 @@ def archive(archive_path):
 
 
 def manager(archive_path):
-    from debate_core import ui
+    from webapp import ui
 
     return ui._jobs(str(archive_path))
 
@@ -246,7 +246,7 @@ def test_offline_master_debate_from_setup_to_outcome(archive_path, archive):
     downloads = {b.proto.label for b in at.get("download_button")}
     assert downloads == {"Markdown (.md)", "JSON (.json)", "Notebook (.ipynb)"}
 
-    from debate_core import views
+    from webapp import views
 
     md = views.export_bytes(archive, debate_id, "md").decode()
     assert md.startswith("> 本对话依据历史佛教文献生成") and f"## 议题：{TOPIC}" in md and "### R4｜印光大师 综合" in md
@@ -430,7 +430,7 @@ def test_outcome_of_a_judged_debate(archive_path, archive, protocol):
     labels = {b.proto.label for b in at.get("download_button")}
     assert ("Topic-debate folder (.zip)" in labels) == (protocol == "topic")
     if protocol == "topic":
-        from debate_core import views
+        from webapp import views
 
         zf = zipfile.ZipFile(BytesIO(views.export_bytes(archive, d.id, "debate-dir")))
         names = zf.namelist()
@@ -478,7 +478,7 @@ def test_archive_filters_table_and_charts(archive_path, archive):
     assert seen == ["fig-over_time", "fig-rounds", "fig-tokens", "fig-cost", "fig-fail_rule", "fig-fail_master",
                     "fig-win_stance", "fig-win_model"]
     charts.set_value("Activity").run()
-    from debate_core import views
+    from webapp import views
 
     wins = views.archive_figures(archive, "Winners (judged)")["win_stance"]
     assert "远程办公降低效率" in list(wins.data[0].x)  # the judged debate's winning stance
@@ -537,7 +537,7 @@ def test_archive_sql_box_runs_a_select(archive_path, archive):
 
 
 def test_archive_import_by_upload(archive_path, archive, tmp_path):
-    from debate_core import views
+    from webapp import views
     from debate_core.archive import open_archive
 
     at = app("archive")
@@ -571,7 +571,7 @@ def test_archive_import_by_upload(archive_path, archive, tmp_path):
 
 
 def test_upload_staging_keeps_files_inside_the_temp_folder(tmp_path):
-    from debate_core.views import stage_uploads
+    from webapp.views import stage_uploads
 
     buf = BytesIO()
     with zipfile.ZipFile(buf, "w") as zf:
@@ -620,7 +620,7 @@ def test_coverage_reference_pack_shows_8_complete_pairs_and_10_one_way(archive_p
     assert "Masters with no critique at all" in texts(at)
 
     from debate_core.content.packs import load_pack
-    from debate_core.views import coverage_view
+    from webapp.views import coverage_view
 
     fig = coverage_view(load_pack(REFERENCE_PACK)).heatmap()
     marks = [t for row in fig.data[0].text for t in row]
@@ -656,7 +656,7 @@ def test_speech_with_script_and_img_renders_as_text(archive_path, archive):
 
 
 def test_pages_never_use_unsafe_html():
-    sources = [REPO / "app.py", REPO / "debate_core" / "ui.py", *sorted((REPO / "pages").glob("*.py"))]
+    sources = [REPO / "app.py", *sorted((REPO / "webapp").rglob("*.py")), *sorted((REPO / "pages").glob("*.py"))]
     for path in sources:
         text = path.read_text(encoding="utf-8")
         assert "unsafe_allow_html=True" not in text and "st.html(" not in text, path
@@ -664,12 +664,12 @@ def test_pages_never_use_unsafe_html():
 
 
 def test_pages_hold_no_business_logic():
-    """Pages talk to debate_core.ui / views / jobs only: no SQL, no protocol modules, no archive internals."""
+    """Pages talk to webapp.ui / views only: no SQL, no protocol modules, no archive internals."""
     for path in sorted((REPO / "pages").glob("*.py")) + [REPO / "app.py"]:
         text = path.read_text(encoding="utf-8")
         imports = [line.strip() for line in text.splitlines() if line.strip().startswith(("import ", "from "))]
         for line in imports:
-            assert line in ("import os", "import streamlit as st", "from debate_core import ui, views"), (path, line)
+            assert line in ("import os", "import streamlit as st", "from webapp import ui, views"), (path, line)
         assert "SELECT " not in text.replace("views.SQL_EXAMPLE", ""), path
 
 
@@ -687,7 +687,7 @@ at = AppTest.from_file({str(REPO / 'app.py')!r}, default_timeout=60).run()
 at.switch_page("pages/1_Setup.py").run()
 at.button(key="start").click().run()
 qid = at.query_params["id"]; qid = qid[0] if isinstance(qid, list) else qid
-from debate_core import ui
+from webapp import ui
 assert ui.jobs().wait(qid, 30)
 for page in ("pages/2_Live.py", "pages/3_Outcome.py", "pages/4_Archive.py", "pages/5_Coverage.py"):
     at.switch_page(page); at.query_params["id"] = qid; at.run()
@@ -832,7 +832,7 @@ def test_citation_marks_and_check_findings_on_live_and_outcome(archive_path, arc
     clean(at)
     assert card(at, 1) == one and card(at, 2) == two  # Live shows the same cards
 
-    from debate_core import views
+    from webapp import views
 
     md = views.export_bytes(archive, d.id, "md").decode()
     assert "> ✓ 检查通过：篇幅、弹药、复述、禁裁决、禁伪造对话、文面、引证" in md
@@ -887,7 +887,7 @@ def test_setup_check_model_reaches_the_debate_and_its_audit_shows_beside_the_rul
 
 
 def test_setup_check_model_is_off_when_empty_and_never_the_offline_engine(archive_path):
-    from debate_core import views
+    from webapp import views
 
     at = app("setup")
     clean(at)

@@ -523,7 +523,8 @@ def test_cli_without_a_model_exits_with_usage(capsys, monkeypatch):
 def test_rounds_are_capped_at_three_everywhere():
     from debate_core.batch import SpecError, parse_spec
     from debate_core.protocols.topic import MAX_ROUNDS
-    from debate_core.views import rounds_range, spec_for
+    from debate_core.protocols import registry
+    from webapp.views import rounds_range
 
     assert MAX_ROUNDS == 3
     with ScriptedServer(Script(debater=lambda l, r, a, b: envelope(l, r))) as srv:
@@ -536,7 +537,7 @@ def test_rounds_are_capped_at_three_everywhere():
     assert d.stop_reason == "达到 3 轮上限，触顶停机"
     assert all("共至多 3 轮" in p for p in prompts) and sum("这是最后一轮" in p for p in prompts) == 2
     # the app's Setup slider cannot go past the cap
-    assert rounds_range(spec_for("topic")) == (1, 3, 3)
+    assert rounds_range(registry.get("topic")) == (1, 3, 3)
     # batch specs refuse more, with one line naming the field
     with pytest.raises(SpecError) as exc:
         parse_spec({"protocol": "topic", "topics": ["远程还是坐班"], "models": ["openai/x"], "rounds": 5})
@@ -687,7 +688,7 @@ def test_a_chinese_topic_debate_shows_and_sends_chinese_only(capsys, monkeypatch
 
 
 def test_the_app_outcome_carries_the_wrap_up_and_a_no_debate_says_why():
-    from debate_core.views import outcome_view
+    from webapp.views import outcome_view
 
     with ScriptedServer(Script()) as srv:
         d = run(srv)

@@ -8,7 +8,7 @@ speech is followed by its check findings and its citation marks, in Chinese.
 
 The labels a Chinese debate shows (statuses, rule names, citation marks, the
 lines that state a speech's findings) are defined here once; the app's views
-(:mod:`debate_core.views`) use the same ones, so the Markdown export and the
+(:mod:`webapp.views`) use the same ones, so the Markdown export and the
 Live / Outcome pages say the same thing.
 
 The one rule for the ✓ sign: a speech is shown with ✓ only when every finding

@@ -1,5 +1,6 @@
 """Streamlit building blocks shared by the workbench pages (layout only, no business logic).
 
+* :data:`PAGES` — the page files (pages/1_Setup.py, …), their titles and icons;
 * :func:`archive` / :func:`jobs` — the archive and its job manager, one per process
   through ``st.cache_resource``;
 * :func:`page` — page set-up and the error guard: any exception becomes an
@@ -8,7 +9,7 @@
   role, ammo, citations (verified / unknown), checks, retries, tokens, latency.
 
 Speeches are only ever rendered through ``st.markdown`` with its default
-``unsafe_allow_html=False`` (and :func:`debate_core.views.safe_markdown`); nothing
+``unsafe_allow_html=False`` (and :func:`webapp.views.safe_markdown`); nothing
 here uses ``st.html`` or unsafe HTML.
 """
 
@@ -20,7 +21,7 @@ from typing import Any, Callable, Iterator
 
 import streamlit as st
 
-from debate_core import views
+from webapp import views
 
 PAGES = {
     "setup": ("pages/1_Setup.py", "Setup", "🛠️"),

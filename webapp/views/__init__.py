@@ -1,0 +1,44 @@
+"""View models for the Streamlit workbench, one module per page: everything a page shows,
+computed here; the pages only lay it out.
+
+* :mod:`~webapp.views.common` — what several pages share: speeches, a debate's language,
+  safe Markdown, packs, recent debates, errors;
+* :mod:`~webapp.views.setup`, :mod:`~webapp.views.live`, :mod:`~webapp.views.outcome`,
+  :mod:`~webapp.views.archive`, :mod:`~webapp.views.coverage` — one page each.
+
+Where a view differs by protocol it asks the protocol's spec
+(:func:`debate_core.protocols.registry.get`), never its name.  Nothing here imports
+streamlit, and plotly / litellm are imported only inside the functions that need them, so
+the home page stays light.  The names below are re-exported so pages write ``views.x``.
+"""
+
+from debate_core.protocols.base import ASK_MASTERS, ASK_PACK, ASK_STANCES, ASK_WORKSPACE
+from debate_core.render.master import status_zh
+
+from webapp.views.archive import (CHART_GROUPS, SQL_EXAMPLE, SQL_HELP, STATUSES, UploadError, archive_figures,
+                                  filter_options, find_debates, import_uploads, ratings_figure, ratings_tables,
+                                  run_sql, stage_uploads)
+from webapp.views.common import (CitationView, SpeechView, debates_frame, explain, is_chinese, load_pack,
+                                 pack_summary, recent_debates, safe_markdown, speaker_sources, speech_view,
+                                 speech_views)
+from webapp.views.coverage import CoverageView, coverage_heatmap, coverage_view
+from webapp.views.live import LiveView, live_view, next_turn, rounds_done
+from webapp.views.outcome import (Download, OutcomeView, checks_table, downloads, export_bytes, outcome_view,
+                                  scores_figure, winner_text)
+from webapp.views.setup import (OFFLINE_LABEL, AmmoView, ModelField, RoleFields, ammo_view, build_config,
+                                engine_summary, master_label, master_options, model_fields, model_problem,
+                                needs_model_message, pair_reason, protocol_specs, rounds_help, rounds_range,
+                                split_lines, stance_seats, suggest_pair)
+
+__all__ = [
+    "ASK_MASTERS", "ASK_PACK", "ASK_STANCES", "ASK_WORKSPACE",
+    "AmmoView", "CHART_GROUPS", "CitationView", "CoverageView", "Download", "LiveView", "ModelField",
+    "OFFLINE_LABEL", "OutcomeView", "RoleFields", "SQL_EXAMPLE", "SQL_HELP", "STATUSES", "SpeechView",
+    "UploadError", "ammo_view", "archive_figures", "build_config", "checks_table", "coverage_heatmap",
+    "coverage_view", "debates_frame", "downloads", "engine_summary", "explain", "export_bytes", "filter_options",
+    "find_debates", "import_uploads", "is_chinese", "live_view", "load_pack", "master_label", "master_options",
+    "model_fields", "model_problem", "needs_model_message", "next_turn", "outcome_view", "pack_summary",
+    "pair_reason", "protocol_specs", "ratings_figure", "ratings_tables", "recent_debates", "rounds_done",
+    "rounds_help", "rounds_range", "run_sql", "safe_markdown", "scores_figure", "speaker_sources", "speech_view",
+    "speech_views", "split_lines", "stage_uploads", "stance_seats", "status_zh", "suggest_pair", "winner_text",
+]

@@ -1,0 +1,253 @@
+"""The Archive page: filters over the debates, charts, ratings, the read-only SQL box and imports
+of uploaded artifacts.  Nothing here imports streamlit."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import tempfile
+import zipfile
+from pathlib import Path
+from typing import Any, Optional
+
+from debate_core.io.importers import ImportResult, import_paths
+from debate_core.protocols import registry
+from debate_core.protocols.base import ASK_MASTERS
+
+from webapp.views.common import debates_frame
+
+STATUSES = ("running", "completed", "failed", "stopped", "interrupted")
+
+
+def filter_options(archive: Any) -> dict[str, list[str]]:
+    """Distinct values for the Archive filters: masters (label), models, protocols, statuses."""
+    with_masters = [s.name for s in registry.specs() if s.asks_for(ASK_MASTERS)]
+    df = archive.query("""
+        SELECT 'master' AS kind, l AS value FROM (SELECT DISTINCT unnest(labels) AS l FROM debates
+             WHERE list_contains(?::VARCHAR[], protocol))
+        UNION ALL SELECT 'model', m FROM (SELECT DISTINCT unnest(models) AS m FROM debates)
+        UNION ALL SELECT 'protocol', p FROM (SELECT DISTINCT protocol AS p FROM debates)""", [with_masters])
+    out: dict[str, list[str]] = {"master": [], "model": [], "protocol": []}
+    for kind, value in df.itertuples(index=False):
+        if value:
+            out[kind].append(str(value))
+    for k in out:
+        out[k] = sorted(set(out[k]))
+    known = list(registry.names())
+    out["protocol"] = known + [p for p in out["protocol"] if p not in known]
+    out["status"] = list(STATUSES)
+    return out
+
+
+def find_debates(archive: Any, *, protocol: Optional[str] = None, master: Optional[str] = None,
+                 model: Optional[str] = None, status: Optional[str] = None, date_from: Any = None,
+                 date_to: Any = None, text: Optional[str] = None, limit: int = 500):
+    clean = lambda v: None if v in (None, "", "all", "(any)") else v  # noqa: E731
+    df = archive.list_debates(protocol=clean(protocol), master=clean(master), model=clean(model),
+                              status=clean(status), date_from=date_from, date_to=date_to,
+                              text=(text or "").strip() or None, limit=limit)
+    return debates_frame(df)
+
+
+# -------------------------------------------------------------------- charts
+
+
+def _empty_fig(title: str, note: str = "nothing in the archive yet"):
+    import plotly.graph_objects as go
+
+    fig = go.Figure()
+    fig.update_layout(title=title, height=300, margin=dict(l=10, r=10, t=40, b=10),
+                      annotations=[dict(text=note, showarrow=False, x=0.5, y=0.5, xref="paper", yref="paper")],
+                      xaxis=dict(visible=False), yaxis=dict(visible=False))
+    return fig
+
+
+def _layout(fig, height: int = 320):
+    fig.update_layout(height=height, margin=dict(l=10, r=10, t=40, b=10), legend_title_text="")
+    return fig
+
+
+CHART_GROUPS = {
+    "Activity": ("over_time", "rounds"),
+    "Tokens & cost": ("tokens", "cost"),
+    "Check failures": ("fail_rule", "fail_master"),
+    "Winners (judged)": ("win_stance", "win_model"),
+}
+
+
+def archive_figures(archive: Any, group: Optional[str] = None) -> dict[str, Any]:
+    """The Archive page's charts over the whole archive: one group of :data:`CHART_GROUPS`, or all."""
+    import plotly.express as px
+
+    want = set(CHART_GROUPS.get(group, ())) if group else {k for v in CHART_GROUPS.values() for k in v}
+    figs: dict[str, Any] = {}
+    if want & {"over_time"}:
+        t = archive.debates_over_time("day")
+        if len(t):
+            figs["over_time"] = _layout(px.bar(t, x="period", y="debates", color="protocol",
+                                               title="Debates over time (per day)"))
+            figs["over_time"].update_xaxes(type="date", tickformat="%Y-%m-%d", title="")
+        else:
+            figs["over_time"] = _empty_fig("Debates over time")
+
+    if want & {"tokens", "cost"}:
+        tok = archive.tokens_by_model()
+        if len(tok) and (tok["tokens"].fillna(0).sum() > 0 or tok["cost"].fillna(0).sum() > 0):
+            figs["tokens"] = _layout(px.bar(tok, x="model", y=["prompt_tokens", "completion_tokens"],
+                                            title="Tokens by model", barmode="stack"))
+            figs["cost"] = _layout(px.bar(tok, x="model", y="cost", title="Cost by model (USD)"))
+        else:
+            note = "no tokens recorded yet (the offline engine uses none)"
+            figs["tokens"], figs["cost"] = _empty_fig("Tokens by model", note), _empty_fig("Cost by model (USD)", note)
+
+    if want & {"rounds"}:
+        r = archive.rounds_per_debate()
+        if len(r):
+            counts = r.assign(rounds=r["rounds"].fillna(0).astype("int64")).groupby(
+                ["protocol", "rounds"], as_index=False).size().rename(columns={"size": "debates"})
+            figs["rounds"] = _layout(px.bar(counts, x="rounds", y="debates", color="protocol", barmode="group",
+                                            title="Rounds per debate (rounds played)"))
+        else:
+            figs["rounds"] = _empty_fig("Rounds per debate")
+
+    if want & {"fail_rule", "fail_master"}:
+        f = archive.check_failures()
+        if len(f):
+            by_rule = f.groupby("rule", as_index=False)["count"].sum().sort_values("count", ascending=False)
+            f = f.assign(master=f["speaker_name"].fillna(f["speaker"]))
+            by_master = f.groupby(["master", "rule"], as_index=False)["count"].sum()
+            figs["fail_rule"] = _layout(px.bar(by_rule, x="rule", y="count", title="Check failures by rule"))
+            figs["fail_master"] = _layout(px.bar(by_master, x="master", y="count", color="rule",
+                                                 title="Check failures by master"))
+        else:
+            figs["fail_rule"] = _empty_fig("Check failures by rule", "no failed check recorded")
+            figs["fail_master"] = _empty_fig("Check failures by master", "no failed check recorded")
+
+    if want & {"win_stance", "win_model"}:
+        w = archive.winners()
+        if len(w):
+            w = w.assign(stance=w["stance"].fillna("(none)").replace("", "(none)"),
+                         model=w["model"].fillna("(unknown)").replace("", "(unknown)"),
+                         winner=w["winner"].fillna("no winner"))
+            st_counts = w.groupby(["protocol", "stance"], as_index=False).size().rename(columns={"size": "wins"})
+            md_counts = w.groupby(["protocol", "model"], as_index=False).size().rename(columns={"size": "wins"})
+            figs["win_stance"] = _layout(px.bar(st_counts, x="stance", y="wins", color="protocol",
+                                                title="Judged debates: wins by stance"))
+            figs["win_model"] = _layout(px.bar(md_counts, x="model", y="wins", color="protocol",
+                                               title="Judged debates: wins by model"))
+        else:
+            figs["win_stance"] = _empty_fig("Judged debates: wins by stance", "no judged debate yet")
+            figs["win_model"] = _empty_fig("Judged debates: wins by model", "no judged debate yet")
+    return {k: v for k, v in figs.items() if k in want}
+
+
+def ratings_tables(arc, bootstrap: int = 100):
+    """Bradley-Terry ratings of models and stances from the archive's judged debates."""
+    from debate_core.analysis.ratings import ratings_tables as _tables
+
+    return _tables(arc, bootstrap=bootstrap)
+
+
+def ratings_figure(table, title: str):
+    from debate_core.analysis.ratings import ratings_figure as _figure
+
+    return _figure(table, title)
+
+
+# ----------------------------------------------------------------------- SQL
+
+
+SQL_EXAMPLE = "SELECT protocol, status, count(*) AS debates FROM debates GROUP BY ALL ORDER BY debates DESC"
+SQL_HELP = ("Read-only: one SELECT (or EXPLAIN / an informational PRAGMA) at a time over the tables debates, "
+            "speeches, summaries, observations, verdicts, verdict_rows, verdict_rounds, llm_calls, findings, "
+            "packs, pack_masters, pack_sources, pack_critiques. COPY, ATTACH, INSTALL/LOAD, file reads and "
+            "writes and any change are refused.")
+
+
+def run_sql(archive: Any, query: str):
+    """The SQL box: :meth:`Archive.sql` (raises SqlRefused with a one-line reason)."""
+    return archive.sql(query, max_rows=2000)
+
+
+# ------------------------------------------------------------------- imports
+
+
+def _safe_rel(name: str) -> Optional[Path]:
+    """An uploaded name as a relative path with no '..', no root, no drive and no control characters."""
+    parts = []
+    for p in re.split(r"[\\/]+", name or ""):
+        p = re.sub(r"[\x00-\x1f]", "", p).strip()
+        if p in ("", ".", "..") or re.fullmatch(r"[A-Za-z]:", p):
+            continue
+        parts.append(p)
+    return Path(*parts) if parts else None
+
+
+def stage_uploads(files: list[tuple[str, bytes]], root: Path) -> list[Path]:
+    """Write uploaded (name, bytes) under ``root``; zips are unpacked (never outside it).
+
+    Returns the top-level entries to import: folders (an artifact folder) and files.
+    """
+    root = root.resolve()
+    for name, data in files:
+        rel = _safe_rel(name)
+        if rel is None:
+            continue
+        target = (root / rel).resolve()
+        if root not in target.parents:
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if rel.suffix.lower() == ".zip":
+            dest = target.with_suffix("")
+            with zipfile.ZipFile(io.BytesIO(data)) as zf:
+                for info in zf.infolist():
+                    r = _safe_rel(info.filename)
+                    if r is None or info.is_dir():
+                        continue
+                    out = (dest / r).resolve()
+                    if dest.resolve() not in out.parents:
+                        continue
+                    out.parent.mkdir(parents=True, exist_ok=True)
+                    out.write_bytes(zf.read(info))
+            continue
+        target.write_bytes(data)
+    entries: list[Path] = []
+    for p in sorted(root.iterdir()):
+        if p.is_dir():
+            # an unpacked zip holding one folder: import that folder
+            kids = [k for k in p.iterdir()]
+            entries.append(kids[0] if len(kids) == 1 and kids[0].is_dir() and kids[0].name.endswith(".debate")
+                           else p)
+        else:
+            entries.append(p)
+    return entries
+
+
+class UploadError(ValueError):
+    """An upload that cannot be imported; the message names the file (and line)."""
+
+
+def import_uploads(archive: Any, files: list[tuple[str, bytes]]) -> list[str]:
+    """Import uploaded artifact files / folders / zips with
+    :func:`debate_core.io.importers.import_paths`; returns one line per debate."""
+    if not files:
+        raise UploadError("choose files or a folder to import first")
+    with tempfile.TemporaryDirectory(prefix="debate-import-") as tmp:
+        root = str(Path(tmp).resolve())
+        paths = stage_uploads(files, Path(tmp))
+        if not paths:
+            raise UploadError("nothing importable in the upload (empty or unsafe file names)")
+        try:
+            results = import_paths(archive, [str(p) for p in paths])
+        except Exception as exc:  # noqa: BLE001 - shown with the uploaded names, not the staging folder
+            from debate_core.jobs import one_line
+
+            raise UploadError(one_line(exc).replace(root + os.sep, "").replace(tmp + os.sep, "")) from None
+        lines = [_result_line(r, root) for r in results]
+    return lines or ["nothing was imported"]
+
+
+def _result_line(r: ImportResult, root: str) -> str:
+    """id · status · kind · topic · path (the path relative to the staging folder)."""
+    return " · ".join(str(v) for v in (r.id, r.status, r.kind, r.topic, r.path)).replace(root + os.sep, "")

@@ -1,0 +1,223 @@
+"""What several pages show: a debate's speeches, its language, safe Markdown, packs, errors.
+
+A protocol's differences come from its spec (:func:`debate_core.protocols.registry.get`),
+never from its name.  Nothing here imports streamlit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from debate_core.models import Debate, Pack, Speech
+from debate_core.protocols import registry
+from debate_core.protocols.base import ASK_PACK
+from debate_core.render.master import (MARK_ZH, MARK_ZH_PLAIN, citation_marks, finding_lines, rule_label,
+                                       speech_clean, speech_verdict)
+
+
+def is_chinese(debate: Debate) -> bool:
+    """Whether the app shows a debate in Chinese throughout (its protocol's seed is Chinese)."""
+    return registry.get(debate.protocol).app_in_chinese
+
+
+def safe_markdown(text: str) -> str:
+    """Speech text for ``st.markdown`` (raw HTML is off there): ``<`` is written as an
+    entity as well, so a tag in a speech can only ever show as text."""
+    return (text or "").replace("<", "&lt;")
+
+
+# ------------------------------------------------------------------- packs
+
+
+def load_pack(folder: Optional[str] = None) -> Pack:
+    """The default pack or a folder (cached by :func:`debate_core.content.packs.get_pack`)."""
+    from debate_core.content.packs import get_pack
+
+    folder = (folder or "").strip() or None
+    return get_pack(folder)
+
+
+def pack_summary(pack: Pack) -> str:
+    r = pack.report
+    return (f"pack **{pack.name}** {pack.version} — {r.masters} masters, {r.critiques} critiques, "
+            f"{r.pairs_both_ways} pairs covered both ways, {r.one_way} one-way entries"
+            + (f", {r.errors} errors" if r.errors else ""))
+
+
+# ------------------------------------------------------------------ speeches
+
+
+@dataclass
+class CitationView:
+    id: str
+    verified: bool  # the id is one of the speaker's own sources
+    title: str = ""
+    status: str = ""  # quote verification: verified / id_only / unverified ("" when not checked)
+    quote: str = ""
+    label: str = ""  # what the page shows beside the id
+
+
+@dataclass
+class SpeechView:
+    round: int
+    speaker: str
+    speaker_name: str
+    role: str
+    status: str
+    text: str
+    ammo_used: list[str]
+    citations: list[CitationView]
+    findings: list[dict[str, Any]]
+    retries: int
+    prompt_tokens: int
+    completion_tokens: int
+    cost: float
+    latency_ms: float
+    engine: str
+    warnings: list[str]
+    truncated: bool
+    tool_calls: list[str]
+    chinese: bool = False  # a debate shown in Chinese: every label is Chinese
+    clean: bool = False  # every finding passed: the only case shown with ✓
+    verdict: str = ""  # ✓ 检查通过 / ✗ 复述 ? 文面 …
+    check_lines: list[str] = field(default_factory=list)  # the same lines as the Markdown export
+
+    @property
+    def title(self) -> str:
+        if self.chinese:  # the seed's heading, exactly: R1｜慧能大师 立论
+            return f"R{self.round}｜{self.speaker_name or self.speaker} {self.role}"
+        return f"R{self.round}｜{self.speaker_name or self.speaker} · {self.role}"
+
+    @property
+    def failed_rules(self) -> list[str]:
+        return [f["rule"] for f in self.findings if not f["passed"]]
+
+    @property
+    def rule_findings(self) -> list[dict[str, Any]]:
+        return [f for f in self.findings if f.get("layer", "rules") != "model"]
+
+    @property
+    def model_findings(self) -> list[dict[str, Any]]:
+        return [f for f in self.findings if f.get("layer") == "model"]
+
+
+def speaker_sources(debate: Debate, archive: Any = None) -> dict[str, dict[str, str]]:
+    """{speaker label: {source id: title}} for verifying citations.
+
+    Protocols whose speakers come from a pack: from the pack (or the archive's pack snapshot
+    of the debate when the pack is gone).  The others have no per-speaker source list: empty.
+    """
+    if not registry.get(debate.protocol).asks_for(ASK_PACK):
+        return {}
+    labels = [p.label for p in debate.participants]
+    try:
+        pack = load_pack(debate.config.pack)
+        if all(label in pack.masters for label in labels):
+            return {label: {s.id: s.title for s in pack.masters[label].sources} for label in labels}
+    except Exception:  # noqa: BLE001 - the pack is gone: read the archive's snapshot
+        pass
+    if archive is not None:
+        try:
+            df = archive.query("""SELECT s.slug, s.source_id, s.title FROM pack_sources s
+                                  JOIN debates d ON d.pack_hash = s.pack_hash WHERE d.id = ?""", [debate.id])
+            out: dict[str, dict[str, str]] = {label: {} for label in labels}
+            for slug, sid, title in df.itertuples(index=False):
+                out.setdefault(slug, {})[sid] = title or ""
+            return out
+        except Exception:  # noqa: BLE001
+            return {}
+    return {}
+
+
+def citation_views(s: Speech, own: dict[str, str], *, chinese: bool) -> list[CitationView]:
+    """A speech's citations: the quote-verification marks when the checks made them, else its ids
+    checked against the speaker's own sources.  ✓ only when the whole speech passed its checks."""
+    clean = speech_clean(s.findings)
+    marks = citation_marks(s.findings)
+    if marks:
+        return [CitationView(id=m.id, verified=m.id in own, title=m.title or own.get(m.id, ""), status=m.status,
+                             quote=m.quote, label=(MARK_ZH if clean else MARK_ZH_PLAIN).get(m.status, m.status))
+                for m in marks]
+    out = []
+    for c in s.citations:
+        if chinese:
+            label = "仅经号" if c in own else "✗不在本人经典之列"
+        else:
+            label = ("✅ verified" if clean or not s.findings else "verified") if c in own else "❔ unknown"
+        out.append(CitationView(id=c, verified=c in own, title=own.get(c, ""), label=label))
+    return out
+
+
+def speech_view(s: Speech, sources: dict[str, dict[str, str]], *, chinese: bool = False) -> SpeechView:
+    own = sources.get(s.speaker, {})
+    tools = [f"{t.name}({', '.join(f'{k}={v}' for k, v in t.arguments.items())})" + (" ✗" if t.error else "")
+             for t in s.tool_calls]
+    return SpeechView(
+        round=s.round, speaker=s.speaker, speaker_name=s.speaker_name or s.speaker, role=s.role, status=s.status,
+        text=s.text, ammo_used=list(s.ammo_used), citations=citation_views(s, own, chinese=chinese),
+        findings=[{"rule": f.rule, "label": rule_label(f.rule) if chinese else f.rule, "passed": f.passed,
+                   "undecided": f.undecided, "layer": f.layer, "message": f.message} for f in s.findings],
+        retries=s.retries, prompt_tokens=s.prompt_tokens, completion_tokens=s.completion_tokens, cost=s.cost,
+        latency_ms=s.latency_ms, engine=s.engine, warnings=list(s.warnings), truncated=s.truncated,
+        tool_calls=tools, chinese=chinese, clean=speech_clean(s.findings), verdict=speech_verdict(s.findings),
+        check_lines=finding_lines(s.findings) if chinese else [])
+
+
+def speech_views(debate: Debate, archive: Any = None) -> list[SpeechView]:
+    """Every speech of a debate, in the debate's language."""
+    sources = speaker_sources(debate, archive)
+    zh = is_chinese(debate)
+    return [speech_view(s, sources, chinese=zh) for s in debate.rounds]
+
+
+def recent_debates(archive: Any, limit: int = 10):
+    """The newest debates, readable (Home, and the pickers of Live and Outcome)."""
+    return debates_frame(archive.list_debates(limit=limit))
+
+
+def debates_frame(df):
+    """A list_debates frame made readable: lists joined, tokens totalled."""
+    import pandas as pd
+
+    if df is None or len(df) == 0:
+        return pd.DataFrame(columns=["id", "created_at", "protocol", "topic", "participants", "models", "status",
+                                     "rounds", "tokens", "cost", "degraded"])
+    out = pd.DataFrame({
+        "id": df["id"], "created_at": df["created_at"], "protocol": df["protocol"], "topic": df["topic"],
+        "participants": [" vs ".join(map(str, p)) if p is not None else "" for p in df["participants"]],
+        "models": [", ".join(map(str, m)) if m is not None else "" for m in df["models"]],
+        "status": df["status"],
+        "rounds": [f"{int(r or 0)}/{int(p or 0)}" for r, p in zip(df["rounds"], df["planned_rounds"])],
+        "tokens": (df["prompt_tokens"].fillna(0) + df["completion_tokens"].fillna(0)).astype("int64"),
+        "cost": df["cost"].fillna(0.0), "degraded": df["degraded"].fillna(False).astype(bool),
+    })
+    return out.reset_index(drop=True)
+
+
+# -------------------------------------------------------------------- errors
+
+
+def explain(exc: BaseException) -> tuple[str, str]:
+    """(one-line cause, what to do) for any error a page may meet; never a traceback."""
+    from debate_core.jobs import one_line
+
+    name = type(exc).__name__
+    cause = one_line(exc)
+    todo = {
+        "InputError": "Correct the input above and try again.",
+        "ConfigError": "Export the named key before starting the app, choose the offline engine, "
+                       "or give an API base for an OpenAI-compatible server.",
+        "PackError": "Choose the default pack or a folder in the Master-skill layout (master-<slug>/meta.json).",
+        "PairError": "Pick two different masters of the pack.",
+        "SqlRefused": "Only one read-only SELECT runs at a time; COPY, ATTACH, INSTALL and file access are refused.",
+        "ArchiveError": "Check the archive file (DEBATE_ARCHIVE); it was left untouched.",
+        "JobError": "Wait for the run to finish, or stop it first.",
+        "KeyError": "Open a debate from the Archive page, or start one in Setup.",
+        "GatewayError": "Check the model, its key and the API base, then retry the round.",
+        "UploadError": "Check the uploaded files: topic-debate folders (debate-log.md + verdict.md), master-debate "
+                       "Markdown or this workbench's JSON export.",
+    }.get(name, "Reload the page; if it persists, check the terminal running the app.")
+    if name == "GatewayError":
+        cause = getattr(exc, "cause", cause)
+    return cause, todo

@@ -1,0 +1,110 @@
+"""The Live page: a debate's speeches so far, who is speaking, progress, and what can be done
+(stop, retry the failed round, resume).  Nothing here imports streamlit."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from debate_core.models import Debate
+from debate_core.protocols import registry
+from debate_core.render.master import status_zh
+
+from webapp.views.common import SpeechView, is_chinese, speech_views
+
+
+@dataclass
+class LiveView:
+    debate: Debate
+    speeches: list[SpeechView]
+    running_here: bool  # a job of this process is running it
+    stop_requested: bool
+    live_text: str  # tokens of the round being written
+    next_turn: str  # who speaks in the round being written
+    rounds_done: int
+    progress: float
+    progress_text: str
+    can_stop: bool
+    can_retry: bool
+    can_resume: bool
+    failed_round: Optional[int]
+    job_error: str
+    message: str  # status line for people
+
+    @property
+    def finished(self) -> bool:
+        return self.debate.status in ("completed", "failed", "stopped", "interrupted") and not self.running_here
+
+
+def rounds_done(debate: Debate) -> int:
+    """Rounds fully played, by the protocol's own rule."""
+    return registry.get(debate.protocol).rounds_done(debate)
+
+
+def next_turn(debate: Debate) -> str:
+    """Who is speaking in the round being written (after the last round: the closing section)."""
+    spec = registry.get(debate.protocol)
+    r = spec.rounds_done(debate) + 1
+    if r > debate.planned_rounds:
+        return "the verdict" if spec.judged else spec.outcome_heading
+    return spec.turn(debate, r)
+
+
+def live_view(archive: Any, manager: Any, debate_id: str) -> LiveView:
+    debate = archive.get_debate(debate_id)
+    job = manager.job(debate_id) if manager is not None else None
+    here = job is not None and job.alive
+    if not here and debate.status == "running":
+        archive.mark_interrupted()  # a debate whose writer is gone
+        debate = archive.get_debate(debate_id)
+    zh = is_chinese(debate)
+    done = rounds_done(debate)
+    planned = max(1, debate.planned_rounds)
+    failed = [s.round for s in debate.rounds if s.status == "failed"]
+    status = debate.status
+    stopping = bool(here and job.stop_requested)
+    if zh:
+        msg = _message_zh(debate, here, stopping, done, job.error if job else "")
+    else:
+        msg = _message_en(debate, here, stopping, done, job.error if job else "")
+    progress_text = (f"已完成 {done} / {debate.planned_rounds} 轮" if zh
+                     else f"{done} of {debate.planned_rounds} rounds")
+    return LiveView(
+        debate=debate, speeches=speech_views(debate, archive), running_here=here, stop_requested=stopping,
+        live_text=job.live() if here else "", next_turn=next_turn(debate), rounds_done=done,
+        progress=min(1.0, done / planned), progress_text=progress_text,
+        can_stop=here and not job.stop_requested, can_retry=not here and status == "failed",
+        can_resume=not here and status in ("interrupted", "stopped", "failed"),
+        failed_round=min(failed) if failed else (done + 1 if status == "failed" else None),
+        job_error=job.error if job else "", message=msg)
+
+
+def _message_en(debate: Debate, here: bool, stopping: bool, done: int, job_error: str) -> str:
+    status = debate.status
+    if stopping:
+        return ("Stopping: a reply being streamed is abandoned (a topic round finishes first), "
+                "then the debate stops (what is done is kept).")
+    if here or status == "running":
+        return f"Running — {next_turn(debate)}"
+    if status == "completed":
+        return f"Completed: {debate.stop_reason or 'all rounds done'}."
+    if status == "failed":
+        return (f"Failed: {debate.stop_reason or job_error or 'a round failed'}. "
+                "Retry the round, or fix the model configuration first.")
+    if status == "stopped":
+        return f"Stopped: {debate.stop_reason}. Resume continues from round {done + 1}."
+    return f"Interrupted: {debate.stop_reason}. Resume continues from round {done + 1}."
+
+
+def _message_zh(debate: Debate, here: bool, stopping: bool, done: int, job_error: str) -> str:
+    """The status line of a debate shown in Chinese; stop reasons are shown as the protocol gave them."""
+    status, reason = debate.status, debate.stop_reason
+    if stopping:
+        return "正在停止：正在生成的回复会被放弃，已完成的轮次保留。"
+    if here or status == "running":
+        return f"进行中：{next_turn(debate)}"
+    if status == "completed":
+        return f"已完成：{reason or '各轮均已完成'}。"
+    if status == "failed":
+        return f"失败：{reason or job_error or '有一轮未能完成'}。可重跑该轮，或先检查模型配置。"
+    return f"{status_zh(status)}：{reason}。续跑将从第 {done + 1} 轮开始。"

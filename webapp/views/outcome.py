@@ -1,0 +1,235 @@
+"""The Outcome page: the closing section (a neutral observation, or a judge's verdict), the checks
+per round, the transcript and the downloads.  Nothing here imports streamlit."""
+
+from __future__ import annotations
+
+import io
+import re
+import tempfile
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional
+
+from debate_core.io.exporters import export_debate
+from debate_core.models import Debate
+from debate_core.protocols import registry
+from debate_core.render.master import (MODEL_LAYER_ZH, SPEECH_STATUS_ZH, citation_marks, mark_text, rule_label,
+                                       speech_clean, speech_verdict, status_zh)
+
+from webapp.views.common import SpeechView, is_chinese, speech_views
+
+CHECK_RULES = ("length", "citation", "ammo", "restatement", "no_verdict", "no_dialogue", "hygiene")
+MARKS_COLUMN_ZH = "引文核对"
+
+
+def _cell(f, clean: bool) -> str:
+    """One finding in the checks table: ✓ only when the whole speech passed; ✗ failed; ? undecided."""
+    if f is None:
+        return "—"
+    if f.undecided:
+        return f"? {f.message}".strip()
+    if not f.passed:
+        return f"✗ {f.message}".strip()
+    return "✓" if clean else "通过"
+
+
+def _model_cell(findings, clean: bool) -> str:
+    """The model audit's column: ✓ (or 通过), or each rule it failed or could not decide."""
+    model = [f for f in findings if f.layer == "model"]
+    bad = [f for f in model if not f.passed or f.undecided]
+    if not model:
+        return "—"
+    if not bad:
+        return "✓" if clean else "通过"
+    return "；".join(("? " if f.undecided else "✗ ") + rule_label(f.rule) + (f"（{f.message}）" if f.message else "")
+                    for f in bad)
+
+
+def checks_table(debate: Debate):
+    """Per round: speaker, role, status, retries, the speech's overall result and each check's result.
+
+    Deterministic rules have a column each; the optional model audit (findings of layer
+    ``model``) has its own column beside them.  A debate shown in Chinese has a Chinese table.
+    """
+    import pandas as pd
+
+    zh = is_chinese(debate)
+    rules = [r for r in CHECK_RULES if zh or r != "hygiene"]
+    for s in debate.rounds:
+        for f in s.findings:
+            if f.layer != "model" and f.rule not in rules:
+                rules.append(f.rule)
+    has_model = any(f.layer == "model" for s in debate.rounds for f in s.findings)
+    has_marks = any(citation_marks(s.findings) for s in debate.rounds)
+    name = rule_label if zh else (lambda r: r)
+    head = ["轮次", "发言者", "角色", "状态", "重试", "结果"] if zh else \
+        ["round", "speaker", "role", "status", "retries", "result"]
+    marks_column = MARKS_COLUMN_ZH if zh else "quotes"
+    model_column = MODEL_LAYER_ZH if zh else "model audit"
+    rows = []
+    for s in debate.rounds:
+        clean = speech_clean(s.findings)
+        row = dict(zip(head, [s.round, s.speaker_name or s.speaker, s.role,
+                              SPEECH_STATUS_ZH.get(s.status, s.status) if zh else s.status, s.retries,
+                              speech_verdict(s.findings) if zh else _verdict_en(s.findings)]))
+        by = {f.rule: f for f in s.findings if f.layer != "model"}
+        for r in rules:
+            row[name(r)] = _cell(by.get(r), clean)
+        if has_marks:
+            row[marks_column] = "；".join(mark_text(m, clean=clean) for m in citation_marks(s.findings)) or "—"
+        if has_model:
+            row[model_column] = _model_cell(s.findings, clean)
+        rows.append(row)
+    columns = head + [name(r) for r in rules]
+    columns += [marks_column] if has_marks else []
+    columns += [model_column] if has_model else []
+    return pd.DataFrame(rows, columns=columns)
+
+
+def _verdict_en(findings) -> str:
+    findings = list(findings)
+    if not findings:
+        return "—"
+    if speech_clean(findings):
+        return "✓"
+    bad = [("? " if f.undecided else "✗ ") + f.rule for f in findings if not f.passed or f.undecided]
+    return " ".join(bad)
+
+
+@dataclass
+class OutcomeView:
+    kind: str  # observation / verdict / pending
+    debate: Debate
+    headline: str
+    heading: str = ""  # the closing section's heading when the protocol ends without a verdict
+    observation: Optional[dict[str, str]] = None
+    checks: Any = None  # DataFrame
+    winner: Optional[str] = None
+    winner_text: str = ""
+    summary: str = ""
+    reasons: dict[str, str] = field(default_factory=dict)
+    per_round: Any = None  # DataFrame
+    debaters: Any = None  # DataFrame
+    parsed: bool = True
+    raw: str = ""
+    note: str = ""
+    wrap_up: str = ""  # the seed's closing summary (Markdown, Chinese) where the protocol has one
+    judge: str = ""
+    speeches: list[SpeechView] = field(default_factory=list)
+
+    def scores_figure(self):
+        return scores_figure(self.debaters) if self.debaters is not None else None
+
+
+def winner_text(debate: Debate, winner: Optional[str]) -> str:
+    """The winner as the page names it: a side by its name (正方 (pro) wins), an anonymous debater
+    by its stance (辩手乙（…）wins); a winner who is no participant (a draw) as it is."""
+    if not winner:
+        return "no winner"
+    p = debate.participant(winner)
+    if p is None:
+        return winner
+    if registry.get(debate.protocol).anonymous_labels:
+        return f"{winner}（{p.stance}）wins" if p.stance else f"{winner} wins"
+    return f"{p.name or winner} ({winner}) wins"
+
+
+def outcome_view(debate: Debate, archive: Any = None) -> OutcomeView:
+    """What the Outcome page shows: a judged protocol's verdict, or the other protocols' closing section."""
+    import pandas as pd
+
+    spec = registry.get(debate.protocol)
+    zh = is_chinese(debate)
+    speeches = speech_views(debate, archive)
+    if zh:
+        status_line = f"状态：{status_zh(debate.status)}" + (f"（{debate.stop_reason}）" if debate.stop_reason else "")
+    else:
+        status_line = f"status {debate.status}" + (f" — {debate.stop_reason}" if debate.stop_reason else "")
+    if not spec.judged:
+        o = debate.observation
+        view = OutcomeView(kind="observation" if o else "pending", debate=debate, headline=status_line,
+                           heading=spec.outcome_heading, checks=checks_table(debate), speeches=speeches)
+        if o is not None:  # the seed's three bullets, exactly
+            view.observation = {"分歧本质": o.divergence, "共识点": o.consensus, "留给读者": o.to_reader}
+        return view
+    v = debate.verdict
+    view = OutcomeView(kind="verdict" if v else "pending", debate=debate, headline=status_line, speeches=speeches,
+                       checks=checks_table(debate) if any(s.findings for s in debate.rounds) else None)
+    if spec.wrap_up is not None and debate.status in ("completed", "failed"):
+        view.wrap_up = spec.wrap_up(debate, archive=str(getattr(archive, "path", "") or "") or None)
+    if v is None:
+        return view
+    by_label = {p.label: p for p in debate.participants}
+    rows = []
+    labels = [r.label for r in v.rows] or list(by_label)
+    for label in labels:
+        row = next((r for r in v.rows if r.label == label), None)
+        p = by_label.get(label)
+        rows.append({"debater": label, "stance": (row.stance if row and row.stance else (p.stance if p else "")),
+                     "model": p.model if p else "", "strongest point": row.strongest if row else "",
+                     "fatal weakness": row.weakness if row else "", "score": row.score if row else None})
+    view.winner, view.winner_text = v.winner, winner_text(debate, v.winner)
+    view.summary, view.reasons, view.note, view.judge = v.summary, dict(v.reasons), v.note, v.judge
+    view.parsed, view.raw = v.parsed, v.raw
+    view.per_round = pd.DataFrame([{"round": c.round, "commentary": c.comment} for c in v.per_round],
+                                  columns=["round", "commentary"])
+    view.debaters = pd.DataFrame(rows, columns=["debater", "stance", "model", "strongest point", "fatal weakness",
+                                                "score"])
+    return view
+
+
+def scores_figure(debaters):
+    import plotly.express as px
+
+    df = debaters.dropna(subset=["score"]) if debaters is not None else None
+    if df is None or df.empty:
+        return None
+    fig = px.bar(df, x="debater", y="score", color="debater", hover_data=["stance", "model"], range_y=[0, 10],
+                 text="score", title="Judge's scores (0-10)")
+    fig.update_layout(showlegend=False, height=320, margin=dict(l=10, r=10, t=40, b=10))
+    return fig
+
+
+# ------------------------------------------------------------------- exports
+
+
+@dataclass(frozen=True)
+class Download:
+    label: str
+    file_name: str
+    mime: str
+    fmt: str
+
+
+def slug_for(debate: Debate) -> str:
+    ascii_part = re.sub(r"[^a-z0-9]+", "-", debate.topic.lower()).strip("-")[:40]
+    return (ascii_part + "-" if ascii_part else "") + debate.id
+
+
+def downloads(debate: Debate) -> list[Download]:
+    """The download buttons: the formats the debate's protocol offers."""
+    base = f"debate-{debate.id}"
+    every = {"md": Download("Markdown (.md)", f"{base}.md", "text/markdown", "md"),
+             "json": Download("JSON (.json)", f"{base}.json", "application/json", "json"),
+             "ipynb": Download("Notebook (.ipynb)", f"{base}.ipynb", "application/x-ipynb+json", "ipynb"),
+             "debate-dir": Download("Topic-debate folder (.zip)", f"{slug_for(debate)}.debate.zip",
+                                    "application/zip", "debate-dir")}
+    return [every[fmt] for fmt in registry.get(debate.protocol).export_formats]
+
+
+def export_bytes(archive: Any, debate_id: str, fmt: str) -> bytes:
+    """A debate exported as ``fmt`` by :func:`debate_core.io.exporters.export_debate` (md, json,
+    ipynb; debate-dir as a zip of its folder)."""
+    with tempfile.TemporaryDirectory(prefix="debate-export-") as tmp:
+        written = Path(export_debate(archive, debate_id, fmt, Path(tmp) / f"debate.{fmt}"))
+        return _zip_folder(written) if written.is_dir() else written.read_bytes()
+
+
+def _zip_folder(folder: Path) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        for p in sorted(folder.rglob("*")):
+            if p.is_file():
+                zf.write(p, str(Path(folder.name) / p.relative_to(folder)))
+    return buf.getvalue()
