@@ -306,7 +306,7 @@ def main() -> int:
     fresh = [Debate(id=f"benchbulk{i:04d}", protocol="topic", topic=f"批量 {i}", config=DebateConfig(topic="批量"),
                     rounds=[Speech(round=r, speaker="甲", role="立论", text=text + f"批量追加{i}号第{r}轮")
                             for r in range(1, 11)]) for i in range(500)]
-    from debate_core import text_index
+    from debate_core.archive import text_index
 
     before = arc.search_index_status()
     run_min, text_index.RUN_MIN = text_index.RUN_MIN, 10**9  # write first, index separately, to time each

@@ -4,7 +4,7 @@ For every case a scripted OpenAI-compatible server on 127.0.0.1 answers a 4-roun
 master debate (huineng vs yinguang) validly, except round 2's speech call, which
 gets the fault: once (transient) or every time (persistent).  The debate streams
 (as the app does) into a DuckDB archive in a temporary folder.  A debate that
-stops in a failed state is continued with the archive's ``retry`` (the failed
+stops in a failed state is continued with ``runs.retry`` (the failed
 round alone) and then ``resume``, against the healed server.
 
 Printed per case: the outcome of the first run, the gateway retries used (failed
@@ -255,7 +255,7 @@ def main() -> int:
     import os
 
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    os.environ["DEBATE_BACKOFF"] = str(BACKOFF)  # the archive's retry builds its own gateway
+    os.environ["DEBATE_BACKOFF"] = str(BACKOFF)  # runs.retry builds its own gateway
     t0 = time.monotonic()
     rows = run_matrix()
     print(f"fault matrix: 4-round master debate, fault on round {FAULT_ROUND}'s speech call, streaming, "

@@ -35,7 +35,7 @@ PAGES = {"setup": "pages/1_Setup.py", "live": "pages/2_Live.py", "outcome": "pag
 def archive_path(tmp_path, monkeypatch):
     path = tmp_path / "archive.duckdb"
     monkeypatch.setenv("DEBATE_ARCHIVE", str(path))
-    for var in ("DEBATE_MODEL", "DEBATE_API_BASE", "DEBATE_TEST_ROUND_DELAY"):
+    for var in ("DEBATE_MODEL", "DEBATE_API_BASE", "DEBATE_TEST_SLOW_ROUND"):
         monkeypatch.delenv(var, raising=False)
     return path
 
@@ -260,7 +260,10 @@ def test_offline_master_debate_from_setup_to_outcome(archive_path, archive):
 
 
 def test_live_stop_keeps_what_is_done_then_resume(archive_path, archive, monkeypatch):
-    monkeypatch.setenv("DEBATE_TEST_ROUND_DELAY", "2:1.5")  # round 2 takes 1.5 s to commit
+    from debate_core.archive import Archive
+    from tests.slow_round import slowed
+
+    monkeypatch.setattr(Archive, "speech", slowed(Archive.speech, 2, 1.5))  # round 2 takes 1.5 s to commit
     at = app("setup")
     at.button(key="start").click().run()
     debate_id = qid(at)
@@ -275,7 +278,7 @@ def test_live_stop_keeps_what_is_done_then_resume(archive_path, archive, monkeyp
     assert stored.status == "stopped" and [s.round for s in stored.rounds] == [1, 2]
     assert "用户在第 3 轮开始前停止" in stored.stop_reason
 
-    monkeypatch.delenv("DEBATE_TEST_ROUND_DELAY")
+    monkeypatch.setattr(Archive, "speech", Archive.speech.__wrapped__)
     at = goto(at, "live", debate_id)
     clean(at)
     assert "已停止：用户在第 3 轮开始前停止" in texts(at) and at.get("progress")[0].value == 50

@@ -339,8 +339,10 @@ def test_tokens_by_model_and_other_aggregates(tmp_path, pack):
 
 @pytest.mark.skipif(not SAMPLE.is_dir(), reason=SAMPLE_REASON)
 def test_winners_from_the_imported_sample(tmp_path):
+    from debate_core.io.importers import import_paths
+
     arc = open_archive(tmp_path / "a.duckdb")
-    arc.import_paths([SAMPLE])
+    import_paths(arc, [SAMPLE])
     w = arc.winners()
     assert len(w) == 1
     row = w.iloc[0]
@@ -469,7 +471,7 @@ NEEDLES = ["止观", "自性清净", "remote work", "REMOTE", "50%_off", "%_", "
 
 
 def test_text_search_index_agrees_with_a_plain_scan(tmp_path, monkeypatch):
-    import debate_core.text_index as ti
+    import debate_core.archive.text_index as ti
 
     monkeypatch.setattr(ti, "GROUP", 4)  # many small groups, runs and merges
     monkeypatch.setattr(ti, "RUN_MIN", 8)
@@ -541,7 +543,7 @@ def test_text_search_index_agrees_with_a_plain_scan(tmp_path, monkeypatch):
 def test_text_list_returns_the_newest_matches_in_order(tmp_path, monkeypatch, scan_fraction):
     """The list with ``text`` is the newest ``limit`` debates matching in topic or speech, whether
     the index answers (scan_fraction 1.0) or debates are checked newest first (0.0)."""
-    import debate_core.text_index as ti
+    import debate_core.archive.text_index as ti
     from datetime import datetime, timedelta
 
     monkeypatch.setattr(ti, "GROUP", 4)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.app_support import REPO, XSS_ID, start_streamlit, stop_streamlit, xss_debate
+from tests.slow_round import slow_env
 
 pytestmark = pytest.mark.browser
 
@@ -49,7 +50,8 @@ def server(tmp_path_factory):
     env = {k: v for k, v in os.environ.items() if k not in ("DEBATE_MODEL", "DEBATE_API_BASE")}
     # Round 3 of a debate run by the server takes 2 s more to commit: long enough for the
     # browser to see the live page mid-debate (its round in progress streamed, then the rest).
-    env.update(DEBATE_ARCHIVE=str(archive_path), PYTHONUNBUFFERED="1", DEBATE_TEST_ROUND_DELAY="3:2")
+    env.update(DEBATE_ARCHIVE=str(archive_path), PYTHONUNBUFFERED="1")
+    env = slow_env(env, 3, 2)  # tests/slow_round.py: the server's sitecustomize wraps Archive.speech
     log = open(tmp / "streamlit.log", "w")
     try:
         proc, url = start_streamlit(REPO / "app.py", env, REPO, log)

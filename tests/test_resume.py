@@ -1,10 +1,11 @@
 """Crash safety: SIGKILL a real debate mid round 3, see it interrupted, resume it; retry a failed round.
 
-Making round 3 slow enough to kill deterministically: the archive reads
-``DEBATE_TEST_ROUND_DELAY=ROUND:SECONDS`` in one place (``Archive.speech``) and
-sleeps before committing that round's speech.  The killed process has produced
-round 3 but not committed it, which is what a kill in the middle of a slow model
-call looks like to the archive.  The variable is unset everywhere else.
+Making round 3 slow enough to kill deterministically: the debate runs with
+``DEBATE_TEST_SLOW_ROUND=3:60`` and ``tests/slow_site`` on its PYTHONPATH, whose
+``sitecustomize.py`` wraps ``Archive.speech`` to sleep before committing that round's
+speech (tests/slow_round.py; the library knows nothing of it).  The killed process has
+produced round 3 but not committed it, which is what a kill in the middle of a slow
+model call looks like to the archive.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from debate_core.engines.gateway import GatewayError
 from debate_core.models import DebateConfig
 from debate_core import runs
 from tests.archive_helpers import REPO, cli, make_pack, run_debate
+from tests.slow_round import slow_env
 
 TOPIC = "顿悟与念佛，哪一个更适合初学者？"
 
@@ -52,7 +54,7 @@ def _wait_for(predicate, timeout: float = 60.0, what: str = "condition") -> None
 def test_sigkill_mid_round_3_leaves_rounds_1_2_and_resume_finishes(tmp_path, pack, reference):
     path = tmp_path / "a.duckdb"
     arc = open_archive(path)
-    env = dict(os.environ, DEBATE_TEST_ROUND_DELAY="3:60")
+    env = slow_env(os.environ, 3, 60)
     env.pop("DEBATE_ARCHIVE", None)
     env.pop("DEBATE_MODEL", None)
     proc = subprocess.Popen([sys.executable, "-m", "debate_core", "debate", TOPIC, "--masters", "huineng,yinguang",

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import debate_core.text_index as ti
+import debate_core.archive.text_index as ti
 from debate_core.archive import open_archive
 from debate_core.models import Debate, DebateConfig, Speech
 

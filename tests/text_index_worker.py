@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-import debate_core.text_index as ti
+import debate_core.archive.text_index as ti
 from debate_core.archive import open_archive
 from debate_core.models import Debate, DebateConfig, Speech
 

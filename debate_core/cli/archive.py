@@ -334,7 +334,7 @@ def add_reindex(sub) -> None:
 def run_reindex(args) -> int:
     import time
 
-    from debate_core import text_index
+    from debate_core.archive import text_index
 
     archive = _open(args, create=False)
     t0 = time.perf_counter()

@@ -1,0 +1,358 @@
+"""The archive's writes: the :class:`~debate_core.recorder.Recorder` a running debate reports
+to (each finished speech committed before the next round starts), whole debates in one
+transaction (imports, batches), pack snapshots and judge audits.
+
+Every string that can carry a key (speeches, the config, warnings, model calls, a verdict's
+raw text, audit errors) passes through :func:`debate_core.scrub.scrub` before it is stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from pathlib import Path
+from typing import Any, Optional
+
+from debate_core.archive.connection import FINISHED
+from debate_core.archive.migrations import AUDIT_TABLES, DEBATE_TABLES
+from debate_core.archive.values import dumps, now, to_utc
+from debate_core.models import Debate, LLMCall, Pack, RoundSummary, Speech
+from debate_core.recorder import Recorder
+from debate_core.scrub import env_secrets, scrub
+
+COVERAGE_PREFIX = "⚠️"
+
+
+def _pack_hash(pack: Pack) -> str:
+    data = {
+        "name": pack.name, "version": pack.version,
+        "masters": [{"slug": m.slug, "name": m.name, "school": m.school, "tradition": m.tradition, "era": m.era,
+                     "sources": [s.model_dump(mode="json") for s in m.sources],
+                     "critiques": [c.model_dump(mode="json") for c in m.cross_critique]}
+                    for m in pack.masters.values()],
+    }
+    return hashlib.sha256(json.dumps(data, ensure_ascii=False, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def _speech_key(round_no: int, speaker: str) -> str:
+    return f"{round_no}\x1f{speaker}"
+
+
+def _insert(con, table: str, row: dict[str, Any]) -> None:
+    cols = list(row)
+    con.execute(f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({', '.join('?' for _ in cols)})",
+                [row[c] for c in cols])
+
+
+def _insert_many(con, table: str, rows: list[dict[str, Any]], chunk: int = 200) -> None:
+    """Several rows in few statements (multi-row VALUES): a statement costs about 1 ms however
+    many rows it carries.  Rows are grouped by their columns, so defaults still apply."""
+    by_cols: dict[tuple, list[dict[str, Any]]] = {}
+    for row in rows:
+        by_cols.setdefault(tuple(row), []).append(row)
+    for cols, group in by_cols.items():
+        one = "(" + ", ".join("?" for _ in cols) + ")"
+        for i in range(0, len(group), chunk):
+            part = group[i:i + chunk]
+            con.execute(f"INSERT INTO {table} ({', '.join(cols)}) VALUES {', '.join([one] * len(part))}",
+                        [r[c] for r in part for c in cols])
+
+
+def _totals(debate: Debate) -> dict[str, Any]:
+    done = {s.round for s in debate.rounds if s.status != "failed"}
+    if debate.llm_calls:
+        p = sum(c.prompt_tokens for c in debate.llm_calls)
+        c = sum(c.completion_tokens for c in debate.llm_calls)
+        cost = sum(x.cost for x in debate.llm_calls)
+    else:
+        p = sum(s.prompt_tokens for s in debate.rounds)
+        c = sum(s.completion_tokens for s in debate.rounds)
+        cost = sum(s.cost for s in debate.rounds)
+    failed = [s.round for s in debate.rounds if s.status == "failed"]
+    return {"rounds_done": len(done), "prompt_tokens": p, "completion_tokens": c, "cost": cost,
+            "failed_round": min(failed) if failed and debate.status == "failed" else None}
+
+
+def _header(debate: Debate, secrets: list[str]) -> dict[str, Any]:
+    warnings = scrub(list(debate.warnings), secrets)
+    row = {
+        "id": debate.id, "protocol": debate.protocol, "topic": debate.topic, "status": debate.status,
+        "stop_reason": scrub(debate.stop_reason, secrets),
+        "participants": dumps([p.model_dump(mode="json") for p in debate.participants]),
+        "labels": [p.label for p in debate.participants], "models": list(debate.models),
+        "pack_name": debate.pack_name, "pack_version": debate.pack_version,
+        "planned_rounds": debate.planned_rounds,
+        "config": dumps(scrub(debate.config.model_dump(mode="json"), secrets)),
+        "warnings": warnings, "degraded": any(w.startswith(COVERAGE_PREFIX) for w in warnings),
+        "batch_id": debate.batch_id, "source": debate.source,
+        "created_at": to_utc(debate.created_at), "updated_at": to_utc(debate.updated_at),
+        "finished_at": now() if debate.status in FINISHED else None,
+    }
+    row.update(_totals(debate))
+    return row
+
+
+def _speech_row(debate_id: str, s: Speech, ord_: int, secrets: list[str]) -> dict[str, Any]:
+    return {
+        "debate_id": debate_id, "round": s.round, "ord": ord_, "speaker": s.speaker,
+        "speaker_name": s.speaker_name, "role": s.role, "text": scrub(s.text, secrets),
+        "citations": list(s.citations), "findings": dumps([f.model_dump(mode="json") for f in s.findings]),
+        "ammo_used": list(s.ammo_used), "retries": s.retries, "truncated": s.truncated, "engine": s.engine,
+        "prompt_tokens": s.prompt_tokens, "completion_tokens": s.completion_tokens, "cost": s.cost,
+        "latency_ms": s.latency_ms, "status": s.status,
+        "envelope": dumps(scrub(s.envelope, secrets)) if s.envelope is not None else None,
+        "tool_calls": dumps(scrub([t.model_dump(mode="json") for t in s.tool_calls], secrets)),
+        "warnings": scrub(list(s.warnings), secrets), "recorded_at": now(),
+    }
+
+
+def _call_row(debate_id: str, c: LLMCall, seq: int, secrets: list[str]) -> dict[str, Any]:
+    return {
+        "debate_id": debate_id, "seq": seq, "purpose": c.purpose, "model": c.model, "round": c.round,
+        "speaker": c.speaker, "prompt_tokens": c.prompt_tokens, "completion_tokens": c.completion_tokens,
+        "cost": c.cost, "latency_ms": c.latency_ms, "error": scrub(c.error, secrets),
+        "messages": dumps(scrub(c.messages, secrets)), "response": scrub(c.response, secrets),
+        "created_at": to_utc(c.created_at),
+    }
+
+
+def _pack_for(debate: Debate) -> Optional[Pack]:
+    """The pack a debate was run on, when it names one (``pack_name``) and the pack at
+    ``config.pack`` is still that pack; else None."""
+    if not debate.pack_name:
+        return None
+    try:
+        from debate_core.content.packs import get_pack
+
+        pack = get_pack(debate.config.pack)
+    except Exception:  # noqa: BLE001 - a missing pack must not stop the debate
+        return None
+    if (pack.name, pack.version) != (debate.pack_name, debate.pack_version):
+        return None
+    return pack
+
+
+class ArchiveRecorder(Recorder):
+    """The writes of :class:`~debate_core.archive.Archive` (sessions come from its connection)."""
+
+    _fresh: dict[str, set[str]]  # speech keys written for debates this instance started
+
+    # ---------------------------------------------------------- row writing
+    def _upsert_header(self, con, debate: Debate, secrets: list[str], *, owner: bool = True) -> bool:
+        row = _header(debate, secrets)
+        if owner:
+            row.update(self._writer_cols())
+        if con.execute("SELECT 1 FROM debates WHERE id = ?", [debate.id]).fetchone() is None:
+            _insert(con, "debates", row)
+            return True
+        for key in ("id", "created_at"):
+            row.pop(key)
+        sets = ", ".join(f"{c} = ?" for c in row)
+        con.execute(f"UPDATE debates SET {sets} WHERE id = ?", list(row.values()) + [debate.id])
+        return False
+
+    @staticmethod
+    def _write_outcome(con, debate: Debate, secrets: list[str], *, existed: bool = True) -> None:
+        """Observation and verdict: replaced wholesale."""
+        for table in ("observations", "verdicts", "verdict_rows", "verdict_rounds") if existed else ():
+            con.execute(f"DELETE FROM {table} WHERE debate_id = ?", [debate.id])
+        if debate.observation is not None:
+            o = debate.observation
+            _insert(con, "observations", {"debate_id": debate.id, "divergence": o.divergence,
+                                          "consensus": o.consensus, "to_reader": o.to_reader, "engine": o.engine})
+        v = debate.verdict
+        if v is not None:
+            _insert(con, "verdicts", {"debate_id": debate.id, "winner": v.winner, "summary": v.summary,
+                                      "reasons": dumps(v.reasons), "note": v.note, "parsed": v.parsed,
+                                      "raw": scrub(v.raw, secrets), "judge": v.judge})
+            _insert_many(con, "verdict_rows", [{"debate_id": debate.id, "ord": i, "label": r.label,
+                                                "stance": r.stance, "strongest": r.strongest,
+                                                "weakness": r.weakness, "score": r.score}
+                                               for i, r in enumerate(v.rows)])
+            _insert_many(con, "verdict_rounds", [{"debate_id": debate.id, "ord": i, "round": c.round,
+                                                  "comment": c.comment} for i, c in enumerate(v.per_round)])
+
+    @staticmethod
+    def _snapshot_pack(con, pack: Pack) -> str:
+        h = _pack_hash(pack)
+        if con.execute("SELECT 1 FROM packs WHERE pack_hash = ?", [h]).fetchone():
+            return h
+        _insert(con, "packs", {"pack_hash": h, "name": pack.name, "version": pack.version,
+                               "path": str(Path(pack.path).resolve()), "masters": len(pack.masters),
+                               "critiques": sum(len(m.cross_critique) for m in pack.masters.values()),
+                               "created_at": now()})
+        for m in pack.masters.values():
+            _insert(con, "pack_masters", {"pack_hash": h, "slug": m.slug, "name": m.name, "school": m.school,
+                                          "tradition": m.tradition, "era": m.era, "sources": len(m.sources),
+                                          "critiques": len(m.cross_critique)})
+            for s in m.sources:
+                _insert(con, "pack_sources", {"pack_hash": h, "slug": m.slug, "source_id": s.id,
+                                              "type": s.type, "title": s.title})
+            for c in m.cross_critique:
+                _insert(con, "pack_critiques", {"pack_hash": h, "slug": m.slug, "target_master": c.target_master,
+                                                "position": c.position, "citation": c.citation})
+        return h
+
+    def _link_pack(self, con, debate: Debate) -> None:
+        pack = _pack_for(debate)
+        if pack is not None:
+            h = self._snapshot_pack(con, pack)
+            con.execute("UPDATE debates SET pack_hash = ?, pack_path = ? WHERE id = ?",
+                        [h, str(Path(pack.path).resolve()), debate.id])
+
+    def _touch(self, con, debate: Debate) -> None:
+        t = _totals(debate)
+        w = self._writer_cols()
+        con.execute(
+            "UPDATE debates SET status = ?, rounds_done = ?, prompt_tokens = ?, completion_tokens = ?, cost = ?, "
+            "updated_at = ?, writer_pid = ?, writer_host = ?, writer_start = ?, heartbeat_at = ? WHERE id = ?",
+            [debate.status, t["rounds_done"], t["prompt_tokens"], t["completion_tokens"], t["cost"],
+             to_utc(debate.updated_at) if debate.updated_at else now(), w["writer_pid"], w["writer_host"],
+             w["writer_start"], w["heartbeat_at"], debate.id])
+
+    # ---------------------------------------------------------- the recorder
+    def start(self, debate: Debate) -> None:
+        secrets = env_secrets()
+        with self._session(write=True) as con:
+            new = self._upsert_header(con, debate, secrets)
+            self._link_pack(con, debate)
+        if new:
+            self._fresh[debate.id] = set()  # no speech row can exist yet: appends skip the delete
+
+    def speech(self, debate: Debate, speech: Speech) -> None:
+        secrets = env_secrets()
+        ord_ = next((i for i, s in enumerate(debate.rounds) if s is speech), len(debate.rounds))
+        row = _speech_row(debate.id, speech, ord_, secrets)
+        key = _speech_key(speech.round, speech.speaker)
+        written = self._fresh.get(debate.id)
+        with self._session(write=True) as con:
+            if written is None or key in written:  # a rerun of a round replaces its row
+                con.execute("DELETE FROM speeches WHERE debate_id = ? AND round = ? AND speaker = ?",
+                            [debate.id, speech.round, speech.speaker])
+            _insert(con, "speeches", row)
+            self._touch(con, debate)
+        if written is not None:
+            written.add(key)
+
+    def summary(self, debate: Debate, summary: RoundSummary) -> None:
+        ord_ = next((i for i, s in enumerate(debate.summaries) if s is summary), len(debate.summaries))
+        with self._session(write=True) as con:
+            con.execute("DELETE FROM summaries WHERE debate_id = ? AND round = ? AND speaker = ?",
+                        [debate.id, summary.round, summary.speaker])
+            _insert(con, "summaries", {"debate_id": debate.id, "round": summary.round, "ord": ord_,
+                                       "speaker": summary.speaker, "text": summary.text})
+            self._touch(con, debate)
+
+    def call(self, debate: Debate, call: LLMCall) -> None:
+        secrets = env_secrets()
+        with self._session(write=True) as con:
+            seq = next((i for i in range(len(debate.llm_calls) - 1, -1, -1) if debate.llm_calls[i] is call), None)
+            if seq is None:
+                seq = con.execute("SELECT coalesce(max(seq), -1) + 1 FROM llm_calls WHERE debate_id = ?",
+                                  [debate.id]).fetchone()[0]
+            con.execute("DELETE FROM llm_calls WHERE debate_id = ? AND seq = ?", [debate.id, seq])
+            _insert(con, "llm_calls", _call_row(debate.id, call, seq, secrets))
+            self._touch(con, debate)
+
+    def update(self, debate: Debate) -> None:
+        secrets = env_secrets()
+        # a finished debate is folded into the file: copying the .duckdb alone keeps it
+        with self._session(write=True, checkpoint=debate.status in FINISHED) as con:
+            self._upsert_header(con, debate, secrets)
+            keys = [_speech_key(s.round, s.speaker) for s in debate.rounds]
+            con.execute("DELETE FROM speeches WHERE debate_id = ? AND NOT list_contains(?, "
+                        "round::VARCHAR || chr(31) || speaker)", [debate.id, keys])
+            skeys = [_speech_key(s.round, s.speaker) for s in debate.summaries]
+            con.execute("DELETE FROM summaries WHERE debate_id = ? AND NOT list_contains(?, "
+                        "round::VARCHAR || chr(31) || speaker)", [debate.id, skeys])
+            self._write_outcome(con, debate, secrets)
+        if debate.status != "running":
+            self._fresh.pop(debate.id, None)
+
+    # ----------------------------------------------------------- full writes
+    def save(self, debate: Debate, *, imported_from: Optional[str] = None, replace: bool = True) -> bool:
+        """Write a whole debate in one transaction.  Returns False when it exists and ``replace`` is off."""
+        return self.save_many([debate], imported_from=[imported_from], replace=replace)[0]
+
+    def save_many(self, debates: list[Debate], *, imported_from: Optional[list[Optional[str]]] = None,
+                  replace: bool = True) -> list[bool]:
+        """Write several whole debates in ONE transaction: all of them or none."""
+        secrets = env_secrets()
+        written: list[bool] = []
+        sources = imported_from or [None] * len(debates)
+        with self._session(write=True, checkpoint=any(d.status in FINISHED for d in debates)) as con:
+            for debate, src in zip(debates, sources):
+                exists = con.execute("SELECT 1 FROM debates WHERE id = ?", [debate.id]).fetchone() is not None
+                if exists and not replace:
+                    written.append(False)
+                    continue
+                self._write_full(con, debate, secrets, imported_from=src, existed=exists)
+                written.append(True)
+        self._catch_up_search_index()
+        return written
+
+    def _write_full(self, con, debate: Debate, secrets: list[str], imported_from: Optional[str] = None,
+                    *, existed: bool = True) -> None:
+        if existed:
+            for table in DEBATE_TABLES:
+                con.execute(f"DELETE FROM {table} WHERE debate_id = ?", [debate.id])
+            con.execute("DELETE FROM debates WHERE id = ?", [debate.id])
+        row = _header(debate, secrets)
+        row["finished_at"] = to_utc(debate.updated_at) if debate.status in FINISHED else None
+        if imported_from is not None:
+            row["imported_from"] = imported_from
+        _insert(con, "debates", row)
+        _insert_many(con, "speeches", [_speech_row(debate.id, s, i, secrets) for i, s in enumerate(debate.rounds)])
+        _insert_many(con, "summaries", [{"debate_id": debate.id, "round": s.round, "ord": i,
+                                         "speaker": s.speaker, "text": s.text}
+                                        for i, s in enumerate(debate.summaries)])
+        _insert_many(con, "llm_calls", [_call_row(debate.id, c, i, secrets) for i, c in enumerate(debate.llm_calls)])
+        self._write_outcome(con, debate, secrets, existed=existed)
+        self._link_pack(con, debate)
+
+    def delete(self, debate_id: str) -> bool:
+        with self._session(write=True) as con:
+            if con.execute("SELECT 1 FROM debates WHERE id = ?", [debate_id]).fetchone() is None:
+                return False
+            for table in DEBATE_TABLES:
+                con.execute(f"DELETE FROM {table} WHERE debate_id = ?", [debate_id])
+            con.execute("DELETE FROM debates WHERE id = ?", [debate_id])
+        return True
+
+    # ---------------------------------------------------------------- audits
+    def save_audit(self, report: Any, *, batch_id: Optional[str] = None) -> str:
+        """Store a judge audit (:class:`debate_core.analysis.audit.AuditReport`): its judgments, its
+        summary and every judge call it made (prompts and replies, keys scrubbed), in one
+        transaction.  Returns the audit id (also set on the report)."""
+        secrets = env_secrets()
+        j = report.judgments
+        audit_id = report.audit_id or uuid.uuid4().hex[:12]
+        judgments = [{k: (None if isinstance(v, float) and v != v else v) for k, v in row.items()}
+                     for row in j.to_dict(orient="records")] if len(j) else []
+        cols = ("debate_id", "judge", "variant", "winner", "shown", "position", "first", "n", "parsed", "stored",
+                "error", "prompt_tokens", "completion_tokens", "cost")
+        rows = [{"audit_id": audit_id, **{c: r.get(c) for c in cols}} for r in judgments]
+        for r in rows:
+            r["position"] = None if r["position"] is None else int(r["position"])
+            r["error"] = scrub(r["error"] or "", secrets)
+        calls = [{"audit_id": audit_id, "seq": i, "judge": c["judge"], "variant": c["variant"],
+                  **{k: v for k, v in _call_row(c["debate_id"], c["call"], i, secrets).items()
+                     if k not in ("seq", "round", "speaker")}}
+                 for i, c in enumerate(report.calls)]
+        header = {"audit_id": audit_id, "batch_id": batch_id,
+                  "judges": sorted({r["judge"] for r in rows if r["judge"]}),
+                  "variants": sorted({r["variant"] for r in rows if r["variant"]}),
+                  "debates": len({r["debate_id"] for r in rows}), "judgments": len(rows), "calls": len(calls),
+                  "prompt_tokens": sum(c["prompt_tokens"] or 0 for c in calls),
+                  "completion_tokens": sum(c["completion_tokens"] or 0 for c in calls),
+                  "cost": float(sum(c["cost"] or 0 for c in calls)),
+                  "summary": dumps(scrub(report.summary, secrets)), "created_at": now()}
+        with self._session(write=True) as con:
+            for table in AUDIT_TABLES:
+                con.execute(f"DELETE FROM {table} WHERE audit_id = ?", [audit_id])
+            _insert(con, "audits", header)
+            _insert_many(con, "audit_judgments", rows)
+            _insert_many(con, "audit_calls", calls)
+        report.audit_id = audit_id
+        return audit_id

@@ -1,0 +1,47 @@
+"""Values as the archive stores them: naive UTC timestamps, JSON text, one-line errors."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime, timezone
+from typing import Any, Optional
+
+import pandas as pd
+
+
+def to_utc(dt: Optional[datetime]) -> Optional[datetime]:
+    """Naive UTC for storage."""
+    if dt is None:
+        return None
+    if dt.tzinfo is not None:
+        dt = dt.astimezone(timezone.utc).replace(tzinfo=None)
+    return dt
+
+
+def to_aware(dt: Optional[datetime]) -> Optional[datetime]:
+    if dt is None:
+        return None
+    if isinstance(dt, pd.Timestamp):
+        dt = dt.to_pydatetime()
+    return dt.replace(tzinfo=timezone.utc) if dt.tzinfo is None else dt.astimezone(timezone.utc)
+
+
+def now() -> datetime:
+    return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+def dumps(value: Any) -> Optional[str]:
+    return None if value is None else json.dumps(value, ensure_ascii=False, sort_keys=False)
+
+
+def loads(value: Optional[str], default: Any = None) -> Any:
+    if value is None:
+        return default
+    return json.loads(value)
+
+
+def first_line(exc: BaseException) -> str:
+    """A DuckDB error's first line, without its "See also" link."""
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return re.sub(r"\s+See also https?://\S+", "", text)
