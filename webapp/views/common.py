@@ -12,8 +12,8 @@ from typing import Any, Optional
 from debate_core.models import Debate, Pack, Speech
 from debate_core.protocols import registry
 from debate_core.protocols.base import ASK_PACK
-from debate_core.render.master import (MARK_ZH, MARK_ZH_PLAIN, citation_marks, finding_lines, rule_label,
-                                       speech_clean, speech_verdict)
+from debate_core.render.master import (MARK_ZH, MARK_ZH_PLAIN, citation_marks, rule_label, speech_clean,
+                                       speech_verdict)
 
 
 def is_chinese(debate: Debate) -> bool:
@@ -51,7 +51,6 @@ def pack_summary(pack: Pack) -> str:
 @dataclass
 class CitationView:
     id: str
-    verified: bool  # the id is one of the speaker's own sources
     title: str = ""
     status: str = ""  # quote verification: verified / id_only / unverified ("" when not checked)
     quote: str = ""
@@ -81,17 +80,12 @@ class SpeechView:
     chinese: bool = False  # a debate shown in Chinese: every label is Chinese
     clean: bool = False  # every finding passed: the only case shown with ✓
     verdict: str = ""  # ✓ 检查通过 / ✗ 复述 ? 文面 …
-    check_lines: list[str] = field(default_factory=list)  # the same lines as the Markdown export
 
     @property
     def title(self) -> str:
         if self.chinese:  # the seed's heading, exactly: R1｜慧能大师 立论
             return f"R{self.round}｜{self.speaker_name or self.speaker} {self.role}"
         return f"R{self.round}｜{self.speaker_name or self.speaker} · {self.role}"
-
-    @property
-    def failed_rules(self) -> list[str]:
-        return [f["rule"] for f in self.findings if not f["passed"]]
 
     @property
     def rule_findings(self) -> list[dict[str, Any]]:
@@ -136,7 +130,7 @@ def citation_views(s: Speech, own: dict[str, str], *, chinese: bool) -> list[Cit
     clean = speech_clean(s.findings)
     marks = citation_marks(s.findings)
     if marks:
-        return [CitationView(id=m.id, verified=m.id in own, title=m.title or own.get(m.id, ""), status=m.status,
+        return [CitationView(id=m.id, title=m.title or own.get(m.id, ""), status=m.status,
                              quote=m.quote, label=(MARK_ZH if clean else MARK_ZH_PLAIN).get(m.status, m.status))
                 for m in marks]
     out = []
@@ -145,7 +139,7 @@ def citation_views(s: Speech, own: dict[str, str], *, chinese: bool) -> list[Cit
             label = "仅经号" if c in own else "✗不在本人经典之列"
         else:
             label = ("✅ verified" if clean or not s.findings else "verified") if c in own else "❔ unknown"
-        out.append(CitationView(id=c, verified=c in own, title=own.get(c, ""), label=label))
+        out.append(CitationView(id=c, title=own.get(c, ""), label=label))
     return out
 
 
@@ -160,8 +154,7 @@ def speech_view(s: Speech, sources: dict[str, dict[str, str]], *, chinese: bool 
                    "undecided": f.undecided, "layer": f.layer, "message": f.message} for f in s.findings],
         retries=s.retries, prompt_tokens=s.prompt_tokens, completion_tokens=s.completion_tokens, cost=s.cost,
         latency_ms=s.latency_ms, engine=s.engine, warnings=list(s.warnings), truncated=s.truncated,
-        tool_calls=tools, chinese=chinese, clean=speech_clean(s.findings), verdict=speech_verdict(s.findings),
-        check_lines=finding_lines(s.findings) if chinese else [])
+        tool_calls=tools, chinese=chinese, clean=speech_clean(s.findings), verdict=speech_verdict(s.findings))
 
 
 def speech_views(debate: Debate, archive: Any = None) -> list[SpeechView]:
