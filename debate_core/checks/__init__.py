@@ -21,7 +21,7 @@ from typing import Callable, Iterable, Optional
 from debate_core.models import CrossCritique, Finding, Master, Pack
 from debate_core.checks import restatement as _restatement
 from debate_core.checks._lexicon import master_names, name_map, name_regex, side_terms_for
-from debate_core.checks._text import cjk_len, ngrams
+from debate_core.content.text import cjk_len, ngrams
 from debate_core.checks.citation import CITATION_PATTERNS, check_citation_text, find_citations, norm_id
 from debate_core.checks.dialogue import dialogue_hits
 from debate_core.checks.hygiene import hygiene_problems

@@ -10,6 +10,7 @@ import re
 from functools import lru_cache
 from typing import Iterable, Optional
 
+from debate_core.content.aliases import default_aliases
 from debate_core.models import Master
 
 # Schools, traditions and vehicles: a named side of a debate.
@@ -60,17 +61,6 @@ HONORIFICS = ("老和尚", "老法师", "大和尚", "仁波切", "和尚", "大
 COMMON_WORDS = frozenset({"智者", "唐僧", "法藏", "虚老", "贤首", "觉音"})
 
 
-def _fallback_aliases() -> dict[str, list[str]]:
-    try:
-        from debate_core.content.aliases import default_aliases
-    except Exception:  # noqa: BLE001 - the alias table is optional
-        return {}
-    try:
-        return default_aliases()
-    except Exception:  # noqa: BLE001
-        return {}
-
-
 def bare(name: str) -> str:
     for suffix in HONORIFICS:
         if name.endswith(suffix) and len(name) - len(suffix) >= 2:
@@ -81,7 +71,7 @@ def bare(name: str) -> str:
 def master_names(m: Master) -> list[str]:
     names = list(m.all_names)
     if not m.aliases:
-        names += _fallback_aliases().get(m.slug, [])
+        names += default_aliases().get(m.slug, [])
     return list(dict.fromkeys(n for n in names if n))
 
 
@@ -93,7 +83,7 @@ def name_map(masters: Iterable[Master], extra: Iterable[str] = ()) -> dict[str, 
         for n in master_names(m):
             out.setdefault(n, m.slug)
             out.setdefault(bare(n), m.slug)
-    fallback = _fallback_aliases()
+    fallback = default_aliases()
     for n in extra:
         if not n or n in out:
             continue

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Iterable, Optional
 
 from debate_core.models import CitationMark, Master
-from debate_core.checks._text import QUOTES, normalize_quote, sentences
+from debate_core.content.text import QUOTES, normalize_quote, sentences
 
 # Citation-shaped ids: CBETA (T48n2008, X62n1182, J19nB044), Tibetan Tohoku numbers,
 # SuttaCentral uids (mn10, sn56.11, SC:dn22) and namespaced ids (PTS:Vism, BDRC:W22272).

@@ -26,7 +26,7 @@ from functools import lru_cache
 from typing import Optional
 
 from debate_core.checks._lexicon import SELF
-from debate_core.checks._text import mask, sentences
+from debate_core.content.text import mask, sentences
 
 _PAST = r"(?:曾经|曾|当年|昔日|昔年|早年|那日|那年|一日|某日|有一次|当时|彼时|其时|后来|那天|那一次)"
 _SPEECH = (r"(?:说道|说|道|讲|言|曰|云|问|答|请教|请益|开示|表示|坦言|笑|叹|称|谈|论|发问|提问|追问|反问|质问|回答|"

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-from debate_core.checks._text import PAIRS
+from debate_core.content.text import PAIRS
 
 _URL = re.compile(r"https?://\S+|www\.[A-Za-z0-9\-]+\.\S+|(?<![A-Za-z0-9@])[A-Za-z0-9\-]+\.(?:com|org|net|app|cn|io|edu|"
                   r"gov|info|me|dev)(?:/[^\s，。；）)】]*)?(?![A-Za-z])")

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable
 
-from debate_core.checks._text import cjk_only, clauses, mask, sentences
+from debate_core.content.text import cjk_only, clauses, mask, sentences
 
 RESTATING_ROLES = {"反驳", "回应"}
 

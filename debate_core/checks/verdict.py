@@ -27,7 +27,7 @@ from functools import lru_cache
 from typing import Iterable, Optional
 
 from debate_core.checks._lexicon import READERS, recommend_side_regex, side_regex
-from debate_core.checks._text import clauses, mask, sentences
+from debate_core.content.text import clauses, mask, sentences
 
 _ADJ_MULTI = ("究竟", "高明", "高妙", "高超", "高深", "深刻", "深彻", "透彻", "殊胜", "圆满", "圆融", "圆顿", "了义",
               "彻底", "正确", "正宗", "纯正", "上乘", "优越", "优胜", "优异", "高级", "殊妙", "胜妙", "精妙", "深邃",

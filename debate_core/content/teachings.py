@@ -29,6 +29,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Iterable, Optional
 
+from debate_core.content.text import balanced, cjk_len, normalize_quote, split_sentences
 from debate_core.models import Master, SetAside, Teaching
 
 # Reasons, in the order ``pack check`` lists them.
@@ -80,32 +81,12 @@ _OTHER_SPEAKERS = re.compile(r"佛陀|佛告|佛说|佛說|世尊|如来|如來|
 _OWN_VERBS = r"(?:著|说|說|造|述|撰|口述|开示|開示|公开开示|公開開示|语录|語錄|文钞|文鈔|道歌|全集|论著|論著)"
 _GLOSS = re.compile(r"[（(][^（）()]*?[A-Za-zÀ-ɏḀ-ỿ][^（）()]*?[）)]")
 _ASIDE = re.compile(r"[（(][^（）()]*[\u4e00-\u9fff][^（）()]*[）)]")  # a Chinese aside in brackets
-_PAIRS = {"【": "】", "《": "》", "「": "」", "『": "』", "“": "”", "（": "）", "(": ")", "[": "]", "〔": "〕"}
 _QUOTE_MARKS = re.compile(r"[“”\"‘’「」『』]|(?<![A-Za-z])'|'(?![A-Za-z])")
 
 
-def cjk_len(text: str) -> int:
-    return len(_CJK.findall(text))
-
-
 def _norm(text: str) -> str:
-    try:  # the checks' variant table, when present: 法華 matches 法华
-        from debate_core.checks._text import normalize_quote
-        return normalize_quote(text)
-    except Exception:  # pragma: no cover - the checks module is elsewhere being rewritten
-        return re.sub(r"[^0-9a-z\u3400-\u9fff]", "", text.lower())
-
-
-def _balanced(text: str) -> bool:
-    stack: list[str] = []
-    closers = set(_PAIRS.values())
-    for ch in text:
-        if ch in _PAIRS and not (ch == "(" and False):
-            stack.append(_PAIRS[ch])
-        elif ch in closers:
-            if not stack or stack.pop() != ch:
-                return False
-    return not stack
+    """Compared on letters only, traditional and variant characters as simplified: 法華 matches 法华."""
+    return normalize_quote(text)
 
 
 def _title_parts(title: str) -> list[str]:
@@ -230,22 +211,6 @@ def _clean(text: str, names: list[str]) -> str:
     return t
 
 
-def _split_sentences(text: str) -> list[str]:
-    out, buf, depth = [], "", 0
-    for ch in text:
-        buf += ch
-        if ch in _PAIRS:
-            depth += 1
-        elif ch in _PAIRS.values():
-            depth = max(0, depth - 1)
-        elif ch in "。！？!?" and depth == 0:
-            out.append(buf)
-            buf = ""
-    if buf.strip():
-        out.append(buf)
-    return [s.strip() for s in out if s.strip()]
-
-
 def _long_split(sentence: str) -> list[str]:
     if cjk_len(sentence) <= MAX_CJK:
         return [sentence]
@@ -293,7 +258,7 @@ def _sentence_reason(s: str, names: list[str]) -> Optional[str]:
         return "editorial"
     if _LATIN.search(s):
         return "foreign"
-    if not _balanced(s) or "…" in s or "..." in s or re.search(r"[【《「『（(\[]\s*$", s):
+    if not balanced(s) or "…" in s or "..." in s or re.search(r"[【《「『（(\[]\s*$", s):
         return "fragment"
     if cjk_len(s) < MIN_CJK or s.rstrip("。").endswith(("：", ":", "——", "—", "→", "+", "、")):
         return "fragment"
@@ -500,7 +465,7 @@ def read_text(text: str, master: Master, file: str = "", name: str = "") -> tupl
         if not quoted:
             lead_other = False
         cleaned = _clean(content, names)
-        pieces = [p for s in _split_sentences(cleaned) for p in _long_split(s)]
+        pieces = [p for s in split_sentences(cleaned) for p in _long_split(s)]
         if not pieces:
             drop(lineno, content, "fragment")
             continue

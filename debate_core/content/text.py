@@ -1,4 +1,5 @@
-"""Text plumbing shared by the rules: CJK counting, masking, sentences, clauses, normalising quotes."""
+"""Text plumbing shared by the pack reader, the rules and the offline engine: CJK counting, masking,
+sentences, clauses, bracket balance, normalising quotes."""
 
 from __future__ import annotations
 
@@ -15,6 +16,10 @@ PAIRS = {"【": "】", "《": "》", "「": "」", "『": "』", "“": "”", "
 QUOTES = {"「": "」", "『": "』", "“": "”", "‘": "’"}
 SENTENCE_END = "。！？!?\n"
 CLAUSE_SEP = "，,；;：:、—"
+
+
+# The brackets and quotes a sentence never ends inside (the pack reader's and the engine's splitter).
+SENTENCE_PAIRS = {"【": "】", "《": "》", "「": "」", "『": "』", "“": "”", "（": "）", "(": ")", "[": "]", "〔": "〕"}
 
 
 def cjk_len(text: str) -> int:
@@ -83,6 +88,36 @@ def sentences(text: str) -> list[tuple[int, int]]:
     if text[start:].strip():
         out.append((start, len(text)))
     return out
+
+
+def split_sentences(text: str, stops: str = "。！？!?", pairs: dict[str, str] = SENTENCE_PAIRS) -> list[str]:
+    """Sentences split at ``stops`` outside the brackets and quotes of ``pairs``, stripped, none empty."""
+    out, buf, depth = [], "", 0
+    for ch in text:
+        buf += ch
+        if ch in pairs:
+            depth += 1
+        elif ch in pairs.values():
+            depth = max(0, depth - 1)
+        elif ch in stops and depth == 0:
+            out.append(buf)
+            buf = ""
+    if buf.strip():
+        out.append(buf)
+    return [s.strip() for s in out if s.strip()]
+
+
+def balanced(text: str, pairs: dict[str, str] = SENTENCE_PAIRS) -> bool:
+    """Every bracket and quote of ``pairs`` opened in ``text`` is closed, in order."""
+    stack: list[str] = []
+    closers = set(pairs.values())
+    for ch in text:
+        if ch in pairs:
+            stack.append(pairs[ch])
+        elif ch in closers:
+            if not stack or stack.pop() != ch:
+                return False
+    return not stack
 
 
 def clauses(text: str, start: int = 0, end: int | None = None, masked: str | None = None) -> list[tuple[int, int]]:
