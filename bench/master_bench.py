@@ -64,7 +64,7 @@ def one_debate(cold: bool) -> float:
     from debate_core.api import run_debate
     from debate_core.content.packs import _cached_pack
     from debate_core.models import DebateConfig
-    from debate_core.render.master import render_markdown
+    from debate_core.protocols.registry import render as render_markdown
 
     if cold:
         _cached_pack.cache_clear()
@@ -183,7 +183,7 @@ def content(pack_path, label: str, show: int = 0) -> dict:
             totals["template sentences reused by a speaker"] += sum(v - 1 for v in per_speaker.values() if v > 1)
             used.append(mats)
             if show and totals["debates"] <= show:
-                from debate_core.render.master import render_markdown
+                from debate_core.protocols.registry import render as render_markdown
                 print(render_markdown(d))
         a, b = used
         diffs.append(1 - len(a & b) / max(1, len(a | b)))

@@ -18,7 +18,7 @@ from debate_core.models import DebateConfig
 from debate_core import runs
 from debate_core.protocols import registry
 from debate_core.recorder import Recorder
-from debate_core.render.master import render_markdown
+from debate_core.protocols.registry import render as render_markdown
 from debate_core.render.judged import debate_log_md, verdict_md, wrap_up_md
 from debate_core.engines.scripted_server import Reply, ScriptedServer
 from debate_core.engines.verdicts import parse_verdict_markdown

@@ -17,7 +17,7 @@ from debate_core import runs
 from debate_core.protocols import registry
 from debate_core.protocols.trial import MAX_TOOL_CALLS, open_trial, trial_round, trial_verdict
 from debate_core.recorder import Recorder
-from debate_core.render.master import render_markdown
+from debate_core.protocols.registry import render as render_markdown
 from debate_core.engines.scripted_server import Reply, ScriptedServer
 
 FAST = {"backoff": 0.01}

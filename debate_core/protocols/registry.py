@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 
 from debate_core.errors import InputError
+from debate_core.models import Debate
 from debate_core.protocols.base import ProtocolSpec
 
 # name -> module defining SPEC, in the order Setup lists them
@@ -41,3 +42,8 @@ def specs() -> list[ProtocolSpec]:
 def judged() -> tuple[str, ...]:
     """The protocols that end in a judge's verdict (audits, winners, ratings)."""
     return tuple(s.name for s in specs() if s.judged)
+
+
+def render(debate: Debate) -> str:
+    """``debate`` as Markdown in its own protocol's framework."""
+    return get(debate.protocol).render(debate)

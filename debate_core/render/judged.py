@@ -273,10 +273,3 @@ def render_trial(debate: Debate) -> str:
         for k, text in v.reasons.items():
             out += [f"**{k}**：{text}", ""]
     return "\n".join(out).rstrip() + "\n"
-
-
-def render(debate: Debate) -> str:
-    """Markdown for a topic debate or a trial."""
-    if debate.protocol == "trial":
-        return render_trial(debate)
-    return render_topic(debate)

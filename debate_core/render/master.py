@@ -199,12 +199,3 @@ def render_master(debate: Debate, *, engine_line: bool = True) -> str:
         engines = sorted({s.engine for s in debate.rounds if s.engine}) or debate.models
         out.append(f"> 引擎：{', '.join(engines)} · 辩论 {debate.id} · 人物包 {debate.pack_name} {debate.pack_version}".rstrip())
     return "\n".join(out).rstrip() + "\n"
-
-
-def render_markdown(debate: Debate) -> str:
-    """The protocol's own framework for any debate."""
-    if debate.protocol == "master":
-        return render_master(debate)
-    from debate_core.render import judged as render_judged
-
-    return render_judged.render(debate)
