@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from debate_core.api import MAX_TOPIC_CHARS, InputError, start_debate, validate_topic
+from debate_core.api import start_debate
+from debate_core.errors import InputError
+from debate_core.settings import MAX_TOPIC_CHARS, validate_topic
 from debate_core.models import DebateConfig
 from debate_core.engines.scripted_server import ScriptedServer
 from tests.conftest import run_cli
