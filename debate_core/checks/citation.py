@@ -348,6 +348,7 @@ def check_citation_text(text: str, speaker: Master, known_ids: Iterable[str],
                 else:
                     notes.append(f"引文「{short}」无法核对：资料包没有《{src.title}》（{src.id}）的文本")
         marks.append(CitationMark(id=u.id, title=u.title or chinese_title(src.title), quote=u.quote[:200], status=status))
+    problems += _title_only_problems(text, units, speaker, owners, other_titles)
     summary = "；".join(f"{m.id}（{_STATUS_ZH[m.status]}）" for m in marks)
     if problems:
         return CitationResult(False, False, "；".join(problems + undecided), marks)
@@ -355,6 +356,32 @@ def check_citation_text(text: str, speaker: Master, known_ids: Iterable[str],
         return CitationResult(False, True, "无法判定：" + "；".join(undecided), marks)
     msg = "出处均属本人：" + summary + ("；" + "；".join(notes) if notes else "")
     return CitationResult(True, False, msg, marks)
+
+
+_TITLE_BRACKET = re.compile(r"【[^】]*?《([^》]+)》[^】]*】")
+
+
+def _title_only_problems(text: str, units: list[Cited], speaker: Master, owners: dict[str, str],
+                         other_titles: dict[str, str]) -> list[str]:
+    """A citation bracket that names a text but gives no id (【《阿弥陀经》】) still cites that text: it
+    must be one of the speaker's own sources."""
+    out = []
+    for m in _TITLE_BRACKET.finditer(text):
+        if any(u.start <= m.start() < u.end or m.start() <= u.start < m.end() for u in units):
+            continue  # a bracket with an id is judged above
+        title = m.group(1)
+        if any(title_matches(title, src.title) for src in speaker.sources if src.title):
+            continue
+        matches = [oid for oid, ot in other_titles.items() if title_matches(title, ot)]
+        exact = [oid for oid in matches if _norm_title(title) in title_variants(other_titles[oid])]
+        named = (exact or matches or [None])[0]
+        if named is not None:
+            who = owners.get(norm_id(named))
+            out.append(f"{m.group(0)}引的《{title}》不在 {speaker.name} 的 sources[] 中（是 {named}"
+                       + (f"，属于{who}）" if who else "）"))
+        else:
+            out.append(f"{m.group(0)}引的《{title}》不在 {speaker.name} 的 sources[] 中，也没有编号")
+    return out
 
 
 _STATUS_ZH = {"verified": "引文已核对", "id_only": "仅编号", "unverified": "引文未核对"}
