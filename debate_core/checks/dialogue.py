@@ -12,7 +12,10 @@ narrated encounter between two of them is invented.  The rule looks, in the spea
   Y 面露难色 / 语塞 / 抚掌大笑 / 摇头 / 沉吟, in Y's clause or the subjectless clause after it
   (not a supposed, habitual or caused reaction: 恐怕也会摇头, 常叹, 令人动容);
 * a narrated answer (X 答曰：「…」, X 回道, X 笑道) or question (当时 X 问：「…」), unless the words
-  come from a text (六祖在《坛经》中说, 印光大师在《文钞》中答曰) or from this debate (印光大师上一轮问).
+  come from a text (六祖在《坛经》中说, 印光大师在《文钞》中答曰) or from this debate (印光大师上一轮问);
+* a greeting, quarrel or parting (合十致意, 争执不下, 不欢而散), masters doing a thing together
+  (一同讲经), letters (X 读了 Y 的来信), a first sight (X 一见 Y), one master won over by another
+  (Y 听完 X 的开示，当下开悟), and the opponent as having spoken to the speaker (曾当面对我说).
 
 It allows: quoting a master's text (六祖曰：「…」), quoting the opponent's stated position to answer it
 (印光大师主张「…」，然而…), the Buddha speaking to a disciple (佛告舍利弗), a master teaching his own
@@ -30,12 +33,14 @@ from debate_core.content.text import mask, sentences
 
 _PAST = r"(?:曾经|曾|当年|昔日|昔年|早年|那日|那年|一日|某日|有一次|当时|彼时|其时|后来|那天|那一次)"
 _SPEECH = (r"(?:说道|说|道|讲|言|曰|云|问|答|请教|请益|开示|表示|坦言|笑|叹|称|谈|论|发问|提问|追问|反问|质问|回答|"
-           r"顶礼|礼拜|作礼|合掌|行礼|拱手|求教|请法|问法|点头|颔首)")
+           r"顶礼|礼拜|作礼|合掌|合十|致意|问讯|问候|作揖|施礼|还礼|鞠躬|行礼|拱手|求教|请法|问法|点头|颔首)")
 _MEET = (r"(?:论道|论法|谈法|说法|对谈|交谈|相谈|畅谈|晤谈|面谈|共话|问答|辩论|论辩|辩难|问难|相见|会面|见面|相遇|相会|"
          r"对坐|同坐|相对而坐|相视|促膝|寒暄|握手|拱手|叙谈|谈论|切磋|对答|辩了|辩至|论了|谈了|一问一答|你来我往|"
          r"坐而论道|同参|同行|会晤|相逢|重逢|见过|讨论|探讨|商讨|研讨|交流|议论|论议|共修|共参|商量|对弈|共饮|品茶|同游|同住|共住|同登|相约|相伴|结伴|"
          r"(?:长|深|夜|畅|恳|密|笔|细|闲|促膝|彻夜|连日|当面)谈|谈禅|论禅|说禅|话禅|共论|论难|激辩|对辩|争辩|舌战|交锋|过招|"
-         r"较量|斗法|往来|书信往来|通信|通书|互通|互致|酬唱|唱和|赠答|酬答|结交|相交|订交|相识|过从|盘桓|印可|请益)")
+         r"较量|斗法|往来|书信往来|通信|通书|互通|互致|酬唱|唱和|赠答|酬答|结交|相交|订交|相识|过从|盘桓|印可|请益|"
+         r"争执|争论|争吵|不欢而散|分手|告别|作别|道别|辞别|握别|"
+         r"(?:一同|一起|共同|同台|同堂|一道|并肩)[^，。；]{0,3}?(?:讲经|说法|弘法|修行|念佛|参禅|打坐|用功|闭关|住|游|坐|行|听经|译经))")
 _TRAVEL = r"(?:亲至|亲赴|亲往|专程|特地|特意|前往|来到|赶到|赴|到|至|往|造访|登门|入|上)"
 _VISIT = r"(?:拜访|参访|拜谒|谒见|拜见|参见|会见|造访|探望|求见|面见|晋见|叩见|参谒|亲近|见了|见到|遇到|遇见|逢)"
 _REACT_AFTER = (r"(?:听罢|听完|听了|闻言|闻罢|闻之|闻此|听后|见状|听到这里|听到此处|闻听|"
@@ -46,6 +51,8 @@ _REACT = (r"(?:默然良久|默然不语|默然无语|默然|连连点头|点头
 _REACT_STRONG = (r"(?:默然良久|默然不语|默然无语|连连点头|点头称是|点头称善|颔首称是|频频点头|哑口无言|无言以对|语塞|"
                  r"拂袖而去|抚掌大笑|相视而笑|会心一笑|合掌称善|起身作礼|作礼而退|听罢默然|闻言默然|微微一笑|淡淡一笑|"
                  r"哈哈大笑|笑而不答|笑而不语|默然不答|不置可否|没有作答|未作答|沉默不语|良久不语|一言不发|若有所思)")
+# being won over or awakened by another master's words: told only when that master is named too
+_WON_OVER = r"(?:当下|当即|顿时|立即|随即|便|就|遂|终于)?(?:开悟|大悟|省悟|领悟|信服|折服|叹服|心服|拜服|赞叹不已|称赞|满意|释然)"
 _ANSWER = (r"(?:答曰|答道|回答道|回答说|回道|答云|对曰|应道|应声道|应声说|笑道|笑答|笑曰|叹道|反问道|沉吟道|接口道|"
            r"回应道|答：|答:|问道：|问道:|问曰|问：|问:)")
 _TEXT_FRAME = re.compile(r"(?:在|于)《[^》]*》|《[^》]*》(?:中|里|云|曰|有言|所|卷)|书中|信中|文中|文钞|开示录|语录|"
@@ -83,9 +90,14 @@ def _patterns(N: str) -> dict[str, re.Pattern]:
     pat3 = re.compile(rf"(?P<x>{N}|{selfp})[^，。；]{{0,4}}?{_TRAVEL}[^，。；]{{0,10}}?(?:与|和|同|见|访|谒|拜见|参见)"
                       rf"(?P<y>{N})")
     pat4 = re.compile(rf"(?P<x>{N}|{selfp})[^，。；]{{0,10}}?{_VISIT}(?:过|了)?(?P<y>{N})")
-    return {"pat1": pat1, "pat2": pat2, "pat3": pat3, "pat4": pat4,
+    to_self = re.compile(rf"(?P<x>{N})[^，。；：]{{0,6}}?(?:对|向|跟|告诉)(?:{selfp})(?:[^，。；：「“]{{0,4}}?){_SPEECH}")
+    return {"to_self": to_self, "pat1": pat1, "pat2": pat2, "pat3": pat3, "pat4": pat4,
             "answer": re.compile(rf"(?P<y>{N})(?P<mid>[^，。；「“]{{0,8}}?){_ANSWER}"),
             "react1": re.compile(rf"(?P<y>{N})[^。；]{{0,12}}?{_REACT_AFTER}[^。；]{{0,8}}?{_REACT}"),
+            "won_over": re.compile(rf"(?P<y>{N})[^。；]{{0,12}}?(?:{_REACT_AFTER}|对)(?P<z>[^。；]{{0,14}}?){_WON_OVER}"),
+            "letter": re.compile(rf"(?P<x>{N}|{selfp})[^，。；]{{0,6}}?(?:读|收到|接到|看了|读罢|拆阅|捧读|回复了?|回了)(?:了|过|完)?"
+                                 rf"(?P<y>{N})(?:的|之)?(?:来信|书信|信函|来函|手书|书札|信)"),
+            "first_sight": re.compile(rf"(?P<x>{N})[^，。；]{{0,4}}?(?:一见|初见|乍见|见到|见了)(?P<y>{N})(?![的之所说论等诸])"),
             "react2": re.compile(rf"(?P<y>{N})[^，。；]{{0,6}}?{_REACT_STRONG}"),
             "react3": re.compile(rf"(?P<y>{N})(?P<mid>[^，。；：「“]{{0,4}}?){_REACT_TOLD}"),
             "react4": re.compile(rf"(?P<y>{N})(?P<mid>[^，。；：「“]{{0,8}}?)[，,](?:一时|顿时|当即|随即|不禁|竟|竟然|便|遂|"
@@ -121,6 +133,18 @@ def dialogue_hits(text: str, names: Optional[re.Pattern], key_of: dict[str, str]
             if (is_self and not past) or (not is_self and key(x) == key(y)) or debate_frame:
                 continue
             add(m)
+        for m in P["to_self"].finditer(sent):
+            if (past or "当面" in sent) and not debate_frame and key(m.group("x")) != speaker_key:
+                add(m)
+        for key_ in ("letter", "first_sight"):
+            for m in P[key_].finditer(sent):
+                if key(m.group("x")) != key(m.group("y")) and not debate_frame:
+                    add(m)
+        for m in P["won_over"].finditer(sent):
+            others = [n.group(0) for n in names.finditer(m.group("z"))]
+            if any(key(o) != key(m.group("y")) for o in others) and not debate_frame \
+                    and not _TEXT_FRAME.search(sent[m.start(): m.end()]):
+                add(m)
         for m in pat2.finditer(sent):
             x, y = m.group("x"), m.group("y")
             if (x in SELF and not past) or (x not in SELF and key(x) == key(y)):

@@ -4,8 +4,9 @@ Forbidden: a URL or web address; a Markdown link or Markdown markup (headings, b
 bullets, tables, code fences); an editorial or meta note of the kind packs carry for their
 editors (引用时应注明…, 不可代笔虚构…, 深入研究请查阅…, 节选自…, 仅供参考); a prompt fragment
 (a 【…】 header that is not a citation, 硬性规则, 本轮你的任务, 弹药库, 你扮演…, 300-500 字 …)
-or talk about the writing itself (作为 AI…, 以下是我的发言, 字数：…); a bracket or quote left open
-or closed without its opener; a run of English words outside a citation.
+or talk about the writing itself (作为 AI…, 以下是我的发言, 字数：…, 以上为立论部分, a placeholder
+such as （待补）); a bracket or quote left open or closed without its opener; a run of English
+words outside a citation.
 
 Allowed: citation brackets with ids and titles (【《坛经·般若品》，T48n2008】, even with English
 titles inside), a foreign term glossed in parentheses after its Chinese name (毗婆舍那（vipassanā）),
@@ -43,7 +44,10 @@ _PROMPT = re.compile(
     r"target_master|signature_phrases|\bslug\b|round_summary|首轮，对方尚未发言|禁稻草人|禁裁决|禁伪造对话|"
     r"(?:作为|我是)(?:一个|一名)?(?:AI|人工智能|语言模型|助手|大模型)|以下是[^。；\n]{0,8}(?:发言|回答|内容|正文)|"
     r"以上是[^。；\n]{0,8}(?:发言|回答|内容)|希望对你有(?:所)?帮助|字数[：:]|[（(]\s*(?:约|共)?\s*\d+\s*字\s*[）)]|"
-    r"本轮发言(?:完毕|结束|如下)|发言完毕|(?m:^\s*R\d+\s*[｜|：:（(])")
+    r"本轮发言(?:完毕|结束|如下)|发言完毕|"
+    r"(?:以上|以下|上面|下面|本段|此段)(?:为|是|即)[^。；\n]{0,8}?(?:部分|段落|正文|内容如下)|"
+    r"[（(【\[][^）)】\]]{0,4}?(?:此处|这里)[^）)】\]]{0,6}?(?:应|须|需|待|可)?(?:补|填|插入|加入|替换|略去|省略)[^）)】\]]{0,8}[）)】\]]|"
+    r"[（(【\[]\s*(?:待补|待填|待定|待补充|待核|占位|此处省略)[^）)】\]]{0,8}[）)】\]]|(?m:^\s*R\d+\s*[｜|：:（(])")
 _LATIN_WORD = r"['’]?[A-Za-zÀ-ɏḀ-ỿ][A-Za-zÀ-ɏḀ-ỿ'’\-]*"
 _LATIN_RUN = re.compile(rf"{_LATIN_WORD}(?:[ \t]+{_LATIN_WORD})+")
 _META_WORDS = {"note", "notes", "summary", "round", "speaker", "citation", "citations", "prompt", "todo", "fixme",
