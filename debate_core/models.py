@@ -12,7 +12,9 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any, Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from debate_core.lang import detect
 
 
 def utcnow() -> datetime:
@@ -378,6 +380,7 @@ class DebateConfig(BaseModel):
     workspace: Optional[str] = None
     max_speech_length: int = 2000
     batch_id: Optional[str] = None
+    lang: Optional[Literal["zh", "en"]] = None  # None: follow the topic (debate_core.lang.resolve)
 
 
 class Debate(BaseModel):
@@ -404,6 +407,17 @@ class Debate(BaseModel):
     updated_at: datetime = Field(default_factory=utcnow)
     batch_id: Optional[str] = None
     source: str = ""  # "run", or where an import came from
+    lang: Literal["zh", "en"] = "zh"  # the language the debate speaks (debate_core.lang)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _default_lang(cls, data: Any) -> Any:
+        # a record written before debates had a language (an old export, an import) follows its topic
+        if isinstance(data, dict) and not data.get("lang"):
+            cfg = data.get("config")
+            asked = cfg.get("lang") if isinstance(cfg, dict) else getattr(cfg, "lang", None)
+            data = {**data, "lang": asked or detect(str(data.get("topic") or ""))}
+        return data
 
     def participant(self, label: str) -> Optional[Participant]:
         return next((p for p in self.participants if p.label == label), None)

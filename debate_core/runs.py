@@ -15,6 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable, Optional
 
+from debate_core import lang
 from debate_core.errors import ArchiveError
 from debate_core.models import Debate, DebateConfig, Speech
 from debate_core.protocols import registry
@@ -29,7 +30,8 @@ RETRYABLE = ("failed",)  # a retry reruns the failed round alone
 def start(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bool = True,
           gateway_options: Optional[dict[str, Any]] = None) -> tuple[Runner, Debate]:
     """Validate, create the debate record (status running) and return (runner, debate)."""
-    config = config.model_copy(update={"topic": validate_topic(config.topic)})
+    topic = validate_topic(config.topic)
+    config = config.model_copy(update={"topic": topic, "lang": lang.resolve(topic, config.lang)})
     spec = registry.get(config.protocol)
     spec.check(config)
     return spec.start(config, recorder, probe=probe, gateway_options=gateway_options)

@@ -62,17 +62,25 @@ def test_older_archive_is_migrated_and_keeps_its_rows(tmp_path):
     con.execute("INSERT INTO meta VALUES ('schema_version', ?)", [str(number)])
     con.execute("INSERT INTO debates (id, protocol, topic, status, config, created_at, updated_at) VALUES "
                 "('old1', 'master', '旧议题', 'completed', '{\"topic\": \"旧议题\"}', now(), now())")
+    con.execute("INSERT INTO debates (id, protocol, topic, status, config, created_at, updated_at) VALUES "
+                "('old2', 'topic', 'Is free will real?', 'completed', '{\"topic\": \"Is free will real?\"}', "
+                "now(), now())")
     for r in (1, 2):
         con.execute("INSERT INTO speeches (debate_id, round, ord, speaker, role, text, findings, status) VALUES "
                     "('old1', ?, ?, ?, '立论', ?, '[]', 'ok')", [r, r - 1, f"s{r}", f"旧发言第{r}轮，言及止观双运"])
     con.close()
     arc = open_archive(path)
-    assert arc.schema_version() == SCHEMA_VERSION == 5
+    assert arc.schema_version() == SCHEMA_VERSION == 6
     cols = set(arc.query("SELECT column_name FROM information_schema.columns WHERE table_name = 'debates'")
                ["column_name"])
-    assert {"pack_hash", "pack_path"} <= cols
+    assert {"pack_hash", "pack_path", "lang"} <= cols
     d = arc.get_debate("old1")
     assert d.topic == "旧议题" and d.status == "completed" and [s.round for s in d.rounds] == [1, 2]
+    # v6: each stored debate's language, backfilled from its topic, and the list filters by it
+    assert d.lang == "zh" and arc.get_debate("old2").lang == "en"
+    assert list(arc.list_debates(lang="en")["id"]) == ["old2"]
+    assert list(arc.list_debates(lang="zh")["id"]) == ["old1"]
+    assert arc.count_debates(lang="en") == 1
     # the old speeches were numbered in order; a new one continues after them
     d.rounds.append(Speech(round=3, speaker="s1", role="回应", text="新发言"))
     arc.speech(d, d.rounds[-1])

@@ -15,7 +15,7 @@ from typing import Optional
 from debate_core.archive.values import now
 from debate_core.errors import ArchiveError
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 _V1 = [
     """CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR)""",
@@ -154,12 +154,19 @@ _V5 = [
         latency_ms DOUBLE, error VARCHAR, messages JSON, response VARCHAR, created_at TIMESTAMP)""",
 ]
 
+_V6 = [
+    "ALTER TABLE debates ADD COLUMN lang VARCHAR",
+    # a debate stored before debates had a language follows its topic: CJK is Chinese, else English
+    "UPDATE debates SET lang = CASE WHEN regexp_matches(topic, '[\u3400-\u9fff\uf900-\ufaff]') THEN 'zh' ELSE 'en' END",
+]
+
 MIGRATIONS: list[tuple[int, str, list]] = [
     (1, "debates, speeches, summaries, verdicts, observations, llm_calls", _V1),
     (2, "pack snapshot tables (packs, pack_masters, pack_sources, pack_critiques)", _V2),
     (3, "speech numbers (speeches.sno) and the text-search block index (search_blocks)", _V3),
     (4, "the text-search bigram index (search_runs, search_run_<n>) replaces search_blocks", _V4),
     (5, "judge audits (audits, audit_judgments, audit_calls)", _V5),
+    (6, "each debate's language (debates.lang), backfilled from its topic", _V6),
 ]
 
 DEBATE_TABLES = ("speeches", "summaries", "observations", "verdicts", "verdict_rows", "verdict_rounds", "llm_calls")

@@ -21,7 +21,7 @@ from debate_core.models import (Debate, DebateConfig, Finding, LLMCall, Observat
 SEARCH_REFRESH_LIMIT = 65_536  # speeches one search indexes at most before answering (the rest is scanned)
 LIST_COLUMNS = ("id, protocol, topic, status, stop_reason, participants, labels, models, pack_name, "
                 "pack_version, planned_rounds, rounds_done AS rounds, prompt_tokens, completion_tokens, cost, "
-                "warnings, degraded, batch_id, source, imported_from, created_at, updated_at, finished_at")
+                "warnings, degraded, batch_id, source, imported_from, lang, created_at, updated_at, finished_at")
 
 
 def _resolve_date(value: Any, end: bool = False) -> Optional[datetime]:
@@ -88,13 +88,16 @@ def _build(h, speeches, summaries, obs, verdict, vrows, vrounds, calls) -> Debat
                            messages=loads(c["messages"], []), response=c["response"] or "",
                            created_at=to_aware(c["created_at"])) for c in calls],
         created_at=to_aware(h["created_at"]), updated_at=to_aware(h["updated_at"]),
-        batch_id=h["batch_id"], source=h["source"] or "",
+        batch_id=h["batch_id"], source=h["source"] or "", lang=h.get("lang") or None,
     )
 
 
 def _filters(protocol=None, master=None, model=None, status=None, date_from=None, date_to=None, text=None,
-             batch_id=None, text_ids=None) -> tuple[str, list]:
+             batch_id=None, text_ids=None, lang=None) -> tuple[str, list]:
     clauses, params = [], []
+    if lang:
+        clauses.append("lang = ?")
+        params.append(lang)
     if protocol:
         clauses.append("protocol = ?")
         params.append(protocol)
@@ -219,14 +222,17 @@ class Reads:
     def list_debates(self, protocol: Optional[str] = None, master: Optional[str] = None,
                      model: Optional[str] = None, status: Optional[str] = None, date_from: Any = None,
                      date_to: Any = None, text: Optional[str] = None, limit: int = 500,
-                     batch_id: Optional[str] = None, mark: bool = True) -> pd.DataFrame:
+                     batch_id: Optional[str] = None, mark: bool = True,
+                     lang: Optional[str] = None) -> pd.DataFrame:
         """Debates, newest first, filtered.  ``master`` matches a participant label or name,
-        ``model`` one of the debate's models, ``text`` the topic or any speech (case-insensitive)."""
+        ``model`` one of the debate's models, ``text`` the topic or any speech (case-insensitive),
+        ``lang`` the debate's language (zh / en)."""
         if mark:
             self.mark_interrupted()
         needle = (text or "").strip()
         lim = max(0, int(limit))
-        where, params = _filters(protocol, master, model, status, date_from, date_to, None, batch_id)
+        where, params = _filters(protocol, master, model, status, date_from, date_to, None, batch_id,
+                                 lang=lang)
         if needle and text_index.indexable(needle):
             self._catch_up_search_index(limit=SEARCH_REFRESH_LIMIT)
         try:
@@ -245,7 +251,7 @@ class Reads:
         return df
 
     def count_debates(self, **filters) -> int:
-        keys = ("protocol", "master", "model", "status", "date_from", "date_to", "text", "batch_id")
+        keys = ("protocol", "master", "model", "status", "date_from", "date_to", "text", "batch_id", "lang")
         args = {k: filters.get(k) for k in keys}
         text = args.get("text")
         args["text_ids"] = self.search_speeches(text) if text and text.strip() else None

@@ -85,7 +85,7 @@ def _header(debate: Debate, secrets: list[str]) -> dict[str, Any]:
         "planned_rounds": debate.planned_rounds,
         "config": dumps(scrub(debate.config.model_dump(mode="json"), secrets)),
         "warnings": warnings, "degraded": any(w.startswith(COVERAGE_PREFIX) for w in warnings),
-        "batch_id": debate.batch_id, "source": debate.source,
+        "batch_id": debate.batch_id, "source": debate.source, "lang": debate.lang,
         "created_at": to_utc(debate.created_at), "updated_at": to_utc(debate.updated_at),
         "finished_at": now() if debate.status in FINISHED else None,
     }

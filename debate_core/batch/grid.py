@@ -211,7 +211,7 @@ def config_for(spec: BatchSpec, cell: Cell) -> DebateConfig:
         protocol=cell.protocol, topic=cell.topic, rounds=cell.rounds, api_base=spec.api_base,
         temperature=spec.temperature, timeout=spec.timeout, max_retries=spec.max_retries,
         check_retries=spec.check_retries, batch_id=f"{spec.batch_id}{CELL_SEP}{cell.key}",
-        masters=list(cell.masters), stances=list(cell.stances), judge_model=cell.judge_model)
+        masters=list(cell.masters), stances=list(cell.stances), judge_model=cell.judge_model, lang=spec.lang)
     if _many_models(proto):
         fields["models"] = list(cell.models)
     else:

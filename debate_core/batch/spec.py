@@ -83,6 +83,7 @@ class BatchSpec(BaseModel):
     check_retries: int = Field(default=2, ge=0, le=10)
     workspace: Optional[str] = None
     max_speech_length: int = 2000
+    lang: Optional[Literal["zh", "en"]] = None  # every debate's language; None: each follows its topic
     deployments: list[Deployment] = Field(default_factory=list)
     fallbacks: list[dict[str, list[str]]] = Field(default_factory=list)
     router: dict[str, Any] = Field(default_factory=dict)
@@ -163,6 +164,8 @@ class BatchSpec(BaseModel):
             raise ValueError("with 'tournament: true' list plain model strings; lineups are formed from them")
         if self.tournament and len(self.models) < 2:
             raise ValueError("'tournament: true' needs at least two models")
+        if self.lang and self.lang not in spec.languages:
+            raise ValueError(f"lang {self.lang!r}: a {self.protocol} debate speaks only {', '.join(spec.languages)}")
         bad = [v for v in self.audit_variants if v not in AUDIT_VARIANTS]
         if bad:
             raise ValueError(f"unknown audit variant(s) {', '.join(bad)} ({', '.join(AUDIT_VARIANTS)})")
@@ -250,7 +253,10 @@ def spec_identity(spec: BatchSpec) -> dict[str, Any]:
     keep = ("protocol", "topics", "pairs", "stances", "models", "tournament", "judge_models", "repeats", "swap",
             "rounds", "pack", "workspace", "max_speech_length")
     data = spec.model_dump(mode="json", by_alias=False)
-    return {k: data[k] for k in keep}
+    ident = {k: data[k] for k in keep}
+    if data.get("lang"):  # only when asked, so a spec written before languages keeps its batch id
+        ident["lang"] = data["lang"]
+    return ident
 
 
 def digest(data: Any, n: int = 12) -> str:

@@ -181,6 +181,7 @@ def add_list(sub) -> None:
     p.add_argument("--from", dest="date_from", metavar="DATE", help="created on or after (YYYY-MM-DD)")
     p.add_argument("--to", dest="date_to", metavar="DATE", help="created on or before (YYYY-MM-DD)")
     p.add_argument("--text", help="text in the topic or any speech")
+    p.add_argument("--lang", choices=("zh", "en"), help="debates speaking this language")
     p.add_argument("--limit", type=int, default=500)
     p.add_argument("--format", choices=("text", "json"), default="text")
     add_archive_option(p)
@@ -231,7 +232,8 @@ def run_list(args) -> int:
     archive = _open(args, create=False)
     df = archive.list_debates(protocol=args.protocol, master=_master_slug(args.master), model=args.model,
                               status=args.status,
-                              date_from=args.date_from, date_to=args.date_to, text=args.text, limit=args.limit)
+                              date_from=args.date_from, date_to=args.date_to, text=args.text, limit=args.limit,
+                              lang=args.lang)
     if args.format == "json":
         rows = []
         for rec in df.to_dict(orient="records"):

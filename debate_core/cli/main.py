@@ -53,6 +53,9 @@ def add_debate(sub) -> None:
     p.add_argument("--workspace", help="trial: folder the debaters may read")
     p.add_argument("--api-base", help="OpenAI-compatible server URL (vLLM, Ollama, a litellm proxy)")
     p.add_argument("--timeout", type=float, default=60.0)
+    p.add_argument("--lang", choices=("zh", "en"),
+                   help="the debate's language (default: the topic's: CJK means zh, anything else en); "
+                        "master debates are Chinese only")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     _add_pack(p)
     add_archive_option(p)
@@ -68,7 +71,8 @@ def config_from_args(args) -> "DebateConfig":
     return DebateConfig(protocol=args.protocol, topic=args.topic, masters=masters, rounds=args.rounds,
                         model=args.model, models=models, judge_model=args.judge_model,
                         check_model=getattr(args, "check_model", None), api_base=args.api_base,
-                        timeout=args.timeout, pack=args.pack, stances=stances, workspace=args.workspace)
+                        timeout=args.timeout, pack=args.pack, stances=stances, workspace=args.workspace,
+                        lang=getattr(args, "lang", None))
 
 
 def open_recorder(args):

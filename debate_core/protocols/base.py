@@ -53,7 +53,7 @@ class ProtocolSpec:
     asks: tuple[str, ...] = ()
     judged: bool = False  # ends in a judge's verdict (winners, judge audits, ratings)
     offline: bool = False  # runs on the embedded offline engine with no model configured
-    language: str = "zh"
+    languages: tuple[str, ...] = ("zh", "en")  # the debate languages it speaks (debate_core.lang)
     # start(config, recorder, *, probe, gateway_options) -> (runner, debate): validates, creates the record
     start: Callable[..., tuple[Runner, Debate]] = field(default=None, repr=False)  # type: ignore[assignment]
     # runner_for(debate, recorder, *, gateway_options, pack_path) -> runner: continues a stored record
@@ -97,6 +97,23 @@ class ProtocolSpec:
     def fields(self) -> tuple[str, ...]:
         """The DebateConfig model fields this protocol uses (Setup keeps the others empty)."""
         return tuple(dict.fromkeys(r.field for r in self.roles))
+
+
+def check_lang(spec_name: str, languages: tuple[str, ...], config: DebateConfig) -> None:
+    """Refuse a debate language the protocol does not speak, in one line naming the value.
+
+    A protocol that speaks only Chinese also refuses a topic with no Chinese in it (``--lang zh``
+    on it would still put an English topic into every Chinese speech)."""
+    from debate_core.errors import InputError
+    from debate_core.lang import has_cjk, resolve
+
+    if languages == ("zh",) and not has_cjk(config.topic):
+        raise InputError(f"topic: {config.topic!r} is not Chinese — a {spec_name} debate speaks only Chinese "
+                         f"(its persona packs are Chinese); write the topic in Chinese")
+    lang = resolve(config.topic, config.lang)
+    if lang not in languages:
+        raise InputError(f"lang: {lang!r} — a {spec_name} debate speaks only {', '.join(languages)}"
+                         + (" (its persona packs are Chinese)" if languages == ("zh",) else ""))
 
 
 def check_no_checker(protocol: str) -> Callable[[DebateConfig], None]:

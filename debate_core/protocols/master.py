@@ -21,7 +21,7 @@ from debate_core.models import (RULE_LABELS_ZH, CrossCritique, Debate, DebateCon
 from debate_core.content.packs import get_pack, pair_key
 from debate_core.content.pairing import PairChoice, choose_pair
 from debate_core.errors import InputError, PackError, PairError
-from debate_core.protocols.base import ASK_MASTERS, ASK_PACK, ProtocolSpec, Role
+from debate_core.protocols.base import ASK_MASTERS, ASK_PACK, ProtocolSpec, Role, check_lang
 from debate_core.recorder import NULL_RECORDER, Recorder
 from debate_core.render.master import OBSERVATION_HEADING, render_master
 from debate_core.settings import resolve_api_base, resolve_model
@@ -337,6 +337,11 @@ def check_rounds(config: DebateConfig, pack: Pack) -> None:
         raise InputError(f"rounds {config.rounds} out of range: this pack allows {proto.min_rounds}-{proto.max_rounds}")
 
 
+def check(config: DebateConfig) -> None:
+    """Master debates are Chinese: the packs are Chinese, so an English debate is refused."""
+    check_lang("master", ("zh",), config)
+
+
 def start(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bool = True,
           gateway_options: Optional[dict[str, Any]] = None) -> tuple[MasterDebate, Debate]:
     """Choose the pair, create the record (status running) and return (runner, debate)."""
@@ -381,7 +386,7 @@ SPEC = ProtocolSpec(
     roles=(Role("speakers", "模型（两位大师共用；留空则用内置离线引擎）", "model", required=False),
            Role("checker", "检查模型（可选：逐条规则的模型审查）", "check_model", required=False)),
     min_rounds=2, max_rounds=6, default_rounds=None, asks=(ASK_PACK, ASK_MASTERS), judged=False, offline=True,
-    start=start, runner_for=runner_for, render=render_master,
+    start=start, runner_for=runner_for, render=render_master, check=check, languages=("zh",),
     app_title="Master debate",
     app_summary="Two Buddhist masters from a persona pack argue in isolated rounds, with their own ammunition "
                 "and sources; every speech is checked; it ends with a neutral observation, never a winner.",
