@@ -3,43 +3,45 @@
 import streamlit as st
 
 from webapp import ui, views
+from webapp.i18n import N_, _
 
 POLL_SECONDS = 0.7
 
 
 def pick_debate() -> None:
-    st.info("No debate chosen: start one in Setup, or open one below (the id goes into the URL as ?id=…).")
+    st.info(_("No debate chosen: start one in Setup, or open one below (the id goes into the URL as ?id=…)."))
     recent = views.recent_debates(ui.archive(), limit=20)
     if recent.empty:
-        st.page_link("pages/1_Setup.py", label="Start a debate", icon="🛠️")
+        ui.page_link("setup", _("Start a debate"))
         return
     for row in recent.itertuples(index=False):
-        ui.link_to("live", row.id, f"{row.id} · {row.status} · {row.topic[:60]}")
+        ui.link_to("live", row.id, f"{row.id} · {views.status_text(row.status)} · {row.topic[:60]}")
 
 
 def controls(view: views.LiveView, debate_id: str) -> None:
     mgr = ui.jobs()
     c1, c2, c3, c4 = st.columns(4)
-    if view.can_stop and c1.button("⏹ Stop", key="stop", help="Keeps the rounds done; the status becomes stopped."):
+    if view.can_stop and c1.button(_("⏹ Stop"), key="stop",
+                                   help=_("Keeps the rounds done; the status becomes stopped.")):
         st.toast(mgr.stop(debate_id))
         st.rerun()
-    if view.can_retry and c2.button(f"🔁 Retry round {view.failed_round or ''}".strip(), key="retry",
-                                     help="Reruns the failed round alone."):
+    if view.can_retry and c2.button(_("🔁 Retry round {n}").format(n=view.failed_round or "").strip(), key="retry",
+                                     help=_("Reruns the failed round alone.")):
         mgr.retry(debate_id)
         st.rerun()
-    if view.can_resume and c3.button("▶ Resume", key="resume",
-                                      help="Continues from the first round not done."):
+    if view.can_resume and c3.button(_("▶ Resume"), key="resume",
+                                      help=_("Continues from the first round not done.")):
         mgr.resume(debate_id)
         st.rerun()
     with c4:
-        ui.link_to("outcome", debate_id, "Open the outcome")
+        ui.link_to("outcome", debate_id, _("Open the outcome"))
 
 
 def body(debate_id: str, polling: bool) -> None:
     view = views.live_view(ui.archive(), ui.jobs(), debate_id)
     d = view.debate
     zh = views.is_chinese(d)
-    st.progress(view.progress, text=view.progress_text if zh else f"Progress: {view.progress_text}")
+    st.progress(view.progress, text=view.progress_text if zh else _("Progress: {text}").format(text=view.progress_text))
     line = views.safe_markdown(view.message)
     if d.status == "completed":
         st.success(line)
@@ -47,7 +49,7 @@ def body(debate_id: str, polling: bool) -> None:
         st.error(line)
     else:
         st.info(line)
-    with ui.guard("Action"):
+    with ui.guard(_("Action")):
         controls(view, debate_id)
     for i, sv in enumerate(view.speeches):
         ui.speech_card(sv, key=f"s{i}")
@@ -57,16 +59,16 @@ def body(debate_id: str, polling: bool) -> None:
                 st.markdown(f"### {views.safe_markdown(view.next_turn)}")
                 st.caption("✍️ 撰写中…")
             else:
-                st.markdown(f"#### ✍️ {views.safe_markdown(view.next_turn)} — writing…")
+                st.markdown(f"#### ✍️ {views.safe_markdown(view.next_turn)} — " + _("writing…"))
             if view.live_text:
                 st.markdown(views.safe_markdown(view.live_text))
             else:
-                st.caption("等待模型的第一个字…" if zh else "waiting for the first tokens…")
+                st.caption("等待模型的第一个字…" if zh else _("waiting for the first tokens…"))
     if polling and view.finished:
         st.rerun()  # the whole page once more, without polling
 
 
-@ui.page("Live", "📡")
+@ui.page(N_("Live"), "📡")
 def live() -> None:
     debate_id = ui.current_id()
     if not debate_id:

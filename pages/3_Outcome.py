@@ -3,18 +3,19 @@
 import streamlit as st
 
 from webapp import ui, views
+from webapp.i18n import N_, _, ngettext
 
 
 def pick_debate() -> str:
     recent = views.recent_debates(ui.archive(), limit=50)
     if recent.empty:
-        st.info("The archive has no debate yet: start one in Setup.")
-        st.page_link("pages/1_Setup.py", label="Start a debate", icon="🛠️")
+        st.info(_("The archive has no debate yet: start one in Setup."))
+        ui.page_link("setup", _("Start a debate"))
         return ""
-    labels = {row.id: f"{row.id} · {row.protocol} · {row.status} · {row.topic[:60]}"
+    labels = {row.id: f"{row.id} · {row.protocol} · {views.status_text(row.status)} · {row.topic[:60]}"
               for row in recent.itertuples(index=False)}
-    chosen = st.selectbox("Debate", list(labels), format_func=labels.get, index=None,
-                          placeholder="choose a debate (or open one from the Archive page)", key="pick")
+    chosen = st.selectbox(_("Debate"), list(labels), format_func=labels.get, index=None,
+                          placeholder=_("choose a debate (or open one from the Archive page)"), key="pick")
     if chosen:
         st.query_params["id"] = chosen
     return chosen or ""
@@ -28,32 +29,32 @@ def observation(ov: views.OutcomeView) -> None:
 
 
 def verdict(ov: views.OutcomeView) -> None:
-    st.subheader("Verdict")
+    st.subheader(_("Verdict"))
     if not ov.parsed:
-        st.warning("The judge's verdict could not be parsed: there is no winner (this is not a draw). Raw text:")
-        st.code(ov.raw or "(empty)", language=None)
+        st.warning(_("The judge's verdict could not be parsed: there is no winner (this is not a draw). Raw text:"))
+        st.code(ov.raw or _("(empty)"), language=None)
         return
-    st.success(f"**Winner: {views.safe_markdown(ov.winner_text)}**"
+    st.success("**" + _("Winner: {winner}").format(winner=views.safe_markdown(ov.winner_text)) + "**"
                + (f" — {views.safe_markdown(ov.summary)}" if ov.summary else ""))
     if ov.judge:
-        st.caption(f"judge: `{ov.judge}`")
+        st.caption(_("judge: `{model}`").format(model=ov.judge))
     if ov.reasons:
-        st.markdown("**Reasons**")
+        st.markdown(_("**Reasons**"))
         for k, v in ov.reasons.items():
             st.markdown(f"- **{views.safe_markdown(k)}**：{views.safe_markdown(v)}")
     if ov.per_round is not None and len(ov.per_round):
-        st.markdown("**Per-round commentary**")
-        st.dataframe(ov.per_round, hide_index=True, width="stretch")
-    st.markdown("**Per debater**")
-    st.dataframe(ov.debaters, hide_index=True, width="stretch")
+        st.markdown(_("**Per-round commentary**"))
+        ui.table(ov.per_round, hide_index=True, width="stretch")
+    st.markdown(_("**Per debater**"))
+    ui.table(ov.debaters, hide_index=True, width="stretch")
     fig = ov.scores_figure()
     if fig is not None:
         st.plotly_chart(fig, key="scores")
     if ov.note:
-        st.markdown(f"**To the reader**：{views.safe_markdown(ov.note)}")
+        st.markdown(_("**To the reader**") + f"：{views.safe_markdown(ov.note)}")
 
 
-@ui.page("Outcome", "🏁")
+@ui.page(N_("Outcome"), "🏁")
 def outcome() -> None:
     arc = ui.archive()
     debate_id = ui.current_id() or pick_debate()
@@ -70,31 +71,34 @@ def outcome() -> None:
         verdict(ov)
     elif zh:
         st.info(f"尚无中立观察：本场辩论{views.status_zh(debate.status)}。可在 Live 页查看进度。")
-        ui.link_to("live", debate.id, "Open Live")
+        ui.link_to("live", debate.id, _("Open Live"))
     else:
-        st.info(f"No outcome yet: the debate is {debate.status}. Follow it on the Live page.")
-        ui.link_to("live", debate.id, "Open Live")
+        st.info(_("No outcome yet: the debate is {status}. Follow it on the Live page.")
+                .format(status=views.status_text(debate.status)))
+        ui.link_to("live", debate.id, _("Open Live"))
     if ov.wrap_up:  # topic debate: the seed's wrap-up (未成辩论 says why; a verdict is a reference conclusion)
         st.markdown(views.safe_markdown(ov.wrap_up))
     if ov.checks is not None and len(ov.checks):
-        st.subheader("各轮检查" if zh else "Checks per round")
+        st.subheader("各轮检查" if zh else _("Checks per round"))
         if zh:
             st.caption("✓ 仅在一篇发言的全部检查都通过时出现；✗ 未通过，? 未能判定。模型审核一栏是可选的模型复核，"
                        "与确定性规则分列。")
-        st.dataframe(ov.checks, hide_index=True, width="stretch")
+        ui.table(ov.checks, hide_index=True, width="stretch")
 
-    st.subheader("Downloads")
+    st.subheader(_("Downloads"))
     cols = st.columns(4)
     for i, d in enumerate(views.downloads(debate)):
         with cols[i % 4]:
             st.download_button(d.label, data=lambda fmt=d.fmt: views.export_bytes(arc, debate.id, fmt),
                                file_name=d.file_name, mime=d.mime, key=f"dl-{d.fmt}", on_click="ignore")
 
-    label = f"全文（{len(ov.speeches)} 篇发言）" if zh else f"Transcript ({len(ov.speeches)} speeches)"
+    label = (f"全文（{len(ov.speeches)} 篇发言）" if zh
+             else ngettext("Transcript ({n} speech)", "Transcript ({n} speeches)", len(ov.speeches))
+             .format(n=len(ov.speeches)))
     with st.expander(label, expanded=False):
         for i, sv in enumerate(ov.speeches):
             ui.speech_card(sv, key=f"o{i}")
-    ui.link_to("live", debate.id, "Open in Live")
+    ui.link_to("live", debate.id, _("Open in Live"))
 
 
 outcome()

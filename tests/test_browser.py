@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.app_support import REPO, XSS_ID, start_streamlit, stop_streamlit, xss_debate
+from tests.app_support import REPO, XSS_ID, judged_debate, start_streamlit, stop_streamlit, xss_debate
 from tests.slow_round import slow_env
 
 pytestmark = pytest.mark.browser
@@ -46,7 +46,9 @@ def server(tmp_path_factory):
 
     tmp = tmp_path_factory.mktemp("browser")
     archive_path = tmp / "archive.duckdb"
-    xss_debate(open_archive(archive_path))  # an offline debate plus the XSS probe
+    arc = open_archive(archive_path)
+    xss_debate(arc)  # an offline debate plus the XSS probe
+    judged_debate(arc, "topic")  # a judged topic debate (the language pages show its verdict)
     env = {k: v for k, v in os.environ.items() if k not in ("DEBATE_MODEL", "DEBATE_API_BASE")}
     # Round 3 of a debate run by the server takes 2 s more to commit: long enough for the
     # browser to see the live page mid-debate (its round in progress streamed, then the rest).
@@ -134,7 +136,7 @@ def test_offline_master_debate_live_outcome_in_the_browser(server, page):
     second.close()
 
     page.get_by_role("link", name="Open the outcome").click()
-    page.wait_for_url(f"**/Outcome?id={debate_id}")
+    page.wait_for_url(f"**/Outcome?id={debate_id}*")
     page.get_by_text("教内余争 — 中立观察").first.wait_for()
     page.get_by_text("分歧本质").first.wait_for()
     md_button = page.get_by_role("button", name="Markdown (.md)")
@@ -207,3 +209,85 @@ def test_xss_speech_shows_as_text_and_runs_nothing(server, page):
     settle(page)
     assert page.evaluate("() => window.__alerts") == [] and page.dialogs == []
     shot(page, "xss-outcome")
+
+
+# ---------------------------------------------------------------- languages
+
+LANG_PAGES = {  # name -> (path, {lang: labels shown}, {lang: labels that must not show})
+    "home": ("/", {"zh": ["辩论工作台", "最近的辩论", "页面"], "en": ["Debate Workbench", "Recent debates", "Pages"]}),
+    "setup": ("/Setup", {"zh": ["辩论形式", "议题", "辩论语言", "开始辩论", "轮数"],
+                         "en": ["Protocol", "Topic", "Debate language", "Start debate", "Rounds"]}),
+    "live": ("/Live?id=judged000001", {"zh": ["实况", "查看结果", "所用弹药"],
+                                       "en": ["Live", "Open the outcome", "Ammo used"]}),
+    "outcome": ("/Outcome?id=judged000001", {"zh": ["裁决", "下载", "各辩手"],
+                                             "en": ["Verdict", "Downloads", "Per debater"]}),
+    "archive": ("/Archive", {"zh": ["图表", "评级", "导入", "运行查询"], "en": ["Charts", "Ratings", "Import", "Run query"]}),
+    "coverage": ("/Coverage", {"zh": ["经典配对", "完整配对（双向）", "没有任何批评条目的大师"],
+                               "en": ["Canonical pairs", "Complete pairs (both ways)", "Masters with no critique at all"]}),
+}
+NAV = {"zh": ["首页", "设置", "实况", "结果", "档案", "覆盖"], "en": ["Home", "Setup", "Live", "Outcome", "Archive", "Coverage"]}
+
+
+def shown(pg, label: str):
+    """A label as a widget label, a button, a heading (its icon aside) or a line of text."""
+    return pg.get_by_text(label, exact=True).or_(pg.get_by_role("heading", name=label, exact=False))
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_every_page_in_both_languages_with_screenshots(server, page, lang):
+    """Each page under ?lang=zh and ?lang=en: its labels (and the sidebar's page titles) in that
+    language, none of the other's; a screenshot of each in test-artifacts/i18n-<lang>-<page>.png."""
+    other = "en" if lang == "zh" else "zh"
+    for name, (path, labels) in LANG_PAGES.items():
+        sep = "&" if "?" in path else "?"
+        page.goto(server["url"] + path + sep + f"lang={lang}")
+        for label in labels[lang]:
+            shown(page, label).first.wait_for()
+        settle(page)
+        for label in labels[other]:
+            if label not in labels[lang]:
+                assert shown(page, label).count() == 0, (name, lang, label)
+        nav = page.locator('[data-testid="stSidebarNav"]').inner_text()
+        assert all(t in nav for t in NAV[lang]), nav
+        assert f"lang={lang}" in page.url
+        shot(page, f"i18n-{lang}-{name}")
+    assert page.dialogs == []
+
+
+def test_language_selector_links_and_browser_locale(server, browser):
+    """The sidebar selector switches the language; links and page switches keep it; with no
+    ?lang= a Chinese browser gets Chinese and any other browser English."""
+    ctx = browser.new_context(viewport=VIEWPORT, locale="zh-CN")
+    pg = ctx.new_page()
+    pg.set_default_timeout(TIMEOUT_MS)
+    try:
+        pg.goto(server["url"] + "/")
+        pg.get_by_role("heading", name="辩论工作台").wait_for()  # st.context.locale is zh-CN
+        pg.wait_for_url("**/?lang=zh")
+        settle(pg)
+        pg.get_by_test_id("stSidebar").get_by_text("English", exact=True).click()
+        pg.get_by_role("heading", name="Debate Workbench").wait_for()
+        pg.wait_for_url("**/?lang=en")
+        settle(pg)
+        pg.get_by_test_id("stSidebar").get_by_text("中文", exact=True).click()
+        pg.get_by_role("heading", name="辩论工作台").wait_for()
+        settle(pg)
+        pg.get_by_test_id("stMain").get_by_role("link", name="档案").click()  # a page link carries ?lang=
+        pg.wait_for_url("**/Archive?lang=zh")
+        pg.get_by_role("heading", name="图表").wait_for()
+        settle(pg)
+        pg.get_by_test_id("stSidebarNav").get_by_text("覆盖", exact=True).click()  # the session keeps it
+        pg.get_by_role("heading", name="经典配对").wait_for()
+        pg.wait_for_url("**/Coverage?lang=zh")
+        shot(pg, "i18n-zh-selector")
+    finally:
+        ctx.close()
+    ctx = browser.new_context(viewport=VIEWPORT, locale="en-US")
+    pg = ctx.new_page()
+    pg.set_default_timeout(TIMEOUT_MS)
+    try:
+        pg.goto(server["url"] + "/Setup")
+        pg.get_by_text("Start debate", exact=True).wait_for()
+        pg.wait_for_url("**/Setup?lang=en")
+    finally:
+        ctx.close()

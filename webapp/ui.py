@@ -21,27 +21,29 @@ from typing import Any, Callable, Iterator
 
 import streamlit as st
 
-from webapp import views
+from webapp import i18n, views
+from webapp.i18n import N_, _
 
 PAGES = {
-    "setup": ("pages/1_Setup.py", "Setup", "🛠️"),
-    "live": ("pages/2_Live.py", "Live", "📡"),
-    "outcome": ("pages/3_Outcome.py", "Outcome", "🏁"),
-    "archive": ("pages/4_Archive.py", "Archive", "🗄️"),
-    "coverage": ("pages/5_Coverage.py", "Coverage", "🧭"),
+    "setup": ("pages/1_Setup.py", N_("Setup"), "🛠️"),
+    "live": ("pages/2_Live.py", N_("Live"), "📡"),
+    "outcome": ("pages/3_Outcome.py", N_("Outcome"), "🏁"),
+    "archive": ("pages/4_Archive.py", N_("Archive"), "🗄️"),
+    "coverage": ("pages/5_Coverage.py", N_("Coverage"), "🧭"),
 }
 
 
-def pack_picker(key: str, help_text: str = "A Master-skill pack folder (master-<slug>/meta.json)"):
+def pack_picker(key: str, help_text: str = ""):
     """Default pack or a folder: returns (the loaded pack, the folder or None for the default)."""
     c1, c2 = st.columns([1, 2])
     with c1:
-        src = st.radio("Pack", ["default", "folder"], horizontal=True, key=f"{key}_src",
-                       format_func=lambda s: "default pack" if s == "default" else "a folder")
+        src = st.radio(_("Pack"), ["default", "folder"], horizontal=True, key=f"{key}_src",
+                       format_func=lambda s: _("default pack") if s == "default" else _("a folder"))
     folder = ""
     with c2:
         if src == "folder":
-            folder = st.text_input("Pack folder", key=f"{key}_folder", help=help_text)
+            folder = st.text_input(_("Pack folder"), key=f"{key}_folder",
+                                   help=help_text or _("A Master-skill pack folder (master-<slug>/meta.json)"))
     chosen = folder if src == "folder" else None
     return views.load_pack(chosen), chosen
 
@@ -61,9 +63,11 @@ def load_secrets() -> None:
 def navigation(home: Callable[[], None]):
     """The app's pages: ``home`` (app.py) first, then the numbered files in pages/."""
     load_secrets()
-    pages = [st.Page(home, title="Home", icon="🏠", default=True)]
+    i18n.init()
+    i18n.selector()
+    pages = [st.Page(home, title=_("Home"), icon="🏠", default=True)]
     for _key, (path, label, icon) in PAGES.items():
-        pages.append(st.Page(path, title=label, icon=icon, url_path=label))
+        pages.append(st.Page(path, title=_(label), icon=icon, url_path=label))
     return st.navigation(pages)
 
 
@@ -129,8 +133,11 @@ def page(title: str, icon: str = "", *, layout: str = "wide") -> Callable:
     def wrap(body: Callable[[], Any]) -> Callable[[], None]:
         @functools.wraps(body)
         def run() -> None:
-            st.set_page_config(page_title=f"{title} · Debate Workbench", page_icon=icon or "💬", layout=layout)
-            st.title(f"{icon} {title}".strip())
+            i18n.init()  # again: a page may run without app.py (AppTest's switch_page before a first run)
+            shown = _(title)
+            st.set_page_config(page_title=f"{shown} · {_('Debate Workbench')}", page_icon=icon or "💬",
+                               layout=layout)
+            st.title(f"{icon} {shown}".strip())
             with guard():
                 body()
 
@@ -140,25 +147,40 @@ def page(title: str, icon: str = "", *, layout: str = "wide") -> Callable:
 
 
 def nav_links() -> None:
-    blurbs = {"setup": "protocol, topic, masters or stances, rounds, models, pack",
-              "live": "rounds as they are produced; stop, retry, resume",
-              "outcome": "observation or verdict, checks, downloads",
-              "archive": "filters, charts, read-only SQL, import",
-              "coverage": "who has ammunition against whom"}
+    blurbs = {"setup": _("protocol, topic, masters or stances, rounds, models, pack"),
+              "live": _("rounds as they are produced; stop, retry, resume"),
+              "outcome": _("observation or verdict, checks, downloads"),
+              "archive": _("filters, charts, read-only SQL, import"),
+              "coverage": _("who has ammunition against whom")}
     cols = st.columns(len(PAGES))
     for col, (key, (path, label, icon)) in zip(cols, PAGES.items()):
         with col:
-            st.page_link(path, label=label, icon=icon)
+            st.page_link(path, label=_(label), icon=icon, query_params=i18n.params())
             st.caption(blurbs[key])
+
+
+def page_link(key: str, label: str, icon: str = "") -> None:
+    """A link to a page with no debate chosen (keeps the language)."""
+    path = PAGES[key][0]
+    st.page_link(path, label=label, icon=icon or PAGES[key][2], query_params=i18n.params())
 
 
 def link_to(key: str, debate_id: str, label: str, icon: str = "") -> None:
     path = PAGES[key][0]
-    st.page_link(path, label=label, icon=icon or PAGES[key][2], query_params={"id": debate_id})
+    st.page_link(path, label=label, icon=icon or PAGES[key][2], query_params=i18n.params(id=debate_id))
 
 
 def goto(key: str, debate_id: str | None = None) -> None:
-    st.switch_page(PAGES[key][0], query_params={"id": debate_id} if debate_id else None)
+    st.switch_page(PAGES[key][0], query_params=i18n.params(id=debate_id))
+
+
+def table(df, **kwargs):
+    """``st.dataframe`` with its column names in the app's language (the frame keeps its own)."""
+    shown = df.rename(columns=lambda c: i18n.maybe(c)) if hasattr(df, "rename") else df
+    config = kwargs.pop("column_config", None)
+    if config:
+        kwargs["column_config"] = {i18n.maybe(k): v for k, v in config.items()}
+    return st.dataframe(shown, **kwargs)
 
 
 def current_id() -> str:
@@ -169,7 +191,8 @@ def current_id() -> str:
 # -------------------------------------------------------------------- speeches
 
 
-STATUS_BADGE = {"ok": "🟢 ok", "flagged": "🟠 flagged", "failed": "🔴 failed", "empty": "⚪ empty"}
+STATUS_BADGE = {"ok": N_("🟢 ok"), "flagged": N_("🟠 flagged"), "failed": N_("🔴 failed"),
+                "empty": N_("⚪ empty")}
 STATUS_BADGE_ZH = {"ok": "🟢 通过", "flagged": "🟠 已标记", "failed": "🔴 失败", "empty": "⚪ 空"}
 
 
@@ -181,51 +204,53 @@ def speech_card(sv: views.SpeechView, *, key: str = "") -> None:
     with st.container(border=True):
         head, badge = st.columns([5, 1])
         head.markdown(f"#### {views.safe_markdown(sv.title)}")
-        badge.markdown(STATUS_BADGE.get(sv.status, sv.status))
+        badge.markdown(_(STATUS_BADGE[sv.status]) if sv.status in STATUS_BADGE else sv.status)
         if sv.status == "failed":
-            st.error("This round failed: " + ("; ".join(sv.warnings) or "no reply"), icon="⛔")
+            st.error(_("This round failed: ") + ("; ".join(sv.warnings) or _("no reply")), icon="⛔")
         if sv.text:
             st.markdown(views.safe_markdown(sv.text))
-        meta = [f"**speaker** {views.safe_markdown(sv.speaker_name)} (`{sv.speaker}`)", f"**role** {sv.role}",
-                f"**retries** {sv.retries}",
-                f"**tokens** {sv.prompt_tokens} in / {sv.completion_tokens} out",
-                f"**latency** {sv.latency_ms:,.0f} ms", f"**engine** `{sv.engine or '—'}`"]
+        meta = [_("**speaker** {name} (`{label}`)").format(name=views.safe_markdown(sv.speaker_name),
+                                                              label=sv.speaker),
+                _("**role** {role}").format(role=sv.role), _("**retries** {n}").format(n=sv.retries),
+                _("**tokens** {i} in / {o} out").format(i=sv.prompt_tokens, o=sv.completion_tokens),
+                _("**latency** {ms} ms").format(ms=f"{sv.latency_ms:,.0f}"),
+                _("**engine** `{engine}`").format(engine=sv.engine or "—")]
         if sv.cost:
-            meta.append(f"**cost** ${sv.cost:.4f}")
+            meta.append(_("**cost** ${cost}").format(cost=f"{sv.cost:.4f}"))
         if sv.truncated:
-            meta.append("✂️ **truncated**")
+            meta.append(_("✂️ **truncated**"))
         st.caption(" · ".join(meta))
         c1, c2, c3 = st.columns(3)
         with c1:
-            st.markdown("**Ammo used**")
+            st.markdown(_("**Ammo used**"))
             if sv.ammo_used:
                 for a in sv.ammo_used:
                     st.markdown(f"- {views.safe_markdown(a)}")
             else:
-                st.caption("none")
+                st.caption(_("none"))
         with c2:
-            st.markdown("**Citations**")
+            st.markdown(_("**Citations**"))
             if sv.citations:
                 for c in sv.citations:
                     title = f" — {views.safe_markdown(c.title)}" if c.title else ""
-                    st.markdown(f"- `{c.id}` {c.label}{title}")
+                    st.markdown(f"- `{c.id}` {i18n.maybe(c.label)}{title}")
             else:
-                st.caption("none")
+                st.caption(_("none"))
         with c3:
-            st.markdown("**Checks**")
+            st.markdown(_("**Checks**"))
             if sv.findings:
                 passed = [f["rule"] for f in sv.findings if f["passed"] and not f.get("undecided")]
                 if passed:
-                    st.markdown(("✓ " if sv.clean else "passed: ") + " · ".join(f"`{r}`" for r in passed))
+                    st.markdown(("✓ " if sv.clean else _("passed: ")) + " · ".join(f"`{r}`" for r in passed))
                 for f in sv.findings:
                     if not f["passed"] or f.get("undecided"):
                         sign = "?" if f.get("undecided") else "✗"
-                        layer = " (model audit)" if f.get("layer") == "model" else ""
+                        layer = _(" (model audit)") if f.get("layer") == "model" else ""
                         st.markdown(f"{sign} `{f['rule']}`{layer} — {views.safe_markdown(f['message'])}")
             else:
-                st.caption("no checks for this protocol")
+                st.caption(_("no checks for this protocol"))
         if sv.tool_calls:
-            st.caption("research: " + "; ".join(views.safe_markdown(t) for t in sv.tool_calls))
+            st.caption(_("research: ") + "; ".join(views.safe_markdown(t) for t in sv.tool_calls))
         for w in sv.warnings if sv.status != "failed" else []:
             st.caption(f"⚠️ {views.safe_markdown(w)}")
 
@@ -304,8 +329,10 @@ def debate_header(debate) -> None:
     who = " vs ".join(views.safe_markdown(p.name or p.label) + (f" ({views.safe_markdown(p.stance)})" if p.stance
                                                                else "") for p in debate.participants)
     st.markdown(f"### {views.safe_markdown(debate.topic)}")
-    pack = f" · pack {debate.pack_name} {debate.pack_version}".rstrip() if debate.pack_name else ""
-    st.caption(f"`{debate.id}` · {debate.protocol} · {who} · models: {', '.join(debate.models) or '—'}{pack}")
+    pack = (" · " + _("pack {name} {version}").format(name=debate.pack_name, version=debate.pack_version).rstrip()
+            if debate.pack_name else "")
+    models = _("models: {models}").format(models=", ".join(debate.models) or "—")
+    st.caption(f"`{debate.id}` · {debate.protocol} · {who} · {models}{pack}")
     for w in debate.warnings:
         st.warning(views.safe_markdown(w))
 

@@ -20,13 +20,13 @@ from webapp.views.archive import (CHART_GROUPS, SQL_EXAMPLE, SQL_HELP, STATUSES,
                                   run_sql, stage_uploads)
 from webapp.views.common import (CitationView, SpeechView, debates_frame, explain, is_chinese, load_pack,
                                  pack_summary, recent_debates, safe_markdown, speaker_sources, speech_view,
-                                 speech_views)
+                                 speech_views, status_text)
 from webapp.views.coverage import CoverageView, coverage_heatmap, coverage_view
 from webapp.views.live import LiveView, live_view, next_turn, rounds_done
 from webapp.views.outcome import (Download, OutcomeView, checks_table, downloads, export_bytes, outcome_view,
                                   scores_figure, winner_text)
 from webapp.views.setup import (OFFLINE_LABEL, AmmoView, ModelField, RoleFields, ammo_view, build_config,
-                                engine_summary, master_label, master_options, model_fields, model_problem,
+                                debate_language_label, debate_languages, engine_summary, master_label, master_options, model_fields, model_problem,
                                 needs_model_message, pair_reason, protocol_specs, rounds_help, rounds_range,
                                 split_lines, stance_seats, suggest_pair)
 
@@ -35,10 +35,12 @@ __all__ = [
     "AmmoView", "CHART_GROUPS", "CitationView", "CoverageView", "Download", "LiveView", "ModelField",
     "OFFLINE_LABEL", "OutcomeView", "RoleFields", "SQL_EXAMPLE", "SQL_HELP", "STATUSES", "SpeechView",
     "UploadError", "ammo_view", "archive_figures", "build_config", "checks_table", "coverage_heatmap",
-    "coverage_view", "debates_frame", "downloads", "engine_summary", "explain", "export_bytes", "filter_options",
+    "coverage_view", "debate_language_label", "debate_languages", "debates_frame", "downloads", "engine_summary",
+    "explain", "export_bytes", "filter_options",
     "find_debates", "import_uploads", "is_chinese", "live_view", "load_pack", "master_label", "master_options",
     "model_fields", "model_problem", "needs_model_message", "next_turn", "outcome_view", "pack_summary",
     "pair_reason", "protocol_specs", "ratings_figure", "ratings_tables", "recent_debates", "rounds_done",
     "rounds_help", "rounds_range", "run_sql", "safe_markdown", "scores_figure", "speaker_sources", "speech_view",
-    "speech_views", "split_lines", "stage_uploads", "stance_seats", "status_zh", "suggest_pair", "winner_text",
+    "speech_views", "split_lines", "stage_uploads", "stance_seats", "status_text", "status_zh", "suggest_pair",
+    "winner_text",
 ]

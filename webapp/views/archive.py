@@ -15,6 +15,7 @@ from debate_core.io.importers import ImportResult, import_paths
 from debate_core.protocols import registry
 from debate_core.protocols.base import ASK_MASTERS
 
+from webapp.i18n import N_, _
 from webapp.views.common import debates_frame
 
 STATUSES = ("running", "completed", "failed", "stopped", "interrupted")
@@ -42,20 +43,21 @@ def filter_options(archive: Any) -> dict[str, list[str]]:
 
 def find_debates(archive: Any, *, protocol: Optional[str] = None, master: Optional[str] = None,
                  model: Optional[str] = None, status: Optional[str] = None, date_from: Any = None,
-                 date_to: Any = None, text: Optional[str] = None, limit: int = 500):
+                 date_to: Any = None, text: Optional[str] = None, limit: int = 500, lang: Optional[str] = None):
     clean = lambda v: None if v in (None, "", "all", "(any)") else v  # noqa: E731
     df = archive.list_debates(protocol=clean(protocol), master=clean(master), model=clean(model),
                               status=clean(status), date_from=date_from, date_to=date_to,
-                              text=(text or "").strip() or None, limit=limit)
+                              text=(text or "").strip() or None, limit=limit, lang=clean(lang))
     return debates_frame(df)
 
 
 # -------------------------------------------------------------------- charts
 
 
-def _empty_fig(title: str, note: str = "nothing in the archive yet"):
+def _empty_fig(title: str, note: str = ""):
     import plotly.graph_objects as go
 
+    note = note or _("nothing in the archive yet")
     fig = go.Figure()
     fig.update_layout(title=title, height=300, margin=dict(l=10, r=10, t=40, b=10),
                       annotations=[dict(text=note, showarrow=False, x=0.5, y=0.5, xref="paper", yref="paper")],
@@ -63,16 +65,21 @@ def _empty_fig(title: str, note: str = "nothing in the archive yet"):
     return fig
 
 
+def _labels(*names: str) -> dict[str, str]:
+    """Axis and legend titles (the frame's column names) in the app's language."""
+    return {n: _(n) for n in names}
+
+
 def _layout(fig, height: int = 320):
     fig.update_layout(height=height, margin=dict(l=10, r=10, t=40, b=10), legend_title_text="")
     return fig
 
 
-CHART_GROUPS = {
-    "Activity": ("over_time", "rounds"),
-    "Tokens & cost": ("tokens", "cost"),
-    "Check failures": ("fail_rule", "fail_master"),
-    "Winners (judged)": ("win_stance", "win_model"),
+CHART_GROUPS = {  # the keys are msgids: the page shows them translated
+    N_("Activity"): ("over_time", "rounds"),
+    N_("Tokens & cost"): ("tokens", "cost"),
+    N_("Check failures"): ("fail_rule", "fail_master"),
+    N_("Winners (judged)"): ("win_stance", "win_model"),
 }
 
 
@@ -86,20 +93,24 @@ def archive_figures(archive: Any, group: Optional[str] = None) -> dict[str, Any]
         t = archive.debates_over_time("day")
         if len(t):
             figs["over_time"] = _layout(px.bar(t, x="period", y="debates", color="protocol",
-                                               title="Debates over time (per day)"))
+                                               title=_("Debates over time (per day)"),
+                                               labels=_labels(N_("debates"), N_("protocol"))))
             figs["over_time"].update_xaxes(type="date", tickformat="%Y-%m-%d", title="")
         else:
-            figs["over_time"] = _empty_fig("Debates over time")
+            figs["over_time"] = _empty_fig(_("Debates over time"))
 
     if want & {"tokens", "cost"}:
         tok = archive.tokens_by_model()
         if len(tok) and (tok["tokens"].fillna(0).sum() > 0 or tok["cost"].fillna(0).sum() > 0):
             figs["tokens"] = _layout(px.bar(tok, x="model", y=["prompt_tokens", "completion_tokens"],
-                                            title="Tokens by model", barmode="stack"))
-            figs["cost"] = _layout(px.bar(tok, x="model", y="cost", title="Cost by model (USD)"))
+                                            title=_("Tokens by model"), barmode="stack",
+                                            labels=_labels(N_("model"), N_("value"), N_("variable"))))
+            figs["cost"] = _layout(px.bar(tok, x="model", y="cost", title=_("Cost by model (USD)"),
+                                          labels=_labels(N_("model"), N_("cost"))))
         else:
-            note = "no tokens recorded yet (the offline engine uses none)"
-            figs["tokens"], figs["cost"] = _empty_fig("Tokens by model", note), _empty_fig("Cost by model (USD)", note)
+            note = _("no tokens recorded yet (the offline engine uses none)")
+            figs["tokens"] = _empty_fig(_("Tokens by model"), note)
+            figs["cost"] = _empty_fig(_("Cost by model (USD)"), note)
 
     if want & {"rounds"}:
         r = archive.rounds_per_debate()
@@ -107,9 +118,10 @@ def archive_figures(archive: Any, group: Optional[str] = None) -> dict[str, Any]
             counts = r.assign(rounds=r["rounds"].fillna(0).astype("int64")).groupby(
                 ["protocol", "rounds"], as_index=False).size().rename(columns={"size": "debates"})
             figs["rounds"] = _layout(px.bar(counts, x="rounds", y="debates", color="protocol", barmode="group",
-                                            title="Rounds per debate (rounds played)"))
+                                            title=_("Rounds per debate (rounds played)"),
+                                            labels=_labels(N_("rounds"), N_("debates"), N_("protocol"))))
         else:
-            figs["rounds"] = _empty_fig("Rounds per debate")
+            figs["rounds"] = _empty_fig(_("Rounds per debate"))
 
     if want & {"fail_rule", "fail_master"}:
         f = archive.check_failures()
@@ -117,12 +129,15 @@ def archive_figures(archive: Any, group: Optional[str] = None) -> dict[str, Any]
             by_rule = f.groupby("rule", as_index=False)["count"].sum().sort_values("count", ascending=False)
             f = f.assign(master=f["speaker_name"].fillna(f["speaker"]))
             by_master = f.groupby(["master", "rule"], as_index=False)["count"].sum()
-            figs["fail_rule"] = _layout(px.bar(by_rule, x="rule", y="count", title="Check failures by rule"))
+            figs["fail_rule"] = _layout(px.bar(by_rule, x="rule", y="count", title=_("Check failures by rule"),
+                                               labels=_labels(N_("rule"), N_("count"))))
             figs["fail_master"] = _layout(px.bar(by_master, x="master", y="count", color="rule",
-                                                 title="Check failures by master"))
+                                                 title=_("Check failures by master"),
+                                                 labels=_labels(N_("master"), N_("count"), N_("rule"))))
         else:
-            figs["fail_rule"] = _empty_fig("Check failures by rule", "no failed check recorded")
-            figs["fail_master"] = _empty_fig("Check failures by master", "no failed check recorded")
+            note = _("no failed check recorded")
+            figs["fail_rule"] = _empty_fig(_("Check failures by rule"), note)
+            figs["fail_master"] = _empty_fig(_("Check failures by master"), note)
 
     if want & {"win_stance", "win_model"}:
         w = archive.winners()
@@ -133,12 +148,15 @@ def archive_figures(archive: Any, group: Optional[str] = None) -> dict[str, Any]
             st_counts = w.groupby(["protocol", "stance"], as_index=False).size().rename(columns={"size": "wins"})
             md_counts = w.groupby(["protocol", "model"], as_index=False).size().rename(columns={"size": "wins"})
             figs["win_stance"] = _layout(px.bar(st_counts, x="stance", y="wins", color="protocol",
-                                                title="Judged debates: wins by stance"))
+                                                title=_("Judged debates: wins by stance"),
+                                                labels=_labels(N_("stance"), N_("wins"), N_("protocol"))))
             figs["win_model"] = _layout(px.bar(md_counts, x="model", y="wins", color="protocol",
-                                               title="Judged debates: wins by model"))
+                                               title=_("Judged debates: wins by model"),
+                                               labels=_labels(N_("model"), N_("wins"), N_("protocol"))))
         else:
-            figs["win_stance"] = _empty_fig("Judged debates: wins by stance", "no judged debate yet")
-            figs["win_model"] = _empty_fig("Judged debates: wins by model", "no judged debate yet")
+            note = _("no judged debate yet")
+            figs["win_stance"] = _empty_fig(_("Judged debates: wins by stance"), note)
+            figs["win_model"] = _empty_fig(_("Judged debates: wins by model"), note)
     return {k: v for k, v in figs.items() if k in want}
 
 
@@ -159,7 +177,7 @@ def ratings_figure(table, title: str):
 
 
 SQL_EXAMPLE = "SELECT protocol, status, count(*) AS debates FROM debates GROUP BY ALL ORDER BY debates DESC"
-SQL_HELP = ("Read-only: one SELECT (or EXPLAIN / an informational PRAGMA) at a time over the tables debates, "
+SQL_HELP = N_("Read-only: one SELECT (or EXPLAIN / an informational PRAGMA) at a time over the tables debates, "
             "speeches, summaries, observations, verdicts, verdict_rows, verdict_rounds, llm_calls, findings, "
             "packs, pack_masters, pack_sources, pack_critiques. COPY, ATTACH, INSTALL/LOAD, file reads and "
             "writes and any change are refused.")
@@ -232,12 +250,12 @@ def import_uploads(archive: Any, files: list[tuple[str, bytes]]) -> list[str]:
     """Import uploaded artifact files / folders / zips with
     :func:`debate_core.io.importers.import_paths`; returns one line per debate."""
     if not files:
-        raise UploadError("choose files or a folder to import first")
+        raise UploadError(_("choose files or a folder to import first"))
     with tempfile.TemporaryDirectory(prefix="debate-import-") as tmp:
         root = str(Path(tmp).resolve())
         paths = stage_uploads(files, Path(tmp))
         if not paths:
-            raise UploadError("nothing importable in the upload (empty or unsafe file names)")
+            raise UploadError(_("nothing importable in the upload (empty or unsafe file names)"))
         try:
             results = import_paths(archive, [str(p) for p in paths])
         except Exception as exc:  # noqa: BLE001 - shown with the uploaded names, not the staging folder
@@ -245,7 +263,7 @@ def import_uploads(archive: Any, files: list[tuple[str, bytes]]) -> list[str]:
 
             raise UploadError(one_line(exc).replace(root + os.sep, "").replace(tmp + os.sep, "")) from None
         lines = [_result_line(r, root) for r in results]
-    return lines or ["nothing was imported"]
+    return lines or [_("nothing was imported")]
 
 
 def _result_line(r: ImportResult, root: str) -> str:

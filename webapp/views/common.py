@@ -15,6 +15,16 @@ from debate_core.protocols.base import ASK_PACK
 from debate_core.render.master import (MARK_ZH, MARK_ZH_PLAIN, citation_marks, rule_label, speech_clean,
                                        speech_verdict)
 
+from webapp.i18n import N_, _
+
+STATUS_NAMES = {"running": N_("running"), "completed": N_("completed"), "failed": N_("failed"),
+                "stopped": N_("stopped"), "interrupted": N_("interrupted")}
+
+
+def status_text(status: str) -> str:
+    """A debate status in the app's language."""
+    return _(STATUS_NAMES[status]) if status in STATUS_NAMES else str(status)
+
 
 def is_chinese(debate: Debate) -> bool:
     """Whether the app shows a debate in Chinese throughout (its protocol's seed is Chinese)."""
@@ -40,9 +50,11 @@ def load_pack(folder: Optional[str] = None) -> Pack:
 
 def pack_summary(pack: Pack) -> str:
     r = pack.report
-    return (f"pack **{pack.name}** {pack.version} — {r.masters} masters, {r.critiques} critiques, "
-            f"{r.pairs_both_ways} pairs covered both ways, {r.one_way} one-way entries"
-            + (f", {r.errors} errors" if r.errors else ""))
+    return (_("pack **{name}** {version} — {masters} masters, {critiques} critiques, {both} pairs covered both "
+              "ways, {one_way} one-way entries").format(name=pack.name, version=pack.version, masters=r.masters,
+                                                        critiques=r.critiques, both=r.pairs_both_ways,
+                                                        one_way=r.one_way)
+            + (_(", {n} errors").format(n=r.errors) if r.errors else ""))
 
 
 # ------------------------------------------------------------------ speeches
@@ -138,7 +150,8 @@ def citation_views(s: Speech, own: dict[str, str], *, chinese: bool) -> list[Cit
         if chinese:
             label = "仅经号" if c in own else "✗不在本人经典之列"
         else:
-            label = ("✅ verified" if clean or not s.findings else "verified") if c in own else "❔ unknown"
+            label = (N_("✅ verified") if clean or not s.findings else N_("verified")) if c in own \
+                else N_("❔ unknown")
         out.append(CitationView(id=c, title=own.get(c, ""), label=label))
     return out
 
@@ -174,10 +187,12 @@ def debates_frame(df):
     import pandas as pd
 
     if df is None or len(df) == 0:
-        return pd.DataFrame(columns=["id", "created_at", "protocol", "topic", "participants", "models", "status",
-                                     "rounds", "tokens", "cost", "degraded"])
+        return pd.DataFrame(columns=[N_("id"), N_("created_at"), N_("protocol"), N_("lang"), N_("topic"),
+                                     N_("participants"), N_("models"), N_("status"), N_("rounds"), N_("tokens"),
+                                     N_("cost"), N_("degraded")])
     out = pd.DataFrame({
-        "id": df["id"], "created_at": df["created_at"], "protocol": df["protocol"], "topic": df["topic"],
+        "id": df["id"], "created_at": df["created_at"], "protocol": df["protocol"],
+        "lang": df["lang"] if "lang" in df.columns else "", "topic": df["topic"],
         "participants": [" vs ".join(map(str, p)) if p is not None else "" for p in df["participants"]],
         "models": [", ".join(map(str, m)) if m is not None else "" for m in df["models"]],
         "status": df["status"],
@@ -198,19 +213,21 @@ def explain(exc: BaseException) -> tuple[str, str]:
     name = type(exc).__name__
     cause = one_line(exc)
     todo = {
-        "InputError": "Correct the input above and try again.",
-        "ConfigError": "Export the named key before starting the app, choose the offline engine, "
-                       "or give an API base for an OpenAI-compatible server.",
-        "PackError": "Choose the default pack or a folder in the Master-skill layout (master-<slug>/meta.json).",
-        "PairError": "Pick two different masters of the pack.",
-        "SqlRefused": "Only one read-only SELECT runs at a time; COPY, ATTACH, INSTALL and file access are refused.",
-        "ArchiveError": "Check the archive file (DEBATE_ARCHIVE); it was left untouched.",
-        "JobError": "Wait for the run to finish, or stop it first.",
-        "KeyError": "Open a debate from the Archive page, or start one in Setup.",
-        "GatewayError": "Check the model, its key and the API base, then retry the round.",
-        "UploadError": "Check the uploaded files: topic-debate folders (debate-log.md + verdict.md), master-debate "
-                       "Markdown or this workbench's JSON export.",
-    }.get(name, "Reload the page; if it persists, check the terminal running the app.")
+        "InputError": N_("Correct the input above and try again."),
+        "ConfigError": N_("Export the named key before starting the app, choose the offline engine, "
+                          "or give an API base for an OpenAI-compatible server."),
+        "PackError": N_("Choose the default pack or a folder in the Master-skill layout (master-<slug>/meta.json)."),
+        "PairError": N_("Pick two different masters of the pack."),
+        "SqlRefused": N_("Only one read-only SELECT runs at a time; COPY, ATTACH, INSTALL and file access are "
+                         "refused."),
+        "ArchiveError": N_("Check the archive file (DEBATE_ARCHIVE); it was left untouched."),
+        "JobError": N_("Wait for the run to finish, or stop it first."),
+        "KeyError": N_("Open a debate from the Archive page, or start one in Setup."),
+        "GatewayError": N_("Check the model, its key and the API base, then retry the round."),
+        "UploadError": N_("Check the uploaded files: topic-debate folders (debate-log.md + verdict.md), "
+                          "master-debate Markdown or this workbench's JSON export."),
+    }.get(name, N_("Reload the page; if it persists, check the terminal running the app."))
+    todo = _(todo)
     if name == "GatewayError":
         cause = getattr(exc, "cause", cause)
     return cause, todo

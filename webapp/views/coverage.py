@@ -8,6 +8,8 @@ from typing import Any
 
 from debate_core.models import Pack
 
+from webapp.i18n import N_, _
+
 
 @dataclass
 class CoverageView:
@@ -42,16 +44,16 @@ def coverage_view(pack: Pack, archive: Any = None) -> CoverageView:
     gaps = coverage_gaps(pack)
     names = {s: m.name for s, m in pack.masters.items()}
     canonical = pd.DataFrame([{
-        "pair": c["pair"], "status": c["status"], "a→b": c["a_to_b"], "b→a": c["b_to_a"],
-        "lacking": ", ".join(c["lacking"]), "label": c["label"],
-        "masters": f"{names.get(c['a'], c['a'])} / {names.get(c['b'], c['b'])}", "in pack": c["in_pack"]}
+        N_("pair"): c["pair"], N_("status"): c["status"], "a→b": c["a_to_b"], "b→a": c["b_to_a"],
+        N_("lacking"): ", ".join(c["lacking"]), N_("label"): c["label"],
+        N_("masters"): f"{names.get(c['a'], c['a'])} / {names.get(c['b'], c['b'])}", N_("in pack"): c["in_pack"]}
         for c in gaps["canonical"]])
     one_way = pd.DataFrame([{"entry": o["entry"], "critiques": o["critiques"], "missing": f"{o['to']}->{o['from']}",
                              "from → to": f"{names.get(o['from'], o['from'])} → {names.get(o['to'], o['to'])}"}
                             for o in gaps["one_way"]],
-                           columns=["entry", "critiques", "missing", "from → to"])
+                           columns=[N_("entry"), N_("critiques"), N_("missing"), N_("from → to")])
     both = pd.DataFrame(gaps["both_ways"], columns=["pair", "a", "b", "a_to_b", "b_to_a"])
-    degraded = pd.DataFrame(columns=["pair", "a", "b", "debates", "completed", "last_at"])
+    degraded = pd.DataFrame(columns=["pair", "a", "b", N_("debates"), N_("completed"), N_("last_at")])
     if archive is not None:
         degraded = archive.degraded_pairs()
         if len(degraded):
@@ -62,8 +64,8 @@ def coverage_view(pack: Pack, archive: Any = None) -> CoverageView:
                         degraded=degraded, names=names)
 
 
-HEAT_CLASSES = (("no critique either way", "#eef1f5"), ("missing direction (the reverse exists)", "#f28b82"),
-                ("one-way (the reverse is missing)", "#fbbc04"), ("covered both ways", "#4285f4"))
+HEAT_CLASSES = ((N_("no critique either way"), "#eef1f5"), (N_("missing direction (the reverse exists)"), "#f28b82"),
+                (N_("one-way (the reverse is missing)"), "#fbbc04"), (N_("covered both ways"), "#4285f4"))
 
 
 def coverage_heatmap(matrix, gaps: dict, names: dict[str, str]):
@@ -98,10 +100,10 @@ def coverage_heatmap(matrix, gaps: dict, names: dict[str, str]):
                 cls, mark = 1, "✗✗"
             else:
                 cls, mark = 0, ""
-            what = HEAT_CLASSES[cls][0] if mark != "✗✗" else "canonical pair with no critique either way"
+            what = _(HEAT_CLASSES[cls][0]) if mark != "✗✗" else _("canonical pair with no critique either way")
             zr.append(cls + 0.5)
             tr.append(mark)
-            hr.append(f"{na} → {nb}: {n} critique(s) — {what}")
+            hr.append(f"{na} → {nb}: " + _("{n} critique(s)").format(n=n) + f" — {what}")
         z.append(zr)
         text.append(tr)
         hover.append(hr)
@@ -112,10 +114,10 @@ def coverage_heatmap(matrix, gaps: dict, names: dict[str, str]):
     fig = go.Figure(go.Heatmap(
         z=z, x=labels, y=labels, text=text, texttemplate="%{text}", hovertext=hover, hoverinfo="text",
         colorscale=scale, zmin=0, zmax=4, xgap=2, ygap=2,
-        colorbar=dict(tickvals=[0.5, 1.5, 2.5, 3.5], ticktext=[c[0] for c in HEAT_CLASSES], len=0.6)))
-    fig.update_layout(title="Critiques from row A aimed at column B   (n→ one-way · ✗ missing direction · "
-                            "✗✗ canonical pair with none)",
+        colorbar=dict(tickvals=[0.5, 1.5, 2.5, 3.5], ticktext=[_(c[0]) for c in HEAT_CLASSES], len=0.6)))
+    fig.update_layout(title=_("Critiques from row A aimed at column B   (n→ one-way · ✗ missing direction · "
+                              "✗✗ canonical pair with none)"),
                       height=680, margin=dict(l=10, r=10, t=50, b=10), plot_bgcolor="white",
-                      xaxis=dict(title="target (B)", tickangle=-45), yaxis=dict(title="critic (A)",
-                                                                               autorange="reversed"))
+                      xaxis=dict(title=_("target (B)"), tickangle=-45), yaxis=dict(title=_("critic (A)"),
+                                                                                  autorange="reversed"))
     return fig

@@ -10,6 +10,7 @@ from debate_core.models import Debate
 from debate_core.protocols import registry
 from debate_core.render.master import status_zh
 
+from webapp.i18n import _
 from webapp.views.common import SpeechView, is_chinese, speech_views
 
 
@@ -46,7 +47,7 @@ def next_turn(debate: Debate) -> str:
     spec = registry.get(debate.protocol)
     r = spec.rounds_done(debate) + 1
     if r > debate.planned_rounds:
-        return "the verdict" if spec.judged else spec.outcome_heading
+        return _("the verdict") if spec.judged else spec.outcome_heading
     return spec.turn(debate, r)
 
 
@@ -68,7 +69,7 @@ def live_view(archive: Any, manager: Any, debate_id: str) -> LiveView:
     else:
         msg = _message_en(debate, here, stopping, done, job.error if job else "")
     progress_text = (f"已完成 {done} / {debate.planned_rounds} 轮" if zh
-                     else f"{done} of {debate.planned_rounds} rounds")
+                     else _("{done} of {planned} rounds").format(done=done, planned=debate.planned_rounds))
     return LiveView(
         debate=debate, speeches=speech_views(debate, archive), running_here=here, stop_requested=stopping,
         live_text=job.live() if here else "", next_turn=next_turn(debate), rounds_done=done,
@@ -82,18 +83,18 @@ def live_view(archive: Any, manager: Any, debate_id: str) -> LiveView:
 def _message_en(debate: Debate, here: bool, stopping: bool, done: int, job_error: str) -> str:
     status = debate.status
     if stopping:
-        return ("Stopping: a reply being streamed is abandoned (a topic round finishes first), "
-                "then the debate stops (what is done is kept).")
+        return _("Stopping: a reply being streamed is abandoned (a topic round finishes first), "
+                 "then the debate stops (what is done is kept).")
     if here or status == "running":
-        return f"Running — {next_turn(debate)}"
+        return _("Running — {turn}").format(turn=next_turn(debate))
     if status == "completed":
-        return f"Completed: {debate.stop_reason or 'all rounds done'}."
+        return _("Completed: {reason}.").format(reason=debate.stop_reason or _("all rounds done"))
     if status == "failed":
-        return (f"Failed: {debate.stop_reason or job_error or 'a round failed'}. "
-                "Retry the round, or fix the model configuration first.")
+        return _("Failed: {reason}. Retry the round, or fix the model configuration first.").format(
+            reason=debate.stop_reason or job_error or _("a round failed"))
     if status == "stopped":
-        return f"Stopped: {debate.stop_reason}. Resume continues from round {done + 1}."
-    return f"Interrupted: {debate.stop_reason}. Resume continues from round {done + 1}."
+        return _("Stopped: {reason}. Resume continues from round {n}.").format(reason=debate.stop_reason, n=done + 1)
+    return _("Interrupted: {reason}. Resume continues from round {n}.").format(reason=debate.stop_reason, n=done + 1)
 
 
 def _message_zh(debate: Debate, here: bool, stopping: bool, done: int, job_error: str) -> str:

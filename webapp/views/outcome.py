@@ -17,9 +17,11 @@ from debate_core.protocols import registry
 from debate_core.render.master import (MODEL_LAYER_ZH, SPEECH_STATUS_ZH, citation_marks, mark_text, rule_label,
                                        speech_clean, speech_verdict, status_zh)
 
-from webapp.views.common import SpeechView, is_chinese, speech_views
+from webapp.i18n import N_, _
+from webapp.views.common import SpeechView, is_chinese, speech_views, status_text
 
-CHECK_RULES = ("length", "citation", "ammo", "restatement", "no_verdict", "no_dialogue", "hygiene")
+CHECK_RULES = (N_("length"), N_("citation"), N_("ammo"), N_("restatement"), N_("no_verdict"), N_("no_dialogue"),
+               N_("hygiene"))
 MARKS_COLUMN_ZH = "引文核对"
 
 
@@ -64,9 +66,9 @@ def checks_table(debate: Debate):
     has_marks = any(citation_marks(s.findings) for s in debate.rounds)
     name = rule_label if zh else (lambda r: r)
     head = ["轮次", "发言者", "角色", "状态", "重试", "结果"] if zh else \
-        ["round", "speaker", "role", "status", "retries", "result"]
-    marks_column = MARKS_COLUMN_ZH if zh else "quotes"
-    model_column = MODEL_LAYER_ZH if zh else "model audit"
+        [N_("round"), N_("speaker"), N_("role"), N_("status"), N_("retries"), N_("result")]
+    marks_column = MARKS_COLUMN_ZH if zh else N_("quotes")
+    model_column = MODEL_LAYER_ZH if zh else N_("model audit")
     rows = []
     for s in debate.rounds:
         clean = speech_clean(s.findings)
@@ -126,13 +128,15 @@ def winner_text(debate: Debate, winner: Optional[str]) -> str:
     """The winner as the page names it: a side by its name (正方 (pro) wins), an anonymous debater
     by its stance (辩手乙（…）wins); a winner who is no participant (a draw) as it is."""
     if not winner:
-        return "no winner"
+        return _("no winner")
     p = debate.participant(winner)
     if p is None:
         return winner
     if registry.get(debate.protocol).anonymous_labels:
-        return f"{winner}（{p.stance}）wins" if p.stance else f"{winner} wins"
-    return f"{p.name or winner} ({winner}) wins"
+        if p.stance:
+            return _("{label}（{stance}）wins").format(label=winner, stance=p.stance)
+        return _("{who} wins").format(who=winner)
+    return _("{who} wins").format(who=f"{p.name or winner} ({winner})")
 
 
 def outcome_view(debate: Debate, archive: Any = None) -> OutcomeView:
@@ -145,7 +149,8 @@ def outcome_view(debate: Debate, archive: Any = None) -> OutcomeView:
     if zh:
         status_line = f"状态：{status_zh(debate.status)}" + (f"（{debate.stop_reason}）" if debate.stop_reason else "")
     else:
-        status_line = f"status {debate.status}" + (f" — {debate.stop_reason}" if debate.stop_reason else "")
+        status_line = (_("status {status}").format(status=status_text(debate.status))
+                       + (f" — {debate.stop_reason}" if debate.stop_reason else ""))
     if not spec.judged:
         o = debate.observation
         view = OutcomeView(kind="observation" if o else "pending", debate=debate, headline=status_line,
@@ -166,14 +171,15 @@ def outcome_view(debate: Debate, archive: Any = None) -> OutcomeView:
     for label in labels:
         row = next((r for r in v.rows if r.label == label), None)
         p = by_label.get(label)
-        rows.append({"debater": label, "stance": (row.stance if row and row.stance else (p.stance if p else "")),
-                     "model": p.model if p else "", "strongest point": row.strongest if row else "",
-                     "fatal weakness": row.weakness if row else "", "score": row.score if row else None})
+        rows.append({N_("debater"): label,
+                     N_("stance"): (row.stance if row and row.stance else (p.stance if p else "")),
+                     N_("model"): p.model if p else "", N_("strongest point"): row.strongest if row else "",
+                     N_("fatal weakness"): row.weakness if row else "", N_("score"): row.score if row else None})
     view.winner, view.winner_text = v.winner, winner_text(debate, v.winner)
     view.summary, view.reasons, view.note, view.judge = v.summary, dict(v.reasons), v.note, v.judge
     view.parsed, view.raw = v.parsed, v.raw
     view.per_round = pd.DataFrame([{"round": c.round, "commentary": c.comment} for c in v.per_round],
-                                  columns=["round", "commentary"])
+                                  columns=[N_("round"), N_("commentary")])
     view.debaters = pd.DataFrame(rows, columns=["debater", "stance", "model", "strongest point", "fatal weakness",
                                                 "score"])
     return view
@@ -186,7 +192,8 @@ def scores_figure(debaters):
     if df is None or df.empty:
         return None
     fig = px.bar(df, x="debater", y="score", color="debater", hover_data=["stance", "model"], range_y=[0, 10],
-                 text="score", title="Judge's scores (0-10)")
+                 text="score", title=_("Judge's scores (0-10)"),
+                 labels={k: _(k) for k in (N_("debater"), N_("score"), N_("stance"), N_("model"))})
     fig.update_layout(showlegend=False, height=320, margin=dict(l=10, r=10, t=40, b=10))
     return fig
 
@@ -210,10 +217,10 @@ def slug_for(debate: Debate) -> str:
 def downloads(debate: Debate) -> list[Download]:
     """The download buttons: the formats the debate's protocol offers."""
     base = f"debate-{debate.id}"
-    every = {"md": Download("Markdown (.md)", f"{base}.md", "text/markdown", "md"),
-             "json": Download("JSON (.json)", f"{base}.json", "application/json", "json"),
-             "ipynb": Download("Notebook (.ipynb)", f"{base}.ipynb", "application/x-ipynb+json", "ipynb"),
-             "debate-dir": Download("Topic-debate folder (.zip)", f"{slug_for(debate)}.debate.zip",
+    every = {"md": Download(_("Markdown (.md)"), f"{base}.md", "text/markdown", "md"),
+             "json": Download(_("JSON (.json)"), f"{base}.json", "application/json", "json"),
+             "ipynb": Download(_("Notebook (.ipynb)"), f"{base}.ipynb", "application/x-ipynb+json", "ipynb"),
+             "debate-dir": Download(_("Topic-debate folder (.zip)"), f"{slug_for(debate)}.debate.zip",
                                     "application/zip", "debate-dir")}
     return [every[fmt] for fmt in registry.get(debate.protocol).export_formats]
 

@@ -16,9 +16,11 @@ from debate_core.models import DebateConfig, Master, Pack
 from debate_core.protocols import registry
 from debate_core.protocols.base import ASK_PACK, ASK_STANCES, ProtocolSpec, Role
 
+from webapp.i18n import N_, _, maybe
+
 # ------------------------------------------------------------- engine / model
 
-OFFLINE_LABEL = "the embedded default offline engine (no key, no network)"
+OFFLINE_LABEL = N_("the embedded default offline engine (no key, no network)")
 
 
 def configured_model() -> Optional[str]:
@@ -34,11 +36,11 @@ def engine_summary() -> dict[str, str]:
     model = configured_model()
     base = resolve_api_base(None) or ""
     if model is None:
-        return {"model": "offline", "label": OFFLINE_LABEL, "api_base": base,
-                "note": "Master debates run offline; topic debates and trials need a model: set DEBATE_MODEL "
-                        "(and its provider key) or DEBATE_API_BASE for an OpenAI-compatible server."}
-    return {"model": model, "label": f"{model} (from DEBATE_MODEL)", "api_base": base,
-            "note": "Master debates may still choose the offline engine in Setup."}
+        return {"model": "offline", "label": _(OFFLINE_LABEL), "api_base": base,
+                "note": _("Master debates run offline; topic debates and trials need a model: set DEBATE_MODEL "
+                          "(and its provider key) or DEBATE_API_BASE for an OpenAI-compatible server.")}
+    return {"model": model, "label": _("{model} (from DEBATE_MODEL)").format(model=model), "api_base": base,
+            "note": _("Master debates may still choose the offline engine in Setup.")}
 
 
 def model_problem(model: Optional[str], api_base: Optional[str] = None) -> Optional[str]:
@@ -60,10 +62,10 @@ def model_problem(model: Optional[str], api_base: Optional[str] = None) -> Optio
 
 
 def needs_model_message(spec: ProtocolSpec) -> str:
-    return (f"A {spec.app_title.lower()} needs a model: there is no offline engine for it. Enter a litellm model "
-            "string such as openai/gpt-4o-mini (with OPENAI_API_KEY exported before starting the app), or an "
-            "OpenAI-compatible server URL as API base (vLLM, Ollama, a litellm proxy), or start the app with "
-            "DEBATE_MODEL set.")
+    return _("A {protocol} needs a model: there is no offline engine for it. Enter a litellm model string such as "
+             "openai/gpt-4o-mini (with OPENAI_API_KEY exported before starting the app), or an OpenAI-compatible "
+             "server URL as API base (vLLM, Ollama, a litellm proxy), or start the app with DEBATE_MODEL set."
+             ).format(protocol=_(spec.app_title).lower())
 
 
 # -------------------------------------------------------------- model fields
@@ -106,6 +108,7 @@ def model_fields(spec: ProtocolSpec, stances: Optional[list[str]] = None) -> lis
         offline_ok = spec.offline and role.field == "model"
         off = role.field == "check_model"
         label, help_text = spec.app_fields.get(role.key, (role.label, role.help))
+        label, help_text = maybe(label), maybe(help_text) if help_text else help_text
         if not role.many:
             out.append(RoleFields(role, "", [ModelField(f"model-{spec.name}-{role.key}", label, help_text,
                                                         offline_ok, off, preset=not off)]))
@@ -118,6 +121,7 @@ def model_fields(spec: ProtocolSpec, stances: Optional[list[str]] = None) -> lis
         for i, seat in enumerate(seats):
             stance = f" — {by_seat[seat]}" if seat in by_seat else ""
             seat_label, seat_help = spec.app_fields.get(seat, (f"{seat}{stance}", ""))
+            seat_label, seat_help = maybe(seat_label), maybe(seat_help) if seat_help else seat_help
             key = f"model-{spec.name}-{seat if seat.isascii() else i}"  # Chinese seats (辩手甲…) by position
             fields.append(ModelField(key, seat_label, seat_help, offline_ok, off, preset=True))
         out.append(RoleFields(role, label if spec.app_fields.get(role.key) else "", fields))
@@ -153,9 +157,9 @@ def suggest_pair(topic: str, pack: Pack):
 
 def pair_reason(choice, pack: Pack) -> dict[str, Any]:
     hits = {pack.masters[s].name if s in pack.masters else s: h for s, h in choice.hits.items()}
-    rule_text = {"user": "named by the user", "table": "the seed's topic-to-pair table",
-                 "keywords": "keyword scoring over search_scope.keywords", "default": "the default pair"}
-    return {"rule": choice.rule, "rule_text": rule_text.get(choice.rule, choice.rule), "reason": choice.reason,
+    rule_text = {"user": N_("named by the user"), "table": N_("the seed's topic-to-pair table"),
+                 "keywords": N_("keyword scoring over search_scope.keywords"), "default": N_("the default pair")}
+    return {"rule": choice.rule, "rule_text": maybe(rule_text.get(choice.rule, choice.rule)), "reason": choice.reason,
             "row": choice.row, "hits": hits}
 
 
@@ -209,8 +213,10 @@ def rounds_range(spec: ProtocolSpec, pack: Optional[Pack] = None, pair: Optional
 
 def rounds_help(spec: ProtocolSpec, lo: int, hi: int) -> str:
     """The rounds slider's help: the limits, and why the maximum is what it is."""
-    cap = f" The {spec.name}-debate seed caps it at {hi}: {spec.rounds_note}." if spec.rounds_note else ""
-    return f"{spec.app_title}: {lo}-{hi}.{cap}"
+    cap = (" " + _("The {name}-debate seed caps it at {hi}: {note}.").format(name=spec.name, hi=hi,
+                                                                          note=_(spec.rounds_note))
+           if spec.rounds_note else "")
+    return f"{_(spec.app_title)}: {lo}-{hi}.{cap}"
 
 
 def split_lines(text: str, sep: str = "\n") -> list[str]:
@@ -227,7 +233,8 @@ def build_config(protocol: str, topic: str, *, masters: Optional[list[str]] = No
                  model: Optional[str] = None, models: Optional[list[str]] = None,
                  judge_model: Optional[str] = None, check_model: Optional[str] = None,
                  api_base: Optional[str] = None, pack: Optional[str] = None,
-                 stances: Optional[list[str]] = None, workspace: Optional[str] = None) -> DebateConfig:
+                 stances: Optional[list[str]] = None, workspace: Optional[str] = None,
+                 lang: Optional[str] = None) -> DebateConfig:
     """The :class:`DebateConfig` for what the Setup form holds (validated by the protocol on start).
 
     A model field no role of the protocol uses (e.g. ``check_model``, the optional model-graded
@@ -241,4 +248,19 @@ def build_config(protocol: str, topic: str, *, masters: Optional[list[str]] = No
         judge_model=clean(judge_model),
         check_model=clean(check_model) if "check_model" in spec.fields() else None,
         api_base=clean(api_base), pack=clean(pack) if spec.asks_for(ASK_PACK) else None,
-        stances=[s for s in (stances or []) if s], workspace=clean(workspace))
+        stances=[s for s in (stances or []) if s], workspace=clean(workspace),
+        lang=lang if lang in ("zh", "en") else None)
+
+
+def debate_languages(spec: ProtocolSpec) -> list[str]:
+    """The Setup choices for the debate's language: "auto" (follow the topic) and the protocol's
+    languages, or its only language (master debates: zh)."""
+    langs = list(spec.languages)
+    return langs if len(langs) == 1 else ["auto"] + langs
+
+
+LANG_CHOICES = {"auto": N_("auto (follow the topic)"), "zh": "中文", "en": "English"}
+
+
+def debate_language_label(choice: str) -> str:
+    return _(LANG_CHOICES[choice]) if choice == "auto" else LANG_CHOICES.get(choice, choice)
