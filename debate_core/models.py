@@ -14,7 +14,6 @@ from typing import Any, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from debate_core.lang import detect
 
 
 def utcnow() -> datetime:
@@ -412,11 +411,12 @@ class Debate(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _default_lang(cls, data: Any) -> Any:
-        # a record written before debates had a language (an old export, an import) follows its topic
+        # the config's language (resolved when the debate started); a record written before debates
+        # had a language (an old export, an import of the seeds' Chinese formats) spoke Chinese
         if isinstance(data, dict) and not data.get("lang"):
             cfg = data.get("config")
             asked = cfg.get("lang") if isinstance(cfg, dict) else getattr(cfg, "lang", None)
-            data = {**data, "lang": asked or detect(str(data.get("topic") or ""))}
+            data = {**data, "lang": asked or "zh"}
         return data
 
     def participant(self, label: str) -> Optional[Participant]:

@@ -107,12 +107,12 @@ def rounds_slider(spec, pack=None, pair: tuple[str, str] | None = None) -> int:
     return st.slider(_("Rounds"), lo, hi, default, key=f"rounds-{spec.name}", help=views.rounds_help(spec, lo, hi))
 
 
-def models_section(spec, stances: list[str]) -> tuple[dict, bool]:
+def models_section(spec, stances: list[str], lang: str) -> tuple[dict, bool]:
     """The API base and a field per role (per seat): the config's model fields, and whether Start waits."""
     api_base = st.text_input(_(API_BASE_LABEL), key=f"api_base_{spec.name}").strip()
     config: dict = {"api_base": api_base}
     blocked, given, required = False, [], []
-    for rf in views.model_fields(spec, stances):
+    for rf in views.model_fields(spec, stances, lang):
         if rf.heading:
             st.markdown(rf.heading)
         values = []
@@ -169,7 +169,8 @@ def setup() -> None:
         if spec.asks_for(views.ASK_STANCES):
             config["stances"], blocked = stances_section()
         config["rounds"] = rounds_slider(spec, pack, pair)
-        models, models_blocked = models_section(spec, config.get("stances", []))
+        models, models_blocked = models_section(spec, config.get("stances", []),
+                                                config["lang"] or views.topic_lang(topic))
         config.update(models)
         blocked |= models_blocked
         if spec.asks_for(views.ASK_WORKSPACE):

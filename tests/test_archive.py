@@ -76,11 +76,11 @@ def test_older_archive_is_migrated_and_keeps_its_rows(tmp_path):
     assert {"pack_hash", "pack_path", "lang"} <= cols
     d = arc.get_debate("old1")
     assert d.topic == "旧议题" and d.status == "completed" and [s.round for s in d.rounds] == [1, 2]
-    # v6: each stored debate's language, backfilled from its topic, and the list filters by it
-    assert d.lang == "zh" and arc.get_debate("old2").lang == "en"
-    assert list(arc.list_debates(lang="en")["id"]) == ["old2"]
-    assert list(arc.list_debates(lang="zh")["id"]) == ["old1"]
-    assert arc.count_debates(lang="en") == 1
+    # v6: each stored debate's language: before languages every debate spoke Chinese, whatever its topic
+    assert d.lang == "zh" and arc.get_debate("old2").lang == "zh"
+    assert list(arc.list_debates(lang="en")["id"]) == []
+    assert sorted(arc.list_debates(lang="zh")["id"]) == ["old1", "old2"]
+    assert arc.count_debates(lang="en") == 0 and arc.count_debates(lang="zh") == 2
     # the old speeches were numbered in order; a new one continues after them
     d.rounds.append(Speech(round=3, speaker="s1", role="回应", text="新发言"))
     arc.speech(d, d.rounds[-1])

@@ -15,6 +15,7 @@ import re
 import pytest
 
 from tests.app_support import REPO, judged_debate, offline_debate
+from tests.test_app import archive, archive_path  # noqa: F401 - the app tests' fixtures
 
 AppTest = pytest.importorskip("streamlit.testing.v1").AppTest
 
@@ -100,22 +101,6 @@ def test_gettext_ngettext_and_the_fallbacks():
 
 
 # ------------------------------------------------------------------- pages
-
-
-@pytest.fixture
-def archive_path(tmp_path, monkeypatch):
-    path = tmp_path / "archive.duckdb"
-    monkeypatch.setenv("DEBATE_ARCHIVE", str(path))
-    for var in ("DEBATE_MODEL", "DEBATE_API_BASE", "DEBATE_TEST_SLOW_ROUND"):
-        monkeypatch.delenv(var, raising=False)
-    return path
-
-
-@pytest.fixture
-def archive(archive_path):
-    from debate_core.archive import open_archive
-
-    return open_archive(archive_path)
 
 
 def render(page: str | None, lang: str | None, debate_id: str | None = None):

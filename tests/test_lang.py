@@ -33,8 +33,11 @@ def test_an_asked_language_wins_and_a_bad_one_is_named():
         lang.resolve("x", "fr")
 
 
-def test_a_record_without_a_language_follows_its_config_then_its_topic():
+def test_a_record_without_a_language_follows_its_config_else_was_chinese():
+    # before debates had a language every protocol spoke Chinese, whatever the topic
     d = Debate(id="t1", protocol="topic", topic="Should cities ban cars?", config=DebateConfig(protocol="topic", topic="x"))
+    assert d.lang == "zh"
+    d = Debate(id="t3", protocol="topic", topic="城市该禁车吗", config=DebateConfig(protocol="topic", topic="x", lang="en"))
     assert d.lang == "en"
     d = Debate(id="t2", protocol="topic", topic="Should cities ban cars?",
                config=DebateConfig(protocol="topic", topic="x", lang="zh"))
@@ -85,7 +88,7 @@ def test_the_archive_records_the_language_and_list_filters_by_it(tmp_path):
     assert out.returncode == 0, out.stderr
     arc = open_archive(path)
     en = Debate(id="en1", protocol="topic", topic="Should cities ban cars?", status="completed",
-                config=DebateConfig(protocol="topic", topic="Should cities ban cars?"))
+                config=DebateConfig(protocol="topic", topic="Should cities ban cars?", lang="en"))
     arc.save(en)
     zh_ids = list(arc.list_debates(lang="zh")["id"])
     assert len(zh_ids) == 1 and arc.get_debate(zh_ids[0]).lang == "zh"
@@ -98,3 +101,48 @@ def test_the_archive_records_the_language_and_list_filters_by_it(tmp_path):
     assert [r["id"] for r in rows] == [en.id] and rows[0]["lang"] == "en"
     out = run_cli("list", "--lang", "zh", "--archive", str(path))
     assert out.returncode == 0 and zh_ids[0] in out.stdout and en.id not in out.stdout
+
+
+def test_english_labels_in_setup_seats_and_the_relabel_audit():
+    from debate_core.analysis.audit import variant
+    from debate_core.models import Participant, Speech
+    from debate_core.protocols import registry
+    from webapp.views import model_fields
+
+    spec = registry.get("topic")
+    labels = {lang: [f.label for rf in model_fields(spec, ["Ban cars", "Keep cars"], lang) for f in rf.fields
+                     if rf.role.many] for lang in ("en", "zh")}
+    assert labels["en"] == ["Debater A — Keep cars", "Debater B — Ban cars"]
+    assert labels["zh"] == ["辩手甲 — Keep cars", "辩手乙 — Ban cars"]
+    assert spec.first_labels == ("辩手甲", "Debater A")
+
+    d = Debate(id="en2", protocol="topic", topic="Should cities ban cars?", status="completed",
+               config=DebateConfig(protocol="topic", topic="Should cities ban cars?", lang="en"),
+               participants=[Participant(label="Debater A", name="Debater A", stance="Keep"),
+                             Participant(label="Debater B", name="Debater B", stance="Ban")],
+               rounds=[Speech(round=2, speaker="Debater A", role="rebuttal",
+                              text="Debater B A2 ignores cost; Debater AB is not a label.")])
+    shown, back = variant(d, "relabel")
+    assert [p.label for p in shown.participants] == ["Debater B", "Debater A"]
+    assert shown.rounds[0].speaker == "Debater B"
+    assert shown.rounds[0].text == "Debater A A2 ignores cost; Debater AB is not a label."
+    assert back == {"Debater B": "Debater A", "Debater A": "Debater B"}
+
+
+@pytest.mark.parametrize("lang,topic_turn,trial_turn", [
+    ("zh", "第 1 轮：辩手甲、辩手乙（同时发言）", "第 2 轮：反方"),
+    ("en", "Round 1: Debater A, Debater B (in parallel)", "Round 2: Con"),
+])
+def test_the_live_turn_is_in_the_debate_language(lang, topic_turn, trial_turn):
+    from debate_core.engines.judged_prompts import for_lang
+    from debate_core.models import Participant, Speech
+    from debate_core.protocols import registry
+
+    labels = for_lang(lang).LABELS[:2]
+    d = Debate(id="t", protocol="topic", topic="t", config=DebateConfig(protocol="topic", topic="t", lang=lang),
+               participants=[Participant(label=lab, name=lab) for lab in labels], planned_rounds=3)
+    assert registry.get("topic").turn(d, 1) == topic_turn
+    d = Debate(id="p", protocol="trial", topic="t", config=DebateConfig(protocol="trial", topic="t", lang=lang),
+               participants=[Participant(label=s, name=s) for s in ("pro", "con")], planned_rounds=3,
+               rounds=[Speech(round=2, speaker="pro", role="speech", text="x")])
+    assert registry.get("trial").turn(d, 2) == trial_turn

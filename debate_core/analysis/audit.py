@@ -41,7 +41,7 @@ from debate_core.models import Debate
 from debate_core.protocols import registry
 
 VARIANTS = ("original", "relabel", "reorder")
-_LABEL_RE = re.compile(r"辩手[甲乙丙丁戊己]")
+_LABEL_RE = re.compile(r"辩手[甲乙丙丁戊己]|\bDebater [A-F]\b")  # a topic debate's labels, zh or en
 
 JUDGMENT_COLUMNS = ["debate_id", "batch_id", "protocol", "topic", "judge", "variant", "winner", "shown", "position",
                     "first", "n", "parsed", "stored", "error", "prompt_tokens", "completion_tokens", "cost"]
@@ -323,8 +323,8 @@ def summarize(judgments: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, Any]]:
     first_rate = float((pos["position"] == 0).mean()) if len(pos) else None
     expected_pos = float((1.0 / pos["n"]).mean()) if len(pos) else None
     lab = dec[dec["variant"].isin(["original", "relabel"])]
-    first_label = lab.apply(lambda r: registry.get(r["protocol"]).first_label, axis=1) if len(lab) else pd.Series(dtype=object)
-    label_rate = float((lab["shown"] == first_label).mean()) if len(lab) else None
+    is_first = lab.apply(lambda r: r["shown"] in registry.get(r["protocol"]).first_labels, axis=1) if len(lab) else None
+    label_rate = float(is_first.mean()) if len(lab) else None
     expected_lab = float((1.0 / lab["n"]).mean()) if len(lab) else None
     shares = (lab["shown"].value_counts(normalize=True).round(4).to_dict() if len(lab) else {})
     unanimous = per_debate["panel_unanimous"].dropna()
@@ -376,7 +376,7 @@ class AuditReport:
             f"{s['errors']} errors) by {', '.join(s['judges'])}",
             f"- position bias: the first-presented debater wins {pct(s['first_position_win_rate'])} "
             f"(expected {pct(s['expected_first_position'])}): {signed(s['position_bias'])}",
-            f"- label bias: the first label (辩手甲 / pro) wins {pct(s['first_label_win_rate'])} "
+            f"- label bias: the first label (辩手甲 / Debater A / pro) wins {pct(s['first_label_win_rate'])} "
             f"(expected {pct(s['expected_first_label'])}): {signed(s['label_bias'])}",
             f"- swap consistency (same debater after a swap, same judge): {pct(s['swap_consistency'])}",
             f"- panel: unanimous on {pct(s['panel_agreement_rate'])} of debates; mean pairwise agreement "

@@ -156,8 +156,9 @@ _V5 = [
 
 _V6 = [
     "ALTER TABLE debates ADD COLUMN lang VARCHAR",
-    # a debate stored before debates had a language follows its topic: CJK is Chinese, else English
-    "UPDATE debates SET lang = CASE WHEN regexp_matches(topic, '[\u3400-\u9fff\uf900-\ufaff]') THEN 'zh' ELSE 'en' END",
+    # before debates had a language every protocol spoke Chinese (its prompts, labels and headings),
+    # whatever the topic's language: that is what a stored debate is
+    "UPDATE debates SET lang = 'zh'",
 ]
 
 MIGRATIONS: list[tuple[int, str, list]] = [
@@ -166,7 +167,7 @@ MIGRATIONS: list[tuple[int, str, list]] = [
     (3, "speech numbers (speeches.sno) and the text-search block index (search_blocks)", _V3),
     (4, "the text-search bigram index (search_runs, search_run_<n>) replaces search_blocks", _V4),
     (5, "judge audits (audits, audit_judgments, audit_calls)", _V5),
-    (6, "each debate's language (debates.lang), backfilled from its topic", _V6),
+    (6, "each debate's language (debates.lang), Chinese for every debate stored before", _V6),
 ]
 
 DEBATE_TABLES = ("speeches", "summaries", "observations", "verdicts", "verdict_rows", "verdict_rounds", "llm_calls")

@@ -87,7 +87,8 @@ def open_recorder(args):
     return open_archive(path)
 
 
-def _progress(args) -> Optional[Callable]:
+def _progress(args, lang: Optional[str] = None) -> Optional[Callable]:
+    """Progress lines on stderr, in the debate's language (``lang``, else read from each speech)."""
     if getattr(args, "quiet", False):
         return None
 
@@ -95,9 +96,10 @@ def _progress(args) -> Optional[Callable]:
         if speech.role in MASTER_ROLES:  # a master debate: its progress is Chinese, like the debate
             sys.stderr.write(master_progress_line(speech) + "\n")
             return
-        from debate_core.render.judged import progress_line  # topic debate and trial: Chinese, like their debates
+        # topic debate and trial: in the debate's language (zh or en), read from the speech's labels
+        from debate_core.render.judged import progress_line
 
-        sys.stderr.write(progress_line(speech) + "\n")
+        sys.stderr.write(progress_line(speech, lang) + "\n")
     return on_speech
 
 
@@ -135,7 +137,7 @@ def run_debate_cmd(args) -> int:
     if getattr(recorder, "path", None) is not None:
         sys.stderr.write(f"debate {debate.id} archived in {recorder.path}\n")
         sys.stderr.flush()
-    debate = runner.run(debate, on_speech=_progress(args))
+    debate = runner.run(debate, on_speech=_progress(args, debate.lang))
     emit_debate(debate, args.format)
     if debate.status == "failed":
         sys.stderr.write(f"error: {debate.stop_reason} (debate {debate.id})\n")

@@ -12,7 +12,11 @@ The topic-debate judge may answer in the sample's Markdown form::
     ## 四、给真实读者的话
     …
 
-or in JSON.  :func:`parse_verdict_markdown` never raises: text with no
+or in JSON; an English debate's judge may write the same in English (``## Winner`` /
+``**Winner:** Debater B`` / ``Debater B wins``, ``## Reasons``, a table headed ``Debater |
+Stance | … | Score``; a trial's ``Winner: Pro``).  Labels are read in either language and
+given back in the form of the debate's labels (``labels``), else as written.
+:func:`parse_verdict_markdown` never raises: text with no
 recognisable winner comes back as ``Verdict(parsed=False, winner=None, raw=text)``,
 never as a silent draw.  The archive's importer uses it on the sample's verdict.md.
 """
@@ -27,14 +31,24 @@ from debate_core.engines.envelopes import extract_json
 from debate_core.models import RoundComment, Verdict, VerdictRow
 
 LABEL_CHARS = "甲乙丙丁戊己"
+LABEL_LETTERS = "ABCDEF"  # Debater A… in an English debate: the same seats as 辩手甲…
 REASON_KEYS = ("论点强度", "攻防表现", "逻辑硬伤")
+REASON_KEYS_EN = ("Argument strength", "Attack and defence", "Logical flaws")
+UNKEYED = {"zh": "判词", "en": "Reasons"}  # where reasons with no key of their own go
 TRIAL_WINNERS = {"pro": "pro", "con": "con", "draw": "draw", "正方": "pro", "反方": "con", "平局": "draw",
                  "tie": "draw", "平": "draw", "affirmative": "pro", "negative": "con"}
 
 _HEADING = re.compile(r"^(#{1,4})\s+(.*?)\s*#*\s*$")
-_LABEL = re.compile(rf"辩手\s*([{LABEL_CHARS}])")
-_WIN_AFTER = re.compile(rf"辩手\s*([{LABEL_CHARS}])[^。\n；;]{{0,80}}?(?:胜出|获胜|胜|赢|最有力)")
-_WIN_FIELD = re.compile(rf"(?:胜方|赢家|获胜方|winner)\s*[:：]?\s*\**\s*(?:辩手)?\s*([{LABEL_CHARS}])", re.I)
+_ZH_LABEL = rf"辩手\s*([{LABEL_CHARS}])"
+_EN_LABEL = rf"\bDebater\s+([{LABEL_LETTERS}])\b"
+_LABEL = re.compile(rf"{_ZH_LABEL}|{_EN_LABEL}")
+_WIN_AFTER = re.compile(
+    rf"{_ZH_LABEL}[^。\n；;]{{0,80}}?(?:胜出|获胜|胜|赢|最有力)"
+    rf"|{_EN_LABEL}[^.\n;]{{0,80}}?\b(?:wins|won|prevails|is the winner|carries the debate)\b")
+_WIN_FIELD = re.compile(
+    rf"(?:胜方|赢家|获胜方|\bwinner\b)\s*[:：]?\s*\**\s*(?:(?:辩手)?\s*([{LABEL_CHARS}])|(?:Debater\s+)([{LABEL_LETTERS}])\b)",
+    re.I)
+_WIN_WORDS = re.compile(r"胜|赢|最有力|更有说服力|\b(?:wins|won|winner|prevails|more convincing)\b", re.I)
 _NUMBER = re.compile(r"(-?\d+(?:\.\d+)?)")
 
 
@@ -58,46 +72,76 @@ def _sections(text: str) -> list[tuple[str, str]]:
 
 def _find(sections: list[tuple[str, str]], *keys: str) -> Optional[str]:
     for heading, body in sections:
-        if any(k in heading for k in keys):
+        low = heading.lower()
+        if any(k.lower() in low for k in keys):
             return body
     return None
 
 
-def _label(ch: str) -> str:
-    return f"辩手{ch}"
+def _seat(m: "re.Match[str]") -> int:
+    """The seat (0 for 甲 / A, 1 for 乙 / B, …) of a label match."""
+    zh, en = m.group(1), m.group(2)
+    return LABEL_CHARS.index(zh) if zh else LABEL_LETTERS.index(en.upper())
 
 
-def find_winner(text: str) -> Optional[str]:
-    """The label a conclusion declares the winner (辩手乙), or None."""
+def _label(seat: int, lang: str = "zh") -> str:
+    return f"Debater {LABEL_LETTERS[seat]}" if lang == "en" else f"辩手{LABEL_CHARS[seat]}"
+
+
+def _label_of(m: "re.Match[str]", lang: Optional[str]) -> str:
+    """The matched label, in ``lang``'s form (None: as written)."""
+    if lang is None:
+        lang = "zh" if m.group(1) else "en"
+    return _label(_seat(m), lang)
+
+
+def labels_lang(labels: Optional[Iterable[str]]) -> Optional[str]:
+    """``en`` when the debate's labels are English (Debater A…), ``zh`` when Chinese, None when unknown."""
+    labels = list(labels or [])
+    if not labels:
+        return None
+    return "en" if all(str(lab).startswith("Debater") for lab in labels) else "zh"
+
+
+def find_winner(text: str, lang: Optional[str] = None) -> Optional[str]:
+    """The label a conclusion declares the winner (辩手乙 / Debater B), or None.
+
+    ``lang`` gives the label in that language's form (a judge of an English debate who
+    writes 辩手乙 still names Debater B); None keeps the form written."""
     for pat in (_WIN_FIELD, _WIN_AFTER):
         m = pat.search(text)
         if m:
-            return _label(m.group(1))
-    labels = {m.group(1) for m in _LABEL.finditer(text)}
-    if len(labels) == 1 and re.search(r"胜|赢|最有力|更有说服力", text):
-        return _label(labels.pop())
+            return _label_of(m, lang)
+    seats = {(_seat(m), _label_of(m, lang)) for m in _LABEL.finditer(text)}
+    if len({s for s, _ in seats}) == 1 and _WIN_WORDS.search(text):
+        return sorted(seats)[0][1]
     return None
 
 
-_REASON_START = re.compile(r"^\s*(?:[-*]\s+)?(?:\*\*)?\s*(论点强度|攻防表现|逻辑硬伤|硬伤对比|硬伤|攻防)\s*(?:\*\*)?\s*[:：]?")
+_REASON_START = re.compile(r"^\s*(?:[-*]\s+)?(?:\*\*)?\s*(论点强度|攻防表现|逻辑硬伤|硬伤对比|硬伤|攻防"
+                           r"|argument strength|attack and defence|attack and defense|logical flaws|flaws"
+                           r"|strength of arguments|clash)\s*(?:\*\*)?\s*[:：]?", re.I)
 
 
-def _reason_key(word: str) -> str:
-    if "论点" in word:
-        return "论点强度"
-    if "攻防" in word:
-        return "攻防表现"
-    return "逻辑硬伤"
+def _reason_key(word: str, lang: str = "zh") -> str:
+    keys = REASON_KEYS_EN if lang == "en" else REASON_KEYS
+    low = word.lower()
+    if "论点" in word or "strength" in low:
+        return keys[0]
+    if "攻防" in word or "attack" in low or "clash" in low:
+        return keys[1]
+    return keys[2]
 
 
-def parse_reasons(body: str) -> dict[str, str]:
-    """Split a 判词 section into 论点强度 / 攻防表现 / 逻辑硬伤 (anything unkeyed goes to 判词)."""
+def parse_reasons(body: str, lang: str = "zh") -> dict[str, str]:
+    """Split a 判词 / Reasons section into 论点强度 / 攻防表现 / 逻辑硬伤 (Argument strength /
+    Attack and defence / Logical flaws in English); anything unkeyed goes to 判词 / Reasons."""
     reasons: dict[str, list[str]] = {}
-    current = "判词"
+    current = UNKEYED["en" if lang == "en" else "zh"]
     for line in body.splitlines():
         m = _REASON_START.match(line)
         if m:
-            current = _reason_key(m.group(1))
+            current = _reason_key(m.group(1), lang)
             line = line[m.end():]
             line = re.sub(r"^\s*\*\*\s*", "", line)
         if current in reasons or line.strip():
@@ -123,7 +167,7 @@ def parse_score(cell: str) -> Optional[float]:
     return value if 0 <= value <= 10 else None
 
 
-def parse_table(body: str) -> list[VerdictRow]:
+def parse_table(body: str, lang: Optional[str] = None) -> list[VerdictRow]:
     """Rows of the first Markdown table whose header names the debaters."""
     lines = [ln for ln in body.splitlines() if ln.strip().startswith("|")]
     rows: list[VerdictRow] = []
@@ -156,7 +200,7 @@ def parse_table(body: str) -> list[VerdictRow]:
         label = get("label")
         m = _LABEL.search(label)
         if m:
-            label = _label(m.group(1))
+            label = _label_of(m, lang)
         if not label:
             continue
         rows.append(VerdictRow(label=label, stance=get("stance"), strongest=get("strongest"),
@@ -171,25 +215,30 @@ def _first_sentence(text: str) -> str:
     return text.split("\n\n")[0].strip()
 
 
-def parse_verdict_markdown(text: str, labels: Optional[Iterable[str]] = None) -> Verdict:
-    """Parse a judge's Markdown verdict (the sample's layout); never raises.
+def parse_verdict_markdown(text: str, labels: Optional[Iterable[str]] = None, *,
+                           lang: Optional[str] = None) -> Verdict:
+    """Parse a judge's Markdown verdict (the sample's layout, in Chinese or English); never raises.
 
-    ``labels`` (e.g. 辩手甲, 辩手乙) restricts the winner; a winner outside them, or
-    none found, gives ``parsed=False`` with the raw text kept.
+    ``labels`` (e.g. 辩手甲, 辩手乙 or Debater A, Debater B) restricts the winner; a winner
+    outside them, or none found, gives ``parsed=False`` with the raw text kept.  ``lang``
+    (default: the labels', else Chinese) names the unkeyed reasons and the labels' form.
     """
+    labels = list(labels) if labels else None
+    lang = lang or labels_lang(labels)
     text = (text or "").replace("\r\n", "\n")
     sections = _sections(text)
-    conclusion = _find(sections, "判赢", "结论", "胜负", "裁决结果")
-    reasons_body = _find(sections, "判词", "理由")
-    table_body = _find(sections, "点评", "评分", "逐方")
-    note = _find(sections, "读者", "建议", "权衡")
-    winner = find_winner(conclusion) if conclusion else None
+    conclusion = _find(sections, "判赢", "结论", "胜负", "裁决结果", "winner", "verdict", "conclusion", "decision",
+                       "result")
+    reasons_body = _find(sections, "判词", "理由", "reason", "judgement", "judgment")
+    table_body = _find(sections, "点评", "评分", "逐方", "score", "table", "by debater", "assessment")
+    note = _find(sections, "读者", "建议", "权衡", "reader", "note", "takeaway")
+    winner = find_winner(conclusion, lang) if conclusion else None
     if winner is None:
-        # no conclusion heading: look for "**辩手乙…胜出**" anywhere before the table
+        # no conclusion heading: look for "**辩手乙…胜出**" / "**Winner:** Debater B" anywhere before the table
         head = text.split("|", 1)[0]
-        winner = find_winner(head) if _WIN_AFTER.search(head) or _WIN_FIELD.search(head) else None
-    rows = parse_table(table_body if table_body is not None else text)
-    reasons = parse_reasons(reasons_body) if reasons_body else {}
+        winner = find_winner(head, lang) if _WIN_AFTER.search(head) or _WIN_FIELD.search(head) else None
+    rows = parse_table(table_body if table_body is not None else text, lang)
+    reasons = parse_reasons(reasons_body, lang or "zh") if reasons_body else {}
     allowed = set(labels) if labels else None
     ok = winner is not None and (allowed is None or winner in allowed)
     return Verdict(
@@ -202,38 +251,42 @@ def parse_verdict_markdown(text: str, labels: Optional[Iterable[str]] = None) ->
 # --------------------------------------------------------------------------- JSON
 
 
-def _winner_from(value: Any, labels: Optional[set[str]], trial: bool) -> Optional[str]:
+def _winner_from(value: Any, labels: Optional[set[str]], trial: bool, lang: Optional[str] = None) -> Optional[str]:
     if value is None:
         return None
     v = _plain(str(value)).strip()
     if trial:
         low = v.lower()
+        low = re.sub(r"^the\s+", "", low)
         for key, norm in TRIAL_WINNERS.items():
             if low == key or low.startswith(key):
                 return norm
         return None
     m = _LABEL.search(v)
     if m:
-        return _label(m.group(1))
+        return _label_of(m, lang)
     if len(v) == 1 and v in LABEL_CHARS:
-        return _label(v)
+        return _label(LABEL_CHARS.index(v), lang or "zh")
+    if len(v) == 1 and v.upper() in LABEL_LETTERS and lang == "en":
+        return _label(LABEL_LETTERS.index(v.upper()), "en")
     if labels and v in labels:
         return v
     return None
 
 
-def _reasons_from(value: Any) -> dict[str, str]:
+def _reasons_from(value: Any, lang: str = "zh") -> dict[str, str]:
+    unkeyed = UNKEYED["en" if lang == "en" else "zh"]
     if isinstance(value, dict):
         return {str(k): _plain(str(v)) for k, v in value.items() if str(v).strip()}
     if isinstance(value, list):
         text = "\n".join(f"- {_plain(str(v))}" for v in value if str(v).strip())
-        return {"判词": text} if text else {}
+        return {unkeyed: text} if text else {}
     if isinstance(value, str) and value.strip():
-        return {"判词": value.strip()}
+        return {unkeyed: value.strip()}
     return {}
 
 
-def _rows_from(value: Any) -> list[VerdictRow]:
+def _rows_from(value: Any, lang: Optional[str] = None) -> list[VerdictRow]:
     rows = []
     if isinstance(value, dict):  # {"辩手甲": {...}}
         value = [{"label": k, **(v if isinstance(v, dict) else {"score": v})} for k, v in value.items()]
@@ -243,7 +296,7 @@ def _rows_from(value: Any) -> list[VerdictRow]:
         label = str(item.get("label") or item.get("debater") or item.get("辩手") or "").strip()
         m = _LABEL.search(label)
         if m:
-            label = _label(m.group(1))
+            label = _label_of(m, lang)
         score = item.get("score", item.get("评分"))
         try:
             score = float(score) if score is not None and str(score).strip() != "" else None
@@ -276,8 +329,13 @@ def _per_round_from(value: Any) -> list[RoundComment]:
     return out
 
 
-def parse_verdict_json(text: str, labels: Optional[Iterable[str]] = None, *, trial: bool = False) -> Optional[Verdict]:
-    """A verdict from a JSON object in the text, or None when there is no usable one."""
+def parse_verdict_json(text: str, labels: Optional[Iterable[str]] = None, *, trial: bool = False,
+                       lang: Optional[str] = None) -> Optional[Verdict]:
+    """A verdict from a JSON object in the text, or None when there is no usable one.
+
+    ``lang`` (default: the labels', else Chinese) names the unkeyed reasons and the labels' form."""
+    labels = list(labels) if labels else None
+    lang = lang or labels_lang(labels)
     candidate = extract_json(text or "")
     if candidate is None:
         return None
@@ -288,13 +346,13 @@ def parse_verdict_json(text: str, labels: Optional[Iterable[str]] = None, *, tri
     if not isinstance(data, dict):
         return None
     allowed = set(labels) if labels else None
-    winner = _winner_from(data.get("winner", data.get("胜方")), allowed, trial)
+    winner = _winner_from(data.get("winner", data.get("胜方")), allowed, trial, lang)
     if winner is None or (not trial and allowed is not None and winner not in allowed):
         return None
     return Verdict(
         winner=winner, summary=_plain(str(data.get("summary") or data.get("conclusion") or "")),
-        reasons=_reasons_from(data.get("reasons", data.get("判词"))),
-        rows=_rows_from(data.get("rows") or data.get("table") or data.get("scores")),
+        reasons=_reasons_from(data.get("reasons", data.get("判词")), lang or "zh"),
+        rows=_rows_from(data.get("rows") or data.get("table") or data.get("scores"), lang),
         per_round=_per_round_from(data.get("per_round") or data.get("rounds")),
         note=_plain(str(data.get("note") or data.get("to_reader") or "")), parsed=True, raw=text,
     )
@@ -305,8 +363,9 @@ def parse_verdict_json(text: str, labels: Optional[Iterable[str]] = None, *, tri
 _ROUND_HEAD = re.compile(r"(?:第\s*(\d+)\s*轮|round\s*(\d+))", re.I)
 
 
-def parse_trial_markdown(text: str) -> Verdict:
-    """A trial verdict written as Markdown: per-round sections plus a winner line; never raises."""
+def parse_trial_markdown(text: str, lang: str = "zh") -> Verdict:
+    """A trial verdict written as Markdown (Chinese or English): per-round sections plus a winner
+    line (``胜方：反方`` / ``**Winner:** Pro``); never raises."""
     text = (text or "").replace("\r\n", "\n")
     per_round, reasons, winner = [], {}, None
     for heading, body in _sections(text):
@@ -314,22 +373,26 @@ def parse_trial_markdown(text: str) -> Verdict:
         if m:
             per_round.append(RoundComment(round=int(m.group(1) or m.group(2)), comment=_plain(body)))
         elif any(k in heading for k in ("理由", "reason", "Reason")):
-            reasons = {"判词": _plain(body)}
-    m = re.search(r"(?:胜方|获胜方|winner|裁决|判定)\s*[:：]?\s*\**\s*(pro|con|draw|正方|反方|平局)", text, re.I)
+            reasons = {UNKEYED["en" if lang == "en" else "zh"]: _plain(body)}
+    m = re.search(r"(?:胜方|获胜方|\bwinner\b|裁决|判定|\bverdict\b)\s*[:：]?\s*\**\s*(?:the\s+)?"
+                  r"(pro|con|draw|tie|affirmative|negative|正方|反方|平局)\b", text, re.I)
     if m:
         winner = TRIAL_WINNERS[m.group(1).lower()]
     return Verdict(winner=winner, per_round=per_round, reasons=reasons, parsed=winner is not None, raw=text)
 
 
-def parse_verdict(text: str, labels: Optional[Iterable[str]] = None, *, trial: bool = False) -> Verdict:
-    """JSON first, then Markdown.  ``parsed=False`` (winner None) when neither yields a winner."""
+def parse_verdict(text: str, labels: Optional[Iterable[str]] = None, *, trial: bool = False,
+                  lang: Optional[str] = None) -> Verdict:
+    """JSON first, then Markdown.  ``parsed=False`` (winner None) when neither yields a winner.
+
+    ``lang`` is the debate's language (default: the labels', else Chinese)."""
     labels = list(labels) if labels else None
-    v = parse_verdict_json(text, labels, trial=trial)
+    v = parse_verdict_json(text, labels, trial=trial, lang=lang)
     if v is not None:
         return v
     if trial:
-        return parse_trial_markdown(text)
-    return parse_verdict_markdown(text, labels)
+        return parse_trial_markdown(text, lang or "zh")
+    return parse_verdict_markdown(text, labels, lang=lang)
 
 
 def unparsed(text: str, judge: str = "") -> Verdict:

@@ -67,7 +67,7 @@ class ProtocolSpec:
     rejudge: Optional[Callable[..., Debate]] = field(default=None, repr=False)
     anonymous_labels: bool = False  # labels carry no meaning: a judge audit may swap them (relabel)
     judge_reads_participants: bool = False  # the judge meets sides in participant order (else in speech order)
-    first_label: str = ""  # the side presented first (for presentation-bias figures)
+    first_labels: tuple[str, ...] = ()  # the side presented first, in each language (presentation-bias figures)
     # wrap_up(debate, archive=…, export=…) -> the seed's closing text after an export, or None
     wrap_up: Optional[Callable[..., str]] = field(default=None, repr=False)
     cuts_speeches: bool = False  # each speech is cut at config.max_speech_length
@@ -78,8 +78,10 @@ class ProtocolSpec:
     # a model field's (label, help) in Setup, by role key, or by seat for a many-model role
     app_fields: dict[str, tuple[str, str]] = field(default_factory=dict, repr=False)
     seats: tuple[str, ...] = ()  # the participant labels a many-model role fills, in order (a field each)
-    # asks stances: {seat: the stance its debater argues}, as the protocol assigns them
-    stance_seats: Optional[Callable[[list[str]], dict[str, str]]] = field(default=None, repr=False)
+    # seat_names(lang) -> the seats as a debate in that language labels them (else ``seats``)
+    seat_names: Optional[Callable[[str], tuple[str, ...]]] = field(default=None, repr=False)
+    # asks stances: stance_seats(stances, lang) -> {seat name: the stance its debater argues}, as the protocol assigns them
+    stance_seats: Optional[Callable[..., dict[str, str]]] = field(default=None, repr=False)
     app_in_chinese: bool = False  # the app shows its debates in Chinese throughout (the seed's headings, labels)
     outcome_heading: str = ""  # the heading of its closing section when it ends without a verdict
     export_formats: tuple[str, ...] = ("md", "json", "ipynb")  # the downloads the app offers

@@ -16,8 +16,11 @@
   stops it: it is retried once, then the judge rules on what exists.  When no round
   holds anything usable at all, the judge is not asked: the debate ends as
   未成辩论 (no debate took place, status ``failed``) and says why.
-* Everything the debate shows or sends is Chinese: warnings, stop reasons, the
-  repair requests to the models (:data:`ZH`).
+* Everything the debate shows or sends is in the debate's language (``debate.lang``,
+  resolved from ``config.lang`` or the topic): prompts, labels (辩手甲… / Debater A…),
+  warnings, stop reasons, the repair requests to the models — the tables of
+  :mod:`debate_core.engines.judged_prompts` (:data:`ZH` is the Chinese one).  Stances are
+  cut at :data:`MAX_STANCE_CHARS` characters in Chinese, :data:`MAX_STANCE_WORDS` words in English.
 * The judge is a fresh call that sees the topic, the stances and the anonymous log
   and names one winning label; an unparseable verdict is asked for once more, then
   stored raw with ``parsed=False`` and no winner.
@@ -30,15 +33,16 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from debate_core.engines.envelopes import EnvelopeError, empty_envelope, envelope_json, parse_envelope, render_envelope
 from debate_core.engines import gateway
 from debate_core.engines.gateway import Gateway, GatewayError, Generation, TokenCallback, cause_zh, check_model_config
-from debate_core.engines.judged_prompts import (judge_messages, judge_repair_messages, opening_messages, rebuttal_messages,
-                              repair_messages, stance_split_messages)
+from debate_core.engines.judged_prompts import for_lang, zh as _zh
 from debate_core.errors import InputError
+from debate_core.lang import resolve as resolve_lang
 from debate_core.models import Debate, DebateConfig, LLMCall, Participant, Speech, utcnow
 from debate_core.protocols.base import ASK_STANCES, ProtocolSpec, Role, check_no_checker
 from debate_core.recorder import NULL_RECORDER, Recorder
@@ -47,39 +51,18 @@ from debate_core.settings import env_backoff, resolve_api_base, resolve_model, v
 from debate_core.engines.verdicts import ask_judge, parse_verdict
 from debate_core.protocols.master import new_id
 
-LABELS = ("辩手甲", "辩手乙", "辩手丙", "辩手丁")
-# The seed assigns stance 1 to 辩手乙 and stance 2 to 辩手甲; further stances go to 丙, 丁.
-STANCE_LABELS = ("辩手乙", "辩手甲", "辩手丙", "辩手丁")
+LABELS = _zh.LABELS  # the seats, as a Chinese debate labels them (seat_names gives each language's)
 DEFAULT_ROUNDS = 3
 MAX_ROUNDS = 3  # the seed's hard cap: the openings plus up to 2 rebuttal rounds
 MIN_STANCES, MAX_STANCES = 2, 4
-MAX_STANCE_CHARS = 200
+MAX_STANCE_CHARS = 200  # a Chinese stance is cut at 200 characters
+MAX_STANCE_WORDS = 60  # an English stance is cut at 60 words
+ZH = _zh.NOTES  # what a Chinese topic debate shows (warnings, stop reasons); an English one: en.NOTES
 
-# What a (Chinese) topic debate shows: warnings, stop reasons, notes.  DEGRADED_PREFIX
-# starts the degraded warning; NO_DEBATE starts the stop reason of a debate with no
-# usable round.
-DEGRADED_PREFIX = "降级："
-NO_DEBATE = "未成辩论"
-ZH = {
-    "degraded": DEGRADED_PREFIX + "{distinct} 个模型供 {n} 位辩手轮流使用，辩论不是异构的",
-    "extra_models": "多出 {k} 个模型未使用：只有 {n} 个立场",
-    "too_many_stances": "立场拆分给出了 {n} 个立场，只辩前 {max} 个",
-    "repaired": "首次回复不是合法信封（{first}），已采用重发的回复",
-    "invalid_twice": "两次回复都不是合法信封（{first}；重发后：{second}），按空产出记录",
-    "call_failed": "模型调用失败：{cause}",
-    "round_retry": "第 {r} 轮：所有辩手都没有有效产出，本轮重跑一次",
-    "retried_speech": "本轮在一次全员空产出之后重跑",
-    "round_empty_again": "第 {r} 轮：重跑后所有辩手仍没有有效产出，裁判只依据已有的轮次裁决",
-    "stop_empty_twice": "第 {r} 轮两次均为空轮，依据已有内容裁决",
-    "no_reply": "第 {r} 轮：{labels} 没有回复（模型调用失败）",
-    "converged": "第 {r} 轮全员报告无新论点，自然收敛",
-    "cap": "达到 {n} 轮上限，触顶停机",
-    "stopped_before_round": "用户在第 {r} 轮开始前停止",
-    "stopped_before_verdict": "用户在裁决前停止",
-    "one_round": "已跑完第 {r} 轮；续跑即可完成辩论",
-    "judge_failed": "裁判调用失败：{cause}",
-    "unparsed": "裁判的输出两次都无法解析：原文照存，没有判定胜方（不是平局）",
-}
+
+def cause_in(lang: str, cause: str) -> str:
+    """A gateway failure cause as a debate of ``lang`` says it (the gateway's causes are English)."""
+    return cause if lang == "en" else cause_zh(cause)
 
 
 def rounds_error(rounds: int):
@@ -89,10 +72,12 @@ def rounds_error(rounds: int):
                       f"(the openings plus up to {MAX_ROUNDS - 1} rebuttal rounds, as the topic-debate seed caps it)")
 
 
-def label_stances(stances: list[str]) -> dict[str, str]:
-    """Label → stance as the seed assigns them (stance 1 → 辩手乙, 2 → 辩手甲, 3 → 辩手丙, 4 → 辩手丁), in label order."""
-    by_label = {STANCE_LABELS[i]: s for i, s in enumerate(stances[:len(STANCE_LABELS)])}
-    return {lab: by_label[lab] for lab in LABELS if lab in by_label}
+def label_stances(stances: list[str], lang: str = "zh") -> dict[str, str]:
+    """Label → stance as the seed assigns them (stance 1 → 辩手乙, 2 → 辩手甲, 3 → 辩手丙, 4 → 辩手丁;
+    Debater B, A, C, D in English), in label order."""
+    P = for_lang(lang)
+    by_label = {P.STANCE_LABELS[i]: s for i, s in enumerate(stances[:len(P.STANCE_LABELS)])}
+    return {lab: by_label[lab] for lab in P.LABELS if lab in by_label}
 
 
 def check_rounds(rounds: Optional[int]) -> int:
@@ -164,23 +149,31 @@ def gateway_options_from_env() -> dict[str, Any]:
 # ---------------------------------------------------------------------- prepare
 
 
-def clean_stances(raw: list[Any]) -> list[str]:
+def cut_words(text: str, limit: int) -> str:
+    """``text`` up to the end of its ``limit``-th word (words: runs of non-space), spacing kept."""
+    words = list(re.finditer(r"\S+", text))
+    return text[:words[limit - 1].end()] if len(words) > limit else text
+
+
+def clean_stances(raw: list[Any], lang: str = "zh") -> list[str]:
     out: list[str] = []
     for s in raw:
         if isinstance(s, dict):
             s = s.get("stance") or s.get("text") or s.get("name") or ""
         s = str(s).strip().strip("「」\"'").strip()
+        s = cut_words(s, MAX_STANCE_WORDS) if lang == "en" else s[:MAX_STANCE_CHARS]
         if s and s not in out:
-            out.append(s[:MAX_STANCE_CHARS])
+            out.append(s)
     return out
 
 
-def split_stances(topic: str, gateway: Gateway) -> tuple[list[str], str]:
+def split_stances(topic: str, gateway: Gateway, lang: str = "zh") -> tuple[list[str], str]:
     """(stances, reason) from one model call (asked once more when the reply is not JSON)."""
     from debate_core.engines.envelopes import extract_json
     import json
 
-    messages = stance_split_messages(topic)
+    P = for_lang(lang)
+    messages = P.stance_split_messages(topic)
     last = ""
     for attempt in range(2):
         gen = gateway.complete(messages, purpose="stance_split")
@@ -193,11 +186,11 @@ def split_stances(topic: str, gateway: Gateway) -> tuple[list[str], str]:
             except json.JSONDecodeError:
                 data = None
         if isinstance(data, dict) and isinstance(data.get("stances"), list):
-            return clean_stances(data["stances"]), str(data.get("reason") or "").strip()
+            return clean_stances(data["stances"], lang), str(data.get("reason") or "").strip()
         if isinstance(data, list):
-            return clean_stances(data), ""
-        messages = messages + [{"role": "assistant", "content": gen.text or "（空）"},
-                               {"role": "user", "content": '请只输出 JSON：{"stances": [...], "reason": "..."}'}]
+            return clean_stances(data, lang), ""
+        messages = messages + [{"role": "assistant", "content": gen.text or P.EMPTY_REPLY},
+                               {"role": "user", "content": P.STANCE_SPLIT_RETRY}]
     raise GatewayError(f"the stance split returned no usable JSON: {last[:120]!r}")
 
 
@@ -207,6 +200,8 @@ def prepare(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: 
 
     options = {**gateway_options_from_env(), **(gateway_options or {})}
     topic = validate_topic(config.topic)
+    lang = resolve_lang(topic, config.lang)
+    notes = for_lang(lang).NOTES
     rounds = check_rounds(config.rounds)  # before the model: a bad plan is refused whatever is configured
     models = debater_models(config, "topic")
     judge = (config.judge_model or "").strip() or models[0]
@@ -216,14 +211,14 @@ def prepare(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: 
     calls: list[LLMCall] = []
     warnings: list[str] = []
     if config.stances:
-        stances = clean_stances(config.stances)
+        stances = clean_stances(config.stances, lang)
         if len(stances) < MIN_STANCES:
             raise InputError("a topic debate needs at least 2 distinct stances (--stances \"A|B\")")
         if len(stances) > MAX_STANCES:
             raise InputError(f"a topic debate takes at most {MAX_STANCES} stances; {len(stances)} given")
     else:
         gw = make_gateway(config, judge, calls.append, options)
-        stances, reason = split_stances(topic, gw)
+        stances, reason = split_stances(topic, gw, lang)
         if len(stances) < MIN_STANCES:
             why = f" ({reason})" if reason else ""
             raise InputError(
@@ -231,26 +226,26 @@ def prepare(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: 
                 "Ask it as an ordinary question, rephrase it as a claim people disagree on, "
                 "or give the stances yourself with --stances \"A|B\"")
         if len(stances) > MAX_STANCES:
-            warnings.append(ZH["too_many_stances"].format(n=len(stances), max=MAX_STANCES))
+            warnings.append(notes["too_many_stances"].format(n=len(stances), max=MAX_STANCES))
             stances = stances[:MAX_STANCES]
 
     # labels in order 甲, 乙, 丙, 丁 take the models in order; each label takes its stance as the seed assigns it
-    by_label = label_stances(stances)
+    by_label = label_stances(stances, lang)
     labels = list(by_label)
     assigned = [models[i % len(models)] for i in range(len(labels))]
     distinct = list(dict.fromkeys(assigned))
     if len(distinct) < len(labels):
-        warnings.insert(0, ZH["degraded"].format(distinct=len(distinct), n=len(labels)))
+        warnings.insert(0, notes["degraded"].format(distinct=len(distinct), n=len(labels)))
     if len(models) > len(stances):
-        warnings.append(ZH["extra_models"].format(k=len(models) - len(stances), n=len(stances)))
+        warnings.append(notes["extra_models"].format(k=len(models) - len(stances), n=len(stances)))
     participants = [Participant(label=lab, name=lab, stance=by_label[lab], model=assigned[i])
                     for i, lab in enumerate(labels)]
     debate = Debate(
         id=new_id(), protocol="topic", topic=topic, participants=participants,
         models=list(dict.fromkeys(assigned + [judge])), planned_rounds=rounds,
         config=config.model_copy(update={"topic": topic, "rounds": rounds, "stances": stances,
-                                         "models": models, "judge_model": judge}),
-        warnings=warnings, batch_id=config.batch_id, source="run",
+                                         "models": models, "judge_model": judge, "lang": lang}),
+        warnings=warnings, batch_id=config.batch_id, source="run", lang=lang,
     )
     recorder.start(debate)
     for c in calls:
@@ -297,8 +292,9 @@ class TopicDebate:
         """The exact messages debater ``label`` gets in ``round_no`` (labels and stances only)."""
         me = debate.participant(label)
         assert me is not None
+        P = for_lang(debate.lang)
         if round_no == 1:
-            return opening_messages(label, me.stance, debate.topic, debate.planned_rounds)
+            return P.opening_messages(label, me.stance, debate.topic, debate.planned_rounds)
         prev = {s.speaker: s for s in debate.rounds if s.round == round_no - 1}
 
         def env_text(lab: str) -> str:
@@ -308,14 +304,16 @@ class TopicDebate:
             return envelope_json(env)
 
         others = [(p.label, p.stance, env_text(p.label)) for p in debate.participants if p.label != label]
-        return rebuttal_messages(label, me.stance, debate.topic, round_no, debate.planned_rounds,
-                                 env_text(label), others)
+        return P.rebuttal_messages(label, me.stance, debate.topic, round_no, debate.planned_rounds,
+                                   env_text(label), others)
 
     # ------------------------------------------------------------------ speech
     async def _speak(self, debate: Debate, gw: Gateway, label: str, round_no: int) -> Speech:
         me = debate.participant(label)
         assert me is not None
         role = "opening" if round_no == 1 else "rebuttal"
+        lang = debate.lang
+        P = for_lang(lang)
         messages = self.messages_for(debate, label, round_no)
         totals = {"pt": 0, "ct": 0, "cost": 0.0, "lat": 0.0}
         warnings: list[str] = []
@@ -336,26 +334,26 @@ class TopicDebate:
             gen = await gw.acomplete(messages, purpose="speech", round=round_no, speaker=label)
             add(gen)
             try:
-                env = parse_envelope(gen.text)
+                env = parse_envelope(gen.text, lang)
             except EnvelopeError as first:
                 retries = 1
-                gen2 = await gw.acomplete(repair_messages(messages, gen.text, str(first)), purpose="speech_repair",
+                gen2 = await gw.acomplete(P.repair_messages(messages, gen.text, str(first)), purpose="speech_repair",
                                           round=round_no, speaker=label)
                 add(gen2)
                 try:
-                    env = parse_envelope(gen2.text)
-                    warnings.append(ZH["repaired"].format(first=first))
+                    env = parse_envelope(gen2.text, lang)
+                    warnings.append(P.NOTES["repaired"].format(first=first))
                 except EnvelopeError as second:
-                    warnings.append(ZH["invalid_twice"].format(first=first, second=second))
+                    warnings.append(P.NOTES["invalid_twice"].format(first=first, second=second))
                     env = empty_envelope(me.stance)
-                    return speech(text=render_envelope(env), envelope=env.model_dump(), retries=retries,
+                    return speech(text=render_envelope(env, lang=lang), envelope=env.model_dump(), retries=retries,
                                   status="empty")
         except GatewayError as exc:
-            warnings.append(ZH["call_failed"].format(cause=cause_zh(exc.cause)))
+            warnings.append(P.NOTES["call_failed"].format(cause=cause_in(lang, exc.cause)))
             env = empty_envelope(me.stance)
             return speech(text="", envelope=env.model_dump(), retries=retries, status="failed")
         env.stance = me.stance  # the assigned stance is authoritative; paraphrases are not kept
-        return speech(text=render_envelope(env), envelope=env.model_dump(), retries=retries, status="ok")
+        return speech(text=render_envelope(env, lang=lang), envelope=env.model_dump(), retries=retries, status="ok")
 
     async def _round_async(self, debate: Debate, gateways: dict[str, Gateway], round_no: int) -> list[Speech]:
         tasks = [self._speak(debate, gateways[p.model], p.label, round_no) for p in debate.participants]
@@ -405,6 +403,8 @@ class TopicDebate:
         """
         gateways = self._gateways(debate)
         labels = [p.label for p in debate.participants]
+        P = for_lang(debate.lang)
+        notes = P.NOTES  # the debate's own table (Chinese or English)
         # a resumed debate drops any round some debater did not get to (an interrupted gather)
         by_round: dict[int, set[str]] = {}
         for s in debate.rounds:
@@ -420,46 +420,46 @@ class TopicDebate:
         start = self.next_round(debate)
         last = [s for s in debate.rounds if s.round == start - 1]
         if start - 1 >= 2 and self.all_done(last) and not self.all_empty(last):
-            stop_reason = ZH["converged"].format(r=start - 1)
+            stop_reason = notes["converged"].format(r=start - 1)
         elif start > debate.planned_rounds:
-            stop_reason = ZH["cap"].format(n=debate.planned_rounds)
+            stop_reason = notes["cap"].format(n=debate.planned_rounds)
         else:
             for round_no in range(start, debate.planned_rounds + 1):
                 if should_stop is not None and should_stop():
-                    debate.status, debate.stop_reason = "stopped", ZH["stopped_before_round"].format(r=round_no)
+                    debate.status, debate.stop_reason = "stopped", notes["stopped_before_round"].format(r=round_no)
                     self._touch(debate)
                     return debate
                 speeches = self.play_round(debate, round_no, gateways)
                 if self.all_empty(speeches):
                     # the failed attempt is not archived as speeches (its calls are); the retry replaces it
-                    debate.warnings.append(ZH["round_retry"].format(r=round_no))
+                    debate.warnings.append(notes["round_retry"].format(r=round_no))
                     self._touch(debate)
                     speeches = self.play_round(debate, round_no, gateways)
                     for s in speeches:
                         s.retries += 1
-                        s.warnings.append(ZH["retried_speech"])
+                        s.warnings.append(notes["retried_speech"])
                     self._record_round(debate, speeches, on_speech)
                     if self.all_empty(speeches):
-                        debate.warnings.append(ZH["round_empty_again"].format(r=round_no))
-                        stop_reason = ZH["stop_empty_twice"].format(r=round_no)
+                        debate.warnings.append(notes["round_empty_again"].format(r=round_no))
+                        stop_reason = notes["stop_empty_twice"].format(r=round_no)
                         break
                 else:
                     self._record_round(debate, speeches, on_speech)
                 failed = [s.speaker for s in speeches if s.status == "failed"]
                 if failed:
-                    debate.warnings.append(ZH["no_reply"].format(r=round_no, labels="、".join(failed)))
+                    debate.warnings.append(notes["no_reply"].format(r=round_no, labels=P.LIST_SEP.join(failed)))
                     self._touch(debate)
                 if round_no >= 2 and self.all_done(speeches) and not self.all_empty(speeches):
-                    stop_reason = ZH["converged"].format(r=round_no)
+                    stop_reason = notes["converged"].format(r=round_no)
                     break
                 if only_one and round_no < debate.planned_rounds:
-                    debate.status, debate.stop_reason = "interrupted", ZH["one_round"].format(r=round_no)
+                    debate.status, debate.stop_reason = "interrupted", notes["one_round"].format(r=round_no)
                     self._touch(debate)
                     return debate
             else:
-                stop_reason = ZH["cap"].format(n=debate.planned_rounds)
+                stop_reason = notes["cap"].format(n=debate.planned_rounds)
         if should_stop is not None and should_stop():
-            debate.status, debate.stop_reason = "stopped", ZH["stopped_before_verdict"]
+            debate.status, debate.stop_reason = "stopped", notes["stopped_before_verdict"]
             self._touch(debate)
             return debate
         debate.stop_reason = stop_reason
@@ -469,13 +469,15 @@ class TopicDebate:
 
     def no_debate(self, debate: Debate) -> Debate:
         """Every round empty: the judge is not asked; the debate ends as 未成辩论 and says why."""
+        notes = for_lang(debate.lang).NOTES
         played = sorted({s.round for s in debate.rounds})
-        causes = list(dict.fromkeys(w for s in debate.rounds for w in s.warnings if w != ZH["retried_speech"]))
-        why = (f"跑过的 {len(played)} 轮里" if played else "一轮也没有跑成，") + "每位辩手都没有说出任何论点或反驳"
+        causes = list(dict.fromkeys(w for s in debate.rounds for w in s.warnings if w != notes["retried_speech"]))
+        why = notes["no_debate_played"].format(n=len(played)) if played else notes["no_debate_none"]
         if causes:
-            why += f"（{causes[0]}" + (f"；另有 {len(causes) - 1} 条同类记录" if len(causes) > 1 else "") + "）"
+            more = notes["no_debate_more"].format(n=len(causes) - 1) if len(causes) > 1 else ""
+            why += notes["no_debate_cause"].format(cause=causes[0], more=more)
         debate.status = "failed"
-        debate.stop_reason = f"{NO_DEBATE}：{why}，所以没有请裁判裁决。检查模型配置后可续跑，辩论会从立论重新开始"
+        debate.stop_reason = notes["no_debate"].format(why=why)
         self._touch(debate)
         return debate
 
@@ -487,19 +489,20 @@ class TopicDebate:
         gateways = gateways or self._gateways(debate)
         gw = gateways[self.judge_model(debate)]
         labels = [p.label for p in debate.participants]
-        messages = judge_messages(debate.topic, [(p.label, p.stance) for p in debate.participants],
-                                  debate_log_md(debate, for_judge=True))
+        P = for_lang(debate.lang)
+        messages = P.judge_messages(debate.topic, [(p.label, p.stance) for p in debate.participants],
+                                    debate_log_md(debate, for_judge=True))
         try:
-            verdict, text, ok = ask_judge(gw, messages, lambda t: parse_verdict(t, labels),
-                                          lambda m, t: judge_repair_messages(m, t, labels), on_token=on_token)
+            verdict, text, ok = ask_judge(gw, messages, lambda t: parse_verdict(t, labels, lang=debate.lang),
+                                          lambda m, t: P.judge_repair_messages(m, t, labels), on_token=on_token)
         except GatewayError as exc:
             debate.status = "failed"
-            failed = ZH["judge_failed"].format(cause=cause_zh(exc.cause))
-            debate.stop_reason = (debate.stop_reason + "；" if debate.stop_reason else "") + failed
+            failed = P.NOTES["judge_failed"].format(cause=cause_in(debate.lang, exc.cause))
+            debate.stop_reason = (debate.stop_reason + P.SEP if debate.stop_reason else "") + failed
             self._touch(debate)
             return debate
         if not ok:
-            debate.warnings.append(ZH["unparsed"])
+            debate.warnings.append(P.NOTES["unparsed"])
         verdict.judge = gw.model
         verdict.raw = text
         debate.verdict = verdict
@@ -534,7 +537,8 @@ def rounds_done(debate: Debate) -> int:
 
 def turn(debate: Debate, round_no: int) -> str:
     """Every debater speaks at once."""
-    return f"round {round_no}: {'、'.join(p.label for p in debate.participants)} (in parallel)"
+    P = for_lang(debate.lang)
+    return P.NOTES["turn_parallel"].format(r=round_no, who=P.LIST_SEP.join(p.label for p in debate.participants))
 
 
 SPEC = ProtocolSpec(
@@ -543,15 +547,16 @@ SPEC = ProtocolSpec(
            Role("judge", "裁判模型（留空则用第一位辩手的模型）", "judge_model", required=False)),
     min_rounds=1, max_rounds=MAX_ROUNDS, default_rounds=DEFAULT_ROUNDS, asks=(ASK_STANCES,), judged=True,
     start=start, runner_for=runner_for, render=render_topic, check=check_no_checker("topic"),
-    rejudge=rejudge, anonymous_labels=True, judge_reads_participants=True, first_label="辩手甲", wrap_up=wrap_up_md,
+    rejudge=rejudge, anonymous_labels=True, judge_reads_participants=True, wrap_up=wrap_up_md,
+    first_labels=(_zh.LABELS[0], for_lang("en").LABELS[0]),
     rounds_note=f"the openings plus up to {MAX_ROUNDS - 1} rebuttal rounds",
     app_title="Topic debate",
-    app_summary="2-4 anonymous debaters (辩手甲/乙/丙/丁), one stance and ideally one model each, argue in "
+    app_summary="2-4 anonymous debaters (Debater A, B, C, D), one stance and ideally one model each, argue in "
                 "parallel rounds; an independent judge names a winner with reasons and scores.",
     app_fields={"debaters": ("**A model per debater** (reused in order when fewer are given: the debate is then "
                              "degraded)", ""),
                 "judge": ("Judge model", "Defaults to the first debater's model.")},
-    seats=LABELS, stance_seats=label_stances, export_formats=("md", "json", "ipynb", "debate-dir"),
+    seats=LABELS, seat_names=lambda lang: for_lang(lang).LABELS, stance_seats=label_stances, export_formats=("md", "json", "ipynb", "debate-dir"),
     rounds_done=rounds_done, turn=turn,
 )
 

@@ -7,7 +7,8 @@ Three library steps, so that a live page can drive a trial one model turn at a t
 * :func:`trial_round` — advance exactly one round: a fresh pro speaker sees the
   topic and the full transcript so far, then a fresh con speaker sees it including
   pro's new speech.  Each speech is cut at ``config.max_speech_length`` characters
-  and flagged ``truncated``.  A failed speech marks the debate failed; calling
+  in a Chinese trial, ``config.max_speech_length`` words in an English one (the
+  speaker is told the limit in the same unit), and flagged ``truncated``.  A failed speech marks the debate failed; calling
   :func:`trial_round` again reruns that round alone (``rerun=True`` redoes the last
   round even when it succeeded);
 * :func:`trial_verdict` — one judge call: per-round commentary, the winner
@@ -18,6 +19,10 @@ With ``config.workspace`` set, debaters get the read-only research tools of
 :data:`MAX_TOOL_CALLS` per speech).  A model without tool support degrades to no
 tools, logged once in ``debate.warnings``.  Every tool call is kept on its speech.
 
+Everything a trial shows or sends is in its language (``debate.lang``): prompts, the
+side names (正方/反方 or Pro/Con), the tools' descriptions and answers, warnings and
+stop reasons (:mod:`debate_core.engines.judged_prompts`).
+
 :class:`TrialRunner` loops the rounds then the verdict for the CLI and the API.
 """
 
@@ -26,27 +31,34 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from debate_core.engines.gateway import Gateway, GatewayError, TokenCallback, cause_zh, litellm
-from debate_core.engines.judged_prompts import (TOOL_BUDGET_NOTE, trial_judge_messages, trial_judge_repair, trial_speaker_messages,
-                              trial_transcript)
+from debate_core.engines.gateway import Gateway, GatewayError, TokenCallback, litellm
+from debate_core.engines.judged_prompts import en as _en, for_lang, zh as _zh
 from debate_core.errors import InputError
+from debate_core.lang import resolve as resolve_lang
 from debate_core.models import Debate, DebateConfig, LLMCall, Participant, Speech, ToolCallRecord, utcnow
 from debate_core.protocols.base import ASK_WORKSPACE, ProtocolSpec, Role, check_no_checker
 from debate_core.recorder import NULL_RECORDER, Recorder
 from debate_core.render.judged import render_trial
 from debate_core.settings import validate_topic
-from debate_core.research.tools import TOOL_SPECS, Workspace, tool_message_content
+from debate_core.research.tools import Workspace, tool_message_content, tool_specs
 from debate_core.engines.verdicts import ask_judge, parse_verdict
 from debate_core.protocols.master import new_id
-from debate_core.protocols.topic import ZH, api_base_of, check_models, debater_models, gateway_options_from_env, make_gateway
+from debate_core.protocols.topic import (api_base_of, cause_in, check_models, cut_words, debater_models,
+                                         gateway_options_from_env, make_gateway)
 
 SIDES = ("pro", "con")
 DEFAULT_ROUNDS = 3
 MAX_ROUNDS = 8
 MAX_TOOL_CALLS = 6
-TOOLS_OFF = "调研工具已关闭"
+TOOLS_OFF = _zh.TOOLS_OFF  # starts the Chinese "tools off" warning (an English trial's: _en.TOOLS_OFF)
 TOOLS_OFF_OLD = "research tools off"  # the prefix in records written before the warnings were Chinese
-SIDE_ZH = {"pro": "正方", "con": "反方"}
+SIDE_ZH = _zh.SIDE_NAMES
+
+
+def cut_speech(text: str, limit: int, lang: str) -> tuple[str, bool]:
+    """``(text, truncated)``: a speech cut at ``limit`` characters (zh) or ``limit`` words (en)."""
+    cut = cut_words(text, limit) if lang == "en" else text[:limit]
+    return cut, cut != text
 
 
 # ------------------------------------------------------------------------- open
@@ -57,16 +69,19 @@ def open_trial(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, prob
     """Create a trial record (status running) and report it; no model is called."""
 
     topic = validate_topic(config.topic)
+    lang = resolve_lang(topic, config.lang)
+    P = for_lang(lang)
     models = debater_models(config, "trial")
     rounds = DEFAULT_ROUNDS if config.rounds is None else config.rounds
     if not 1 <= rounds <= max_rounds:
         raise InputError(f"rounds {rounds} out of range: a trial allows 1-{max_rounds}")
     if config.max_speech_length < 100:
-        raise InputError("max_speech_length must be at least 100 characters")
+        raise InputError("max_speech_length must be at least 100 "
+                         + ("words (an English trial counts words)" if lang == "en" else "characters"))
     warnings: list[str] = []
     pro, con = models[0], models[1] if len(models) > 1 else models[0]
     if len(models) > 2:
-        warnings.append(f"多出 {len(models) - 2} 个模型未使用：庭审只有正反两方")
+        warnings.append(P.NOTES["trial_extra_models"].format(k=len(models) - 2))
     judge = (config.judge_model or "").strip() or pro
     workspace = None
     if config.workspace:
@@ -77,17 +92,17 @@ def open_trial(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, prob
     check_models([pro, con, judge], api_base_of(config), probe)
     debate = Debate(
         id=new_id(), protocol="trial", topic=topic,
-        participants=[Participant(label="pro", name="正方", stance="支持该命题", model=pro),
-                      Participant(label="con", name="反方", stance="反对该命题", model=con)],
+        participants=[Participant(label=side, name=P.SIDE_NAMES[side], stance=P.SIDE_STANCES[side], model=m)
+                      for side, m in (("pro", pro), ("con", con))],
         models=list(dict.fromkeys([pro, con, judge])), planned_rounds=rounds,
         config=config.model_copy(update={"topic": topic, "rounds": rounds, "models": [pro, con],
-                                         "judge_model": judge, "workspace": workspace}),
-        warnings=warnings, batch_id=config.batch_id, source="run",
+                                         "judge_model": judge, "workspace": workspace, "lang": lang}),
+        warnings=warnings, batch_id=config.batch_id, source="run", lang=lang,
     )
     if workspace:
         for model in dict.fromkeys([pro, con]):
             if known_without_tools(model):
-                _tools_off(debate, model, "模型信息显示它不支持工具调用")
+                _tools_off(debate, model, P.NOTES["no_tool_support"])
     recorder.start(debate)
     return debate
 
@@ -106,12 +121,13 @@ def known_without_tools(model: str) -> bool:
 
 
 def _tools_off(debate: Debate, model: str, why: str) -> None:
-    debate.warnings.append(f"{TOOLS_OFF}（{model}）：{why}；用它的一方不做调研，直接论证")
+    debate.warnings.append(for_lang(debate.lang).NOTES["tools_off"].format(model=model, why=why))
 
 
 def tools_enabled(debate: Debate, model: str) -> bool:
     return bool(debate.config.workspace) and not any(
-        w.startswith((f"{TOOLS_OFF}（{model}）：", f"{TOOLS_OFF_OLD} for {model}:")) for w in debate.warnings)
+        w.startswith((f"{TOOLS_OFF}（{model}）：", f"{_en.TOOLS_OFF} ({model}):", f"{TOOLS_OFF_OLD} for {model}:"))
+        for w in debate.warnings)
 
 
 def _tools_refused(exc: GatewayError) -> bool:
@@ -150,7 +166,7 @@ def _ctx(debate: Debate, recorder: Recorder, options: Optional[dict[str, Any]]) 
 
 
 def transcript_of(debate: Debate) -> str:
-    return trial_transcript([(s.round, s.speaker, s.text) for s in debate.rounds if s.status != "failed"])
+    return for_lang(debate.lang).trial_transcript([(s.round, s.speaker, s.text) for s in debate.rounds if s.status != "failed"])
 
 
 def round_complete(debate: Debate, round_no: int) -> bool:
@@ -170,7 +186,7 @@ def completed_rounds(debate: Debate) -> int:
 
 def speaker_messages(debate: Debate, side: str, round_no: int, tools: bool) -> list[dict]:
     """The exact messages a fresh ``side`` speaker gets: topic, labels, the transcript so far."""
-    return trial_speaker_messages(side, debate.topic, round_no, debate.planned_rounds, transcript_of(debate),
+    return for_lang(debate.lang).trial_speaker_messages(side, debate.topic, round_no, debate.planned_rounds, transcript_of(debate),
                                   debate.config.max_speech_length, tools)
 
 
@@ -179,9 +195,11 @@ def _speak(ctx: _Ctx, side: str, round_no: int, on_token: Optional[TokenCallback
     part = debate.participant(side)
     assert part is not None
     model = part.model
+    lang = debate.lang
+    P = for_lang(lang)
     gw = ctx.gateway(model)
     use_tools = tools_enabled(debate, model)
-    workspace = Workspace(debate.config.workspace) if use_tools else None
+    workspace = Workspace(debate.config.workspace, lang=lang) if use_tools else None
     messages = speaker_messages(debate, side, round_no, use_tools)
     records: list[ToolCallRecord] = []
     warnings: list[str] = []
@@ -194,10 +212,10 @@ def _speak(ctx: _Ctx, side: str, round_no: int, on_token: Optional[TokenCallback
     for _step in range(MAX_TOOL_CALLS + 3):
         try:
             gen = gw.complete(messages, purpose="speech", on_token=on_token,
-                              tools=TOOL_SPECS if use_tools else None, round=round_no, speaker=side)
+                              tools=tool_specs(lang) if use_tools else None, round=round_no, speaker=side)
         except GatewayError as exc:
             if use_tools and _tools_refused(exc):
-                _tools_off(debate, model, f"服务器拒绝了工具定义（{cause_zh(exc.cause)}）")
+                _tools_off(debate, model, P.NOTES["tools_refused"].format(cause=cause_in(lang, exc.cause)))
                 ctx.touch()
                 use_tools, workspace = False, None
                 messages = speaker_messages(debate, side, round_no, False)
@@ -206,7 +224,8 @@ def _speak(ctx: _Ctx, side: str, round_no: int, on_token: Optional[TokenCallback
                 continue
             return Speech(round=round_no, speaker=side, speaker_name=part.name, role=side, status="failed",
                           engine=model, tool_calls=records, prompt_tokens=pt, completion_tokens=ct, cost=cost,
-                          latency_ms=latency, warnings=warnings + [ZH["call_failed"].format(cause=cause_zh(exc.cause))])
+                          latency_ms=latency,
+                          warnings=warnings + [P.NOTES["call_failed"].format(cause=cause_in(lang, exc.cause))])
         pt += gen.prompt_tokens
         ct += gen.completion_tokens
         cost += gen.cost
@@ -217,29 +236,27 @@ def _speak(ctx: _Ctx, side: str, round_no: int, on_token: Optional[TokenCallback
             for tc in gen.tool_calls:
                 if executed >= MAX_TOOL_CALLS:
                     rec = ToolCallRecord(name=tc["name"], arguments={"raw": str(tc.get("arguments", ""))[:500]},
-                                         error=f"错误：本篇发言的 {MAX_TOOL_CALLS} 次工具调用额度已用完，"
-                                               "请直接写发言")
+                                         error=P.NOTES["tool_budget_spent"].format(n=MAX_TOOL_CALLS))
                 else:
                     rec = workspace.execute(tc["name"], tc.get("arguments") or "{}")
                     executed += 1
                 records.append(rec)
                 messages.append({"role": "tool", "tool_call_id": tc["id"], "content": tool_message_content(rec)})
             if executed >= MAX_TOOL_CALLS and not budget_noted:
-                messages.append({"role": "user", "content": TOOL_BUDGET_NOTE})
+                messages.append({"role": "user", "content": P.TOOL_BUDGET_NOTE})
                 budget_noted = True
             continue
         text = (gen.text or "").strip()
         break
     else:
-        warnings.append("发言者一直在调用工具，始终没有写出发言")
+        warnings.append(P.NOTES["tool_loop"])
     limit = debate.config.max_speech_length
-    truncated = len(text) > limit
+    text, truncated = cut_speech(text, limit, lang)
     if truncated:
-        text = text[:limit]
-        warnings.append(f"超过 {limit} 字符，已截断")
+        warnings.append(P.NOTES["truncated"].format(limit=limit))
     status = "ok" if text else "empty"
     if not text and not warnings:
-        warnings.append("模型返回了空发言")
+        warnings.append(P.NOTES["empty_speech"])
     return Speech(round=round_no, speaker=side, speaker_name=part.name, role=side, text=text, truncated=truncated,
                   status=status, engine=model, tool_calls=records, prompt_tokens=pt, completion_tokens=ct,
                   cost=cost, latency_ms=latency, retries=retries, warnings=warnings)
@@ -285,7 +302,9 @@ def trial_round(debate: Debate, recorder: Recorder = NULL_RECORDER, *, rerun: bo
             on_speech(speech)
         if speech.status == "failed":
             debate.status = "failed"
-            debate.stop_reason = f"第 {round_no} 轮{SIDE_ZH[side]}发言失败：{'；'.join(speech.warnings)}；请重跑该轮"
+            P = for_lang(debate.lang)
+            debate.stop_reason = P.NOTES["speech_failed"].format(r=round_no, side=P.SIDE_NAMES[side],
+                                                                 why=P.SEP.join(speech.warnings))
             ctx.touch()
             return out
     ctx.touch()
@@ -309,22 +328,24 @@ def trial_verdict(debate: Debate, recorder: Recorder = NULL_RECORDER, *, on_toke
     debate.rounds = [s for s in debate.rounds if s.round <= done and s.status != "failed"]
     judge_model = debate.config.judge_model or debate.participants[0].model
     gw = ctx.gateway(judge_model)
-    messages = trial_judge_messages(debate.topic, transcript_of(debate), done)
+    P = for_lang(debate.lang)
+    messages = P.trial_judge_messages(debate.topic, transcript_of(debate), done)
     try:
-        verdict, text, ok = ask_judge(gw, messages, lambda t: parse_verdict(t, trial=True), trial_judge_repair,
-                                      on_token=on_token)
+        verdict, text, ok = ask_judge(gw, messages, lambda t: parse_verdict(t, trial=True, lang=debate.lang),
+                                      P.trial_judge_repair, on_token=on_token)
     except GatewayError as exc:
-        debate.status, debate.stop_reason = "failed", f"裁决失败：{cause_zh(exc.cause)}；请重新请求裁决"
+        debate.status = "failed"
+        debate.stop_reason = P.NOTES["verdict_failed"].format(cause=cause_in(debate.lang, exc.cause))
         ctx.touch()
         return debate
     if not ok:
-        debate.warnings.append(ZH["unparsed"])
+        debate.warnings.append(P.NOTES["unparsed"])
     verdict.judge = judge_model
     verdict.raw = text
     debate.verdict = verdict
     debate.status = "completed"
-    debate.stop_reason = (f"{done} 轮全部跑完后裁决" if done == debate.planned_rounds
-                          else f"跑完计划 {debate.planned_rounds} 轮中的 {done} 轮后裁决")
+    debate.stop_reason = (P.NOTES["all_rounds"].format(done=done) if done == debate.planned_rounds
+                          else P.NOTES["some_rounds"].format(done=done, planned=debate.planned_rounds))
     ctx.touch()
     return debate
 
@@ -346,7 +367,8 @@ class TrialRunner:
         while completed_rounds(debate) < debate.planned_rounds:
             if should_stop is not None and should_stop():
                 debate.status = "stopped"
-                debate.stop_reason = ZH["stopped_before_round"].format(r=completed_rounds(debate) + 1)
+                debate.stop_reason = for_lang(debate.lang).NOTES["stopped_before_round"].format(
+                    r=completed_rounds(debate) + 1)
                 debate.updated_at = utcnow()
                 self.recorder.update(debate)
                 return debate
@@ -356,12 +378,12 @@ class TrialRunner:
                 return debate
             if only_one and completed_rounds(debate) < debate.planned_rounds:
                 debate.status = "interrupted"
-                debate.stop_reason = ZH["one_round"].format(r=completed_rounds(debate))
+                debate.stop_reason = for_lang(debate.lang).NOTES["one_round"].format(r=completed_rounds(debate))
                 debate.updated_at = utcnow()
                 self.recorder.update(debate)
                 return debate
         if should_stop is not None and should_stop():
-            debate.status, debate.stop_reason = "stopped", ZH["stopped_before_verdict"]
+            debate.status, debate.stop_reason = "stopped", for_lang(debate.lang).NOTES["stopped_before_verdict"]
             debate.updated_at = utcnow()
             self.recorder.update(debate)
             return debate
@@ -389,7 +411,9 @@ def runner_for(debate: Debate, recorder: Recorder = NULL_RECORDER, *, gateway_op
 def turn(debate: Debate, round_no: int) -> str:
     """正方 speaks first in a round, then 反方."""
     done = {s.speaker for s in debate.rounds if s.round == round_no and s.status != "failed"}
-    return f"round {round_no}: {'反方 (con)' if 'pro' in done else '正方 (pro)'}"
+    side = "con" if "pro" in done else "pro"
+    P = for_lang(debate.lang)
+    return P.NOTES["turn_side"].format(r=round_no, who=P.SIDE_NAMES[side])
 
 
 SPEC = ProtocolSpec(
@@ -398,7 +422,7 @@ SPEC = ProtocolSpec(
            Role("judge", "裁判模型（留空则用正方的模型）", "judge_model", required=False)),
     min_rounds=1, max_rounds=MAX_ROUNDS, default_rounds=DEFAULT_ROUNDS, asks=(ASK_WORKSPACE,), judged=True,
     start=start, runner_for=runner_for, render=render_trial, check=check_no_checker("trial"),
-    rejudge=rejudge, first_label="pro", cuts_speeches=True,
+    rejudge=rejudge, first_labels=("pro",), cuts_speeches=True,
     app_title="Trial",
     app_summary="Pro and con argue over the full transcript, round by round; one judge call gives per-round "
                 "commentary, the winner (pro / con / draw) and the reasons.",

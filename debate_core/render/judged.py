@@ -11,22 +11,145 @@
   conclusion, not a final one.  :func:`progress_line` is the CLI's progress line.
 * Trial: a transcript (round by round, pro then con, with the research each side
   did and a truncation flag) followed by the verdict with per-round commentary.
+
+Everything is written in the debate's language (``debate.lang``): the tables
+:data:`TEXT` hold each language's headings and notes (the Chinese ones are the seed's).
 """
 
 from __future__ import annotations
 
 import re
+from typing import Optional
 
 from debate_core.engines.envelopes import Envelope, render_envelope
+from debate_core.lang import has_cjk
 from debate_core.models import Debate, Speech
 
-ROUND_TITLES = {1: "立论（并行，互不可见）"}
-STATUS_ZH = {"running": "进行中", "completed": "已完成", "failed": "失败", "stopped": "已停止", "interrupted": "已中断"}
-CLOSING_NOTE = "这是 AI 辩论给出的参考结论，非定论；每一轮的论点与反驳都记在 debate-log.md 里，可以逐条追溯。"
-NO_DEBATE_NOTE = "本场未成辩论，没有裁决，也就没有结论；已有的记录都在 debate-log.md 里，可以逐条追溯。"
-REASON_ORDER = ("论点强度", "攻防表现", "逻辑硬伤")
-SIDE = {"pro": "正方", "con": "反方"}
-WINNER_TEXT = {"pro": "正方胜", "con": "反方胜", "draw": "平局"}
+# ------------------------------------------------------------ per-language text
+
+ZH_TEXT = {
+    "round_titles": {1: "立论（并行，互不可见）"}, "round_title": "交叉反驳",
+    "status": {"running": "进行中", "completed": "已完成", "failed": "失败", "stopped": "已停止", "interrupted": "已中断"},
+    "closing": "这是 AI 辩论给出的参考结论，非定论；每一轮的论点与反驳都记在 debate-log.md 里，可以逐条追溯。",
+    "no_debate_note": "本场未成辩论，没有裁决，也就没有结论；已有的记录都在 debate-log.md 里，可以逐条追溯。",
+    "reason_order": ("论点强度", "攻防表现", "逻辑硬伤"),
+    "side": {"pro": "正方", "con": "反方"}, "winner": {"pro": "正方胜", "con": "反方胜", "draw": "平局"},
+    "role": {"opening": "立论", "rebuttal": "交叉反驳", "pro": "发言", "con": "发言"},
+    "degraded_prefixes": ("降级", "degraded"), "no_debate_prefix": "未成辩论",
+    "sep": "；", "colon": "：", "dash": "——", "lq": "「", "rq": "」", "lp": "（", "rp": "）",
+    "empty_for_judge": "（本轮没有有效产出，按空信封处理：无论点、无反驳）",
+    "no_output": "没有有效产出", "note": "注：",
+    "speech_empty_note": "{label}第 {r} 轮没有有效产出（{why}），按空产出处理",
+    "log_title": "辩论日志：{topic}", "topic": "辩题", "map": "立场映射（匿名）", "mode": "模式",
+    "mode_degraded": "降级（{distinct} 个模型供 {n} 位辩手轮流使用，非异构）",
+    "mode_normal": "正常（{n} 位辩手各用一个不同的模型，互相匿名）",
+    "format": "赛制", "format_topic": "并行立论 → 交叉反驳（至多 {n} 轮，全员无新论点即停）→ 独立裁判",
+    "generated": "生成时间", "debate_word": "辩论", "stances_for_judge": "各方立场：",
+    "round_head": "第 {r} 轮：{title}", "stop": "停机",
+    "verdict_title": "裁判判词：{topic}", "verdict_intro": "独立裁判（未参与辩论，只见匿名日志）依据论证本身裁决。",
+    "h_conclusion": "一、判赢结论", "h_reasons": "二、判词", "h_table": "三、逐方点评表", "h_note": "四、给读者的话",
+    "h_raw": "裁判原文",
+    "no_debate_verdict": "**未成辩论，没有裁决。** {reason}", "no_verdict_yet": "（尚无裁决：{status}，{reason}）",
+    "judge_not_run": "裁判未运行",
+    "unparsed": "**未能解析裁判的输出：没有判定胜方（不是平局）。** 裁判原文如下。", "empty": "（空）",
+    "wins": "胜出", "no_reasons": "（裁判未写判词）",
+    "table": ("| 辩手 | 立场 | 最强论点 | 致命弱点 | 评分 |", "|------|------|----------|----------|------|"),
+    "end_none": "一轮也没有跑成", "end_converged": "自然收敛（第 {r} 轮全员无新论点）",
+    "end_cap": "触顶停机（{n} 轮上限）", "end_empty": "第 {r} 轮全员空产出后停机", "end_unfinished": "未跑完（{status}）",
+    "out_no_debate": "未成辩论，没有请裁判", "out_pending": "尚无裁决（{status}）",
+    "out_unparsed": "裁判的输出无法解析，没有判定胜方（不是平局）",
+    "where_id": "辩论编号 `{id}`", "where_archive": "存档 `{path}`", "where_export": "debate-log.md 与 verdict.md 在 `{path}`",
+    "where_how": "用 `python -m debate_core export {id} --format debate-dir` 可写出 debate-log.md 与 verdict.md",
+    "wrap_title": "收尾", "w_topic": "辩题", "w_stances": "立场", "w_stances_v": "{n} 方——{stances}",
+    "w_rounds": "轮次", "w_rounds_v": "跑了 {n} 轮（上限 {cap} 轮），{ending}", "w_mode": "模式", "w_win": "判赢",
+    "w_out": "产物", "arrow": " →",
+    "progress": "  第 {r} 轮｜{who} {role}", "p_failed": "失败", "p_no_reply": "没有回复", "p_empty": "空产出",
+    "p_done": "完成", "p_retries": "重发 {n} 次", "p_no_new": "无新论点", "p_cut": "已截断", "p_flag_sep": "，",
+    "trial_title": "庭审辩论：{topic}", "t_format": "赛制",
+    "t_format_v": "{n} 轮，每轮正方先发言、反方后发言；每篇至多 {limit} 字符；最后由裁判一次裁决",
+    "t_scope": "调研范围", "t_scope_v": "工作区 `{path}`（只读：read / glob / grep）",
+    "t_debate": "辩论", "t_status": "状态", "t_round": "第 {r} 轮", "t_research": "调研：",
+    "t_unfinished": "（本篇未完成：{why}）", "t_gen_failed": "生成失败",
+    "t_cut": "✂️ 已截断：超过 {limit} 字符的部分被截去", "t_verdict": "裁决", "t_no_verdict": "（尚未裁决）",
+    "t_unparsed": "**未能解析裁判的输出：没有判定胜方。** 裁判原文如下。", "t_round_c": "第 {r} 轮",
+    "t_ruling": "裁决",
+}
+
+EN_TEXT = {
+    "round_titles": {1: "Openings (in parallel, unseen by each other)"}, "round_title": "Cross rebuttals",
+    "status": {"running": "running", "completed": "completed", "failed": "failed", "stopped": "stopped",
+               "interrupted": "interrupted"},
+    "closing": "This is a reference conclusion from an AI debate, not a final answer; every argument and rebuttal "
+               "of every round is in debate-log.md and can be traced point by point.",
+    "no_debate_note": "No debate took place: there is no verdict and so no conclusion; what was recorded is in "
+                      "debate-log.md and can be traced point by point.",
+    "reason_order": ("Argument strength", "Attack and defence", "Logical flaws"),
+    "side": {"pro": "Pro", "con": "Con"}, "winner": {"pro": "Pro wins", "con": "Con wins", "draw": "Draw"},
+    "role": {"opening": "opening", "rebuttal": "rebuttal", "pro": "speech", "con": "speech"},
+    "degraded_prefixes": ("Degraded",), "no_debate_prefix": "No debate",
+    "sep": "; ", "colon": ": ", "dash": " — ", "lq": "\"", "rq": "\"", "lp": " (", "rp": ")",
+    "empty_for_judge": "(nothing usable this round; treated as an empty envelope: no arguments, no rebuttals)",
+    "no_output": "nothing usable", "note": "Note: ",
+    "speech_empty_note": "{label} produced nothing usable in round {r} ({why}); treated as empty",
+    "log_title": "Debate log: {topic}", "topic": "Topic", "map": "Stances (anonymous)", "mode": "Mode",
+    "mode_degraded": "degraded ({distinct} model(s) shared in turn by {n} debaters, not heterogeneous)",
+    "mode_normal": "normal ({n} debaters, each on a different model, anonymous to each other)",
+    "format": "Format", "format_topic": "parallel openings → cross rebuttals (at most {n} rounds, stopping when "
+                                      "nobody has new points) → independent judge",
+    "generated": "Generated", "debate_word": "debate", "stances_for_judge": "The stances:",
+    "round_head": "Round {r}: {title}", "stop": "Stopped",
+    "verdict_title": "Judge's verdict: {topic}",
+    "verdict_intro": "An independent judge (who took no part and saw only the anonymous log) rules on the "
+                     "arguments alone.",
+    "h_conclusion": "1. Winner", "h_reasons": "2. Reasons", "h_table": "3. Debater by debater",
+    "h_note": "4. A note for readers", "h_raw": "The judge's text",
+    "no_debate_verdict": "**No debate, no verdict.** {reason}", "no_verdict_yet": "(no verdict yet: {status}, {reason})",
+    "judge_not_run": "the judge has not run",
+    "unparsed": "**The judge's output could not be parsed: no winner (not a draw).** The judge's text follows.",
+    "empty": "(empty)", "wins": "wins", "no_reasons": "(the judge gave no reasons)",
+    "table": ("| Debater | Stance | Strongest argument | Fatal weakness | Score |",
+              "|---------|--------|--------------------|----------------|-------|"),
+    "end_none": "not a single round was played", "end_converged": "converged (nobody had new points in round {r})",
+    "end_cap": "stopped at the cap ({n} rounds)", "end_empty": "stopped after round {r} was empty for everyone",
+    "end_unfinished": "not finished ({status})",
+    "out_no_debate": "no debate, the judge was not asked", "out_pending": "no verdict yet ({status})",
+    "out_unparsed": "the judge's output could not be parsed: no winner (not a draw)",
+    "where_id": "debate id `{id}`", "where_archive": "archive `{path}`",
+    "where_export": "debate-log.md and verdict.md in `{path}`",
+    "where_how": "`python -m debate_core export {id} --format debate-dir` writes debate-log.md and verdict.md",
+    "wrap_title": "Wrap-up", "w_topic": "Topic", "w_stances": "Stances", "w_stances_v": "{n} sides — {stances}",
+    "w_rounds": "Rounds", "w_rounds_v": "{n} played (cap {cap}), {ending}", "w_mode": "Mode", "w_win": "Winner",
+    "w_out": "Artifacts", "arrow": " →",
+    "progress": "  Round {r} | {who} {role}", "p_failed": "failed", "p_no_reply": "no reply", "p_empty": "empty",
+    "p_done": "done", "p_retries": "resent {n}x", "p_no_new": "no new points", "p_cut": "cut", "p_flag_sep": ", ",
+    "trial_title": "Trial: {topic}", "t_format": "Format",
+    "t_format_v": "{n} round(s), pro speaks first in each round, then con; each speech at most {limit} words; "
+                  "one verdict from the judge at the end",
+    "t_scope": "Research", "t_scope_v": "workspace `{path}` (read-only: read / glob / grep)",
+    "t_debate": "Debate", "t_status": "status", "t_round": "Round {r}", "t_research": "Research: ",
+    "t_unfinished": "(speech not finished: {why})", "t_gen_failed": "generation failed",
+    "t_cut": "✂️ Cut: the part beyond {limit} words was removed", "t_verdict": "Verdict",
+    "t_no_verdict": "(no verdict yet)",
+    "t_unparsed": "**The judge's output could not be parsed: no winner.** The judge's text follows.",
+    "t_round_c": "Round {r}", "t_ruling": "Verdict",
+}
+
+TEXT = {"zh": ZH_TEXT, "en": EN_TEXT}
+
+# the Chinese tables under their former names
+ROUND_TITLES = ZH_TEXT["round_titles"]
+STATUS_ZH = ZH_TEXT["status"]
+CLOSING_NOTE = ZH_TEXT["closing"]
+NO_DEBATE_NOTE = ZH_TEXT["no_debate_note"]
+REASON_ORDER = ZH_TEXT["reason_order"]
+SIDE = ZH_TEXT["side"]
+WINNER_TEXT = ZH_TEXT["winner"]
+ROLE_ZH = ZH_TEXT["role"]
+
+
+def _t(debate_or_lang) -> dict:
+    lang = debate_or_lang if isinstance(debate_or_lang, str) else getattr(debate_or_lang, "lang", "zh")
+    return TEXT["en" if lang == "en" else "zh"]
 
 
 def _stance(debate: Debate, label: str) -> str:
@@ -35,66 +158,72 @@ def _stance(debate: Debate, label: str) -> str:
 
 
 def is_degraded(debate: Debate) -> bool:
-    return any(w.startswith(("降级", "degraded")) for w in debate.warnings)  # "degraded": older records
+    # "降级" / "Degraded" start the warning; "degraded": records older than both
+    return any(w.startswith(("降级", "degraded", "Degraded")) for w in debate.warnings)
 
 
 def no_debate(debate: Debate) -> bool:
-    """The debate ended without any usable round: the judge was not asked (未成辩论)."""
-    return debate.verdict is None and debate.stop_reason.startswith("未成辩论")
+    """The debate ended without any usable round: the judge was not asked (未成辩论 / No debate)."""
+    return debate.verdict is None and debate.stop_reason.startswith(("未成辩论", "No debate"))
 
 
 def _speech_block(debate: Debate, s: Speech, *, for_judge: bool) -> list[str]:
-    out = [f"### {s.speaker}（{_stance(debate, s.speaker)}）", ""]
+    t = _t(debate)
+    out = [f"### {s.speaker}{t['lp']}{_stance(debate, s.speaker)}{t['rp']}", ""]
     if s.status in ("failed", "empty") or s.envelope is None:
         if for_judge:
-            out += ["（本轮没有有效产出，按空信封处理：无论点、无反驳）", ""]
+            out += [t["empty_for_judge"], ""]
         else:
-            why = "；".join(s.warnings) or "没有有效产出"
-            out += [f"> 注：{s.speaker}第 {s.round} 轮没有有效产出（{why}），按空产出处理", ""]
+            why = t["sep"].join(s.warnings) or t["no_output"]
+            out += ["> " + t["note"] + t["speech_empty_note"].format(label=s.speaker, r=s.round, why=why), ""]
         if s.envelope is not None and not Envelope.model_validate(s.envelope).is_empty:
-            out += [render_envelope(s.envelope), ""]
+            out += [render_envelope(s.envelope, lang=debate.lang), ""]
         return out
-    out += [render_envelope(s.envelope), ""]
+    out += [render_envelope(s.envelope, lang=debate.lang), ""]
     if not for_judge:
         for w in s.warnings:
-            out += [f"> 注：{w}", ""]
+            out += [f"> {t['note']}{w}", ""]
     return out
+
+
+def _mode(debate: Debate) -> str:
+    t, n = _t(debate), len(debate.participants)
+    if is_degraded(debate):
+        return t["mode_degraded"].format(distinct=len({p.model for p in debate.participants}), n=n)
+    return t["mode_normal"].format(n=n)
 
 
 def debate_log_md(debate: Debate, *, for_judge: bool = False) -> str:
     """The topic debate's ``debate-log.md``; ``for_judge`` gives the anonymous log the judge reads."""
-    out = [f"# 辩论日志：{debate.topic}", ""]
+    t = _t(debate)
+    c, lq, rq = t["colon"], t["lq"], t["rq"]
+    out = ["# " + t["log_title"].format(topic=debate.topic), ""]
     if not for_judge:
-        out.append(f"- **辩题**：{debate.topic}")
-        out.append("- **立场映射（匿名）**：")
-        out += [f"  - {p.label} → 「{p.stance}」" for p in debate.participants]
-        n = len(debate.participants)
-        if is_degraded(debate):
-            distinct = len({p.model for p in debate.participants})
-            out.append(f"- **模式**：降级（{distinct} 个模型供 {n} 位辩手轮流使用，非异构）")
-        else:
-            out.append(f"- **模式**：正常（{n} 位辩手各用一个不同的模型，互相匿名）")
-        out.append(f"- **赛制**：并行立论 → 交叉反驳（至多 {debate.planned_rounds} 轮，全员无新论点即停）→ 独立裁判")
-        out.append(f"- **生成时间**：{debate.created_at.isoformat()} · 辩论 {debate.id}")
+        out.append(f"- **{t['topic']}**{c}{debate.topic}")
+        out.append(f"- **{t['map']}**{c}")
+        out += [f"  - {p.label} → {lq}{p.stance}{rq}" for p in debate.participants]
+        out.append(f"- **{t['mode']}**{c}{_mode(debate)}")
+        out.append(f"- **{t['format']}**{c}" + t["format_topic"].format(n=debate.planned_rounds))
+        out.append(f"- **{t['generated']}**{c}{debate.created_at.isoformat()} · {t['debate_word']} {debate.id}")
         for w in debate.warnings:
             out.append(f"\n> ⚠️ {w}")
         out += ["", "---", ""]
     else:
-        out += ["各方立场：", *[f"- {p.label} → 「{p.stance}」" for p in debate.participants], ""]
+        out += [t["stances_for_judge"], *[f"- {p.label} → {lq}{p.stance}{rq}" for p in debate.participants], ""]
     rounds = sorted({s.round for s in debate.rounds})
     for r in rounds:
-        title = ROUND_TITLES.get(r, "交叉反驳")
-        out += [f"## 第 {r} 轮：{title}", ""]
+        title = t["round_titles"].get(r, t["round_title"])
+        out += ["## " + t["round_head"].format(r=r, title=title), ""]
         for s in [s for s in debate.rounds if s.round == r]:
             out += _speech_block(debate, s, for_judge=for_judge)
         out += ["---", ""]
     if not for_judge and debate.stop_reason:
-        out += [f"**停机**：{debate.stop_reason}", ""]
+        out += [f"**{t['stop']}**{c}{debate.stop_reason}", ""]
     return "\n".join(out).rstrip() + "\n"
 
 
-def _cell(text: str) -> str:
-    return re.sub(r"\s+", " ", (text or "").replace("|", "｜")).strip() or "—"
+def _cell(text: str, lang: str = "zh") -> str:
+    return re.sub(r"\s+", " ", (text or "").replace("|", "/" if lang == "en" else "｜")).strip() or "—"
 
 
 def _score(v) -> str:
@@ -103,103 +232,128 @@ def _score(v) -> str:
     return f"**{v:.1f}**" if round(v, 1) == v else f"**{v:g}**"
 
 
+def _win_head(debate: Debate, winner: str) -> str:
+    """辩手乙（远程更好）胜出 / Debater B ("Remote is better") wins."""
+    t = _t(debate)
+    stance = _stance(debate, winner)
+    if debate.lang == "en":
+        return f"{winner} ({t['lq']}{stance}{t['rq']}) wins" if stance else f"{winner} wins"
+    return f"{winner}（{stance}）胜出" if stance else f"{winner} 胜出"
+
+
+def _summary(debate: Debate) -> str:
+    """The verdict's summary; in English without a leading "Winner: Debater B —" that the heading already says."""
+    v = debate.verdict
+    summary = (v.summary if v else "").strip()
+    if summary and v and v.winner and debate.lang == "en":
+        summary = re.sub(rf"^(?:winner\s*:?\s*)?{re.escape(v.winner)}\b(?:\s+wins\b)?[\s—\-:,.]*", "", summary,
+                         count=1, flags=re.I)
+    return summary
+
+
 def verdict_md(debate: Debate) -> str:
     """The topic debate's ``verdict.md``; an unparsed verdict is shown raw and says no winner was read."""
-    out = [f"# 裁判判词：{debate.topic}", "", "> 独立裁判（未参与辩论，只见匿名日志）依据论证本身裁决。", ""]
+    t = _t(debate)
+    c = t["colon"]
+    out = ["# " + t["verdict_title"].format(topic=debate.topic), "", "> " + t["verdict_intro"], ""]
     v = debate.verdict
     if v is None:
         if no_debate(debate):
-            out += ["## 一、判赢结论", "", f"**未成辩论，没有裁决。** {debate.stop_reason}"]
+            out += ["## " + t["h_conclusion"], "", t["no_debate_verdict"].format(reason=debate.stop_reason)]
         else:
-            status = STATUS_ZH.get(debate.status, debate.status)
-            out += ["## 一、判赢结论", "", f"（尚无裁决：{status}，{debate.stop_reason or '裁判未运行'}）"]
+            status = t["status"].get(debate.status, debate.status)
+            out += ["## " + t["h_conclusion"], "",
+                    t["no_verdict_yet"].format(status=status, reason=debate.stop_reason or t["judge_not_run"])]
         return "\n".join(out).rstrip() + "\n"
     if not v.parsed:
-        out += ["## 一、判赢结论", "", "**未能解析裁判的输出：没有判定胜方（不是平局）。** 裁判原文如下。", "",
-                "## 裁判原文", "", v.raw.strip() or "（空）"]
+        out += ["## " + t["h_conclusion"], "", t["unparsed"], "", "## " + t["h_raw"], "", v.raw.strip() or t["empty"]]
         return "\n".join(out).rstrip() + "\n"
-    stance = _stance(debate, v.winner or "")
-    head = f"**{v.winner}（{stance}）胜出**" if stance else f"**{v.winner} 胜出**"
-    summary = v.summary.strip()
-    if summary and v.winner and summary.startswith(v.winner):
+    head = f"**{_win_head(debate, v.winner or '')}**"
+    summary = _summary(debate)
+    if summary and v.winner and debate.lang != "en" and summary.startswith(v.winner):
         summary = re.sub(r"^.*?胜出[\s—\-：:，,]*", "", summary, count=1)
-    out += ["## 一、判赢结论", "", head + (f"——{summary}" if summary else ""), ""]
-    out += ["## 二、判词", ""]
-    keys = [k for k in REASON_ORDER if k in v.reasons] + [k for k in v.reasons if k not in REASON_ORDER]
+    out += ["## " + t["h_conclusion"], "", head + (f"{t['dash']}{summary}" if summary else ""), ""]
+    out += ["## " + t["h_reasons"], ""]
+    order = t["reason_order"]
+    keys = [k for k in order if k in v.reasons] + [k for k in v.reasons if k not in order]
     for k in keys:
-        out += [f"**{k}**：{v.reasons[k].strip()}", ""]
+        out += [f"**{k}**{c}{v.reasons[k].strip()}", ""]
     if not keys:
-        out += ["（裁判未写判词）", ""]
-    out += ["## 三、逐方点评表", "", "| 辩手 | 立场 | 最强论点 | 致命弱点 | 评分 |", "|------|------|----------|----------|------|"]
+        out += [t["no_reasons"], ""]
+    out += ["## " + t["h_table"], "", *t["table"]]
+    lang = debate.lang
     for row in v.rows:
-        out.append(f"| {row.label} | {_cell(row.stance or _stance(debate, row.label))} | {_cell(row.strongest)} | "
-                   f"{_cell(row.weakness)} | {_score(row.score)} |")
+        out.append(f"| {row.label} | {_cell(row.stance or _stance(debate, row.label), lang)} | "
+                   f"{_cell(row.strongest, lang)} | {_cell(row.weakness, lang)} | {_score(row.score)} |")
     out.append("")
     if v.note.strip():
-        out += ["## 四、给读者的话", "", v.note.strip(), ""]
+        out += ["## " + t["h_note"], "", v.note.strip(), ""]
     return "\n".join(out).rstrip() + "\n"
 
 
 def ending(debate: Debate) -> str:
     """How the rounds ended: converged, hit the cap, stopped on empty rounds, or not finished."""
+    t = _t(debate)
     rounds = sorted({s.round for s in debate.rounds})
     if not rounds:
-        return "一轮也没有跑成"
+        return t["end_none"]
     last = [s for s in debate.rounds if s.round == rounds[-1]]
     said = [s for s in last if s.status not in ("empty", "failed")]
     if rounds[-1] >= 2 and said and all((s.envelope or {}).get("no_new_points") for s in last):
-        return f"自然收敛（第 {rounds[-1]} 轮全员无新论点）"
+        return t["end_converged"].format(r=rounds[-1])
     if rounds[-1] >= debate.planned_rounds:
-        return f"触顶停机（{debate.planned_rounds} 轮上限）"
+        return t["end_cap"].format(n=debate.planned_rounds)
     if not said:
-        return f"第 {rounds[-1]} 轮全员空产出后停机"
-    return f"未跑完（{STATUS_ZH.get(debate.status, debate.status)}）"
+        return t["end_empty"].format(r=rounds[-1])
+    return t["end_unfinished"].format(status=t["status"].get(debate.status, debate.status))
 
 
 def wrap_up_md(debate: Debate, *, archive: str | None = None, export: str | None = None) -> str:
     """The seed's closing summary: what was debated, how it went, where the artifacts are."""
+    t = _t(debate)
+    c, lq, rq = t["colon"], t["lq"], t["rq"]
     by_stance = sorted(debate.participants, key=lambda p: _stance_order(p.label))
-    stances = "；".join(f"{p.label} →「{p.stance}」" for p in by_stance)
+    stances = t["sep"].join(f"{p.label}{t['arrow']}{'' if debate.lang == 'zh' else ' '}{lq}{p.stance}{rq}"
+                            for p in by_stance)
     rounds = sorted({s.round for s in debate.rounds})
     n = len(debate.participants)
-    if is_degraded(debate):
-        mode = f"降级（{len({p.model for p in debate.participants})} 个模型供 {n} 位辩手轮流使用，非异构）"
-    else:
-        mode = f"正常（{n} 位辩手各用一个不同的模型，互相匿名）"
     v = debate.verdict
     if no_debate(debate):
-        outcome = "未成辩论，没有请裁判"
+        outcome = t["out_no_debate"]
     elif v is None:
-        outcome = f"尚无裁决（{STATUS_ZH.get(debate.status, debate.status)}）"
+        outcome = t["out_pending"].format(status=t["status"].get(debate.status, debate.status))
     elif not v.parsed or not v.winner:
-        outcome = "裁判的输出无法解析，没有判定胜方（不是平局）"
+        outcome = t["out_unparsed"]
     else:
-        stance = _stance(debate, v.winner)
-        outcome = f"{v.winner}（{stance}）胜出" if stance else f"{v.winner} 胜出"
-        summary = v.summary.strip()
+        outcome = _win_head(debate, v.winner)
+        summary = _summary(debate)
         if summary:
-            outcome += f"——{summary}"
-    where = [f"辩论编号 `{debate.id}`"]
+            outcome += f"{t['dash']}{summary}"
+    where = [t["where_id"].format(id=debate.id)]
     if archive:
-        where.append(f"存档 `{archive}`")
+        where.append(t["where_archive"].format(path=archive))
     if export:
-        where.append(f"debate-log.md 与 verdict.md 在 `{export}`")
+        where.append(t["where_export"].format(path=export))
     else:
-        where.append(f"用 `python -m debate_core export {debate.id} --format debate-dir` 可写出 debate-log.md 与 verdict.md")
-    out = ["## 收尾", "",
-           f"- **辩题**：{debate.topic}",
-           f"- **立场**：{n} 方——{stances}",
-           f"- **轮次**：跑了 {len(rounds)} 轮（上限 {debate.planned_rounds} 轮），{ending(debate)}",
-           f"- **模式**：{mode}",
-           f"- **判赢**：{outcome}",
-           f"- **产物**：{'；'.join(where)}",
-           "", f"> {NO_DEBATE_NOTE if no_debate(debate) or v is None else CLOSING_NOTE}"]
+        where.append(t["where_how"].format(id=debate.id))
+    out = ["## " + t["wrap_title"], "",
+           f"- **{t['w_topic']}**{c}{debate.topic}",
+           f"- **{t['w_stances']}**{c}" + t["w_stances_v"].format(n=n, stances=stances),
+           f"- **{t['w_rounds']}**{c}" + t["w_rounds_v"].format(n=len(rounds), cap=debate.planned_rounds,
+                                                              ending=ending(debate)),
+           f"- **{t['w_mode']}**{c}{_mode(debate)}",
+           f"- **{t['w_win']}**{c}{outcome}",
+           f"- **{t['w_out']}**{c}{t['sep'].join(where)}",
+           "", f"> {t['no_debate_note'] if no_debate(debate) or v is None else t['closing']}"]
     return "\n".join(out) + "\n"
 
 
 def _stance_order(label: str) -> int:
-    order = ("辩手乙", "辩手甲", "辩手丙", "辩手丁")  # stance 1, 2, 3, 4 as the seed assigns them
-    return order.index(label) if label in order else len(order)
+    # stance 1, 2, 3, 4 as the seed assigns them, in either language
+    for order in (("辩手乙", "辩手甲", "辩手丙", "辩手丁"), ("Debater B", "Debater A", "Debater C", "Debater D")):
+        if label in order:
+            return order.index(label)
+    return 4
 
 
 def render_topic(debate: Debate, *, archive: str | None = None, export: str | None = None) -> str:
@@ -207,69 +361,78 @@ def render_topic(debate: Debate, *, archive: str | None = None, export: str | No
             + wrap_up_md(debate, archive=archive, export=export))
 
 
-ROLE_ZH = {"opening": "立论", "rebuttal": "交叉反驳", "pro": "发言", "con": "发言"}
+def speech_lang(speech: Speech) -> str:
+    """A speech's debate language, read from its speaker's name (辩手甲 / 正方 → zh; Debater A / Pro → en)."""
+    name = speech.speaker_name or ""
+    return "en" if name and not has_cjk(name) and name not in ("pro", "con") else "zh"
 
 
-def progress_line(speech: Speech) -> str:
-    """The CLI's progress line for a topic-debate or trial speech, in Chinese:
-    ``  第 1 轮｜辩手甲 立论 完成`` (or 空产出 / 失败 with the cause)."""
-    who = SIDE.get(speech.speaker, speech.speaker_name or speech.speaker)
-    head = f"  第 {speech.round} 轮｜{who} {ROLE_ZH.get(speech.role, speech.role)}"
+def progress_line(speech: Speech, lang: Optional[str] = None) -> str:
+    """The CLI's progress line for a topic-debate or trial speech, in the debate's language:
+    ``  第 1 轮｜辩手甲 立论 完成`` / ``  Round 1 | Debater A opening done`` (or empty / failed with
+    the cause).  ``lang`` defaults to the speech's own (:func:`speech_lang`)."""
+    t = _t(lang or speech_lang(speech))
+    who = t["side"].get(speech.speaker, speech.speaker_name or speech.speaker)
+    head = t["progress"].format(r=speech.round, who=who, role=t["role"].get(speech.role, speech.role))
     if speech.status == "failed":
-        return f"{head} 失败：{'；'.join(speech.warnings) or '没有回复'}"
+        return f"{head} {t['p_failed']}{t['colon']}{t['sep'].join(speech.warnings) or t['p_no_reply']}"
     if speech.status == "empty":
-        return f"{head} 空产出：{'；'.join(speech.warnings) or '没有有效产出'}"
+        return f"{head} {t['p_empty']}{t['colon']}{t['sep'].join(speech.warnings) or t['no_output']}"
     flags = []
     if speech.retries:
-        flags.append(f"重发 {speech.retries} 次")
+        flags.append(t["p_retries"].format(n=speech.retries))
     if (speech.envelope or {}).get("no_new_points"):
-        flags.append("无新论点")
+        flags.append(t["p_no_new"])
     if speech.truncated:
-        flags.append("已截断")
-    return f"{head} 完成" + (f"（{'，'.join(flags)}）" if flags else "")
+        flags.append(t["p_cut"])
+    return f"{head} {t['p_done']}" + (f"{t['lp']}{t['p_flag_sep'].join(flags)}{t['rp']}" if flags else "")
 
 
 # ----------------------------------------------------------------------- trial
 
 
 def render_trial(debate: Debate) -> str:
-    out = [f"# 庭审辩论：{debate.topic}", ""]
-    out.append(f"- **赛制**：{debate.planned_rounds} 轮，每轮正方先发言、反方后发言；每篇至多 "
-               f"{debate.config.max_speech_length} 字符；最后由裁判一次裁决")
+    t = _t(debate)
+    c = t["colon"]
+    out = ["# " + t["trial_title"].format(topic=debate.topic), ""]
+    out.append(f"- **{t['t_format']}**{c}" + t["t_format_v"].format(n=debate.planned_rounds,
+                                                                    limit=debate.config.max_speech_length))
     if debate.config.workspace:
-        out.append(f"- **调研范围**：工作区 `{debate.config.workspace}`（只读：read / glob / grep）")
-    status = STATUS_ZH.get(debate.status, debate.status)
-    out.append(f"- **辩论**：{debate.id} · 状态：{status}" + (f"（{debate.stop_reason}）" if debate.stop_reason else ""))
+        out.append(f"- **{t['t_scope']}**{c}" + t["t_scope_v"].format(path=debate.config.workspace))
+    status = t["status"].get(debate.status, debate.status)
+    out.append(f"- **{t['t_debate']}**{c}{debate.id} · {t['t_status']}{c}{status}"
+               + (f"{t['lp']}{debate.stop_reason}{t['rp']}" if debate.stop_reason else ""))
     for w in debate.warnings:
         out.append(f"\n> ⚠️ {w}")
     out.append("")
     for r in sorted({s.round for s in debate.rounds}):
-        out += [f"## 第 {r} 轮", ""]
+        out += ["## " + t["t_round"].format(r=r), ""]
         for s in [s for s in debate.rounds if s.round == r]:
-            out += [f"### {SIDE.get(s.speaker, s.speaker)}", ""]
+            out += [f"### {t['side'].get(s.speaker, s.speaker)}", ""]
             if s.tool_calls:
-                out.append("> 调研：" + "；".join(
-                    f"{t.name}({', '.join(f'{k}={v}' for k, v in t.arguments.items())})" + (" ✗" if t.error else "")
-                    for t in s.tool_calls))
+                out.append("> " + t["t_research"] + t["sep"].join(
+                    f"{tc.name}({', '.join(f'{k}={v}' for k, v in tc.arguments.items())})" + (" ✗" if tc.error else "")
+                    for tc in s.tool_calls))
                 out.append("")
             if s.status == "failed":
-                out += [f"（本篇未完成：{'；'.join(s.warnings) or '生成失败'}）", ""]
+                out += [t["t_unfinished"].format(why=t["sep"].join(s.warnings) or t["t_gen_failed"]), ""]
                 continue
-            out += [s.text.strip() or "（空）", ""]
+            out += [s.text.strip() or t["empty"], ""]
             if s.truncated:
-                out += [f"> ✂️ 已截断：超过 {debate.config.max_speech_length} 字符的部分被截去", ""]
+                out += ["> " + t["t_cut"].format(limit=debate.config.max_speech_length), ""]
     v = debate.verdict
-    out += ["## 裁决", ""]
+    out += ["## " + t["t_verdict"], ""]
     if v is None:
-        out.append("（尚未裁决）")
+        out.append(t["t_no_verdict"])
     elif not v.parsed:
-        out += ["**未能解析裁判的输出：没有判定胜方。** 裁判原文如下。", "", v.raw.strip() or "（空）"]
+        out += [t["t_unparsed"], "", v.raw.strip() or t["empty"]]
     else:
-        for c in v.per_round:
-            out += [f"- **第 {c.round} 轮**：{c.comment}"]
+        for cm in v.per_round:
+            out += [f"- **{t['t_round_c'].format(r=cm.round)}**{c}{cm.comment}"]
         if v.per_round:
             out.append("")
-        out += [f"**裁决：{WINNER_TEXT.get(v.winner or '', v.winner)}**" + (f"——{v.summary}" if v.summary else ""), ""]
+        out += [f"**{t['t_ruling']}{c}{t['winner'].get(v.winner or '', v.winner)}**"
+                + (f"{t['dash']}{v.summary}" if v.summary else ""), ""]
         for k, text in v.reasons.items():
-            out += [f"**{k}**：{text}", ""]
+            out += [f"**{k}**{c}{text}", ""]
     return "\n".join(out).rstrip() + "\n"

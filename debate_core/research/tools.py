@@ -8,8 +8,13 @@ Confinement is by construction:
   workspace's real path, else the tool answers with an error and touches nothing;
 * reads, listings and matches are capped in size.
 
-A refusal is returned to the model as the tool's result (``error: …``) so that a
-debater learns what it may not do; it never raises into the debate.
+A refusal is returned to the model as the tool's result (``error: …`` / ``错误：…``) so
+that a debater learns what it may not do; it never raises into the debate.
+
+What the model reads — the tools' descriptions (:func:`tool_specs`), their results'
+notes and their errors — is in the debate's language: ``Workspace(root, lang="zh")``
+answers in Chinese, ``lang="en"`` (the default) in English.  Tool and parameter names
+stay as they are.
 """
 
 from __future__ import annotations
@@ -38,38 +43,120 @@ class ToolError(Exception):
     """A refused or failed tool call; the message goes back to the model."""
 
 
-TOOL_SPECS: list[dict[str, Any]] = [
-    {"type": "function", "function": {
-        "name": "read",
-        "description": "Read a text file in the workspace (path relative to the workspace root). "
-                       "Returns numbered lines; long files are cut, use offset to page on.",
-        "parameters": {"type": "object", "properties": {
-            "path": {"type": "string", "description": "relative path, e.g. src/app.py"},
-            "offset": {"type": "integer", "description": "first line to return (1-based)", "minimum": 1},
-            "limit": {"type": "integer", "description": "how many lines (default 400)", "minimum": 1},
-        }, "required": ["path"]}}},
-    {"type": "function", "function": {
-        "name": "glob",
-        "description": "List workspace files whose relative path matches a glob pattern such as **/*.py.",
-        "parameters": {"type": "object", "properties": {
-            "pattern": {"type": "string", "description": "glob pattern relative to the workspace root"},
-        }, "required": ["pattern"]}}},
-    {"type": "function", "function": {
-        "name": "grep",
-        "description": "Search workspace files for a regular expression; returns path:line: text for each match.",
-        "parameters": {"type": "object", "properties": {
-            "pattern": {"type": "string", "description": "regular expression (Python syntax)"},
-            "path": {"type": "string", "description": "folder or file to search, relative (default: whole workspace)"},
-            "glob": {"type": "string", "description": "only files whose name matches this glob, e.g. *.md"},
-            "ignore_case": {"type": "boolean"},
-        }, "required": ["pattern"]}}},
-]
+# What the tools say to the model, per debate language.
+_DESCRIPTIONS = {
+    "en": {
+        "read": "Read a text file in the workspace (path relative to the workspace root). "
+                "Returns numbered lines; long files are cut, use offset to page on.",
+        "read.path": "relative path, e.g. src/app.py", "read.offset": "first line to return (1-based)",
+        "read.limit": "how many lines (default 400)",
+        "glob": "List workspace files whose relative path matches a glob pattern such as **/*.py.",
+        "glob.pattern": "glob pattern relative to the workspace root",
+        "grep": "Search workspace files for a regular expression; returns path:line: text for each match.",
+        "grep.pattern": "regular expression (Python syntax)",
+        "grep.path": "folder or file to search, relative (default: whole workspace)",
+        "grep.glob": "only files whose name matches this glob, e.g. *.md",
+        "grep.ignore_case": "true: ignore upper and lower case",
+    },
+    "zh": {
+        "read": "读取工作区里的一个文本文件（路径相对于工作区根目录）。返回带行号的内容；长文件会被截断，用 offset 往后翻。",
+        "read.path": "相对路径，例如 src/app.py", "read.offset": "从第几行开始返回（从 1 数起）",
+        "read.limit": "返回多少行（默认 400）",
+        "glob": "列出相对路径符合 glob 模式（例如 **/*.py）的工作区文件。",
+        "glob.pattern": "相对于工作区根目录的 glob 模式",
+        "grep": "在工作区文件里按正则表达式搜索；每处匹配返回「路径:行号: 该行内容」。",
+        "grep.pattern": "正则表达式（Python 语法）",
+        "grep.path": "要搜索的文件夹或文件，相对路径（默认：整个工作区）",
+        "grep.glob": "只搜文件名符合这个 glob 的文件，例如 *.md",
+        "grep.ignore_case": "为 true 时不区分大小写",
+    },
+}
+
+MESSAGES = {
+    "en": {
+        "error": "error: ", "bad_glob": "bad glob pattern: {exc}", "path_type": "the path must be a string",
+        "nul": "the path contains a NUL character",
+        "absolute": "absolute paths are refused ({rel!r}): give a path relative to the workspace root",
+        "dotdot": "'..' is refused ({rel!r}): paths must stay inside the workspace",
+        "outside": "{rel!r} leads outside the workspace (through a symlink): refused",
+        "no_file": "no such file: {path}", "is_folder": "{path} is a folder: use glob to list it",
+        "not_regular": "{path} is not a regular file",
+        "too_big": "{path} is larger than {n} bytes: use grep on it instead", "binary": "{path} is a binary file",
+        "cut_at": "[cut at {n} characters: continue with offset={line}]",
+        "more_lines": "[{n} lines in all: continue with offset={line}]",
+        "no_lines": "[{path}: no lines from {offset}; the file has {n} lines]",
+        "give_glob": "give a glob pattern such as **/*.md", "too_long": "the pattern is too long",
+        "abs_pattern": "absolute patterns are refused: give a pattern relative to the workspace root",
+        "dotdot_pattern": "'..' is refused: patterns must stay inside the workspace",
+        "glob_cap": "[stopped at {n} files]", "no_glob": "no files match {pattern}",
+        "give_regex": "give a regular expression to search for", "bad_regex": "bad regular expression: {exc}",
+        "no_path": "no such file or folder: {path}", "grep_cap": "[stopped at {n} matches]",
+        "no_match": "no matches for {pattern!r}", "bad_json": "the arguments are not valid JSON",
+        "not_object": "arguments must be an object",
+        "no_tool": "no tool named {name!r}; the only tools are read, glob and grep (read-only)",
+        "bad_args": "bad arguments: {exc}", "failed": "{kind}: {exc}", "cut": "[cut]",
+    },
+    "zh": {
+        "error": "错误：", "bad_glob": "glob 模式有误：{exc}", "path_type": "路径必须是字符串",
+        "nul": "路径里有 NUL 字符",
+        "absolute": "不接受绝对路径（{rel!r}）：请给出相对于工作区根目录的路径",
+        "dotdot": "不接受 '..'（{rel!r}）：路径必须留在工作区之内",
+        "outside": "{rel!r} 经由符号链接通向工作区之外：拒绝",
+        "no_file": "没有这个文件：{path}", "is_folder": "{path} 是文件夹：请用 glob 列出其中的文件",
+        "not_regular": "{path} 不是普通文件",
+        "too_big": "{path} 超过 {n} 字节：请改用 grep 搜索它", "binary": "{path} 是二进制文件",
+        "cut_at": "[在 {n} 个字符处截断：用 offset={line} 接着读]",
+        "more_lines": "[共 {n} 行：用 offset={line} 接着读]",
+        "no_lines": "[{path}：从第 {offset} 行起没有内容；文件共 {n} 行]",
+        "give_glob": "请给出 glob 模式，例如 **/*.md", "too_long": "模式太长",
+        "abs_pattern": "不接受绝对模式：请给出相对于工作区根目录的模式",
+        "dotdot_pattern": "不接受 '..'：模式必须留在工作区之内",
+        "glob_cap": "[已列出 {n} 个文件，到此为止]", "no_glob": "没有文件符合 {pattern}",
+        "give_regex": "请给出要搜索的正则表达式", "bad_regex": "正则表达式有误：{exc}",
+        "no_path": "没有这个文件或文件夹：{path}", "grep_cap": "[已找到 {n} 处匹配，到此为止]",
+        "no_match": "没有匹配 {pattern!r} 的内容", "bad_json": "参数不是合法的 JSON",
+        "not_object": "参数必须是一个对象",
+        "no_tool": "没有名为 {name!r} 的工具；只有 read、glob、grep 三个只读工具",
+        "bad_args": "参数有误：{exc}", "failed": "{kind}：{exc}", "cut": "[已截断]",
+    },
+}
+
+
+def tool_specs(lang: str = "en") -> list[dict[str, Any]]:
+    """The three tools' definitions, described in ``lang`` (names and parameters stay as they are)."""
+    d = _DESCRIPTIONS["zh" if lang == "zh" else "en"]
+    return [
+        {"type": "function", "function": {
+            "name": "read", "description": d["read"],
+            "parameters": {"type": "object", "properties": {
+                "path": {"type": "string", "description": d["read.path"]},
+                "offset": {"type": "integer", "description": d["read.offset"], "minimum": 1},
+                "limit": {"type": "integer", "description": d["read.limit"], "minimum": 1},
+            }, "required": ["path"]}}},
+        {"type": "function", "function": {
+            "name": "glob", "description": d["glob"],
+            "parameters": {"type": "object", "properties": {
+                "pattern": {"type": "string", "description": d["glob.pattern"]},
+            }, "required": ["pattern"]}}},
+        {"type": "function", "function": {
+            "name": "grep", "description": d["grep"],
+            "parameters": {"type": "object", "properties": {
+                "pattern": {"type": "string", "description": d["grep.pattern"]},
+                "path": {"type": "string", "description": d["grep.path"]},
+                "glob": {"type": "string", "description": d["grep.glob"]},
+                "ignore_case": {"type": "boolean", "description": d["grep.ignore_case"]},
+            }, "required": ["pattern"]}}},
+    ]
+
+
+TOOL_SPECS: list[dict[str, Any]] = tool_specs("en")
+TOOL_SPECS_ZH: list[dict[str, Any]] = tool_specs("zh")
 
 TOOL_NAMES = tuple(t["function"]["name"] for t in TOOL_SPECS)
 _SKIP_DIRS = {".git", "node_modules", "__pycache__", ".venv", "venv", ".mypy_cache", ".pytest_cache"}
 
 
-def glob_regex(pattern: str) -> "re.Pattern[str]":
+def glob_regex(pattern: str, lang: str = "en") -> "re.Pattern[str]":
     """A glob over relative POSIX paths: ``*`` and ``?`` stay within one folder, ``**`` spans folders."""
     out, i = [], 0
     while i < len(pattern):
@@ -101,20 +188,27 @@ def glob_regex(pattern: str) -> "re.Pattern[str]":
     try:
         return re.compile("".join(out))
     except re.error as exc:
-        raise ToolError(f"bad glob pattern: {exc}") from None
+        raise ToolError(MESSAGES["zh" if lang == "zh" else "en"]["bad_glob"].format(exc=exc)) from None
 
 
 @dataclass
 class Workspace:
-    """A folder the debaters may read.  ``Workspace(path)`` raises ValueError when it is not a folder."""
+    """A folder the debaters may read.  ``Workspace(path)`` raises ValueError when it is not a folder.
+
+    ``lang`` is the language its answers and errors are written in (``en`` or ``zh``)."""
 
     root: Path
+    lang: str = "en"
 
-    def __init__(self, root: str | os.PathLike):
+    def __init__(self, root: str | os.PathLike, lang: str = "en"):
         p = Path(root).expanduser()
         if not p.is_dir():
             raise ValueError(f"workspace {str(root)!r} is not a folder")
         self.root = Path(os.path.realpath(p))
+        self.lang = "zh" if lang == "zh" else "en"
+
+    def _m(self, key: str, **kw: Any) -> str:
+        return MESSAGES[self.lang][key].format(**kw)
 
     # ------------------------------------------------------------- confinement
     def _inside(self, real: Path) -> bool:
@@ -123,18 +217,18 @@ class Workspace:
     def resolve(self, rel: str) -> Path:
         """The real path of ``rel`` inside the workspace, or :class:`ToolError`."""
         if not isinstance(rel, str):
-            raise ToolError("the path must be a string")
+            raise ToolError(self._m("path_type"))
         rel = rel.strip() or "."
         if "\x00" in rel:
-            raise ToolError("the path contains a NUL character")
+            raise ToolError(self._m("nul"))
         if rel.startswith(("/", "\\", "~")) or re.match(r"^[A-Za-z]:", rel) or os.path.isabs(rel):
-            raise ToolError(f"absolute paths are refused ({rel!r}): give a path relative to the workspace root")
+            raise ToolError(self._m("absolute", rel=rel))
         parts = PurePosixPath(rel.replace("\\", "/")).parts
         if ".." in parts:
-            raise ToolError(f"'..' is refused ({rel!r}): paths must stay inside the workspace")
+            raise ToolError(self._m("dotdot", rel=rel))
         real = Path(os.path.realpath(self.root.joinpath(*parts)))
         if not self._inside(real):
-            raise ToolError(f"{rel!r} leads outside the workspace (through a symlink): refused")
+            raise ToolError(self._m("outside", rel=rel))
         return real
 
     def rel(self, real: Path) -> str:
@@ -144,16 +238,16 @@ class Workspace:
     def read(self, path: str, offset: int = 1, limit: int = 400) -> str:
         real = self.resolve(path)
         if not real.exists():
-            raise ToolError(f"no such file: {path}")
+            raise ToolError(self._m("no_file", path=path))
         if real.is_dir():
-            raise ToolError(f"{path} is a folder: use glob to list it")
+            raise ToolError(self._m("is_folder", path=path))
         if not real.is_file():  # a FIFO, socket or device would block or never end
-            raise ToolError(f"{path} is not a regular file")
+            raise ToolError(self._m("not_regular", path=path))
         if real.stat().st_size > MAX_FILE_BYTES:
-            raise ToolError(f"{path} is larger than {MAX_FILE_BYTES} bytes: use grep on it instead")
+            raise ToolError(self._m("too_big", path=path, n=MAX_FILE_BYTES))
         data = real.read_bytes()
         if b"\x00" in data[:8192]:
-            raise ToolError(f"{path} is a binary file")
+            raise ToolError(self._m("binary", path=path))
         lines = data.decode("utf-8", errors="replace").splitlines()
         offset = max(1, int(offset or 1))
         limit = max(1, min(int(limit or 400), 2000))
@@ -162,15 +256,15 @@ class Workspace:
         for n, line in enumerate(chunk, offset):
             row = f"{n:>5}  {line[:1000]}"
             if size + len(row) > MAX_READ_CHARS:
-                out.append(f"[cut at {MAX_READ_CHARS} characters: continue with offset={n}]")
+                out.append(self._m("cut_at", n=MAX_READ_CHARS, line=n))
                 break
             out.append(row)
             size += len(row) + 1
         else:
             end = offset + len(chunk)
             if end <= len(lines):
-                out.append(f"[{len(lines)} lines in all: continue with offset={end}]")
-        return "\n".join(out) if out else f"[{path}: no lines from {offset}; the file has {len(lines)} lines]"
+                out.append(self._m("more_lines", n=len(lines), line=end))
+        return "\n".join(out) if out else self._m("no_lines", path=path, offset=offset, n=len(lines))
 
     def _walk(self, start: Path):
         """Files under ``start`` (symlinked files only when they stay inside), sorted, bounded."""
@@ -189,37 +283,37 @@ class Workspace:
 
     def glob(self, pattern: str) -> str:
         if not isinstance(pattern, str) or not pattern.strip():
-            raise ToolError("give a glob pattern such as **/*.md")
+            raise ToolError(self._m("give_glob"))
         pattern = pattern.strip()
         if len(pattern) > MAX_PATTERN_CHARS:
-            raise ToolError("the pattern is too long")
+            raise ToolError(self._m("too_long"))
         if pattern.startswith(("/", "\\", "~")) or os.path.isabs(pattern):
-            raise ToolError("absolute patterns are refused: give a pattern relative to the workspace root")
+            raise ToolError(self._m("abs_pattern"))
         if ".." in PurePosixPath(pattern).parts:
-            raise ToolError("'..' is refused: patterns must stay inside the workspace")
-        rx = glob_regex(pattern)
+            raise ToolError(self._m("dotdot_pattern"))
+        rx = glob_regex(pattern, self.lang)
         hits = []
         for p, _real in self._walk(self.root):
             rel = p.relative_to(self.root).as_posix()
             if rx.fullmatch(rel):
                 hits.append(rel)
                 if len(hits) >= MAX_GLOB_RESULTS:
-                    hits.append(f"[stopped at {MAX_GLOB_RESULTS} files]")
+                    hits.append(self._m("glob_cap", n=MAX_GLOB_RESULTS))
                     break
-        return "\n".join(hits) if hits else f"no files match {pattern}"
+        return "\n".join(hits) if hits else self._m("no_glob", pattern=pattern)
 
     def grep(self, pattern: str, path: str = ".", glob: Optional[str] = None, ignore_case: bool = False) -> str:
         if not isinstance(pattern, str) or not pattern:
-            raise ToolError("give a regular expression to search for")
+            raise ToolError(self._m("give_regex"))
         if len(pattern) > MAX_PATTERN_CHARS:
-            raise ToolError("the pattern is too long")
+            raise ToolError(self._m("too_long"))
         try:
             rx = re.compile(pattern, re.I if ignore_case else 0)
         except re.error as exc:
-            raise ToolError(f"bad regular expression: {exc}") from None
+            raise ToolError(self._m("bad_regex", exc=exc)) from None
         start = self.resolve(path or ".")
         if not start.exists():
-            raise ToolError(f"no such file or folder: {path}")
+            raise ToolError(self._m("no_path", path=path))
         files = [(start, start)] if start.is_file() else self._walk(start)
         out: list[str] = []
         for p, real in files:
@@ -238,40 +332,40 @@ class Workspace:
                 if rx.search(line):
                     out.append(f"{rel}:{n}: {line.strip()[:MAX_LINE_CHARS]}")
                     if len(out) >= MAX_GREP_MATCHES:
-                        out.append(f"[stopped at {MAX_GREP_MATCHES} matches]")
+                        out.append(self._m("grep_cap", n=MAX_GREP_MATCHES))
                         return "\n".join(out)
-        return "\n".join(out) if out else f"no matches for {pattern!r}"
+        return "\n".join(out) if out else self._m("no_match", pattern=pattern)
 
     # -------------------------------------------------------------- dispatch
     def execute(self, name: str, arguments: Any) -> ToolCallRecord:
         """Run one tool call from a model; the record holds the result or a clear error."""
         args: dict[str, Any]
+        err = self._m("error")
         if isinstance(arguments, str):
             try:
                 args = json.loads(arguments) if arguments.strip() else {}
             except json.JSONDecodeError:
-                return ToolCallRecord(name=name, arguments={"raw": arguments[:500]},
-                                      error="error: the arguments are not valid JSON")
+                return ToolCallRecord(name=name, arguments={"raw": arguments[:500]}, error=err + self._m("bad_json"))
         else:
             args = dict(arguments or {})
         if not isinstance(args, dict):
-            return ToolCallRecord(name=name, arguments={"raw": str(args)[:500]}, error="error: arguments must be an object")
+            return ToolCallRecord(name=name, arguments={"raw": str(args)[:500]}, error=err + self._m("not_object"))
         fn = {"read": self.read, "glob": self.glob, "grep": self.grep}.get(name)
         if fn is None:
-            return ToolCallRecord(name=name, arguments=args, error=(
-                f"error: no tool named {name!r}; the only tools are read, glob and grep (read-only)"))
+            return ToolCallRecord(name=name, arguments=args, error=err + self._m("no_tool", name=name))
         allowed = {"read": {"path", "offset", "limit"}, "glob": {"pattern"},
                    "grep": {"pattern", "path", "glob", "ignore_case"}}[name]
         try:
             result = fn(**{k: v for k, v in args.items() if k in allowed})
         except ToolError as exc:
-            return ToolCallRecord(name=name, arguments=args, error=f"error: {exc}")
+            return ToolCallRecord(name=name, arguments=args, error=f"{err}{exc}")
         except TypeError as exc:
-            return ToolCallRecord(name=name, arguments=args, error=f"error: bad arguments: {exc}")
+            return ToolCallRecord(name=name, arguments=args, error=err + self._m("bad_args", exc=exc))
         except (OSError, ValueError) as exc:
-            return ToolCallRecord(name=name, arguments=args, error=f"error: {type(exc).__name__}: {exc}")
+            return ToolCallRecord(name=name, arguments=args,
+                                  error=err + self._m("failed", kind=type(exc).__name__, exc=exc))
         if len(result) > MAX_RESULT_CHARS:
-            result = result[:MAX_RESULT_CHARS] + "\n[cut]"
+            result = result[:MAX_RESULT_CHARS] + "\n" + self._m("cut")
         return ToolCallRecord(name=name, arguments=args, result=result)
 
 

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from debate_core.lang import detect
 from debate_core.models import DebateConfig, Master, Pack
 from debate_core.protocols import registry
 from debate_core.protocols.base import ASK_PACK, ASK_STANCES, ProtocolSpec, Role
@@ -97,11 +98,12 @@ class RoleFields:
         return "models" if self.role.many else self.role.field
 
 
-def model_fields(spec: ProtocolSpec, stances: Optional[list[str]] = None) -> list[RoleFields]:
+def model_fields(spec: ProtocolSpec, stances: Optional[list[str]] = None, lang: str = "zh") -> list[RoleFields]:
     """The Setup form's model fields, from the protocol's roles.
 
     A many-model role has a field per seat: every seat, or as many as there are stances
-    (at least two) when the protocol asks for stances; a seat's label names its stance.
+    (at least two) when the protocol asks for stances; a seat's label names it as a debate in
+    ``lang`` does (辩手甲 / Debater A) and names its stance.
     """
     out = []
     for role in spec.roles:
@@ -114,13 +116,15 @@ def model_fields(spec: ProtocolSpec, stances: Optional[list[str]] = None) -> lis
                                                         offline_ok, off, preset=not off)]))
             continue
         seats = list(spec.seats)
+        names = list(spec.seat_names(lang)) if spec.seat_names else seats
         if spec.asks_for(ASK_STANCES):
             seats = seats[: max(2, len(stances or []))]
-        by_seat = stance_seats(spec, stances or [])
+        by_seat = stance_seats(spec, stances or [], lang)
         fields = []
         for i, seat in enumerate(seats):
-            stance = f" — {by_seat[seat]}" if seat in by_seat else ""
-            seat_label, seat_help = spec.app_fields.get(seat, (f"{seat}{stance}", ""))
+            name = names[i]
+            stance = f" — {by_seat[name]}" if name in by_seat else ""
+            seat_label, seat_help = spec.app_fields.get(seat, (f"{name}{stance}", ""))
             seat_label, seat_help = maybe(seat_label), maybe(seat_help) if seat_help else seat_help
             key = f"model-{spec.name}-{seat if seat.isascii() else i}"  # Chinese seats (辩手甲…) by position
             fields.append(ModelField(key, seat_label, seat_help, offline_ok, off, preset=True))
@@ -128,11 +132,12 @@ def model_fields(spec: ProtocolSpec, stances: Optional[list[str]] = None) -> lis
     return out
 
 
-def stance_seats(spec: ProtocolSpec, stances: list[str]) -> dict[str, str]:
-    """Seat → stance as the protocol assigns them (topic debates: stance 1 → 辩手乙, 2 → 辩手甲, …)."""
+def stance_seats(spec: ProtocolSpec, stances: list[str], lang: str = "zh") -> dict[str, str]:
+    """Seat name → stance as the protocol assigns them in ``lang`` (topic debates: stance 1 → 辩手乙 /
+    Debater B, 2 → 辩手甲 / Debater A, …)."""
     if spec.stance_seats is None or not stances:
         return {}
-    return spec.stance_seats(stances)
+    return spec.stance_seats(stances, lang)
 
 
 # ------------------------------------------------------------------- pairs
@@ -250,6 +255,11 @@ def build_config(protocol: str, topic: str, *, masters: Optional[list[str]] = No
         api_base=clean(api_base), pack=clean(pack) if spec.asks_for(ASK_PACK) else None,
         stances=[s for s in (stances or []) if s], workspace=clean(workspace),
         lang=lang if lang in ("zh", "en") else None)
+
+
+def topic_lang(topic: str) -> str:
+    """The language a debate on ``topic`` speaks when none is chosen."""
+    return detect(topic or "")
 
 
 def debate_languages(spec: ProtocolSpec) -> list[str]:
