@@ -154,6 +154,10 @@ def setup() -> None:
                            "topic (Chinese characters: 中文, else English). Master debates speak only Chinese."))
 
     config: dict = {"lang": None if lang == "auto" else lang}
+    refused = bool(topic) and views.topic_lang(topic) not in spec.languages and len(spec.languages) == 1
+    if refused:  # a master debate on an English topic: said here, before Start (the library refuses it too)
+        st.warning(_("A master debate speaks only Chinese (its persona packs are Chinese): write the topic in "
+                     "Chinese."), icon="🈶")
     blocked = False
     pack = None
     if spec.asks_for(views.ASK_PACK):
@@ -177,7 +181,7 @@ def setup() -> None:
             config["workspace"] = st.text_input(_("Research workspace (optional folder the debaters may read)"),
                                                 key="workspace").strip() or None
     st.divider()
-    start = st.button(_("Start debate"), type="primary", disabled=blocked or not topic, key="start")
+    start = st.button(_("Start debate"), type="primary", disabled=blocked or refused or not topic, key="start")
     if start:
         with ui.guard(_("Start")):
             debate_config = views.build_config(protocol, topic, **config)

@@ -272,3 +272,19 @@ def test_setup_debate_language_sets_the_config_and_archive_filters_by_it(archive
     with i18n.use("zh"):
         next(s for s in at.selectbox if s.label == "辩论语言").select("zh").run()
     assert list(at.dataframe[0].value["编号"]) == [qid]
+
+
+@pytest.mark.parametrize("lang,warning", [
+    ("en", "A master debate speaks only Chinese"),
+    ("zh", "大师辩论只用中文"),
+])
+def test_setup_refuses_an_english_master_topic_before_start(archive_path, lang, warning):
+    at = render("setup", lang)
+    with i18n.use(lang):  # AppTest formats widget values in the test's thread
+        at.text_area(key="topic").set_value("Is free will real?").run()
+    assert not at.exception
+    assert any(warning in w.value for w in at.warning)
+    assert at.button(key="start").disabled
+    with i18n.use(lang):
+        at.text_area(key="topic").set_value("禅净之争").run()
+    assert not any(warning in w.value for w in at.warning) and not at.button(key="start").disabled
