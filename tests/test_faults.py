@@ -313,9 +313,9 @@ def test_cli_shows_a_one_line_cause_and_retry_continues_without_loss(default_pac
         r = run_cli("debate", TOPIC, "--masters", "huineng,yinguang", "--model", "openai/scripted",
                     "--api-base", srv.url, "--archive", str(path), "--quiet", env={"DEBATE_BACKOFF": "0.01"})
         assert r.returncode == 1, r.stderr
-        errors = [x for x in r.stderr.splitlines() if x.startswith("error")]
+        errors = [x for x in r.stderr.splitlines() if x.startswith("错误")]  # a Chinese debate's failure line
         assert len(errors) == 1 and "Traceback" not in r.stderr and "LiteLLM" not in r.stderr, r.stderr
-        m = re.fullmatch(r"error: 第 2 轮失败：模型服务出错（HTTP 500）（共尝试 4 次） \(debate ([0-9a-f]{12})\)", errors[0])
+        m = re.fullmatch(r"错误：第 2 轮失败：模型服务出错（HTTP 500）（共尝试 4 次）（辩论 ([0-9a-f]{12})）", errors[0])
         assert m, errors[0]
         debate_id = m.group(1)
         arc = open_archive(path)

@@ -62,7 +62,7 @@ def test_sigkill_mid_round_3_leaves_rounds_1_2_and_resume_finishes(tmp_path, pac
                             cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         first = proc.stderr.readline()
-        m = re.match(r"debate (\w+) archived in ", first)
+        m = re.match(r"辩论 (\w+) 已存入 ", first)  # a Chinese debate says it in Chinese
         assert m, first + proc.stderr.read()
         debate_id = m.group(1)
 
