@@ -154,7 +154,7 @@ def setup() -> None:
                            "topic (Chinese characters: 中文, else English). Master debates speak only Chinese."))
 
     config: dict = {"lang": None if lang == "auto" else lang}
-    refused = bool(topic) and views.topic_lang(topic) not in spec.languages and len(spec.languages) == 1
+    refused = bool(topic) and views.language_refused(spec, topic, config["lang"])
     if refused:  # a master debate on an English topic: said here, before Start (the library refuses it too)
         st.warning(_("A master debate speaks only Chinese (its persona packs are Chinese): write the topic in "
                      "Chinese."), icon="🈶")

@@ -28,7 +28,8 @@ from webapp.views.outcome import (Download, OutcomeView, checks_table, downloads
 from webapp.views.setup import (OFFLINE_LABEL, AmmoView, ModelField, RoleFields, ammo_view, build_config,
                                 debate_language_label, debate_languages, engine_summary, master_label, master_options, model_fields, model_problem,
                                 needs_model_message, pair_reason, protocol_specs, rounds_help, rounds_range,
-                                split_lines, stance_seats, suggest_pair, topic_lang)
+                                split_lines, stance_seats, suggest_pair, topic_lang,
+                                language_refused)
 
 __all__ = [
     "ASK_MASTERS", "ASK_PACK", "ASK_STANCES", "ASK_WORKSPACE",
@@ -42,6 +43,6 @@ __all__ = [
     "pair_reason", "protocol_specs", "ratings_figure", "ratings_tables", "recent_debates", "rounds_done",
     "rounds_help", "rounds_range", "run_sql", "safe_markdown", "scores_figure", "speaker_sources", "speech_view",
     "speech_views", "split_lines", "stage_uploads", "stance_seats", "status_text", "status_zh", "suggest_pair",
-    "topic_lang",
+    "topic_lang", "language_refused",
     "winner_text",
 ]

@@ -262,6 +262,19 @@ def topic_lang(topic: str) -> str:
     return detect(topic or "")
 
 
+def language_refused(spec: ProtocolSpec, topic: str, lang: Optional[str]) -> bool:
+    """Whether the protocol refuses a debate on ``topic`` in ``lang`` (the library's own check:
+    a master debate on a topic that is not Chinese)."""
+    from debate_core.errors import InputError
+    from debate_core.protocols.base import check_lang
+
+    try:
+        check_lang(spec.name, spec.languages, DebateConfig(protocol=spec.name, topic=topic, lang=lang))
+    except InputError:
+        return True
+    return False
+
+
 def debate_languages(spec: ProtocolSpec) -> list[str]:
     """The Setup choices for the debate's language: "auto" (follow the topic) and the protocol's
     languages, or its only language (master debates: zh)."""

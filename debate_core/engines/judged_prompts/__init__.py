@@ -18,9 +18,4 @@ def for_lang(lang: str | None) -> ModuleType:
     return en if lang == "en" else zh
 
 
-def label_lang(label: str) -> str:
-    """The language a neutral label belongs to (``Debater B`` / ``Pro`` → en, 辩手乙 / 正方 → zh)."""
-    return "en" if label in en.LABELS or label in en.SIDE_NAMES.values() else "zh"
-
-
-__all__ = ["en", "zh", "for_lang", "label_lang"]
+__all__ = ["en", "zh", "for_lang"]
