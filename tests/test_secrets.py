@@ -190,7 +190,7 @@ def test_keys_never_leave_the_environment(keys, seen_auth, default_pack, tmp_pat
     assert r.returncode == 1 and any(OPENAI_KEY in a for a in seen_auth)
     assert "第 2 轮失败：模型服务出错（HTTP 500）" in r.stderr
     assert not leaks(r.stdout) and not leaks(r.stderr), (leaks(r.stdout), leaks(r.stderr))
-    failed_id = re.search(r"\(debate ([0-9a-f]{12})\)", r.stderr).group(1)
+    failed_id = re.search(r"（辩论 ([0-9a-f]{12})）", r.stderr).group(1)  # a Chinese debate's own line
 
     # the archive: raw bytes of the file, and every value of every table
     assert not leaks(path.read_bytes())
