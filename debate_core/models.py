@@ -222,7 +222,8 @@ class Pack(BaseModel):
 
 # ------------------------------------------------------------------------ debates
 
-Protocol = Literal["master", "topic", "trial"]
+# master / topic / trial run here; benchmark debates are imported (a public benchmark's transcripts)
+Protocol = Literal["master", "topic", "trial", "benchmark"]
 Status = Literal["running", "completed", "failed", "stopped", "interrupted"]
 
 
@@ -335,6 +336,23 @@ class Verdict(BaseModel):
         return {r.label: r.score for r in self.rows}
 
 
+class Judgment(BaseModel):
+    """One judge's decision on one two-sided debate: a row of an imported benchmark's judge panel,
+    or one of our own judges.  ``winner`` is the side (pro / con) or ``tie``; ``margin`` is signed
+    with PRO positive, as the benchmark writes it; ``normalized`` is the source's normalized margin."""
+
+    judge: str
+    winner: Literal["pro", "con", "tie"]
+    winner_name: str = ""  # the winner as the source wrote it (a model's display name, Tie)
+    margin: Optional[float] = None
+    normalized: Optional[float] = None
+    entertainment: Optional[float] = None
+    notes: str = ""
+    decisive: str = ""  # the judge's "most decisive rebuttal" line, when the source has one
+    group: str = ""  # the side-swap group: the debates of one matchup on one topic, sides reversed
+    template: str = ""  # the source's judging template
+
+
 class LLMCall(BaseModel):
     purpose: str
     model: str
@@ -407,6 +425,8 @@ class Debate(BaseModel):
     batch_id: Optional[str] = None
     source: str = ""  # "run", or where an import came from
     lang: Literal["zh", "en"] = "zh"  # the language the debate speaks (debate_core.lang)
+    judgments: list[Judgment] = Field(default_factory=list)  # per-judge decisions (imported benchmark panels)
+    group: str = ""  # the side-swap group an imported benchmark debate belongs to
 
     @model_validator(mode="before")
     @classmethod

@@ -70,10 +70,10 @@ def test_older_archive_is_migrated_and_keeps_its_rows(tmp_path):
                     "('old1', ?, ?, ?, '立论', ?, '[]', 'ok')", [r, r - 1, f"s{r}", f"旧发言第{r}轮，言及止观双运"])
     con.close()
     arc = open_archive(path)
-    assert arc.schema_version() == SCHEMA_VERSION == 6
+    assert arc.schema_version() == SCHEMA_VERSION == 7
     cols = set(arc.query("SELECT column_name FROM information_schema.columns WHERE table_name = 'debates'")
                ["column_name"])
-    assert {"pack_hash", "pack_path", "lang"} <= cols
+    assert {"pack_hash", "pack_path", "lang", "group_id"} <= cols
     d = arc.get_debate("old1")
     assert d.topic == "旧议题" and d.status == "completed" and [s.round for s in d.rounds] == [1, 2]
     # v6: each stored debate's language: before languages every debate spoke Chinese, whatever its topic
@@ -88,6 +88,8 @@ def test_older_archive_is_migrated_and_keeps_its_rows(tmp_path):
     assert snos[:2] == [0, 1] and snos[2] > 1
     tables = set(arc.query("SELECT table_name FROM information_schema.tables")["table_name"])
     assert {"search_runs", "audits", "audit_judgments", "audit_calls"} <= tables and "search_blocks" not in tables
+    # v7: per-judge judgments, published leaderboards, display names; an old debate has no judgments
+    assert {"judgments", "leaderboards", "model_names"} <= tables and d.judgments == [] and d.group == ""
     assert arc.search_speeches("止观双运") == ["old1"]
     assert list(arc.list_debates(text="止观双运")["id"]) == ["old1"]
 

@@ -1,4 +1,4 @@
-"""The archive's schema: migrations v1..v5, applied in order, and the version checks.
+"""The archive's schema: migrations v1..v7, applied in order, and the version checks.
 
 Each migration is ``(number, what it adds, steps)``; a step is one SQL statement, or a
 function of the connection for a step that needs data (v3 numbers the stored speeches).
@@ -15,7 +15,7 @@ from typing import Optional
 from debate_core.archive.values import now
 from debate_core.errors import ArchiveError
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 _V1 = [
     """CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR)""",
@@ -161,6 +161,18 @@ _V6 = [
     "UPDATE debates SET lang = 'zh'",
 ]
 
+_V7 = [
+    "ALTER TABLE debates ADD COLUMN group_id VARCHAR",
+    """CREATE TABLE judgments (debate_id VARCHAR NOT NULL, ord INTEGER, judge VARCHAR NOT NULL, winner VARCHAR,
+        winner_name VARCHAR, margin DOUBLE, normalized DOUBLE, entertainment DOUBLE, notes VARCHAR,
+        decisive VARCHAR, group_id VARCHAR, template VARCHAR)""",
+    # a source's published ratings (a benchmark's leaderboard), to compare our fits with
+    """CREATE TABLE leaderboards (source VARCHAR NOT NULL, template VARCHAR, rank INTEGER, model VARCHAR,
+        rating DOUBLE, path VARCHAR, imported_at TIMESTAMP)""",
+    # the display names a source gives its models (slug -> name)
+    """CREATE TABLE model_names (model VARCHAR PRIMARY KEY, name VARCHAR, source VARCHAR)""",
+]
+
 MIGRATIONS: list[tuple[int, str, list]] = [
     (1, "debates, speeches, summaries, verdicts, observations, llm_calls", _V1),
     (2, "pack snapshot tables (packs, pack_masters, pack_sources, pack_critiques)", _V2),
@@ -168,10 +180,13 @@ MIGRATIONS: list[tuple[int, str, list]] = [
     (4, "the text-search bigram index (search_runs, search_run_<n>) replaces search_blocks", _V4),
     (5, "judge audits (audits, audit_judgments, audit_calls)", _V5),
     (6, "each debate's language (debates.lang), Chinese for every debate stored before", _V6),
+    (7, "per-judge judgments, side-swap groups (debates.group_id), published leaderboards, model names", _V7),
 ]
 
-DEBATE_TABLES = ("speeches", "summaries", "observations", "verdicts", "verdict_rows", "verdict_rounds", "llm_calls")
+DEBATE_TABLES = ("speeches", "summaries", "observations", "verdicts", "verdict_rows", "verdict_rounds", "llm_calls",
+                 "judgments")
 PACK_TABLES = ("packs", "pack_masters", "pack_sources", "pack_critiques")
+SOURCE_TABLES = ("leaderboards", "model_names")
 AUDIT_TABLES = ("audits", "audit_judgments", "audit_calls")
 
 

@@ -12,16 +12,16 @@ import duckdb
 import pandas as pd
 
 from debate_core.archive import text_index
-from debate_core.archive.migrations import AUDIT_TABLES, DEBATE_TABLES, PACK_TABLES
+from debate_core.archive.migrations import AUDIT_TABLES, DEBATE_TABLES, PACK_TABLES, SOURCE_TABLES
 from debate_core.archive.values import first_line, loads, to_aware, to_utc
 from debate_core.errors import ArchiveError
-from debate_core.models import (Debate, DebateConfig, Finding, LLMCall, Observation, Participant, RoundComment,
-                                RoundSummary, Speech, ToolCallRecord, Verdict, VerdictRow)
+from debate_core.models import (Debate, DebateConfig, Finding, Judgment, LLMCall, Observation, Participant,
+                                RoundComment, RoundSummary, Speech, ToolCallRecord, Verdict, VerdictRow)
 
 SEARCH_REFRESH_LIMIT = 65_536  # speeches one search indexes at most before answering (the rest is scanned)
 LIST_COLUMNS = ("id, protocol, topic, status, stop_reason, participants, labels, models, pack_name, "
                 "pack_version, planned_rounds, rounds_done AS rounds, prompt_tokens, completion_tokens, cost, "
-                "warnings, degraded, batch_id, source, imported_from, lang, created_at, updated_at, finished_at")
+                "warnings, degraded, batch_id, source, imported_from, lang, group_id, created_at, updated_at, finished_at")
 
 
 def _resolve_date(value: Any, end: bool = False) -> Optional[datetime]:
@@ -48,7 +48,7 @@ def _rows(con, sql: str, *params) -> list[dict[str, Any]]:
     return [dict(zip(cols, r)) for r in cur.fetchall()]
 
 
-def _build(h, speeches, summaries, obs, verdict, vrows, vrounds, calls) -> Debate:
+def _build(h, speeches, summaries, obs, verdict, vrows, vrounds, calls, judgments=()) -> Debate:
     rounds = [Speech(
         round=s["round"], speaker=s["speaker"], speaker_name=s["speaker_name"] or "", role=s["role"] or "",
         text=s["text"] or "", citations=s["citations"] or [],
@@ -89,6 +89,11 @@ def _build(h, speeches, summaries, obs, verdict, vrows, vrounds, calls) -> Debat
                            created_at=to_aware(c["created_at"])) for c in calls],
         created_at=to_aware(h["created_at"]), updated_at=to_aware(h["updated_at"]),
         batch_id=h["batch_id"], source=h["source"] or "", lang=h.get("lang") or None,
+        group=h.get("group_id") or "",
+        judgments=[Judgment(judge=j["judge"], winner=j["winner"], winner_name=j["winner_name"] or "",
+                            margin=j["margin"], normalized=j["normalized"], entertainment=j["entertainment"],
+                            notes=j["notes"] or "", decisive=j["decisive"] or "", group=j["group_id"] or "",
+                            template=j["template"] or "") for j in judgments],
     )
 
 
@@ -188,7 +193,15 @@ class Reads:
             vrows = _rows(con, "SELECT * FROM verdict_rows WHERE debate_id = ? ORDER BY ord", debate_id)
             vrounds = _rows(con, "SELECT * FROM verdict_rounds WHERE debate_id = ? ORDER BY ord", debate_id)
             calls = _rows(con, "SELECT * FROM llm_calls WHERE debate_id = ? ORDER BY seq", debate_id)
-        return _build(h, speeches, summaries, obs, verdict, vrows, vrounds, calls)
+            judgments = _rows(con, "SELECT * FROM judgments WHERE debate_id = ? ORDER BY ord", debate_id)
+        return _build(h, speeches, summaries, obs, verdict, vrows, vrounds, calls, judgments)
+
+    def judgment_counts(self, ids: list[str]) -> dict[str, int]:
+        """How many per-judge judgments each of ``ids`` has stored (ids not archived are left out)."""
+        with self._session() as con:
+            rows = con.execute("SELECT d.id, count(j.judge) FROM debates d LEFT JOIN judgments j ON j.debate_id = d.id "
+                               "WHERE list_contains(?, d.id) GROUP BY d.id", [list(ids)]).fetchall()
+        return {r[0]: r[1] for r in rows}
 
     def pack_path(self, debate_id: str) -> Optional[str]:
         """The pack folder recorded when the debate was saved, or None."""
@@ -210,7 +223,8 @@ class Reads:
                 for t in PACK_TABLES:
                     queries[t] = f"SELECT * FROM {t} WHERE pack_hash = {_lit(row[0] or '')}"
             else:
-                queries = {t: f"SELECT * FROM {t}" for t in ("debates",) + DEBATE_TABLES + PACK_TABLES + AUDIT_TABLES}
+                queries = {t: f"SELECT * FROM {t}" for t in ("debates",) + DEBATE_TABLES + PACK_TABLES + AUDIT_TABLES
+                           + SOURCE_TABLES}
             written = []
             for table, sql in queries.items():
                 target = folder / (table + ".parquet")

@@ -85,7 +85,7 @@ def _header(debate: Debate, secrets: list[str]) -> dict[str, Any]:
         "planned_rounds": debate.planned_rounds,
         "config": dumps(scrub(debate.config.model_dump(mode="json"), secrets)),
         "warnings": warnings, "degraded": any(w.startswith(COVERAGE_PREFIX) for w in warnings),
-        "batch_id": debate.batch_id, "source": debate.source, "lang": debate.lang,
+        "batch_id": debate.batch_id, "source": debate.source, "lang": debate.lang, "group_id": debate.group or None,
         "created_at": to_utc(debate.created_at), "updated_at": to_utc(debate.updated_at),
         "finished_at": now() if debate.status in FINISHED else None,
     }
@@ -105,6 +105,13 @@ def _speech_row(debate_id: str, s: Speech, ord_: int, secrets: list[str]) -> dic
         "tool_calls": dumps(scrub([t.model_dump(mode="json") for t in s.tool_calls], secrets)),
         "warnings": scrub(list(s.warnings), secrets), "recorded_at": now(),
     }
+
+
+def _judgment_rows(debate: Debate, secrets: list[str]) -> list[dict[str, Any]]:
+    return [{"debate_id": debate.id, "ord": i, "judge": j.judge, "winner": j.winner, "winner_name": j.winner_name,
+             "margin": j.margin, "normalized": j.normalized, "entertainment": j.entertainment,
+             "notes": scrub(j.notes, secrets), "decisive": scrub(j.decisive, secrets), "group_id": j.group or None,
+             "template": j.template or None} for i, j in enumerate(debate.judgments)]
 
 
 def _call_row(debate_id: str, c: LLMCall, seq: int, secrets: list[str]) -> dict[str, Any]:
@@ -155,8 +162,9 @@ class ArchiveRecorder(Recorder):
     @staticmethod
     def _write_outcome(con, debate: Debate, secrets: list[str], *, existed: bool = True) -> None:
         """Observation and verdict: replaced wholesale."""
-        for table in ("observations", "verdicts", "verdict_rows", "verdict_rounds") if existed else ():
+        for table in ("observations", "verdicts", "verdict_rows", "verdict_rounds", "judgments") if existed else ():
             con.execute(f"DELETE FROM {table} WHERE debate_id = ?", [debate.id])
+        _insert_many(con, "judgments", _judgment_rows(debate, secrets))
         if debate.observation is not None:
             o = debate.observation
             _insert(con, "observations", {"debate_id": debate.id, "divergence": o.divergence,
@@ -276,21 +284,83 @@ class ArchiveRecorder(Recorder):
         return self.save_many([debate], imported_from=[imported_from], replace=replace)[0]
 
     def save_many(self, debates: list[Debate], *, imported_from: Optional[list[Optional[str]]] = None,
-                  replace: bool = True) -> list[bool]:
-        """Write several whole debates in ONE transaction: all of them or none."""
+                  replace: bool = True, sources: Optional[dict[str, list[dict[str, Any]]]] = None) -> list[bool]:
+        """Write several whole debates in ONE transaction: all of them or none.
+
+        New debates are written table by table in multi-row statements (an import of
+        1,500 debates is a few hundred statements, not tens of thousands).  ``sources``
+        holds rows of what a source publishes beside its debates (``leaderboards``,
+        ``model_names``): a leaderboard replaces the one stored for the same source and
+        template, a model's display name replaces the one stored for that model."""
         secrets = env_secrets()
         written: list[bool] = []
-        sources = imported_from or [None] * len(debates)
+        srcs = imported_from or [None] * len(debates)
         with self._session(write=True, checkpoint=any(d.status in FINISHED for d in debates)) as con:
-            for debate, src in zip(debates, sources):
-                exists = con.execute("SELECT 1 FROM debates WHERE id = ?", [debate.id]).fetchone() is not None
-                if exists and not replace:
-                    written.append(False)
-                    continue
-                self._write_full(con, debate, secrets, imported_from=src, existed=exists)
+            ids = [d.id for d in debates]
+            existing = {r[0] for r in con.execute(
+                "SELECT id FROM debates WHERE list_contains(?, id)", [ids]).fetchall()} if ids else set()
+            fresh: dict[str, tuple[Debate, Optional[str]]] = {}  # new debates, the last copy of each id
+            for debate, src in zip(debates, srcs):
+                if debate.id in existing or debate.id in fresh:
+                    if not replace:
+                        written.append(False)
+                        continue
+                    if debate.id in existing:
+                        self._write_full(con, debate, secrets, imported_from=src, existed=True)
+                        written.append(True)
+                        continue
+                fresh[debate.id] = (debate, src)
                 written.append(True)
+            bulk: dict[str, list[dict[str, Any]]] = {}
+            for debate, src in fresh.values():
+                self._rows_of(debate, secrets, src, bulk)
+            for table, rows in bulk.items():
+                _insert_many(con, table, rows)
+            for debate, _ in fresh.values():
+                self._link_pack(con, debate)
+            self._write_sources(con, sources or {})
         self._catch_up_search_index()
         return written
+
+    @staticmethod
+    def _rows_of(debate: Debate, secrets: list[str], imported_from: Optional[str],
+                 bulk: dict[str, list[dict[str, Any]]]) -> None:
+        """Every row of a new debate, appended to ``bulk`` by table."""
+        row = _header(debate, secrets)
+        row["finished_at"] = to_utc(debate.updated_at) if debate.status in FINISHED else None
+        if imported_from is not None:
+            row["imported_from"] = imported_from
+        bulk.setdefault("debates", []).append(row)
+        add = bulk.setdefault
+        add("speeches", []).extend(_speech_row(debate.id, s, i, secrets) for i, s in enumerate(debate.rounds))
+        add("summaries", []).extend({"debate_id": debate.id, "round": s.round, "ord": i, "speaker": s.speaker,
+                                     "text": s.text} for i, s in enumerate(debate.summaries))
+        add("llm_calls", []).extend(_call_row(debate.id, c, i, secrets) for i, c in enumerate(debate.llm_calls))
+        add("judgments", []).extend(_judgment_rows(debate, secrets))
+        o, v = debate.observation, debate.verdict
+        if o is not None:
+            add("observations", []).append({"debate_id": debate.id, "divergence": o.divergence,
+                                            "consensus": o.consensus, "to_reader": o.to_reader, "engine": o.engine})
+        if v is not None:
+            add("verdicts", []).append({"debate_id": debate.id, "winner": v.winner, "summary": v.summary,
+                                        "reasons": dumps(v.reasons), "note": v.note, "parsed": v.parsed,
+                                        "raw": scrub(v.raw, secrets), "judge": v.judge})
+            add("verdict_rows", []).extend({"debate_id": debate.id, "ord": i, "label": r.label, "stance": r.stance,
+                                            "strongest": r.strongest, "weakness": r.weakness, "score": r.score}
+                                           for i, r in enumerate(v.rows))
+            add("verdict_rounds", []).extend({"debate_id": debate.id, "ord": i, "round": c.round,
+                                              "comment": c.comment} for i, c in enumerate(v.per_round))
+
+    @staticmethod
+    def _write_sources(con, sources: dict[str, list[dict[str, Any]]]) -> None:
+        boards = sources.get("leaderboards") or []
+        for key in {(r["source"], r.get("template")) for r in boards}:
+            con.execute("DELETE FROM leaderboards WHERE source = ? AND template IS NOT DISTINCT FROM ?", list(key))
+        _insert_many(con, "leaderboards", [{**r, "imported_at": now()} for r in boards])
+        names = {r["model"]: r for r in sources.get("model_names") or []}
+        if names:
+            con.execute("DELETE FROM model_names WHERE list_contains(?, model)", [list(names)])
+            _insert_many(con, "model_names", list(names.values()))
 
     def _write_full(self, con, debate: Debate, secrets: list[str], imported_from: Optional[str] = None,
                     *, existed: bool = True) -> None:

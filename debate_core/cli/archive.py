@@ -82,7 +82,8 @@ def run_retry(args) -> int:
 
 
 def add_import(sub) -> None:
-    p = sub.add_parser("import", help="import <slug>.debate/ folders, master-debate Markdown or JSON exports")
+    p = sub.add_parser("import", help="import <slug>.debate/ folders, master-debate Markdown, JSON exports, or a "
+                       "debate benchmark checkout (transcripts/ + reports/, the lechmazur/debate layout)")
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--format", choices=("text", "json"), default="text")
     _add_pack(p)
@@ -93,12 +94,16 @@ def add_import(sub) -> None:
 def run_import(args) -> int:
     archive = _open(args)
     results = import_paths(archive, args.paths, pack=args.pack)
+    skipped = [r for r in results if r.status == "skipped"]
     if args.format == "json":
         _print_json([r.as_dict() for r in results])
     else:
         for r in results:
-            print(f"{r.status:<8} {r.id}  {r.kind:<12} {r.topic}  ({r.path})")
-    return EXIT_OK
+            if r.status != "skipped":
+                print(f"{r.status:<8} {r.id}  {r.kind:<12} {r.topic}  ({r.path})")
+    for r in skipped:  # a malformed file: named with its line, skipped whole, the rest imported
+        sys.stderr.write(f"skipped: {r.message}\n")
+    return EXIT_FAIL if skipped else EXIT_OK
 
 
 def add_export(sub) -> None:
@@ -174,7 +179,7 @@ def _topic_wrap_up(archive, debate_id: str, folder) -> None:
 
 def add_list(sub) -> None:
     p = sub.add_parser("list", help="list archived debates, newest first")
-    p.add_argument("--protocol", choices=registry.names())
+    p.add_argument("--protocol", choices=registry.stored_names())
     p.add_argument("--master", help="a participant slug, label or name")
     p.add_argument("--model")
     p.add_argument("--status", choices=("running", "completed", "failed", "stopped", "interrupted"))

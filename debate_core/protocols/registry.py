@@ -15,13 +15,16 @@ from debate_core.errors import InputError
 from debate_core.models import Debate
 from debate_core.protocols.base import ProtocolSpec
 
-# name -> module defining SPEC, in the order Setup lists them
+# name -> module defining SPEC, in the order Setup lists them: the protocols that run here
 MODULES = {"master": "debate_core.protocols.master", "topic": "debate_core.protocols.topic",
            "trial": "debate_core.protocols.trial"}
+# protocols whose debates are only imported (never started): rendered, listed, analysed
+IMPORTED = {"benchmark": "debate_core.protocols.benchmark"}
 _SPECS: dict[str, ProtocolSpec] = {}
 
 
 def names() -> tuple[str, ...]:
+    """The protocols that run here (Setup, the CLI's ``debate``, batch specs)."""
     return tuple(MODULES)
 
 
@@ -29,10 +32,16 @@ def get(name: str) -> ProtocolSpec:
     """The spec of protocol ``name``, or :class:`InputError` naming the known ones."""
     spec = _SPECS.get(name)
     if spec is None:
-        if name not in MODULES:
-            raise InputError(f"unknown protocol {name!r} (known: {', '.join(MODULES)})")
-        spec = _SPECS[name] = importlib.import_module(MODULES[name]).SPEC
+        module = MODULES.get(name) or IMPORTED.get(name)
+        if module is None:
+            raise InputError(f"unknown protocol {name!r} (known: {', '.join(stored_names())})")
+        spec = _SPECS[name] = importlib.import_module(module).SPEC
     return spec
+
+
+def stored_names() -> tuple[str, ...]:
+    """Every protocol an archive may hold: the ones that run here and the imported ones."""
+    return tuple(MODULES) + tuple(IMPORTED)
 
 
 def specs() -> list[ProtocolSpec]:

@@ -30,7 +30,8 @@ class ImportResult:
     kind: str  # topic-debate / master-md / json
     id: str
     topic: str
-    status: str  # imported / exists
+    status: str  # imported / exists / updated / skipped
+    message: str = ""  # why a file was skipped (with its path and line)
 
     def as_dict(self) -> dict:
         return asdict(self)

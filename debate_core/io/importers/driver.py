@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable, Optional
 
-from debate_core.io.importers import json_export, master_md, topic_folder
+from debate_core.io.importers import benchmark, json_export, master_md, topic_folder
 from debate_core.io.importers.common import ImportFormatError, ImportResult, read_text
 from debate_core.models import Debate
 
-TOPIC, MASTER, JSON = topic_folder.KIND, master_md.KIND, json_export.KIND
+TOPIC, MASTER, JSON, BENCHMARK = topic_folder.KIND, master_md.KIND, json_export.KIND, benchmark.KIND
 
 
 def _expand(path: Path) -> list[tuple[str, Path]]:
@@ -17,6 +17,8 @@ def _expand(path: Path) -> list[tuple[str, Path]]:
     if not path.exists():
         raise ImportFormatError(path, None, "no such file or folder")
     if path.is_dir():
+        if benchmark.is_checkout(path):
+            return [(BENCHMARK, path)]
         if (path / "debate-log.md").is_file():
             return [(TOPIC, path)]
         found: list[tuple[str, Path]] = []
@@ -41,10 +43,23 @@ def _expand(path: Path) -> list[tuple[str, Path]]:
 
 
 def parse_path(path: str | Path, *, pack: Optional[str] = None) -> list[tuple[str, Path, Debate]]:
-    """Parse one path (file or folder) into debates without touching any archive."""
+    """Parse one path (file or folder) into debates without touching any archive.  A benchmark
+    checkout's malformed files are left out here; :func:`import_paths` reports them."""
+    return _parse(Path(path).expanduser(), pack, [], {})
+
+
+def _parse(path: Path, pack: Optional[str], problems: list[ImportFormatError],
+           sources: dict[str, list[dict]]) -> list[tuple[str, Path, Debate]]:
     out = []
-    for kind, p in _expand(Path(path).expanduser()):
-        if kind == TOPIC:
+    for kind, p in _expand(path):
+        if kind == BENCHMARK:
+            found = benchmark.parse_checkout(p)
+            problems += found.problems
+            sources.setdefault("leaderboards", []).extend(found.leaderboards)
+            sources.setdefault("model_names", []).extend(
+                {"model": k, "name": v, "source": benchmark.SOURCE} for k, v in found.model_names.items())
+            out += [(kind, f, d) for f, d in found.debates]
+        elif kind == TOPIC:
             folder_kind, d = topic_folder.parse_folder(p)  # a folder may hold a master transcript
             out.append((folder_kind, p, d))
         elif kind == JSON:
@@ -55,22 +70,41 @@ def parse_path(path: str | Path, *, pack: Optional[str] = None) -> list[tuple[st
 
 
 def import_paths(archive, paths: Iterable[str | Path], *, pack: Optional[str] = None) -> list[ImportResult]:
-    """Parse every path first, then write all new debates in one transaction."""
+    """Parse every path first, then write all new debates in one transaction.
+
+    A benchmark checkout's malformed files come back as ``skipped`` rows naming the file and
+    line; its debates whose judgments changed at the source since they were imported are
+    rewritten (``updated``)."""
     parsed: list[tuple[str, Path, Debate]] = []
+    problems: list[ImportFormatError] = []
+    sources: dict[str, list[dict]] = {}
     for p in paths:
-        parsed += parse_path(p, pack=pack)
-    if not parsed:
+        parsed += _parse(Path(p).expanduser(), pack, problems, sources)
+    if not parsed and not problems:
         raise ImportFormatError("(no paths)", None, "nothing to import")
     unique: dict[str, tuple[str, Path, Debate]] = {}
     for item in parsed:
         unique.setdefault(item[2].id, item)
     items = list(unique.values())
-    written = archive.save_many([d for _, _, d in items],
-                                imported_from=[str(p.resolve()) for _, p, _ in items], replace=False)
+    bench_ids = [d.id for k, _, d in items if k == BENCHMARK]
+    stored = archive.judgment_counts(bench_ids) if bench_ids else {}
+    changed = {d.id for k, _, d in items if k == BENCHMARK and d.id in stored and stored[d.id] != len(d.judgments)}
+    fresh = [it for it in items if it[2].id not in changed]
+    written = archive.save_many([d for _, _, d in fresh], imported_from=[str(p.resolve()) for _, p, _ in fresh],
+                                replace=False, sources=sources)
+    if changed:
+        redo = [it for it in items if it[2].id in changed]
+        archive.save_many([d for _, _, d in redo], imported_from=[str(p.resolve()) for _, p, _ in redo])
     results = []
-    by_id = {d.id: ok for (_, _, d), ok in zip(items, written)}
+    by_id = {d.id: ok for (_, _, d), ok in zip(fresh, written)}
     for kind, p, d in parsed:
-        ok = by_id.pop(d.id, False)
-        results.append(ImportResult(path=str(p), kind=kind, id=d.id, topic=d.topic,
-                                    status="imported" if ok else "exists"))
+        if d.id in changed:
+            status = "updated"
+            changed.discard(d.id)
+        else:
+            status = "imported" if by_id.pop(d.id, False) else "exists"
+        results.append(ImportResult(path=str(p), kind=kind, id=d.id, topic=d.topic, status=status))
+    for exc in problems:
+        results.append(ImportResult(path=exc.file, kind=BENCHMARK, id="", topic="", status="skipped",
+                                    message=str(exc)))
     return results
