@@ -443,6 +443,47 @@ class Debate(BaseModel):
         return next((p for p in self.participants if p.label == label), None)
 
 
+# ------------------------------------------------------------- argument ledger
+
+
+class Claim(BaseModel):
+    """One claim a speaker put forward in a debate (a tagged paragraph, an envelope argument or
+    rebuttal, a master's round)."""
+
+    id: str
+    speaker: str  # the participant label (pro / con, 辩手甲, a master slug)
+    round: int
+    text: str
+    name: str = ""  # the speaker's display name
+    model: str = ""
+    phase: str = ""  # opening / rebuttal / pressure_questions / answers / closing, 立论 …, argument / rebuttal
+
+
+class Attack(BaseModel):
+    """A claim that answers an earlier claim of another speaker."""
+
+    source: str  # the answering claim's id
+    target: str  # the answered claim's id
+    speaker: str
+    round: int
+    kind: str = "answer"  # cites / answer (to a question) / rebuttal / challenge / concession / restatement
+
+
+class Ledger(BaseModel):
+    """A debate's arguments: claims, attacks, and the claims one side never answered.
+
+    ``dropped`` holds the claims that another speaker could have answered (someone else spoke
+    after them) and nobody else did; ``basis`` says what the attacks were read from."""
+
+    debate_id: str
+    protocol: str
+    basis: str  # claim ids / envelopes / restatements / none
+    claims: list[Claim] = Field(default_factory=list)
+    attacks: list[Attack] = Field(default_factory=list)
+    dropped: list[Claim] = Field(default_factory=list)
+    unresolved: list[str] = Field(default_factory=list)  # cited ids or targets that name no claim
+
+
 # ---------------------------------------------------------------- engine requests
 
 

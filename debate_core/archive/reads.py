@@ -196,6 +196,29 @@ class Reads:
             judgments = _rows(con, "SELECT * FROM judgments WHERE debate_id = ? ORDER BY ord", debate_id)
         return _build(h, speeches, summaries, obs, verdict, vrows, vrounds, calls, judgments)
 
+    def get_debates(self, ids: list[str]) -> list[Debate]:
+        """Several debates in full, in the order of ``ids`` (unknown ids are left out): one query per
+        table for all of them, for analyses over many debates."""
+        ids = list(dict.fromkeys(ids))
+        with self._session() as con:
+            heads = _rows(con, "SELECT * FROM debates WHERE list_contains(?, id)", ids)
+            per: dict[str, dict[str, list]] = {h["id"]: {} for h in heads}
+            for table, order in (("speeches", "round, ord"), ("summaries", "round, ord"), ("observations", "debate_id"),
+                                 ("verdicts", "debate_id"), ("verdict_rows", "ord"), ("verdict_rounds", "ord"),
+                                 ("llm_calls", "seq"), ("judgments", "ord")):
+                for r in _rows(con, f"SELECT * FROM {table} WHERE list_contains(?, debate_id) "
+                                    f"ORDER BY debate_id, {order}", ids):
+                    per[r["debate_id"]].setdefault(table, []).append(r)
+        by_id = {h["id"]: h for h in heads}
+        out = []
+        for i in ids:
+            if i in by_id:
+                t = per[i]
+                out.append(_build(by_id[i], t.get("speeches", []), t.get("summaries", []), t.get("observations", []),
+                                  t.get("verdicts", []), t.get("verdict_rows", []), t.get("verdict_rounds", []),
+                                  t.get("llm_calls", []), t.get("judgments", [])))
+        return out
+
     def judgment_counts(self, ids: list[str]) -> dict[str, int]:
         """How many per-judge judgments each of ``ids`` has stored (ids not archived are left out)."""
         with self._session() as con:

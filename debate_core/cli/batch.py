@@ -37,7 +37,7 @@ def _frame_md(df, max_rows: int = 200) -> str:
         cells = []
         for v in row:
             if isinstance(v, float):
-                cells.append("" if v != v else f"{v:.3g}" if abs(v) < 1e4 else f"{v:.0f}")
+                cells.append("" if v != v else f"{v:.3g}" if abs(v) < 100 else f"{v:.1f}" if abs(v) < 1e4 else f"{v:.0f}")
             else:
                 cells.append(str(v).replace("|", "\\|").replace("\n", " "))
         lines.append("| " + " | ".join(cells) + " |")
@@ -138,8 +138,11 @@ def add_ratings(sub) -> None:
     _archive_arg(p)
     p.add_argument("--by", choices=("model", "stance", "label"), default="model")
     p.add_argument("--batch", help="only the debates of this batch")
-    p.add_argument("--protocol", choices=("topic", "trial"))
+    p.add_argument("--protocol", choices=("topic", "trial", "benchmark"))
     p.add_argument("--bootstrap", type=int, default=200, help="bootstrap resamples for the intervals (0: none)")
+    p.add_argument("--judgments", action="store_true",
+                   help="rate models over per-judge judgments in side-swapped matchups (imported benchmark panels, "
+                        "our own judges) instead of one verdict per debate; `judges` shows the judge analysis too")
     p.add_argument("--format", choices=("md", "json"), default="md")
 
 
@@ -147,6 +150,22 @@ def run_ratings_cmd(args) -> int:
     from debate_core.analysis.ratings import outcomes_from_archive, ratings_from_archive, win_rate_table
 
     archive = _open(args, create=False)
+    if args.judgments:
+        from debate_core.analysis import judgments as J
+
+        frame = J.judgments_frame(archive, protocol=args.protocol)
+        table = J.matchup_ratings(frame, names=J.model_names(archive), bootstrap=args.bootstrap)
+        published = J.leaderboard(archive)
+        agreement = J.rank_agreement(table, published) if len(published) else None
+        if args.format == "json":
+            _print_json({"ratings": table.to_dict(orient="records"), "published_agreement": agreement})
+        else:
+            sys.stdout.write(f"# Bradley-Terry over side-swapped matchups — {len(frame)} judgments\n\n")
+            sys.stdout.write(_frame_md(table))
+            if agreement:
+                sys.stdout.write(f"\nAgainst the published leaderboard ({agreement['models']} models): "
+                                 f"Spearman {agreement['spearman']}, Kendall {agreement['kendall']}\n")
+        return EXIT_OK
     table = ratings_from_archive(archive, by=args.by, batch_id=args.batch, protocol=args.protocol,
                                  bootstrap=args.bootstrap)
     outcomes = outcomes_from_archive(archive, by=args.by, batch_id=args.batch, protocol=args.protocol)
