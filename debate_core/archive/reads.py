@@ -97,9 +97,38 @@ def _build(h, speeches, summaries, obs, verdict, vrows, vrounds, calls, judgment
     )
 
 
+def _seat(label_param: str, model_param: str) -> str:
+    """SQL: a participant (of up to 4) has this label and this model."""
+    return "(" + " OR ".join(f"(json_extract_string(participants, '$[{i}].label') = {label_param} AND "
+                             f"json_extract_string(participants, '$[{i}].model') = {model_param})"
+                             for i in range(4)) + ")"
+
+
 def _filters(protocol=None, master=None, model=None, status=None, date_from=None, date_to=None, text=None,
-             batch_id=None, text_ids=None, lang=None) -> tuple[str, list]:
+             batch_id=None, text_ids=None, lang=None, judge=None, side=None, winner=None,
+             topic=None) -> tuple[str, list]:
     clauses, params = [], []
+    if judge:
+        clauses.append("(id IN (SELECT debate_id FROM judgments WHERE judge = ?) OR "
+                       "id IN (SELECT debate_id FROM verdicts WHERE judge = ?))")
+        params += [judge, judge]
+    if side and model:
+        clauses.append(_seat("?", "?"))
+        params += [side, model] * 4
+    elif side:
+        clauses.append("list_contains(labels, ?)")
+        params.append(side)
+    if winner:
+        if winner in ("pro", "con", "draw"):
+            clauses.append("id IN (SELECT debate_id FROM verdicts WHERE winner = ?)")
+            params.append(winner)
+        else:  # a model: the verdict's winning label is that model's seat
+            clauses.append("id IN (SELECT v.debate_id FROM verdicts v JOIN debates dd ON dd.id = v.debate_id WHERE "
+                           + _seat("v.winner", "?").replace("participants", "dd.participants") + ")")
+            params += [winner] * 4
+    if topic:
+        clauses.append("topic = ?")
+        params.append(topic)
     if lang:
         clauses.append("lang = ?")
         params.append(lang)
@@ -219,6 +248,13 @@ class Reads:
                                   t.get("llm_calls", []), t.get("judgments", [])))
         return out
 
+    def judges(self) -> list[str]:
+        """Every judge named in the archive: panel judges and verdict judges."""
+        with self._session() as con:
+            rows = con.execute("SELECT DISTINCT judge FROM judgments UNION SELECT DISTINCT judge FROM verdicts "
+                               "WHERE coalesce(judge, '') <> ''").fetchall()
+        return sorted(r[0] for r in rows if r[0])
+
     def judgment_counts(self, ids: list[str]) -> dict[str, int]:
         """How many per-judge judgments each of ``ids`` has stored (ids not archived are left out)."""
         with self._session() as con:
@@ -260,16 +296,19 @@ class Reads:
                      model: Optional[str] = None, status: Optional[str] = None, date_from: Any = None,
                      date_to: Any = None, text: Optional[str] = None, limit: int = 500,
                      batch_id: Optional[str] = None, mark: bool = True,
-                     lang: Optional[str] = None) -> pd.DataFrame:
+                     lang: Optional[str] = None, judge: Optional[str] = None, side: Optional[str] = None,
+                     winner: Optional[str] = None, topic: Optional[str] = None) -> pd.DataFrame:
         """Debates, newest first, filtered.  ``master`` matches a participant label or name,
         ``model`` one of the debate's models, ``text`` the topic or any speech (case-insensitive),
-        ``lang`` the debate's language (zh / en)."""
+        ``lang`` the debate's language (zh / en), ``judge`` a judge of the debate (a panel's or the
+        verdict's), ``side`` the side (pro / con, or any label) ``model`` argued, ``winner`` the
+        verdict's winner (pro / con / draw, or a model: its side won), ``topic`` the exact topic."""
         if mark:
             self.mark_interrupted()
         needle = (text or "").strip()
         lim = max(0, int(limit))
         where, params = _filters(protocol, master, model, status, date_from, date_to, None, batch_id,
-                                 lang=lang)
+                                 lang=lang, judge=judge, side=side, winner=winner, topic=topic)
         if needle and text_index.indexable(needle):
             self._catch_up_search_index(limit=SEARCH_REFRESH_LIMIT)
         try:
@@ -288,7 +327,8 @@ class Reads:
         return df
 
     def count_debates(self, **filters) -> int:
-        keys = ("protocol", "master", "model", "status", "date_from", "date_to", "text", "batch_id", "lang")
+        keys = ("protocol", "master", "model", "status", "date_from", "date_to", "text", "batch_id", "lang", "judge",
+                "side", "winner", "topic")
         args = {k: filters.get(k) for k in keys}
         text = args.get("text")
         args["text_ids"] = self.search_speeches(text) if text and text.strip() else None

@@ -397,6 +397,6 @@ def _panel_verdict(judgments: list[Judgment], summary: str) -> Optional[Verdict]
         return None
     votes = Counter(j.winner for j in judgments)
     winner = "pro" if votes["pro"] > votes["con"] else "con" if votes["con"] > votes["pro"] else "draw"
-    return Verdict(winner=winner, summary=summary.replace("**", "").replace("`", ""),
-                   judge=", ".join(j.judge for j in judgments), parsed=True,
+    return Verdict(winner=winner, summary=summary.replace("**", "").replace("`", ""), parsed=True,
+                   note=f"the majority of a panel of {len(judgments)} judges (see the judgments)",
                    reasons={j.judge: j.notes for j in judgments if j.notes})

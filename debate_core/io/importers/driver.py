@@ -25,6 +25,8 @@ def _expand(path: Path) -> list[tuple[str, Path]]:
         for child in sorted(path.iterdir()):
             if child.is_dir() and (child / "debate-log.md").is_file():
                 found.append((TOPIC, child))
+            elif child.is_dir() and benchmark.is_checkout(child):  # an unpacked zip of a checkout
+                found.append((BENCHMARK, child))
             elif child.is_file() and child.suffix.lower() == ".json":
                 found.append((JSON, child))
             elif child.is_file() and child.suffix.lower() == ".md" and "## 议题" in read_text(child):
