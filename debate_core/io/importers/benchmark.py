@@ -111,6 +111,7 @@ def parse_transcript(path: Path, text: str) -> Debate:
         m = _TURN.match(line)
         if m:
             cur = {"n": int(m.group(1)), "side": m.group(2).lower(), "heading": line[3:].strip(),
+                   "title": f"{m.group(2).upper()} {m.group(3)}",
                    "phase": _phase(m.group(3), path, no), "line": no, "bullets": {}, "claims": [], "loose": []}
             turns.append(cur)
             continue
@@ -132,11 +133,14 @@ def parse_transcript(path: Path, text: str) -> Debate:
             cur["claims"][-1]["text"] += "\n" + line.strip()
         else:
             cur["loose"].append(line.strip())
-    for key in ("topic_id", "proposition", "model_pro", "model_con", "side_swap"):
+    required = ("topic_id", "proposition", "model_pro", "model_con", "side_swap")
+    for i, key in enumerate(required):
         if key not in header or not header[key][0]:
-            raise ImportFormatError(path, 1 if key not in header else header[key][1],
-                                    f"the header has no {key} (a transcript needs topic_id, proposition, "
-                                    "model_pro, model_con and side_swap)")
+            # the line where it belongs: after the required keys before it, else the header's first line
+            before = [header[k][1] for k in required[:i] if k in header]
+            line = header[key][1] if key in header else (max(before) + 1 if before else 2)
+            raise ImportFormatError(path, line, f"the header has no {key} (a transcript needs topic_id, proposition, "
+                                                "model_pro, model_con and side_swap)")
     if not turns:
         raise ImportFormatError(path, len(lines) or 1, "no turns (## Turn N: PRO Opening …)")
     models = {"pro": header["model_pro"][0], "con": header["model_con"][0]}
@@ -146,13 +150,13 @@ def parse_transcript(path: Path, text: str) -> Debate:
     count: Counter = Counter()
     for t in turns:
         if "model" not in t["bullets"] or not t["bullets"]["model"][0]:
-            raise ImportFormatError(path, t["line"], f"turn {t['n']} ({t['heading']}) has no '- model:' bullet")
+            raise ImportFormatError(path, t["line"], f"turn {t['n']} ({t['title']}) has no '- model:' bullet")
         model, mline = t["bullets"]["model"]
         if model != models[t["side"]]:
             raise ImportFormatError(path, mline, f"turn {t['n']} is {t['side'].upper()}'s, but its model {model!r} "
                                                  f"is not model_{t['side']} {models[t['side']]!r}")
         if not t["claims"] and not t["loose"]:
-            raise ImportFormatError(path, t["line"], f"turn {t['n']} ({t['heading']}) has no text")
+            raise ImportFormatError(path, t["line"], f"turn {t['n']} ({t['title']}) has no text")
         other = "con" if t["side"] == "pro" else "pro"
         phase = t["phase"]
         if phase == "rebuttal" and other in asked:
@@ -171,13 +175,10 @@ def parse_transcript(path: Path, text: str) -> Debate:
         speeches.append(Speech(round=count[t["side"]], speaker=t["side"], speaker_name=model, role=phase,
                                text=body, envelope=envelope, status="ok"))
     topic = header["proposition"][0]
+    # the source's group id (its reports say so): topic, the two models in sorted order, template
+    pair = sorted(models.values())
     m = _FILE_ID.match(source_id)
-    if m:
-        a, b = (m["pro"], m["con"]) if m["swap"] == "0" else (m["con"], m["pro"])
-        group = f"{m['topic']}__{a}__{b}__{m['tpl']}"
-    else:
-        pair = sorted(models.values())
-        group = f"{header['topic_id'][0]}__{pair[0]}__{pair[1]}"
+    group = f"{header['topic_id'][0]}__{pair[0]}__{pair[1]}" + (f"__{m['tpl']}" if m else "")
     created = file_time(path)
     return Debate(
         id=content_id(SOURCE, source_id), protocol="benchmark", topic=topic, status="completed",
