@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from debate_core.analysis.ratings import _fit, _scale
+from debate_core.protocols import registry
 
 COLUMNS = ["debate_id", "group", "topic", "protocol", "judge", "winner", "margin", "normalized", "entertainment",
            "pro", "con", "template"]
@@ -44,7 +45,8 @@ def judgments_frame(archive, *, protocol: Optional[str] = None, template: Option
                     include_own: bool = True) -> pd.DataFrame:
     """Every per-judge judgment of a two-sided (pro / con) debate in ``archive``, one row each.
 
-    Imported panels come first; with ``include_own`` our own trials add their stored verdict
+    Imported panels come first; with ``include_own`` our own judged debates with pro / con sides
+    (trials) add their stored verdict
     (judge: the verdict's judge) and their judge audits' unaltered variant, one row per
     (debate, judge)."""
     with archive._session() as con:
@@ -58,12 +60,13 @@ def judgments_frame(archive, *, protocol: Optional[str] = None, template: Option
                 "SELECT d.id, d.group_id, d.topic, d.protocol, coalesce(nullif(v.judge, ''), "
                 "json_extract_string(d.config, '$.judge_model'), 'judge') AS judge, v.winner, NULL, NULL, NULL, "
                 "d.participants, NULL FROM verdicts v JOIN debates d ON d.id = v.debate_id "
-                "WHERE v.parsed AND d.protocol = 'trial' AND v.winner IS NOT NULL "
+                "WHERE v.parsed AND list_contains(?, d.protocol) AND v.winner IS NOT NULL "
                 "AND d.id NOT IN (SELECT debate_id FROM judgments) "
                 "UNION ALL "
                 "SELECT d.id, d.group_id, d.topic, d.protocol, a.judge, a.winner, NULL, NULL, NULL, d.participants, "
                 "NULL FROM audit_judgments a JOIN debates d ON d.id = a.debate_id "
-                "WHERE a.variant = 'original' AND a.winner IS NOT NULL AND d.protocol = 'trial'").fetchall()
+                "WHERE a.variant = 'original' AND a.winner IS NOT NULL AND list_contains(?, d.protocol)",
+                [list(registry.judged())] * 2).fetchall()
     rows = []
     seen: set[tuple[str, str]] = set()
     for r in list(imported) + list(own):
