@@ -360,6 +360,7 @@ class LLMCall(BaseModel):
     speaker: str = ""
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    cached_tokens: int = 0  # of prompt_tokens, those the provider served from its prompt cache
     cost: float = 0.0
     latency_ms: float = 0.0
     error: str = ""

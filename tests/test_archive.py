@@ -70,7 +70,7 @@ def test_older_archive_is_migrated_and_keeps_its_rows(tmp_path):
                     "('old1', ?, ?, ?, '立论', ?, '[]', 'ok')", [r, r - 1, f"s{r}", f"旧发言第{r}轮，言及止观双运"])
     con.close()
     arc = open_archive(path)
-    assert arc.schema_version() == SCHEMA_VERSION == 7
+    assert arc.schema_version() == SCHEMA_VERSION == 8
     cols = set(arc.query("SELECT column_name FROM information_schema.columns WHERE table_name = 'debates'")
                ["column_name"])
     assert {"pack_hash", "pack_path", "lang", "group_id"} <= cols
@@ -90,6 +90,10 @@ def test_older_archive_is_migrated_and_keeps_its_rows(tmp_path):
     assert {"search_runs", "audits", "audit_judgments", "audit_calls"} <= tables and "search_blocks" not in tables
     # v7: per-judge judgments, published leaderboards, display names; an old debate has no judgments
     assert {"judgments", "leaderboards", "model_names"} <= tables and d.judgments == [] and d.group == ""
+    # v8: cached input tokens per call and per debate
+    calls = set(arc.query("SELECT column_name FROM information_schema.columns WHERE table_name = 'llm_calls'")
+                ["column_name"])
+    assert "cached_tokens" in calls and "cached_tokens" in cols
     assert arc.search_speeches("止观双运") == ["old1"]
     assert list(arc.list_debates(text="止观双运")["id"]) == ["old1"]
 

@@ -248,7 +248,8 @@ def _trial_script(long_pro: bool = False, fail_con_round: int | None = None, hea
             return _json.dumps({"per_round": [{"round": 1, "comment": "ok"}], "winner": "draw",
                                 "summary": "s", "reasons": "r"}, ensure_ascii=False)
         side = "pro" if "担任正方" in system else "con"
-        r = int(re.search(r"现在是第 (\d+) 轮", body["messages"][1]["content"]).group(1))
+        r = next(int(m.group(1)) for x in reversed(body["messages"]) if x["role"] == "user"
+                 and (m := re.search(r"现在是第 (\d+) 轮", str(x["content"]))))
         if side == "con" and r == fail_con_round and not (healed or {}).get("yes"):
             return Reply(status=500, error="con is down")
         if side == "pro" and long_pro:

@@ -86,8 +86,18 @@ def test_judged_prompts_carry_the_topic_as_data(topic, lang):
     assert_quoted(P.opening_messages(a, "远程更好", topic, 3), topic)
     assert_quoted(P.rebuttal_messages(a, "远程更好", topic, 2, 3, "{}", [(b, "坐班更好", "{}")]), topic)
     assert_quoted(P.judge_messages(topic, [(a, "远程更好"), (b, "坐班更好")], "log"), topic)
-    assert_quoted(P.trial_speaker_messages("pro", topic, 1, 2, P.trial_transcript([]), 500, False), topic)
+    assert_quoted(P.trial_speaker_messages("pro", topic, 1, 2, [], 500, False), topic)
     assert_quoted(P.trial_judge_messages(topic, "transcript", 1), topic)
+
+
+@pytest.mark.parametrize("speech", INJECTIONS)
+def test_an_injected_opponent_speech_reaches_a_speaker_only_as_data(speech):
+    for lang in ("zh", "en"):
+        msgs = jp.for_lang(lang).trial_speaker_messages("con", "远程办公好", 1, 2, [(1, "pro", speech)], 500, False)
+        for m in msgs[1:]:
+            for line in [x for x in speech.splitlines() if len(x.strip()) >= 6 and "```" not in x]:
+                assert line not in outside_data(m["content"])
+            assert outside_data(m["content"]).count("```") == 0
 
 
 @pytest.mark.parametrize("speech", INJECTIONS)

@@ -128,11 +128,14 @@ class Script:
         elif "You judge this courtroom" in system or "庭审式辩论的裁判" in system:
             key = ("trial_judge",)
         elif (m := re.search(r"You are (Debater .)|你是(辩手.)", system)):
-            r = re.search(r"Round (\d+) \(of|第 (\d+) 轮", user)
+            # this round's request: the last user message naming a round (a repair request names none)
+            r = next(r for x in reversed(msgs) if x["role"] == "user"
+                     and (r := re.search(r"Round (\d+) \(of|第 (\d+) 轮", x["content"])))
             key = ("debater", m.group(1) or m.group(2), int(r.group(1) or r.group(2)))
         else:
             side = "pro" if ("arguing the Pro side" in system or "担任正方" in system) else "con"
-            r = re.search(r"This is round (\d+) of|现在是第 (\d+) 轮", user)
+            r = next(r for x in reversed(msgs) if x["role"] == "user"
+                     and (r := re.search(r"This is round (\d+) of|现在是第 (\d+) 轮", str(x["content"]))))
             key = ("speaker", side, int(r.group(1) or r.group(2)))
         with self.lock:
             self.counts[key] += 1
@@ -366,11 +369,12 @@ def test_every_english_prompt_and_note_is_free_of_cjk_and_every_chinese_one_of_e
                 + P.rebuttal_messages(P.LABELS[0], "s", "t", 3, 3, "{}", [(P.LABELS[1], "s2", "{}")])
                 + P.repair_messages([], "", "e")[-2:] + P.judge_messages("t", [(P.LABELS[0], "s")], "log")
                 + P.judge_repair_messages([], "", list(P.LABELS))[-2:]
-                + P.trial_speaker_messages("pro", "t", 1, 2, P.trial_transcript([]), 500, True)
-                + P.trial_speaker_messages("con", "t", 2, 2, P.trial_transcript([(1, "pro", "x")]), 500, False)
+                + P.trial_speaker_messages("pro", "t", 1, 2, [], 500, True)
+                + P.trial_speaker_messages("con", "t", 2, 2, [(1, "pro", "1"), (1, "con", "2"), (2, "pro", "3")],
+                                           500, False)
                 + P.trial_judge_messages("t", "x", 2) + P.trial_judge_repair([], "")[-2:])
         notes = [re.sub(r"\{\w+\}", "", n) for n in P.NOTES.values()]  # placeholders are not words
-        texts = [m["content"] for m in msgs] + [P.TOOL_BUDGET_NOTE, P.STANCE_SPLIT_RETRY, *notes]
+        texts = [m["content"] for m in msgs if m["role"] != "assistant"] + [P.TOOL_BUDGET_NOTE, P.STANCE_SPLIT_RETRY, *notes]
         texts += [json.dumps(s, ensure_ascii=False) for s in tool_specs(lang)]
         if lang == "en":
             assert_no_cjk(texts, "the English tables")

@@ -71,7 +71,9 @@ class Script:
             kind, key = "judge", ("judge",)
         else:
             label = re.search(r"你是(辩手.)", system).group(1)
-            round_no = int(re.search(r"第 (\d+) 轮", msgs[1]["content"]).group(1))
+            # this round's request: the last user message naming a round (a repair request names none)
+            round_no = next(int(r.group(1)) for x in reversed(msgs) if x["role"] == "user"
+                            and (r := re.search(r"第 (\d+) 轮", x["content"])))
             kind, key = "debater", (label, round_no)
         with self.lock:
             self.attempts[key] += 1
@@ -161,7 +163,9 @@ def test_rebuttal_prompts_carry_own_and_others_previous_envelopes_and_openings_a
         system = m[0]["content"]
         lab = re.search(r"你是(辩手.)", system)
         if lab:
-            by[(lab.group(1), int(re.search(r"第 (\d+) 轮", m[1]["content"]).group(1)))] = m[1]["content"]
+            # the debater's whole conversation; this round's request is its last message
+            by[(lab.group(1), int(re.search(r"第 (\d+) 轮", m[-1]["content"]).group(1)))] = \
+                "\n\n".join(x["content"] for x in m[1:])
     for label in ("辩手甲", "辩手乙", "辩手丙"):
         opening = by[(label, 1)]
         others = [o for o in ("辩手甲", "辩手乙", "辩手丙") if o != label]
@@ -296,7 +300,7 @@ def test_malformed_envelope_is_asked_again_with_the_error_then_recorded_empty():
     assert b1.status == "empty" and b1.retries == 1
     assert b1.envelope == {"stance": "远程办公更好", "arguments": [], "rebuttals": [], "no_new_points": True}
     assert b1.warnings[0].startswith("两次回复都不是合法信封") and b1.warnings[0].endswith("按空产出记录")
-    repair = [m for m in msgs if len(m) == 4 and "你是辩手甲" in m[0]["content"]][0]
+    repair = [m for m in msgs if "不能作为信封使用" in m[-1]["content"] and "你是辩手甲" in m[0]["content"]][0]
     assert repair[2] == {"role": "assistant", "content": "我拒绝用 JSON。"}
     assert "回复里没有 JSON 对象" in repair[3]["content"]  # the repair request is Chinese, like the debate
     assert "> 注：辩手乙第 1 轮没有有效产出（两次回复都不是合法信封" in debate_log_md(d)
@@ -532,7 +536,7 @@ def test_rounds_are_capped_at_three_everywhere():
             with pytest.raises(InputError, match=f"rounds {n} out of range: a topic debate runs 1-3 rounds"):
                 runs.start(config(srv, rounds=n, stances=["A", "B"]), probe=False)
         d = run(srv)  # nobody ever runs out of points: the cap stops it
-        prompts = [m[1]["content"] for m in srv.messages() if "你是辩手" in m[0]["content"]]
+        prompts = [m[-1]["content"] for m in srv.messages() if "你是辩手" in m[0]["content"]]
     assert sorted({s.round for s in d.rounds}) == [1, 2, 3] and d.planned_rounds == 3
     assert d.stop_reason == "达到 3 轮上限，触顶停机"
     assert all("共至多 3 轮" in p for p in prompts) and sum("这是最后一轮" in p for p in prompts) == 2
@@ -672,7 +676,8 @@ def test_a_chinese_topic_debate_shows_and_sends_chinese_only(capsys, monkeypatch
         code = main(["debate", "远程办公还是坐班？", "--protocol", "topic", "--models", "openai/solo",
                      "--api-base", srv.url, "--stances", "远程|坐班", "--format", "json"])
         out, err = capsys.readouterr()
-        repairs = [m[-1]["content"] for m in srv.messages() if len(m) == 4 and "你是辩手" in m[0]["content"]]
+        repairs = [m[-1]["content"] for m in srv.messages()
+                   if "不能作为信封使用" in m[-1]["content"] and "你是辩手" in m[0]["content"]]
     assert code == 0
     data = json.loads(out)
     shown = [data["stop_reason"], *data["warnings"], *[w for s in data["rounds"] for w in s["warnings"]]]

@@ -29,6 +29,12 @@ def verdict_json(winner="con", rounds=2) -> str:
                       ensure_ascii=False)
 
 
+def last_round(body) -> int:
+    """The round a speaker is asked for: the last user message that names one (tool results come after it)."""
+    return next(int(m.group(1)) for x in reversed(body["messages"]) if x["role"] == "user"
+                and (m := re.search(r"现在是第 (\d+) 轮", str(x["content"]))))
+
+
 class Script:
     """Routes requests to the judge or to a side; counts calls per (side, round)."""
 
@@ -44,7 +50,7 @@ class Script:
             key = ("judge",)
         else:
             side = "pro" if "担任正方" in system else "con"
-            r = int(re.search(r"现在是第 (\d+) 轮", body["messages"][1]["content"]).group(1))
+            r = last_round(body)
             key = (side, r)
         with self.lock:
             self.counts[key] += 1
@@ -116,11 +122,14 @@ def test_each_round_pro_then_con_who_has_read_pro_with_the_full_transcript():
         second = trial_round(d, rec, gateway_options=FAST)
         msgs = srv.messages()
     assert [s.round for s in second] == [2, 2]
-    pro1, con1, pro2, con2 = (m[1]["content"] for m in msgs)
-    assert "尚无发言" in pro1
+    pro1, con1, pro2, con2 = ("\n".join(x["content"] for x in m[1:]) for m in msgs)
+    assert "第 1 轮 ·" not in pro1 and "发言" not in pro1.split("现在是")[0].split("辩题")[0]
     assert "pro 第1轮发言" in con1 and "第 1 轮 · 正方" in con1
     assert "pro 第1轮发言" in pro2 and "con 第1轮发言" in pro2 and "第2轮" not in pro2
     assert "pro 第2轮发言" in con2 and "con 第1轮发言" in con2
+    # a side's call begins with its previous call, message for message: a prompt cache serves it
+    assert msgs[2][:len(msgs[0])] == msgs[0] and msgs[3][:len(msgs[1])] == msgs[1]
+    assert msgs[2][len(msgs[0])] == {"role": "assistant", "content": "pro 第1轮发言"}
     # each speech is archived before the next speaker is asked
     kinds = [e for e in rec.events if e[0] in ("speech", "call")]
     assert kinds[:4] == [("call", "speech", 1, "pro"), ("speech", 1, "pro", "ok"),

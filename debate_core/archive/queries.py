@@ -29,22 +29,25 @@ class Queries:
 
     # ------------------------------------------------------------ analytics
     def tokens_by_model(self) -> pd.DataFrame:
-        """Calls, tokens and cost per model: from llm_calls, plus the speeches of debates
-        that have no call ledger (imported ones)."""
+        """Calls, tokens (``cached_tokens``: the input tokens providers served from their prompt
+        cache) and cost per model: from llm_calls, plus the speeches of debates that have no call
+        ledger (imported ones)."""
         sql = """
             WITH ledger AS (SELECT DISTINCT debate_id FROM llm_calls),
             c AS (SELECT model, count(*) AS calls, count(DISTINCT debate_id) AS debates,
                          sum(prompt_tokens) AS prompt_tokens, sum(completion_tokens) AS completion_tokens,
+                         sum(coalesce(cached_tokens, 0)) AS cached_tokens,
                          sum(cost) AS cost, count(*) FILTER (WHERE coalesce(error, '') <> '') AS errors,
                          avg(latency_ms) AS avg_latency_ms
                   FROM llm_calls GROUP BY model),
             s AS (SELECT engine AS model, 0 AS calls, count(DISTINCT debate_id) AS debates,
                          sum(prompt_tokens) AS prompt_tokens, sum(completion_tokens) AS completion_tokens,
-                         sum(cost) AS cost, 0 AS errors, avg(latency_ms) AS avg_latency_ms
+                         0 AS cached_tokens, sum(cost) AS cost, 0 AS errors, avg(latency_ms) AS avg_latency_ms
                   FROM speeches WHERE debate_id NOT IN (SELECT debate_id FROM ledger) AND coalesce(engine, '') <> ''
                   GROUP BY engine)
             SELECT model, sum(calls)::BIGINT AS calls, sum(debates)::BIGINT AS debates,
                    sum(prompt_tokens)::BIGINT AS prompt_tokens, sum(completion_tokens)::BIGINT AS completion_tokens,
+                   sum(cached_tokens)::BIGINT AS cached_tokens,
                    (sum(prompt_tokens) + sum(completion_tokens))::BIGINT AS tokens, sum(cost) AS cost,
                    sum(errors)::BIGINT AS errors, avg(avg_latency_ms) AS avg_latency_ms
             FROM (SELECT * FROM c UNION ALL SELECT * FROM s) GROUP BY model ORDER BY cost DESC, tokens DESC, model"""

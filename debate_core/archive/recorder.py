@@ -61,6 +61,7 @@ def _insert_many(con, table: str, rows: list[dict[str, Any]], chunk: int = 200) 
 
 def _totals(debate: Debate) -> dict[str, Any]:
     done = {s.round for s in debate.rounds if s.status != "failed"}
+    cached = sum(x.cached_tokens for x in debate.llm_calls)
     if debate.llm_calls:
         p = sum(c.prompt_tokens for c in debate.llm_calls)
         c = sum(c.completion_tokens for c in debate.llm_calls)
@@ -70,7 +71,8 @@ def _totals(debate: Debate) -> dict[str, Any]:
         c = sum(s.completion_tokens for s in debate.rounds)
         cost = sum(s.cost for s in debate.rounds)
     failed = [s.round for s in debate.rounds if s.status == "failed"]
-    return {"rounds_done": len(done), "prompt_tokens": p, "completion_tokens": c, "cost": cost,
+    return {"rounds_done": len(done), "prompt_tokens": p, "completion_tokens": c, "cached_tokens": cached,
+            "cost": cost,
             "failed_round": min(failed) if failed and debate.status == "failed" else None}
 
 
@@ -118,7 +120,7 @@ def _call_row(debate_id: str, c: LLMCall, seq: int, secrets: list[str]) -> dict[
     return {
         "debate_id": debate_id, "seq": seq, "purpose": c.purpose, "model": c.model, "round": c.round,
         "speaker": c.speaker, "prompt_tokens": c.prompt_tokens, "completion_tokens": c.completion_tokens,
-        "cost": c.cost, "latency_ms": c.latency_ms, "error": scrub(c.error, secrets),
+        "cached_tokens": c.cached_tokens, "cost": c.cost, "latency_ms": c.latency_ms, "error": scrub(c.error, secrets),
         "messages": dumps(scrub(c.messages, secrets)), "response": scrub(c.response, secrets),
         "created_at": to_utc(c.created_at),
     }
@@ -214,8 +216,9 @@ class ArchiveRecorder(Recorder):
         w = self._writer_cols()
         con.execute(
             "UPDATE debates SET status = ?, rounds_done = ?, prompt_tokens = ?, completion_tokens = ?, cost = ?, "
+            "cached_tokens = ?, "
             "updated_at = ?, writer_pid = ?, writer_host = ?, writer_start = ?, heartbeat_at = ? WHERE id = ?",
-            [debate.status, t["rounds_done"], t["prompt_tokens"], t["completion_tokens"], t["cost"],
+            [debate.status, t["rounds_done"], t["prompt_tokens"], t["completion_tokens"], t["cost"], t["cached_tokens"],
              to_utc(debate.updated_at) if debate.updated_at else now(), w["writer_pid"], w["writer_host"],
              w["writer_start"], w["heartbeat_at"], debate.id])
 

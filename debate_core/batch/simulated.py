@@ -102,8 +102,9 @@ def simulated_model(strengths: Optional[dict[str, float]] = None, *, judges: Opt
             return f"{side}陈词：命题{'成立' if side == '正方' else '不成立'}，理由如下。力度={strength_of(model):.4f}。" \
                 + "论证展开。" * 10
         m = re.search(r"你是(辩手.)", system)
-        if m:  # topic debater
-            r = re.search(r"第 (\d+) 轮", user)
+        if m:  # topic debater: this round's request is the last user message naming a round
+            r = next((r for x in reversed(msgs) if x.get("role") == "user"
+                      and (r := re.search(r"第 (\d+) 轮", str(x.get("content") or "")))), None)
             round_no = int(r.group(1)) if r else 1
             st = re.search(r"立场是：\n```data\n(.*?)\n```", system, re.S)
             env = {"stance": json.loads(st.group(1)) if st else "", "no_new_points": round_no >= 2,

@@ -161,6 +161,70 @@ def provider_of(model: str) -> str:
     return model.split("/", 1)[0] if "/" in model else ""
 
 
+# ---------------------------------------------------------------- prompt caching
+#
+# Providers bill a repeated prompt prefix at a fraction of the price: OpenAI and DeepSeek
+# automatically, Anthropic where the request marks a cache breakpoint (``cache_control``).
+# Prompt builders put what stays the same between one speaker's calls first; a message
+# whose content begins with such a stable part and ends with this call's request says how
+# long the stable part is under STABLE_PREFIX (the gateway strips the key before anything
+# is sent or recorded).
+
+STABLE_PREFIX = "stable_prefix"
+_CACHE_MARK = {"type": "ephemeral"}
+_CLAUDE_HOSTS = ("anthropic", "bedrock", "vertex_ai", "openrouter")
+
+
+def plain_messages(messages: list[dict]) -> list[dict]:
+    """The messages without the gateway's layout keys: what is recorded and counted."""
+    return [{k: v for k, v in m.items() if k != STABLE_PREFIX} if STABLE_PREFIX in m else m for m in messages]
+
+
+def wants_cache_control(model: str) -> bool:
+    """Anthropic's models (directly or through Bedrock, Vertex AI, OpenRouter) cache only at marked breakpoints."""
+    provider = provider_of(model)
+    return provider == "anthropic" or (provider in _CLAUDE_HOSTS and "claude" in model.lower())
+
+
+def cache_layout(messages: list[dict]) -> list[dict]:
+    """Anthropic breakpoints on the stable part: the system message, and the end of the stable
+    prefix (the STABLE_PREFIX part of the last message that declares one, else the message
+    before the last).  Contents become text blocks; at most 2 of Anthropic's 4 breakpoints."""
+    out = [dict(m) for m in plain_messages(messages)]
+    marks = 0
+    for i, m in enumerate(out):
+        if m.get("role") == "system" and isinstance(m.get("content"), str) and m["content"]:
+            out[i]["content"] = [{"type": "text", "text": m["content"], "cache_control": _CACHE_MARK}]
+            marks += 1
+            break
+    split = next((i for i in range(len(messages) - 1, -1, -1) if messages[i].get(STABLE_PREFIX)), None)
+    if split is not None:
+        text, n = str(messages[split].get("content") or ""), int(messages[split][STABLE_PREFIX])
+        if 0 < n < len(text):
+            out[split]["content"] = [{"type": "text", "text": text[:n], "cache_control": _CACHE_MARK},
+                                     {"type": "text", "text": text[n:]}]
+            return out
+    if len(out) >= 3 and out[-2].get("role") != "system" and isinstance(out[-2].get("content"), str) \
+            and out[-2]["content"]:
+        out[-2]["content"] = [{"type": "text", "text": out[-2]["content"], "cache_control": _CACHE_MARK}]
+    return out
+
+
+def usage_cached_tokens(usage: Any) -> int:
+    """The cached input tokens a provider reports: ``prompt_tokens_details.cached_tokens``
+    (OpenAI, DeepSeek through litellm), ``cache_read_input_tokens`` (Anthropic),
+    ``prompt_cache_hit_tokens`` (DeepSeek's own field)."""
+    if usage is None:
+        return 0
+
+    def get(obj: Any, key: str) -> Any:
+        return obj.get(key) if isinstance(obj, dict) else getattr(obj, key, None)
+
+    found = [get(get(usage, "prompt_tokens_details") or {}, "cached_tokens"),
+             get(usage, "cache_read_input_tokens"), get(usage, "prompt_cache_hit_tokens")]
+    return max((int(v) for v in found if isinstance(v, (int, float))), default=0)
+
+
 def check_model_config(model: str, api_base: Optional[str] = None, *, probe: bool = True) -> None:
     """Raise :class:`ConfigError` naming what is wrong before a debate starts."""
     if not model or not model.strip():
@@ -316,10 +380,11 @@ class Generation:
     model: str
     prompt_tokens: int = 0
     completion_tokens: int = 0
-    cost: float = 0.0
+    cost: float = 0.0  # litellm's, which prices cached input tokens at the provider's cache rate
     latency_ms: float = 0.0
     retries: int = 0
     tool_calls: list[dict[str, Any]] = field(default_factory=list)
+    cached_tokens: int = 0  # input tokens the provider served from its prompt cache
     raw_message: Optional[dict[str, Any]] = None
 
 
@@ -341,7 +406,8 @@ class Gateway:
 
     # ------------------------------------------------------------------ helpers
     def _kwargs(self, messages: list[dict], stream: bool, tools: Optional[list] = None) -> dict:
-        kw: dict[str, Any] = dict(model=self.model, messages=messages, temperature=self.temperature,
+        sent = cache_layout(messages) if wants_cache_control(self.model) else plain_messages(messages)
+        kw: dict[str, Any] = dict(model=self.model, messages=sent, temperature=self.temperature,
                                   timeout=self.timeout, num_retries=0, max_retries=0, stream=stream)
         if self.api_base:
             kw["api_base"] = self.api_base
@@ -374,8 +440,9 @@ class Gateway:
         self.on_call(LLMCall(
             purpose=purpose, model=self.model, round=meta.get("round"), speaker=meta.get("speaker", ""),
             prompt_tokens=gen.prompt_tokens if gen else 0, completion_tokens=gen.completion_tokens if gen else 0,
+            cached_tokens=gen.cached_tokens if gen else 0,
             cost=gen.cost if gen else 0.0, latency_ms=latency, error=error,
-            messages=messages, response=gen.text if gen else "",
+            messages=plain_messages(messages), response=gen.text if gen else "",
         ))
 
     def _finish(self, resp: Any, messages: list[dict], latency_ms: float) -> Generation:
@@ -388,7 +455,7 @@ class Gateway:
         ct = int(getattr(usage, "completion_tokens", 0) or 0)
         if not pt:
             try:
-                pt = lm.token_counter(model=self.model, messages=messages)
+                pt = lm.token_counter(model=self.model, messages=plain_messages(messages))
             except Exception:
                 pt = 0
         try:
@@ -404,7 +471,8 @@ class Gateway:
             raw["tool_calls"] = [{"id": t["id"], "type": "function",
                                   "function": {"name": t["name"], "arguments": t["arguments"]}} for t in tool_calls]
         return Generation(text=text, model=self.model, prompt_tokens=pt, completion_tokens=ct, cost=cost,
-                          latency_ms=latency_ms, tool_calls=tool_calls, raw_message=raw)
+                          latency_ms=latency_ms, tool_calls=tool_calls, raw_message=raw,
+                          cached_tokens=usage_cached_tokens(usage))
 
     # ------------------------------------------------------------------- calls
     def complete(self, messages: list[dict], *, purpose: str = "speech", on_token: Optional[TokenCallback] = None,
@@ -434,7 +502,7 @@ class Gateway:
                         raise
                     if not chunks:
                         raise GatewayError(EMPTY_CAUSE, retryable=True)
-                    resp = lm.stream_chunk_builder(chunks, messages=messages)
+                    resp = lm.stream_chunk_builder(chunks, messages=plain_messages(messages))
                 else:
                     resp = self._client(lm).completion(**self._kwargs(messages, False, tools))
                 gen = self._finish(resp, messages, (time.perf_counter() - t0) * 1000)

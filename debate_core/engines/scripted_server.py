@@ -7,6 +7,10 @@ Retry-After, 500), a reset connection, a stream cut in the middle, a delay befor
 the first byte, an empty completion, tool calls.
 
 Point litellm at it with ``model="openai/<any name>"`` and ``api_base=server.url``.
+
+With ``prompt_cache=True`` it also plays a provider's prompt cache (:class:`PromptCache`):
+usage reports the cached input tokens.  ``POST /v1/messages`` speaks Anthropic's Messages
+API (non-streaming) for ``model="anthropic/<name>"``, honouring ``cache_control`` breakpoints.
 """
 
 from __future__ import annotations
@@ -40,6 +44,68 @@ Script = Callable[[dict], Union[Reply, str]]
 
 def _tokens(text: str) -> int:
     return max(1, len(text) // 2) if text else 0
+
+
+def _text(content: Any) -> str:
+    """A message's text, whether a string or a list of content blocks."""
+    if isinstance(content, list):
+        return "".join(str(b.get("text") or "") for b in content if isinstance(b, dict))
+    return str(content or "")
+
+
+def serialize(messages: list[dict]) -> str:
+    """The prompt as one string, in order (role, text): what a provider's prefix cache compares."""
+    return "".join(f"\x1e{m.get('role', '')}\x1f{_text(m.get('content'))}" for m in messages)
+
+
+def _common_prefix(a: str, b: str) -> int:
+    n = min(len(a), len(b))
+    lo, hi = 0, n
+    while lo < hi:  # binary search on slice equality: C-speed comparisons
+        mid = (lo + hi + 1) // 2
+        if a[:mid] == b[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+class PromptCache:
+    """A provider's prompt cache, simulated.
+
+    * ``automatic`` (OpenAI, DeepSeek): any prefix of an earlier prompt is served from the
+      cache; reported as ``usage.prompt_tokens_details.cached_tokens``, rounded down to
+      ``block`` tokens and only from ``min_tokens`` on (OpenAI: 128 and 1024).
+    * breakpoints (Anthropic): only a prefix ending at a block marked ``cache_control`` that
+      an earlier request also marked is read (``cache_read_input_tokens``); the marked prefixes
+      beyond it are written (``cache_creation_input_tokens``)."""
+
+    def __init__(self, block: int = 1, min_tokens: int = 0):
+        self.block, self.min_tokens = block, min_tokens
+        self.prompts: list[str] = []
+        self.marked: set[str] = set()
+        self.lock = threading.Lock()
+
+    def automatic(self, messages: list[dict]) -> int:
+        text = serialize(messages)
+        with self.lock:
+            best = max((_common_prefix(text, p) for p in self.prompts), default=0)
+            self.prompts.append(text)
+        tokens = best // 2
+        return 0 if tokens < self.min_tokens else tokens - tokens % self.block
+
+    def breakpoints(self, blocks: list[tuple[str, bool]]) -> tuple[int, int]:
+        """``blocks``: (text, marked) in prompt order -> (read tokens, written tokens)."""
+        text, ends = "", []
+        for chunk, marked in blocks:
+            text += chunk
+            if marked:
+                ends.append(len(text))
+        with self.lock:
+            read = max((e for e in ends if text[:e] in self.marked), default=0)
+            written = max(ends, default=0)
+            self.marked.update(text[:e] for e in ends)
+        return read // 2, max(0, written - read) // 2
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -76,6 +142,9 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_json(400, {"error": {"message": "bad JSON body", "type": "invalid_request_error"}})
             return
         server: ScriptedServer = self.server.owner  # type: ignore[attr-defined]
+        if self.path.rstrip("/").endswith("/messages"):
+            self._anthropic(server, body)
+            return
         server._record(body)
         reply = server.script(body)
         if isinstance(reply, str):
@@ -90,9 +159,13 @@ class _Handler(BaseHTTPRequestHandler):
                                                      "type": "server_error", "code": reply.status}}, reply.headers)
             return
         model = body.get("model", "scripted")
-        prompt_tokens = sum(_tokens(str(m.get("content") or "")) for m in body.get("messages", []))
+        prompt_tokens = sum(_tokens(_text(m.get("content"))) for m in body.get("messages", []))
+        usage: dict[str, Any] = {"prompt_tokens": prompt_tokens}
+        if server.prompt_cache is not None:
+            usage["prompt_tokens_details"] = {
+                "cached_tokens": min(prompt_tokens, server.prompt_cache.automatic(body.get("messages", [])))}
         if body.get("stream"):
-            self._stream(reply, model, prompt_tokens, bool((body.get("stream_options") or {}).get("include_usage")))
+            self._stream(reply, model, usage, bool((body.get("stream_options") or {}).get("include_usage")))
         else:
             message: dict[str, Any] = {"role": "assistant", "content": reply.text}
             finish = "stop"
@@ -106,11 +179,49 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_json(200, {
                 "id": "chatcmpl-scripted", "object": "chat.completion", "created": int(time.time()), "model": model,
                 "choices": [{"index": 0, "message": message, "finish_reason": finish}],
-                "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": _tokens(reply.text),
+                "usage": {**usage, "completion_tokens": _tokens(reply.text),
                           "total_tokens": prompt_tokens + _tokens(reply.text)},
             }, reply.headers)
 
-    def _stream(self, reply: Reply, model: str, prompt_tokens: int, include_usage: bool) -> None:
+    def _anthropic(self, server: "ScriptedServer", body: dict) -> None:
+        """Anthropic's Messages API (``/v1/messages``), non-streaming: the script sees the request
+        as chat messages (system first); the raw request, ``cache_control`` marks and all, is kept
+        in ``server.requests`` under ``"anthropic"``."""
+        system = body.get("system") or []
+        sys_blocks = [{"type": "text", "text": system}] if isinstance(system, str) else list(system)
+        blocks: list[tuple[str, bool]] = []
+        chat: list[dict] = []
+        if sys_blocks:
+            chat.append({"role": "system", "content": "".join(str(b.get("text") or "") for b in sys_blocks)})
+            blocks += [(f"\x1esystem\x1f{b.get('text') or ''}", bool(b.get("cache_control"))) for b in sys_blocks]
+        for m in body.get("messages", []):
+            content = m.get("content")
+            parts = [{"type": "text", "text": content}] if isinstance(content, str) else list(content or [])
+            chat.append({"role": m.get("role"), "content": "".join(str(b.get("text") or "") for b in parts)})
+            blocks += [(f"\x1e{m.get('role')}\x1f{b.get('text') or ''}" if i == 0 else str(b.get("text") or ""),
+                        bool(b.get("cache_control"))) for i, b in enumerate(parts)]
+        view = {"model": body.get("model", "scripted"), "messages": chat, "anthropic": body}
+        server._record(view)
+        reply = server.script(view)
+        if isinstance(reply, str):
+            reply = Reply(text=reply)
+        if reply.delay:
+            time.sleep(reply.delay)
+        if reply.status != 200 or body.get("stream"):
+            status = reply.status if reply.status != 200 else 400
+            self._send_json(status, {"type": "error", "error": {"type": "api_error", "message": reply.error or (
+                "streaming is not scripted for /v1/messages" if body.get("stream") else f"scripted {status}")}})
+            return
+        total = sum(_tokens(t) for t, _ in blocks)
+        read, written = server.prompt_cache.breakpoints(blocks) if server.prompt_cache is not None else (0, 0)
+        read, written = min(read, total), min(written, max(0, total - read))
+        self._send_json(200, {
+            "id": "msg_scripted", "type": "message", "role": "assistant", "model": view["model"],
+            "content": [{"type": "text", "text": reply.text}], "stop_reason": "end_turn", "stop_sequence": None,
+            "usage": {"input_tokens": total - read - written, "output_tokens": _tokens(reply.text),
+                      "cache_read_input_tokens": read, "cache_creation_input_tokens": written}})
+
+    def _stream(self, reply: Reply, model: str, usage: dict, include_usage: bool) -> None:
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-cache")
@@ -134,8 +245,8 @@ class _Handler(BaseHTTPRequestHandler):
             send({**base, "choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": None}]})
         send({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
         if include_usage:
-            send({**base, "choices": [], "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": _tokens(reply.text),
-                                                   "total_tokens": prompt_tokens + _tokens(reply.text)}})
+            send({**base, "choices": [], "usage": {**usage, "completion_tokens": _tokens(reply.text),
+                                                   "total_tokens": usage["prompt_tokens"] + _tokens(reply.text)}})
         self.wfile.write(b"data: [DONE]\n\n")
         self.wfile.flush()
 
@@ -155,8 +266,11 @@ class _Server(ThreadingHTTPServer):
 class ScriptedServer:
     """``with ScriptedServer(script) as srv: ... srv.url ... srv.requests``"""
 
-    def __init__(self, script: Optional[Script] = None, host: str = "127.0.0.1", port: int = 0):
+    def __init__(self, script: Optional[Script] = None, host: str = "127.0.0.1", port: int = 0, *,
+                 prompt_cache: Union[bool, PromptCache, None] = None):
         self.script: Script = script or (lambda body: Reply(text="ok"))
+        # a provider's prompt cache, simulated (usage reports cached input tokens); off by default
+        self.prompt_cache = PromptCache() if prompt_cache is True else (prompt_cache or None)
         self.requests: list[dict] = []
         self._lock = threading.Lock()
         self._httpd = _Server((host, port), _Handler)

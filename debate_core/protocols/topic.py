@@ -295,17 +295,23 @@ class TopicDebate:
         P = for_lang(debate.lang)
         if round_no == 1:
             return P.opening_messages(label, me.stance, debate.topic, debate.planned_rounds)
-        prev = {s.speaker: s for s in debate.rounds if s.round == round_no - 1}
 
-        def env_text(lab: str) -> str:
-            s = prev.get(lab)
+        def env_text(lab: str, r: int) -> str:
+            s = next((x for x in debate.rounds if x.round == r and x.speaker == lab), None)
             stance = debate.participant(lab).stance if debate.participant(lab) else ""
             env = s.envelope if s is not None and s.envelope else empty_envelope(stance).model_dump()
             return envelope_json(env)
 
-        others = [(p.label, p.stance, env_text(p.label)) for p in debate.participants if p.label != label]
-        return P.rebuttal_messages(label, me.stance, debate.topic, round_no, debate.planned_rounds,
-                                   env_text(label), others)
+        def pair(r: int) -> tuple[str, list[tuple[str, str, str]]]:
+            return env_text(label, r), [(p.label, p.stance, env_text(p.label, r))
+                                        for p in debate.participants if p.label != label]
+
+        # the whole conversation so far (the seed's previous-round envelopes come last), so that each
+        # call starts with the debater's previous call byte for byte
+        earlier = [pair(r) for r in range(1, round_no - 1)]
+        own, others = pair(round_no - 1)
+        return P.rebuttal_messages(label, me.stance, debate.topic, round_no, debate.planned_rounds, own, others,
+                                   earlier)
 
     # ------------------------------------------------------------------ speech
     async def _speak(self, debate: Debate, gw: Gateway, label: str, round_no: int) -> Speech:

@@ -185,9 +185,11 @@ def completed_rounds(debate: Debate) -> int:
 
 
 def speaker_messages(debate: Debate, side: str, round_no: int, tools: bool) -> list[dict]:
-    """The exact messages a fresh ``side`` speaker gets: topic, labels, the transcript so far."""
-    return for_lang(debate.lang).trial_speaker_messages(side, debate.topic, round_no, debate.planned_rounds, transcript_of(debate),
-                                  debate.config.max_speech_length, tools)
+    """The exact messages a fresh ``side`` speaker gets: topic, labels, the whole record so far (as a
+    conversation that only grows, so each call starts with the same side's previous one)."""
+    spoken = [(s.round, s.speaker, s.text) for s in debate.rounds if s.status != "failed"]
+    return for_lang(debate.lang).trial_speaker_messages(side, debate.topic, round_no, debate.planned_rounds, spoken,
+                                                        debate.config.max_speech_length, tools)
 
 
 def _speak(ctx: _Ctx, side: str, round_no: int, on_token: Optional[TokenCallback]) -> Speech:

@@ -84,34 +84,46 @@ def debater_system(label: str, stance: str) -> str:
     )
 
 
+def _opening_user(stance: str, topic: str, total_rounds: int) -> str:
+    # what stays the same comes first (topic, stance); the round's instruction last
+    return ("Topic:\n" + quote(topic) + "\n\n"
+            "Your stance:\n" + quote(stance) + "\n\n"
+            f"Round 1 (of at most {total_rounds}): opening statements. You cannot see the other debaters' "
+            "statements and they cannot see yours. Make your 2 to 4 strongest arguments, each with its reasoning; "
+            "this round rebuttals is an empty array and no_new_points is false.")
+
+
+def _rebuttal_user(round_no: int, total_rounds: int, others_prev: list[tuple[str, str, str]]) -> str:
+    last = " This is the last round; the judge rules after it, so close your case." if round_no >= total_rounds else ""
+    others = "\n\n".join(f"[{lab}] stance:\n{quote(st)}\nenvelope:\n{quote(env)}" for lab, st, env in others_prev)
+    return ("The other debaters' envelopes from the previous round:\n" + (others or "(none)") + "\n\n"
+            f"Round {round_no} (of at most {total_rounds}): cross rebuttals.{last} Answer, one by one, the points "
+            "that threaten you most (rebut, challenge or concede within limits), and add new or strengthened "
+            "arguments. If you truly have nothing new to say, arguments and rebuttals may be empty and "
+            "no_new_points is true.")
+
+
 def opening_messages(label: str, stance: str, topic: str, total_rounds: int) -> list[dict]:
-    user = (
-        f"Round 1 (of at most {total_rounds}): opening statements. You cannot see the other debaters' "
-        "statements and they cannot see yours.\n\n"
-        "Topic:\n" + quote(topic) + "\n\n"
-        "Your stance:\n" + quote(stance) + "\n\n"
-        "Make your 2 to 4 strongest arguments, each with its reasoning; this round rebuttals is an empty "
-        "array and no_new_points is false."
-    )
-    return [{"role": "system", "content": debater_system(label, stance)}, {"role": "user", "content": user}]
+    return [{"role": "system", "content": debater_system(label, stance)},
+            {"role": "user", "content": _opening_user(stance, topic, total_rounds)}]
 
 
 def rebuttal_messages(label: str, stance: str, topic: str, round_no: int, total_rounds: int,
-                      own_prev: str, others_prev: list[tuple[str, str, str]]) -> list[dict]:
-    """``others_prev``: [(label, stance, envelope json)] of the other debaters' previous round."""
-    last = "This is the last round; the judge rules after it, so close your case." if round_no >= total_rounds else ""
-    others = "\n\n".join(f"[{lab}] stance:\n{quote(st)}\nenvelope:\n{quote(env)}" for lab, st, env in others_prev)
-    user = (
-        f"Round {round_no} (of at most {total_rounds}): cross rebuttals. {last}\n\n"
-        "Topic:\n" + quote(topic) + "\n\n"
-        "Your stance:\n" + quote(stance) + "\n\n"
-        "Your envelope from the previous round:\n" + quote(own_prev) + "\n\n"
-        "The other debaters' envelopes from the previous round:\n" + (others or "(none)") + "\n\n"
-        "Task: answer, one by one, the points that threaten you most (rebut, challenge or concede within limits), "
-        "and add new or strengthened arguments. If you truly have nothing new to say, arguments and rebuttals "
-        "may be empty and no_new_points is true."
-    )
-    return [{"role": "system", "content": debater_system(label, stance)}, {"role": "user", "content": user}]
+                      own_prev: str, others_prev: list[tuple[str, str, str]],
+                      earlier: list[tuple[str, list[tuple[str, str, str]]]] = ()) -> list[dict]:
+    """One debater's conversation so far, then this round's request.
+
+    ``own_prev`` is the debater's envelope of the previous round (json), ``others_prev`` the
+    other debaters' [(label, stance, envelope json)] of that round; ``earlier`` the same pairs
+    for the rounds before it, oldest first.  Each round's messages are written once and then
+    repeated byte for byte, so every call begins with the whole previous call: a provider's
+    prompt cache serves it."""
+    messages = opening_messages(label, stance, topic, total_rounds)
+    history = list(earlier) + [(own_prev, others_prev)]
+    for k, (own, others) in enumerate(history, start=round_no - len(history) + 1):
+        messages += [{"role": "assistant", "content": own},
+                     {"role": "user", "content": _rebuttal_user(k, total_rounds, others)}]
+    return messages
 
 
 def repair_messages(messages: list[dict], bad_reply: str, error: str) -> list[dict]:
@@ -183,9 +195,14 @@ def trial_transcript(speeches: list[tuple[int, str, str]]) -> str:
     return "\n\n".join(f"### Round {r} · {SIDE_NAMES.get(side, side)}\n{text}" for r, side, text in speeches)
 
 
-def trial_speaker_messages(side: str, topic: str, round_no: int, total_rounds: int, transcript: str,
-                           max_chars: int, tools: bool) -> list[dict]:
-    """``max_chars`` is the speech limit; in an English trial it counts words."""
+def trial_speaker_messages(side: str, topic: str, round_no: int, total_rounds: int,
+                           speeches: list[tuple[int, str, str]], max_chars: int, tools: bool) -> list[dict]:
+    """One side's conversation: the system prompt and the motion first; then, in speaking order,
+    the other side's speeches as data in user messages and this side's earlier speeches as its
+    own replies, each round's request just before this side's speech; last, this round's
+    request.  ``speeches``: [(round, side, text)] so far.  Every call begins with all of the same
+    side's previous call, so a provider's prompt cache serves it.  ``max_chars`` is the speech
+    limit; in an English trial it counts words."""
     name = SIDE_NAMES[side]
     goal = "show that the motion holds" if side == "pro" else "show that the motion does not hold"
     research = ("You may first use the read-only tools read / glob / grep to look at files in the workspace and "
@@ -203,10 +220,22 @@ def trial_speaker_messages(side: str, topic: str, round_no: int, total_rounds: i
         f"Keep the speech to at most {max_chars} words; anything beyond is cut off. Output only the speech itself.\n"
         f"{DATA_RULE}"
     )
-    last = " (the last round)" if round_no >= total_rounds else ""
-    user = (f"Motion:\n{quote(topic)}\n\nThis is round {round_no} of {total_rounds}{last}; it is {name}'s turn "
-            "to speak.\n\nThe record so far:\n```data\n" + transcript.replace("```", "ʼʼʼ") + "\n```")
-    return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+    def turn(k: int) -> str:
+        last = " (the last round)" if k >= total_rounds else ""
+        return f"This is round {k} of {total_rounds}{last}; it is {name}'s turn to speak."
+
+    messages = [{"role": "system", "content": system}]
+    pending = ["Motion:\n" + quote(topic) + "\n\nThe other side's speeches come to you in order, as data; "
+               "your own earlier speeches are your earlier replies."]
+    for r, sp, text in speeches:
+        if sp == side:
+            messages += [{"role": "user", "content": "\n\n".join(pending + [turn(r)])},
+                         {"role": "assistant", "content": text}]
+            pending = []
+        else:
+            pending.append(f"```data\n### Round {r} · {SIDE_NAMES.get(sp, sp)}\n" + text.replace("```", "ʼʼʼ")
+                           + "\n```")
+    return messages + [{"role": "user", "content": "\n\n".join(pending + [turn(round_no)])}]
 
 
 TOOL_BUDGET_NOTE = "You have used up your tool calls. Do not call any more tools; write your speech now."

@@ -80,31 +80,39 @@ def debater_system(label: str, stance: str) -> str:
     )
 
 
+def _opening_user(stance: str, topic: str, total_rounds: int) -> str:
+    # 不变的在前（辩题、立场），本轮的要求在后
+    return ("辩题：\n" + quote(topic) + "\n\n"
+            "你的立场：\n" + quote(stance) + "\n\n"
+            f"第 1 轮（共至多 {total_rounds} 轮）：开篇立论。你看不到其他辩手的发言，他们也看不到你的。"
+            "请提出 2 到 4 条最有力的论点，每条都给出理由；本轮 rebuttals 为空数组，no_new_points 为 false。")
+
+
+def _rebuttal_user(round_no: int, total_rounds: int, others_prev: list[tuple[str, str, str]]) -> str:
+    last = "这是最后一轮，之后由裁判裁决：请做好收尾。" if round_no >= total_rounds else ""
+    others = "\n\n".join(f"【{lab}】立场：\n{quote(st)}\n信封：\n{quote(env)}" for lab, st, env in others_prev)
+    return ("其他辩手上一轮的信封：\n" + (others or "（没有）") + "\n\n"
+            f"第 {round_no} 轮（共至多 {total_rounds} 轮）：交叉反驳。{last}"
+            "任务：逐条回应对你威胁最大的论点（反驳、质疑或有限让步），并补上新的或加强过的论点。"
+            "如果你确实已经没有新东西可说，arguments 和 rebuttals 可以为空，no_new_points 填 true。")
+
+
 def opening_messages(label: str, stance: str, topic: str, total_rounds: int) -> list[dict]:
-    user = (
-        f"第 1 轮（共至多 {total_rounds} 轮）：开篇立论。你看不到其他辩手的发言，他们也看不到你的。\n\n"
-        "辩题：\n" + quote(topic) + "\n\n"
-        "你的立场：\n" + quote(stance) + "\n\n"
-        "请提出 2 到 4 条最有力的论点，每条都给出理由；本轮 rebuttals 为空数组，no_new_points 为 false。"
-    )
-    return [{"role": "system", "content": debater_system(label, stance)}, {"role": "user", "content": user}]
+    return [{"role": "system", "content": debater_system(label, stance)},
+            {"role": "user", "content": _opening_user(stance, topic, total_rounds)}]
 
 
 def rebuttal_messages(label: str, stance: str, topic: str, round_no: int, total_rounds: int,
-                      own_prev: str, others_prev: list[tuple[str, str, str]]) -> list[dict]:
-    """``others_prev``: [(label, stance, envelope json)] of the other debaters' previous round."""
-    last = "这是最后一轮，之后由裁判裁决：请做好收尾。" if round_no >= total_rounds else ""
-    others = "\n\n".join(f"【{lab}】立场：\n{quote(st)}\n信封：\n{quote(env)}" for lab, st, env in others_prev)
-    user = (
-        f"第 {round_no} 轮（共至多 {total_rounds} 轮）：交叉反驳。{last}\n\n"
-        "辩题：\n" + quote(topic) + "\n\n"
-        "你的立场：\n" + quote(stance) + "\n\n"
-        "你上一轮的信封：\n" + quote(own_prev) + "\n\n"
-        "其他辩手上一轮的信封：\n" + (others or "（没有）") + "\n\n"
-        "任务：逐条回应对你威胁最大的论点（反驳、质疑或有限让步），并补上新的或加强过的论点。"
-        "如果你确实已经没有新东西可说，arguments 和 rebuttals 可以为空，no_new_points 填 true。"
-    )
-    return [{"role": "system", "content": debater_system(label, stance)}, {"role": "user", "content": user}]
+                      own_prev: str, others_prev: list[tuple[str, str, str]],
+                      earlier: list[tuple[str, list[tuple[str, str, str]]]] = ()) -> list[dict]:
+    """一位辩手到目前为止的对话，再加本轮的要求（与 en.py 同构：每轮的消息写一次，此后逐字重复，
+    所以每次调用都以上一次调用的全文开头，可被服务商的提示缓存命中）。"""
+    messages = opening_messages(label, stance, topic, total_rounds)
+    history = list(earlier) + [(own_prev, others_prev)]
+    for k, (own, others) in enumerate(history, start=round_no - len(history) + 1):
+        messages += [{"role": "assistant", "content": own},
+                     {"role": "user", "content": _rebuttal_user(k, total_rounds, others)}]
+    return messages
 
 
 def repair_messages(messages: list[dict], bad_reply: str, error: str) -> list[dict]:
@@ -175,8 +183,11 @@ def trial_transcript(speeches: list[tuple[int, str, str]]) -> str:
     return "\n\n".join(f"### 第 {r} 轮 · {SIDE_NAMES.get(side, side)}\n{text}" for r, side, text in speeches)
 
 
-def trial_speaker_messages(side: str, topic: str, round_no: int, total_rounds: int, transcript: str,
-                           max_chars: int, tools: bool) -> list[dict]:
+def trial_speaker_messages(side: str, topic: str, round_no: int, total_rounds: int,
+                           speeches: list[tuple[int, str, str]], max_chars: int, tools: bool) -> list[dict]:
+    """一方的对话：系统提示与辩题在前；此后按发言顺序，对方的发言作为资料放进用户消息，本方此前的发言
+    是本方的回复，每一轮的发言要求紧挨在本方那篇发言之前；最后是本轮的要求。``speeches``：到目前为止的
+    [(轮次, 方, 正文)]。每次调用都以同一方上一次调用的全部消息开头，服务商的提示缓存可以命中。"""
     name = SIDE_NAMES[side]
     goal = "论证这个命题成立" if side == "pro" else "论证这个命题不成立"
     research = ("你可以先用只读工具 read / glob / grep 查看工作区里的文件来核实论据；引用时写明文件路径（和行号），"
@@ -189,10 +200,21 @@ def trial_speaker_messages(side: str, topic: str, round_no: int, total_rounds: i
         f"{research}\n"
         f"发言不超过 {max_chars} 个字符，超出部分会被截掉；只输出发言正文。\n{DATA_RULE}"
     )
-    last = "（最后一轮）" if round_no >= total_rounds else ""
-    user = (f"辩题：\n{quote(topic)}\n\n现在是第 {round_no} 轮（共 {total_rounds} 轮）{last}，轮到{name}发言。\n\n"
-            "到目前为止的记录：\n```data\n" + transcript.replace("```", "ʼʼʼ") + "\n```")
-    return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+    def turn(k: int) -> str:
+        last = "（最后一轮）" if k >= total_rounds else ""
+        return f"现在是第 {k} 轮（共 {total_rounds} 轮）{last}，轮到{name}发言。"
+
+    messages = [{"role": "system", "content": system}]
+    pending = ["辩题：\n" + quote(topic) + "\n\n对方的发言按顺序作为资料给你；你此前的发言就是你之前的回复。"]
+    for r, sp, text in speeches:
+        if sp == side:
+            messages += [{"role": "user", "content": "\n\n".join(pending + [turn(r)])},
+                         {"role": "assistant", "content": text}]
+            pending = []
+        else:
+            pending.append(f"```data\n### 第 {r} 轮 · {SIDE_NAMES.get(sp, sp)}\n" + text.replace("```", "ʼʼʼ")
+                           + "\n```")
+    return messages + [{"role": "user", "content": "\n\n".join(pending + [turn(round_no)])}]
 
 
 TOOL_BUDGET_NOTE = "工具调用次数已用完，请不要再调用工具，直接给出你的发言正文。"
