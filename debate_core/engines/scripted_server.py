@@ -78,7 +78,8 @@ class PromptCache:
       ``block`` tokens and only from ``min_tokens`` on (OpenAI: 128 and 1024).
     * breakpoints (Anthropic): only a prefix ending at a block marked ``cache_control`` that
       an earlier request also marked is read (``cache_read_input_tokens``); the marked prefixes
-      beyond it are written (``cache_creation_input_tokens``)."""
+      beyond it are written (``cache_creation_input_tokens``); a breakpoint also looks back
+      over the 20 block boundaries before it, as Anthropic's does."""
 
     def __init__(self, block: int = 1, min_tokens: int = 0):
         self.block, self.min_tokens = block, min_tokens
@@ -94,17 +95,21 @@ class PromptCache:
         tokens = best // 2
         return 0 if tokens < self.min_tokens else tokens - tokens % self.block
 
-    def breakpoints(self, blocks: list[tuple[str, bool]]) -> tuple[int, int]:
-        """``blocks``: (text, marked) in prompt order -> (read tokens, written tokens)."""
-        text, ends = "", []
-        for chunk, marked in blocks:
+    def breakpoints(self, blocks: list[tuple[str, bool]], lookback: int = 20) -> tuple[int, int]:
+        """``blocks``: (text, marked) in prompt order -> (read tokens, written tokens).  As Anthropic
+        documents it, a breakpoint also finds a cached prefix ending at any of the ``lookback``
+        block boundaries before it; the prefixes ending at marked blocks are written."""
+        text, ends, marked = "", [], []
+        for chunk, mark in blocks:
             text += chunk
-            if marked:
-                ends.append(len(text))
+            ends.append(len(text))
+            if mark:
+                marked.append(len(ends) - 1)
         with self.lock:
-            read = max((e for e in ends if text[:e] in self.marked), default=0)
-            written = max(ends, default=0)
-            self.marked.update(text[:e] for e in ends)
+            read = max((ends[i] for j in marked for i in range(max(0, j - lookback), j + 1)
+                        if text[:ends[i]] in self.marked), default=0)
+            written = max((ends[j] for j in marked), default=0)
+            self.marked.update(text[:ends[j]] for j in marked)
         return read // 2, max(0, written - read) // 2
 
 
