@@ -45,6 +45,8 @@ def verdict(ov: views.OutcomeView) -> None:
     if ov.per_round is not None and len(ov.per_round):
         st.markdown(_("**Per-round commentary**"))
         ui.table(ov.per_round, hide_index=True, width="stretch")
+    if ov.panel is not None and len(ov.panel):
+        judge_panel(ov)
     st.markdown(_("**Per debater**"))
     ui.table(ov.debaters, hide_index=True, width="stretch")
     fig = ov.scores_figure()
@@ -52,6 +54,44 @@ def verdict(ov: views.OutcomeView) -> None:
         st.plotly_chart(fig, key="scores")
     if ov.note:
         st.markdown(_("**To the reader**") + f"：{views.safe_markdown(ov.note)}")
+
+
+def judge_panel(ov: views.OutcomeView) -> None:
+    """An imported debate's judge panel: one row per judge, then each judge's notes."""
+    st.markdown(_("**Judge panel**"))
+    ui.table(ov.panel, hide_index=True, width="stretch", key="judge-panel")
+    st.caption(_("Margins are signed: positive favours PRO, negative CON."))
+    for n in ov.panel_notes:
+        line = f"- **{views.safe_markdown(n['judge'])}** ({views.safe_markdown(n['winner'])})"
+        if n["notes"]:
+            line += f": {views.safe_markdown(n['notes'])}"
+        st.markdown(line)
+        if n["decisive"]:
+            st.caption(_("Most decisive: {text}").format(text=views.safe_markdown(n["decisive"])))
+
+
+def argument_map(debate) -> None:
+    """The ledger as a map (claims by round and speaker, attacks, dropped claims), its counts and table."""
+    lv = views.ledger_view(debate)
+    if lv is None:
+        return
+    zh = lv.chinese
+    st.subheader("论证图" if zh else _("Argument map"))
+    st.plotly_chart(lv.figure(), key="argument-map")
+    c = st.columns(3)
+    c[0].metric("论点" if zh else _("Claims"), lv.claims)
+    c[1].metric("回应" if zh else _("Attacks"), lv.attacks)
+    c[2].metric("未被回应" if zh else _("Dropped"), lv.dropped)
+    if zh:
+        st.caption(f"回应关系读自{lv.basis}；未被回应：对方之后发过言却没有回应的论点。")
+    else:
+        st.caption(_("Attacks are read from {basis}. A claim is dropped when another speaker spoke after it and "
+                     "nobody answered it.").format(basis=lv.basis))
+    if lv.ledger.unresolved:
+        st.caption(("引用了但找不到：" if zh else _("Cited but not found: "))
+                   + ", ".join(views.safe_markdown(u) for u in lv.ledger.unresolved))
+    with st.expander("论点表" if zh else _("Ledger table"), expanded=False):
+        ui.table(lv.table, hide_index=True, width="stretch", key="ledger-table")
 
 
 @ui.page(N_("Outcome"), "🏁")
@@ -69,6 +109,9 @@ def outcome() -> None:
         observation(ov)
     elif ov.kind == "verdict":
         verdict(ov)
+    elif ov.panel is not None and len(ov.panel):  # a judge panel without a majority verdict stored
+        st.subheader(_("Verdict"))
+        judge_panel(ov)
     elif zh:
         st.info(f"尚无中立观察：本场辩论{views.status_zh(debate.status)}。可在 Live 页查看进度。")
         ui.link_to("live", debate.id, _("Open Live"))
@@ -84,6 +127,8 @@ def outcome() -> None:
             st.caption("✓ 仅在一篇发言的全部检查都通过时出现；✗ 未通过，? 未能判定。模型审核一栏是可选的模型复核，"
                        "与确定性规则分列。")
         ui.table(ov.checks, hide_index=True, width="stretch")
+    with ui.guard("论证图" if zh else _("Argument map")):
+        argument_map(debate)
 
     st.subheader(_("Downloads"))
     cols = st.columns(4)

@@ -9,7 +9,7 @@ ANY = N_("(any)")
 
 
 def filters(arc) -> dict:
-    opts = views.filter_options(arc)
+    opts = ui.cached("filter_options")
     any_ = lambda v: _(ANY) if v == ANY else v  # noqa: E731
     c = st.columns(5)
     protocol = c[0].selectbox(_("Protocol"), [ANY] + opts["protocol"], key="f_protocol", format_func=any_)
@@ -19,21 +19,46 @@ def filters(arc) -> dict:
                             format_func=lambda v: any_(v) if v == ANY else views.status_text(v))
     lang = c[4].selectbox(_("Debate language"), [ANY, "zh", "en"], key="f_lang",
                           format_func=lambda v: any_(v) if v == ANY else views.debate_language_label(v))
+    c = st.columns([1, 1, 1, 2])
+    judge = c[0].selectbox(_("Judge"), [ANY] + opts["judge"], key="f_judge", format_func=any_,
+                           help=_("Debates this judge judged (a panel judge or the verdict's judge)."))
+    side = c[1].selectbox(_("Side"), [ANY] + list(views.SIDES), key="f_side", disabled=model == ANY,
+                          format_func=lambda v: any_(v) if v == ANY else _(views.SIDE_NAMES[v]),
+                          help=_("The side the chosen model argued (choose a model first)."))
+    winner = c[2].selectbox(_("Winner"), [ANY] + list(views.WINNERS) + opts["model"], key="f_winner",
+                            format_func=lambda v: any_(v) if v == ANY else
+                            (_(views.WINNER_NAMES[v]) if v in views.WINNER_NAMES else v),
+                            help=_("The verdict's winner: a side, a draw, or a model (the side it argued won)."))
+    topics = int(opts["topics"][0]) if opts["topics"] else 0
+    topic = c[3].selectbox(_("Topic"), [ANY] + opts["topic"], key="f_topic",
+                           format_func=lambda v: any_(v) if v == ANY else (v if len(v) <= 90 else v[:89] + "…"),
+                           help=_("The {shown} most debated of {total} topics; the text filter finds any other.")
+                           .format(shown=len(opts["topic"]), total=topics) if topics > len(opts["topic"]) else None)
     c = st.columns([1, 1, 2])
     date_from = c[0].date_input(_("From"), value=None, key="f_from")
     date_to = c[1].date_input(_("To"), value=None, key="f_to")
     text = c[2].text_input(_("Text in the topic or the speeches"), key="f_text")
     return dict(protocol=protocol, master=master, model=model, status=status, date_from=date_from,
-                date_to=date_to, text=text, lang=lang)
+                date_to=date_to, text=text, lang=lang, judge=judge, side=side, winner=winner, topic=topic)
+
+
+LIMIT = 500
 
 
 def table(arc, f: dict) -> None:
-    df = views.find_debates(arc, **f)
-    st.caption(ngettext("{n} debate, newest first (at most 500 shown). Select a row to open it.",
-                        "{n} debates, newest first (at most 500 shown). Select a row to open it.", len(df))
-               .format(n=len(df)))
+    df = views.find_debates(arc, limit=LIMIT, **f)
+    if len(df) >= LIMIT:
+        total = views.count_debates(arc, **f)
+        st.caption(ngettext("{shown} of {total} debate, newest first. Narrow the filters to see the others; "
+                            "select a row to open it.",
+                            "{shown} of {total} debates, newest first. Narrow the filters to see the others; "
+                            "select a row to open it.", total).format(shown=len(df), total=total))
+    else:
+        st.caption(ngettext("{n} debate, newest first (at most 500 shown). Select a row to open it.",
+                            "{n} debates, newest first (at most 500 shown). Select a row to open it.", len(df))
+                   .format(n=len(df)))
     event = ui.table(df, hide_index=True, width="stretch", on_select="rerun", selection_mode="single-row",
-                         key="debates", column_config={"cost": st.column_config.NumberColumn(format="$%.4f")})
+                     key="debates", column_config={"cost": st.column_config.NumberColumn(format="$%.4f")})
     if df.empty:
         return
     rows = list(getattr(getattr(event, "selection", None), "rows", []) or [])
@@ -64,7 +89,8 @@ def ratings(arc) -> None:
     t = views.ratings_tables(arc, bootstrap=100)
     if t["outcomes"].empty:
         st.caption(_("No judged debate with a verdict yet. Topic debates and trials are rated here; a batch with "
-                     "`tournament: true` and `swap: true` rates models fairly (docs/batch.md)."))
+                     "`tournament: true` and `swap: true` rates models fairly (docs/batch.md). Debates judged by a "
+                     "panel (an imported benchmark) are rated under Judges and matchups."))
         return
     cols = [N_("rank"), N_("item"), N_("rating"), N_("ci_low"), N_("ci_high"), N_("wins"), N_("losses"), N_("ties"),
             N_("win_rate")]
@@ -93,10 +119,64 @@ def sql_box(arc) -> None:
             st.dataframe(df, hide_index=True, width="stretch")
 
 
+def research() -> None:
+    """Judges and matchups: ratings over side-swapped matchups, margins, judge agreement, side bias,
+    margin distributions, dropped claims (debate_core.analysis.judgments and .ledger via views)."""
+    t = ui.cached("research_tables", bootstrap=200)
+    if not t["judgments"]:
+        st.caption(_("No per-judge judgment yet: import a debate benchmark checkout (below) or judge trials "
+                     "to compare models and judges here."))
+        return
+    st.caption(ngettext("{n} judgment on {debates} debates (one row per judge and debate).",
+                        "{n} judgments on {debates} debates (one row per judge and debate).", t["judgments"])
+               .format(n=t["judgments"], debates=t["debates"]))
+    st.markdown(_("**Ratings over side-swapped matchups** (Bradley-Terry, 95% bootstrap intervals)"))
+    if len(t["ratings"]):
+        ui.table(t["ratings"][list(views.RATING_COLUMNS)], hide_index=True, width="stretch", key="matchup-ratings")
+        note = views.agreement_caption(t)
+        if note:
+            st.caption(note)
+    else:
+        st.caption(_("No complete matchup yet: a model is rated once it argued both sides of one topic against "
+                     "the same opponent."))
+    st.plotly_chart(views.margin_heatmap(t["margin_mean"], t["margin_count"]), key="fig-margins")
+    st.markdown(_("**Judges: agreement and side bias**"))
+    c1, c2 = st.columns(2)
+    c1.plotly_chart(views.agreement_heatmap(t["agreement"], t["common"]), key="fig-agreement")
+    c2.plotly_chart(views.side_bias_figure(t["side_bias"]), key="fig-side-bias")
+    ui.table(t["side_bias"][list(views.BIAS_COLUMNS)], hide_index=True, width="stretch", key="side-bias")
+    st.caption(_("PRO win rate among decisive judgments with its 95% Wilson interval; biased: the interval "
+                 "misses 0.5. Margins are signed, positive favours PRO."))
+    st.plotly_chart(views.margin_distribution_figure(t["distribution"]), key="fig-margin-distribution")
+    st.markdown(_("**Dropped claims per model**"))
+    if st.toggle(_("Compute dropped-claim rates"), key="dropped_rates",
+                 help=_("Reads every debate's speeches: a few seconds on a large archive (kept until it changes).")):
+        with st.spinner(_("Reading the debates…")):
+            rates = ui.cached("dropped_table")
+        if len(rates):
+            ui.table(rates[list(views.DROPPED_COLUMNS)], hide_index=True, width="stretch", key="dropped-rates")
+            st.caption(_("dropped_rate: of the opponents' claims a model could still answer, the share it never "
+                         "answered; own_dropped: its own claims the opponents never answered."))
+        else:
+            st.caption(_("No debate with a claim structure yet."))
+
+
+def show_report(rep) -> None:
+    if rep.lines:
+        st.success(_("Imported:") + " " + rep.summary + "  \n"
+                   + "  \n".join(views.safe_markdown(line) for line in rep.shown_lines))
+    else:
+        st.info(rep.summary)
+    for msg in rep.skipped:
+        st.warning(_("Skipped: {reason}").format(reason=views.safe_markdown(msg)))
+
+
 def importer(arc) -> None:
     st.caption(_("Topic-debate artifact folders (<slug>.debate/ with debate-log.md and verdict.md), master-debate "
-                 "Markdown, or this workbench's JSON export. A folder can be uploaded as such or as a .zip; "
-                 "importing the same thing twice does not duplicate it."))
+                 "Markdown, this workbench's JSON export, or a debate benchmark checkout (lechmazur/debate layout: "
+                 "`transcripts/*.md`, `reports/debate_matchup_judgments/<template>/*.md`, "
+                 "`reports/debate_leaderboard__*.md`). A folder can be uploaded as such or as a .zip; importing the "
+                 "same thing twice does not duplicate it, and a malformed benchmark file is skipped with a warning."))
     files = st.file_uploader(_("Files (.md, .json, .zip)"), type=["md", "json", "zip"], accept_multiple_files=True,
                              key="up_files")
     folder = st.file_uploader(_("An artifact folder"), accept_multiple_files="directory", key="up_dir")
@@ -104,8 +184,18 @@ def importer(arc) -> None:
         uploads = [(f.name, f.getvalue()) for f in list(files or []) + list(folder or [])]
         with ui.guard(_("Import")):
             with st.spinner(_("Importing…")):
-                lines = views.import_uploads(arc, uploads)
-            st.success(_("Imported:") + "  \n" + "  \n".join(views.safe_markdown(line) for line in lines))
+                rep = views.import_uploads(arc, uploads)
+            show_report(rep)
+    c1, c2 = st.columns([4, 1], vertical_alignment="bottom")
+    path = c1.text_input(_("Folder on this machine"), key="import_path",
+                         placeholder=_("/path/to/a/checkout"),
+                         help=_("A folder (or file) on the machine running the app, e.g. a clone of the debate "
+                                "benchmark; it is read in place, nothing is uploaded."))
+    if c2.button(_("Import folder"), key="import_local"):
+        with ui.guard(_("Import")):
+            with st.spinner(_("Importing…")):
+                rep = views.import_local(arc, path)
+            show_report(rep)
 
 
 @ui.page(N_("Archive"), "🗄️")
@@ -121,6 +211,9 @@ def archive_page() -> None:
     st.subheader(_("Ratings"))
     with ui.guard(_("Ratings")):
         ratings(arc)
+    st.subheader(_("Judges and matchups"))
+    with ui.guard(_("Judges and matchups")):
+        research()
     st.subheader("SQL")
     sql_box(arc)
     st.subheader(_("Import"))

@@ -429,7 +429,8 @@ def test_outcome_of_a_judged_debate(archive_path, archive, protocol):
     assert list(per_round["commentary"]) == ["第一轮双方立论清楚", "第二轮乙方反驳有力"]
     table = next(f for f in frames if "score" in f.columns)
     assert list(table["score"]) == [6.5, 8.0] and "strongest point" in table.columns
-    assert len(at.get("plotly_chart")) == 1
+    charts = [c.key for c in at.get("plotly_chart")]  # the scores; a topic debate's argument map too
+    assert charts == (["scores", "argument-map"] if protocol == "topic" else ["scores"])
     labels = {b.proto.label for b in at.get("download_button")}
     assert ("Topic-debate folder (.zip)" in labels) == (protocol == "topic")
     if protocol == "topic":

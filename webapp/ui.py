@@ -2,7 +2,8 @@
 
 * :data:`PAGES` — the page files (pages/1_Setup.py, …), their titles and icons;
 * :func:`archive` / :func:`jobs` — the archive and its job manager, one per process
-  through ``st.cache_resource``;
+  through ``st.cache_resource``; :func:`cached` — a view over the whole archive through
+  ``st.cache_data``, until the archive changes;
 * :func:`page` — page set-up and the error guard: any exception becomes an
   ``st.error`` with the one-line cause and what to do, never a traceback;
 * :func:`speech_card` — one speech: text as Markdown with raw HTML off, speaker,
@@ -86,6 +87,22 @@ def archive():
     from debate_core.archive import default_archive_path
 
     return _archive(str(default_archive_path()))
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _cached_view(name: str, path: str, marker: tuple, args: tuple):
+    return getattr(views, name)(_archive(path), **dict(args))
+
+
+def cached(name: str, **kwargs):
+    """``views.<name>(archive, **kwargs)`` for a view computed over the whole archive (filter
+    options, judges and matchups): computed once per archive file until the archive changes
+    (:func:`webapp.views.archive_marker`, one cheap query per run).  The result must not depend on
+    the app's language."""
+    from debate_core.archive import default_archive_path
+
+    path = str(default_archive_path())
+    return _cached_view(name, path, views.archive_marker(_archive(path)), tuple(sorted(kwargs.items())))
 
 
 @st.cache_resource(show_spinner=False)
@@ -211,10 +228,14 @@ def speech_card(sv: views.SpeechView, *, key: str = "") -> None:
             st.markdown(views.safe_markdown(sv.text))
         meta = [_("**speaker** {name} (`{label}`)").format(name=views.safe_markdown(sv.speaker_name),
                                                               label=sv.speaker),
-                _("**role** {role}").format(role=sv.role), _("**retries** {n}").format(n=sv.retries),
-                _("**tokens** {i} in / {o} out").format(i=sv.prompt_tokens, o=sv.completion_tokens),
-                _("**latency** {ms} ms").format(ms=f"{sv.latency_ms:,.0f}"),
-                _("**engine** `{engine}`").format(engine=sv.engine or "—")]
+                _("**role** {role}").format(role=sv.role)]
+        if sv.model and not sv.engine:  # an imported turn: its model, and no run of ours to account for
+            meta.append(_("**model** `{model}`").format(model=sv.model))
+        else:
+            meta += [_("**retries** {n}").format(n=sv.retries),
+                     _("**tokens** {i} in / {o} out").format(i=sv.prompt_tokens, o=sv.completion_tokens),
+                     _("**latency** {ms} ms").format(ms=f"{sv.latency_ms:,.0f}"),
+                     _("**engine** `{engine}`").format(engine=sv.engine or "—")]
         if sv.cost:
             meta.append(_("**cost** ${cost}").format(cost=f"{sv.cost:.4f}"))
         if sv.truncated:
@@ -234,8 +255,10 @@ def speech_card(sv: views.SpeechView, *, key: str = "") -> None:
                 for c in sv.citations:
                     title = f" — {views.safe_markdown(c.title)}" if c.title else ""
                     st.markdown(f"- `{c.id}` {i18n.maybe(c.label)}{title}")
-            else:
+            elif not sv.cited:
                 st.caption(_("none"))
+            if sv.cited:
+                st.markdown(_("cites the claims {ids}").format(ids=", ".join(f"`{c}`" for c in sv.cited)))
         with c3:
             st.markdown(_("**Checks**"))
             if sv.findings:

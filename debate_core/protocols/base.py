@@ -52,6 +52,7 @@ class ProtocolSpec:
     default_rounds: Optional[int]  # None: the pack or the protocol decides
     asks: tuple[str, ...] = ()
     judged: bool = False  # ends in a judge's verdict (winners, judge audits, ratings)
+    panel: bool = False  # its debates come with a panel of judges' decisions (imported): shown as a verdict
     offline: bool = False  # runs on the embedded offline engine with no model configured
     languages: tuple[str, ...] = ("zh", "en")  # the debate languages it speaks (debate_core.lang)
     # start(config, recorder, *, probe, gateway_options) -> (runner, debate): validates, creates the record

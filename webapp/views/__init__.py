@@ -4,7 +4,9 @@ computed here; the pages only lay it out.
 * :mod:`~webapp.views.common` — what several pages share: speeches, a debate's language,
   safe Markdown, packs, recent debates, errors;
 * :mod:`~webapp.views.setup`, :mod:`~webapp.views.live`, :mod:`~webapp.views.outcome`,
-  :mod:`~webapp.views.archive`, :mod:`~webapp.views.coverage` — one page each.
+  :mod:`~webapp.views.archive`, :mod:`~webapp.views.coverage` — one page each;
+* :mod:`~webapp.views.ledger` — the Outcome page's argument map;
+  :mod:`~webapp.views.research` — the Archive page's judges and matchups.
 
 Where a view differs by protocol it asks the protocol's spec
 (:func:`debate_core.protocols.registry.get`), never its name.  Nothing here imports
@@ -15,16 +17,21 @@ the home page stays light.  The names below are re-exported so pages write ``vie
 from debate_core.protocols.base import ASK_MASTERS, ASK_PACK, ASK_STANCES, ASK_WORKSPACE
 from debate_core.render.master import status_zh
 
-from webapp.views.archive import (CHART_GROUPS, SQL_EXAMPLE, SQL_HELP, STATUSES, UploadError, archive_figures,
-                                  filter_options, find_debates, import_uploads, ratings_figure, ratings_tables,
-                                  run_sql, stage_uploads)
+from webapp.views.archive import (CHART_GROUPS, SIDE_NAMES, SIDES, SQL_EXAMPLE, SQL_HELP, STATUSES, WINNER_NAMES,
+                                  WINNERS, ImportPathError, ImportReport, UploadError, archive_figures,
+                                  archive_marker, count_debates, filter_options, find_debates, import_local,
+                                  import_uploads, ratings_figure, ratings_tables, run_sql, stage_uploads)
 from webapp.views.common import (CitationView, SpeechView, debates_frame, explain, is_chinese, load_pack,
                                  pack_summary, recent_debates, safe_markdown, speaker_sources, speech_view,
                                  speech_views, status_text)
 from webapp.views.coverage import CoverageView, coverage_heatmap, coverage_view
+from webapp.views.ledger import LedgerView, argument_map, ledger_view
 from webapp.views.live import LiveView, live_view, next_turn, rounds_done
-from webapp.views.outcome import (Download, OutcomeView, checks_table, downloads, export_bytes, outcome_view,
-                                  scores_figure, winner_text)
+from webapp.views.outcome import (Download, OutcomeView, checks_table, downloads, export_bytes, judge_panel,
+                                  outcome_view, scores_figure, winner_text)
+from webapp.views.research import (BIAS_COLUMNS, DROPPED_COLUMNS, RATING_COLUMNS, agreement_caption,
+                                   agreement_heatmap, dropped_table, margin_distribution_figure, margin_heatmap,
+                                   research_tables, side_bias_figure)
 from webapp.views.setup import (OFFLINE_LABEL, AmmoView, ModelField, RoleFields, ammo_view, build_config,
                                 debate_language_label, debate_languages, engine_summary, master_label, master_options, model_fields, model_problem,
                                 needs_model_message, pair_reason, protocol_specs, rounds_help, rounds_range,
@@ -45,4 +52,9 @@ __all__ = [
     "speech_views", "split_lines", "stage_uploads", "stance_seats", "status_text", "status_zh", "suggest_pair",
     "topic_lang", "language_refused",
     "winner_text",
+    # the argument map (Outcome), the judge panel, filters and imports, judges and matchups (Archive)
+    "BIAS_COLUMNS", "DROPPED_COLUMNS", "RATING_COLUMNS", "SIDE_NAMES", "SIDES", "WINNER_NAMES", "WINNERS",
+    "ImportPathError", "ImportReport", "LedgerView", "agreement_caption", "agreement_heatmap", "archive_marker",
+    "argument_map", "count_debates", "dropped_table", "import_local", "judge_panel", "ledger_view",
+    "margin_distribution_figure", "margin_heatmap", "research_tables", "side_bias_figure",
 ]

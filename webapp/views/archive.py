@@ -1,5 +1,6 @@
 """The Archive page: filters over the debates, charts, ratings, the read-only SQL box and imports
-of uploaded artifacts.  Nothing here imports streamlit."""
+of uploaded artifacts or a local folder.  Nothing here imports streamlit (the page caches what is
+computed over the whole archive, keyed on :func:`archive_marker`)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import os
 import re
 import tempfile
 import zipfile
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
@@ -21,15 +23,35 @@ from webapp.views.common import debates_frame
 STATUSES = ("running", "completed", "failed", "stopped", "interrupted")
 
 
+def archive_marker(archive: Any) -> tuple:
+    """A cheap change marker for caching what is computed over the whole archive: the number of
+    debates, their last update, and the numbers of verdicts, judgments (panels' and audits') and
+    published leaderboard rows."""
+    row = archive.query("SELECT (SELECT count(*) FROM debates), (SELECT max(updated_at) FROM debates), "
+                        "(SELECT count(*) FROM verdicts), (SELECT count(*) FROM judgments), "
+                        "(SELECT count(*) FROM audit_judgments), (SELECT count(*) FROM leaderboards)")
+    return tuple(str(v) for v in row.iloc[0].tolist())
+
+
+TOPIC_OPTIONS = 1000  # the topic filter offers the most debated topics (the text filter finds any other)
+
+
 def filter_options(archive: Any) -> dict[str, list[str]]:
-    """Distinct values for the Archive filters: masters (label), models, protocols, statuses."""
+    """Distinct values for the Archive filters, in one query: masters (label), models, protocols,
+    judges (panels' and verdicts'), the :data:`TOPIC_OPTIONS` most debated topics (``topics``: how
+    many there are in all, as a one-item list); and the statuses."""
     with_masters = [s.name for s in registry.specs() if s.asks_for(ASK_MASTERS)]
     df = archive.query("""
         SELECT 'master' AS kind, l AS value FROM (SELECT DISTINCT unnest(labels) AS l FROM debates
              WHERE list_contains(?::VARCHAR[], protocol))
         UNION ALL SELECT 'model', m FROM (SELECT DISTINCT unnest(models) AS m FROM debates)
-        UNION ALL SELECT 'protocol', p FROM (SELECT DISTINCT protocol AS p FROM debates)""", [with_masters])
-    out: dict[str, list[str]] = {"master": [], "model": [], "protocol": []}
+        UNION ALL SELECT 'protocol', p FROM (SELECT DISTINCT protocol AS p FROM debates)
+        UNION ALL SELECT 'judge', j FROM (SELECT DISTINCT judge AS j FROM judgments
+                                          UNION SELECT DISTINCT judge FROM verdicts)
+        UNION ALL SELECT 'topic', t FROM (SELECT topic AS t FROM debates GROUP BY topic
+                                          ORDER BY count(*) DESC, topic LIMIT ?)
+        UNION ALL SELECT 'topics', count(DISTINCT topic)::VARCHAR FROM debates""", [with_masters, TOPIC_OPTIONS])
+    out: dict[str, list[str]] = {"master": [], "model": [], "protocol": [], "judge": [], "topic": [], "topics": []}
     for kind, value in df.itertuples(index=False):
         if value:
             out[kind].append(str(value))
@@ -41,14 +63,40 @@ def filter_options(archive: Any) -> dict[str, list[str]]:
     return out
 
 
+SIDES = ("pro", "con")
+WINNERS = ("pro", "con", "draw")
+SIDE_NAMES = {"pro": N_("PRO"), "con": N_("CON")}
+WINNER_NAMES = {"pro": N_("the PRO side"), "con": N_("the CON side"), "draw": N_("a draw")}
+
+
+def _clean(v: Any) -> Any:
+    return None if v in (None, "", "all", "(any)") else v
+
+
+def _filter_args(protocol=None, master=None, model=None, status=None, date_from=None, date_to=None, text=None,
+                 lang=None, judge=None, side=None, winner=None, topic=None) -> dict[str, Any]:
+    model = _clean(model)
+    return dict(protocol=_clean(protocol), master=_clean(master), model=model, status=_clean(status),
+                date_from=date_from, date_to=date_to, text=(text or "").strip() or None, lang=_clean(lang),
+                judge=_clean(judge), side=_clean(side) if model else None, winner=_clean(winner),
+                topic=_clean(topic))
+
+
 def find_debates(archive: Any, *, protocol: Optional[str] = None, master: Optional[str] = None,
                  model: Optional[str] = None, status: Optional[str] = None, date_from: Any = None,
-                 date_to: Any = None, text: Optional[str] = None, limit: int = 500, lang: Optional[str] = None):
-    clean = lambda v: None if v in (None, "", "all", "(any)") else v  # noqa: E731
-    df = archive.list_debates(protocol=clean(protocol), master=clean(master), model=clean(model),
-                              status=clean(status), date_from=date_from, date_to=date_to,
-                              text=(text or "").strip() or None, limit=limit, lang=clean(lang))
-    return debates_frame(df)
+                 date_to: Any = None, text: Optional[str] = None, limit: int = 500, lang: Optional[str] = None,
+                 judge: Optional[str] = None, side: Optional[str] = None, winner: Optional[str] = None,
+                 topic: Optional[str] = None):
+    """The Archive table: :meth:`Archive.list_debates` with the page's filters (``side`` counts only
+    with a ``model``: the side that model argued), newest first, at most ``limit``."""
+    args = _filter_args(protocol, master, model, status, date_from, date_to, text, lang, judge, side, winner, topic)
+    return debates_frame(archive.list_debates(limit=limit, **args))
+
+
+def count_debates(archive: Any, **filters) -> int:
+    """How many debates the same filters match in all (the table shows at most 500)."""
+    filters.pop("limit", None)
+    return int(archive.count_debates(**_filter_args(**filters)))
 
 
 # -------------------------------------------------------------------- charts
@@ -102,8 +150,13 @@ def archive_figures(archive: Any, group: Optional[str] = None) -> dict[str, Any]
     if want & {"tokens", "cost"}:
         tok = archive.tokens_by_model()
         if len(tok) and (tok["tokens"].fillna(0).sum() > 0 or tok["cost"].fillna(0).sum() > 0):
-            figs["tokens"] = _layout(px.bar(tok, x="model", y=["prompt_tokens", "completion_tokens"],
-                                            title=_("Tokens by model"), barmode="stack",
+            # input split into what providers served from their prompt cache and the rest
+            cached = tok["cached_tokens"].fillna(0) if "cached_tokens" in tok else 0
+            parts = {_("input, cached"): cached, _("input, not cached"): tok["prompt_tokens"].fillna(0) - cached,
+                     _("output"): tok["completion_tokens"].fillna(0)}
+            bars = tok[["model"]].assign(**parts)
+            figs["tokens"] = _layout(px.bar(bars, x="model", y=list(parts), title=_("Tokens by model"),
+                                            barmode="stack",
                                             labels=_labels(N_("model"), N_("value"), N_("variable"))))
             figs["cost"] = _layout(px.bar(tok, x="model", y="cost", title=_("Cost by model (USD)"),
                                           labels=_labels(N_("model"), N_("cost"))))
@@ -246,9 +299,51 @@ class UploadError(ValueError):
     """An upload that cannot be imported; the message names the file (and line)."""
 
 
-def import_uploads(archive: Any, files: list[tuple[str, bytes]]) -> list[str]:
-    """Import uploaded artifact files / folders / zips with
-    :func:`debate_core.io.importers.import_paths`; returns one line per debate."""
+class ImportPathError(ValueError):
+    """A local path that cannot be imported (none given, or nothing there)."""
+
+
+@dataclass
+class ImportReport:
+    """What an import did: one line per debate (id · status · kind · topic · path) and one warning
+    per skipped (malformed) file, naming the file and line."""
+
+    lines: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)  # status -> debates
+
+    SHOWN = 20  # lines listed in full; the rest are counted
+
+    @property
+    def summary(self) -> str:
+        parts = [_(IMPORT_STATUS[k]).format(n=v) for k, v in self.counts.items() if k in IMPORT_STATUS and v]
+        return ", ".join(parts) or _("nothing was imported")
+
+    @property
+    def shown_lines(self) -> list[str]:
+        more = len(self.lines) - self.SHOWN
+        return self.lines[:self.SHOWN] + ([_("… and {n} more").format(n=more)] if more > 0 else [])
+
+
+IMPORT_STATUS = {"imported": N_("{n} imported"), "updated": N_("{n} updated"), "exists": N_("{n} already there"),
+                 "skipped": N_("{n} files skipped")}
+
+
+def _report(results: list[ImportResult], root: str = "") -> ImportReport:
+    rep = ImportReport()
+    for r in results:
+        rep.counts[r.status] = rep.counts.get(r.status, 0) + 1
+        if r.status == "skipped":
+            msg = r.message or r.path
+            rep.skipped.append(msg.replace(root + os.sep, "") if root else msg)
+        else:
+            rep.lines.append(_result_line(r, root))
+    return rep
+
+
+def import_uploads(archive: Any, files: list[tuple[str, bytes]]) -> ImportReport:
+    """Import uploaded artifact files / folders / zips (a zip of a benchmark checkout too) with
+    :func:`debate_core.io.importers.import_paths`: one line per debate, one warning per skipped file."""
     if not files:
         raise UploadError(_("choose files or a folder to import first"))
     with tempfile.TemporaryDirectory(prefix="debate-import-") as tmp:
@@ -262,10 +357,22 @@ def import_uploads(archive: Any, files: list[tuple[str, bytes]]) -> list[str]:
             from debate_core.jobs import one_line
 
             raise UploadError(one_line(exc).replace(root + os.sep, "").replace(tmp + os.sep, "")) from None
-        lines = [_result_line(r, root) for r in results]
-    return lines or [_("nothing was imported")]
+        return _report(results, root)
+
+
+def import_local(archive: Any, path: str) -> ImportReport:
+    """Import a folder (a benchmark checkout, an artifact folder, a folder of exports) or a file on
+    the machine running the app, with :func:`debate_core.io.importers.import_paths`."""
+    raw = (path or "").strip().strip('"').strip("'")
+    if not raw:
+        raise ImportPathError(_("type the path of a folder on this machine first"))
+    p = Path(raw).expanduser()
+    if not p.exists():
+        raise ImportPathError(_("nothing at {path}").format(path=p))
+    return _report(import_paths(archive, [str(p)]))
 
 
 def _result_line(r: ImportResult, root: str) -> str:
     """id · status · kind · topic · path (the path relative to the staging folder)."""
-    return " · ".join(str(v) for v in (r.id, r.status, r.kind, r.topic, r.path)).replace(root + os.sep, "")
+    line = " · ".join(str(v) for v in (r.id, r.status, r.kind, r.topic, r.path))
+    return line.replace(root + os.sep, "") if root else line

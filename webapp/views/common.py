@@ -92,11 +92,16 @@ class SpeechView:
     chinese: bool = False  # a debate shown in Chinese: every label is Chinese
     clean: bool = False  # every finding passed: the only case shown with ✓
     verdict: str = ""  # ✓ 检查通过 / ✗ 复述 ? 文面 …
+    heading: str = ""  # the source's own heading of an imported turn (Turn 3: PRO Rebuttal 1)
+    model: str = ""  # the model that spoke, where the record names it (an imported turn's model)
+    cited: list[str] = field(default_factory=list)  # the opponent's claim ids an imported turn cites
 
     @property
     def title(self) -> str:
         if self.chinese:  # the seed's heading, exactly: R1｜慧能大师 立论
             return f"R{self.round}｜{self.speaker_name or self.speaker} {self.role}"
+        if self.heading:
+            return f"{self.heading} · {self.speaker_name or self.speaker}"
         return f"R{self.round}｜{self.speaker_name or self.speaker} · {self.role}"
 
     @property
@@ -158,6 +163,7 @@ def citation_views(s: Speech, own: dict[str, str], *, chinese: bool) -> list[Cit
 
 def speech_view(s: Speech, sources: dict[str, dict[str, str]], *, chinese: bool = False) -> SpeechView:
     own = sources.get(s.speaker, {})
+    env = s.envelope if isinstance(s.envelope, dict) else {}
     tools = [f"{t.name}({', '.join(f'{k}={v}' for k, v in t.arguments.items())})" + (" ✗" if t.error else "")
              for t in s.tool_calls]
     return SpeechView(
@@ -167,7 +173,9 @@ def speech_view(s: Speech, sources: dict[str, dict[str, str]], *, chinese: bool 
                    "undecided": f.undecided, "layer": f.layer, "message": f.message} for f in s.findings],
         retries=s.retries, prompt_tokens=s.prompt_tokens, completion_tokens=s.completion_tokens, cost=s.cost,
         latency_ms=s.latency_ms, engine=s.engine, warnings=list(s.warnings), truncated=s.truncated,
-        tool_calls=tools, chinese=chinese, clean=speech_clean(s.findings), verdict=speech_verdict(s.findings))
+        tool_calls=tools, chinese=chinese, clean=speech_clean(s.findings), verdict=speech_verdict(s.findings),
+        heading=str(env.get("heading") or ""), model=str(env.get("model") or ""),
+        cited=[str(c) for c in env.get("cited") or [] if isinstance(c, str)])
 
 
 def speech_views(debate: Debate, archive: Any = None) -> list[SpeechView]:
@@ -225,7 +233,12 @@ def explain(exc: BaseException) -> tuple[str, str]:
         "KeyError": N_("Open a debate from the Archive page, or start one in Setup."),
         "GatewayError": N_("Check the model, its key and the API base, then retry the round."),
         "UploadError": N_("Check the uploaded files: topic-debate folders (debate-log.md + verdict.md), "
-                          "master-debate Markdown or this workbench's JSON export."),
+                          "master-debate Markdown, a benchmark checkout (transcripts/ and reports/) or this "
+                          "workbench's JSON export."),
+        "ImportPathError": N_("Give the full path of a benchmark checkout, an artifact folder or a file on the "
+                              "machine running the app."),
+        "ImportFormatError": N_("Fix or remove the named file (the line is given) and import again; nothing was "
+                                "written."),
     }.get(name, N_("Reload the page; if it persists, check the terminal running the app."))
     todo = _(todo)
     if name == "GatewayError":

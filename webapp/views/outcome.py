@@ -119,6 +119,8 @@ class OutcomeView:
     wrap_up: str = ""  # the seed's closing summary (Markdown, Chinese) where the protocol has one
     judge: str = ""
     speeches: list[SpeechView] = field(default_factory=list)
+    panel: Any = None  # DataFrame: one row per judge of an imported panel (judge, winner, margins, entertainment)
+    panel_notes: list[dict[str, str]] = field(default_factory=list)  # judge, winner, notes, decisive
 
     def scores_figure(self):
         return scores_figure(self.debaters) if self.debaters is not None else None
@@ -151,7 +153,7 @@ def outcome_view(debate: Debate, archive: Any = None) -> OutcomeView:
     else:
         status_line = (_("status {status}").format(status=status_text(debate.status))
                        + (f" — {debate.stop_reason}" if debate.stop_reason else ""))
-    if not spec.judged:
+    if not (spec.judged or spec.panel):
         o = debate.observation
         view = OutcomeView(kind="observation" if o else "pending", debate=debate, headline=status_line,
                            heading=spec.outcome_heading, checks=checks_table(debate), speeches=speeches)
@@ -163,6 +165,8 @@ def outcome_view(debate: Debate, archive: Any = None) -> OutcomeView:
                        checks=checks_table(debate) if any(s.findings for s in debate.rounds) else None)
     if spec.wrap_up is not None and debate.status in ("completed", "failed"):
         view.wrap_up = spec.wrap_up(debate, archive=str(getattr(archive, "path", "") or "") or None)
+    if debate.judgments:
+        view.panel, view.panel_notes = judge_panel(debate)
     if v is None:
         return view
     by_label = {p.label: p for p in debate.participants}
@@ -176,13 +180,33 @@ def outcome_view(debate: Debate, archive: Any = None) -> OutcomeView:
                      N_("model"): p.model if p else "", N_("strongest point"): row.strongest if row else "",
                      N_("fatal weakness"): row.weakness if row else "", N_("score"): row.score if row else None})
     view.winner, view.winner_text = v.winner, winner_text(debate, v.winner)
-    view.summary, view.reasons, view.note, view.judge = v.summary, dict(v.reasons), v.note, v.judge
+    notes = {j.judge: j.notes for j in debate.judgments}
+    reasons = {k: r for k, r in v.reasons.items() if notes.get(k) != r}  # a panel's notes show under the panel
+    view.summary, view.reasons, view.note, view.judge = v.summary, reasons, v.note, v.judge
     view.parsed, view.raw = v.parsed, v.raw
     view.per_round = pd.DataFrame([{"round": c.round, "commentary": c.comment} for c in v.per_round],
                                   columns=[N_("round"), N_("commentary")])
     view.debaters = pd.DataFrame(rows, columns=["debater", "stance", "model", "strongest point", "fatal weakness",
                                                 "score"])
     return view
+
+
+PANEL_COLUMNS = (N_("judge"), N_("winner"), N_("signed margin"), N_("normalized"), N_("entertainment"))
+
+
+def judge_panel(debate: Debate):
+    """An imported panel: (a table with one row per judge — judge, winner (name and side), the signed
+    margin (PRO positive), the normalized margin, entertainment — and each judge's notes)."""
+    import pandas as pd
+
+    rows, notes = [], []
+    for j in debate.judgments:
+        p = debate.participant(j.winner) if j.winner in ("pro", "con") else None
+        who = f"{j.winner_name or (p.name if p else '') or j.winner} ({j.winner})" if j.winner != "tie" \
+            else (j.winner_name or "tie")
+        rows.append(dict(zip(PANEL_COLUMNS, (j.judge, who, j.margin, j.normalized, j.entertainment))))
+        notes.append({"judge": j.judge, "winner": who, "notes": j.notes, "decisive": j.decisive})
+    return pd.DataFrame(rows, columns=list(PANEL_COLUMNS)), notes
 
 
 def scores_figure(debaters):

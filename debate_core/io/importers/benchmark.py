@@ -144,7 +144,6 @@ def parse_transcript(path: Path, text: str) -> Debate:
     if not turns:
         raise ImportFormatError(path, len(lines) or 1, "no turns (## Turn N: PRO Opening …)")
     models = {"pro": header["model_pro"][0], "con": header["model_con"][0]}
-    swap = header["side_swap"][0].strip().lower() in ("true", "1", "yes")
     speeches: list[Speech] = []
     asked: set[str] = set()  # sides whose pressure questions have been put
     count: Counter = Counter()
@@ -190,7 +189,6 @@ def parse_transcript(path: Path, text: str) -> Debate:
                             rounds=max(count.values())),
         rounds=speeches, created_at=created, updated_at=created,
         source=f"import:{KIND}:{source_id}",
-        warnings=[f"side_swap: {swap}", f"topic_id: {header['topic_id'][0]}"],
     )
 
 
