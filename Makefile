@@ -1,4 +1,4 @@
-.PHONY: run test bench
+.PHONY: run test test-ray bench
 
 # The app on the embedded offline engine (no key, no network needed).
 run:
@@ -8,6 +8,10 @@ run:
 # Every test (installs what the tests need first).
 test:
 	bash scripts/test.sh
+
+# Only the Ray tier and the shared-rate-limit tests (installs requirements-ray.txt and redis-server first).
+test-ray:
+	DEBATE_SKIP_LOCAL=1 bash scripts/test.sh tests/test_ray.py tests/test_rate_limits.py
 
 bench:
 	for f in bench/*.py; do python $$f || exit 1; done

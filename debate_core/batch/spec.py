@@ -21,6 +21,10 @@ from debate_core.protocols import registry
 from debate_core.protocols.base import ASK_MASTERS, ASK_PACK, ASK_STANCES
 
 BATCH_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$")
+ENV_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+ENV_REF = "os.environ/"  # litellm's way of naming an environment variable instead of writing its value
+REDIS_KEYS = ("redis_url", "redis_host", "redis_port", "redis_password", "redis_db")
+REDIS_SCHEMES = ("redis", "rediss", "unix")
 LIMITED_RETRIES = 8  # with rpm/tpm limits: 1+2+4+8+16+30+30+30 s of backoff outlasts a one-minute window
 AUDIT_VARIANTS = ("original", "relabel", "reorder")
 
@@ -51,6 +55,102 @@ class Deployment(BaseModel):
         if not v.get("model"):
             raise ValueError("litellm_params needs a 'model' (a litellm model string)")
         return v
+
+
+class RayOptions(BaseModel):
+    """How a batch runs on Ray (``--ray``): CPUs per debate task, extra variables for the workers."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    num_cpus: float = Field(default=1.0, gt=0, le=64)
+    env_vars: list[str] = Field(default_factory=list)
+
+    @field_validator("env_vars")
+    @classmethod
+    def _env_names(cls, v: list[str]) -> list[str]:
+        for name in v:
+            if not isinstance(name, str) or not ENV_NAME_RE.match(name):
+                raise ValueError(f"{name!r} is not an environment variable name (list names; values come from "
+                                 "the driver's environment)")
+        return v
+
+
+def env_ref(value: Any) -> Optional[str]:
+    """``NAME`` for a value written ``os.environ/NAME``, else None."""
+    if isinstance(value, str) and value.startswith(ENV_REF):
+        return value[len(ENV_REF):]
+    return None
+
+
+def _masked_url(url: str) -> str:
+    """A Redis URL with its password (if any) replaced by ``***``."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    user = parts.username or ""
+    host = parts.netloc.rpartition("@")[2]
+    return parts._replace(netloc=f"{user}:***@{host}").geturl()
+
+
+def _check_redis(router: dict[str, Any]) -> None:
+    """The ``redis_*`` keys of ``router``: a URL or a host (and port), a password only by reference."""
+    from urllib.parse import urlsplit
+
+    given = [k for k in REDIS_KEYS if router.get(k) is not None]
+    for key in given:
+        value = router[key]
+        name = env_ref(value)
+        if name is not None:
+            if not ENV_NAME_RE.match(name):
+                raise ValueError(f"{key} {value!r}: write os.environ/NAME with a variable name")
+            continue
+        if key == "redis_password":
+            raise ValueError("redis_password: write os.environ/NAME, the variable that holds it; a password is "
+                             "never written in a spec")
+        if key == "redis_url":
+            if not isinstance(value, str) or urlsplit(value).scheme not in REDIS_SCHEMES:
+                raise ValueError(f"redis_url {value!r}: a Redis URL (redis://host:port/db, rediss://..., "
+                                 "unix://...) or os.environ/NAME")
+            if urlsplit(value).password is not None:
+                raise ValueError(f"redis_url {_masked_url(value)!r}: holds a password; put the URL in an "
+                                 "environment variable and write os.environ/NAME")
+        elif key == "redis_host":
+            if not isinstance(value, str) or not value.strip() or any(c.isspace() for c in value):
+                raise ValueError(f"redis_host {value!r}: a host name or address, or os.environ/NAME")
+        else:  # redis_port, redis_db
+            low, high = (1, 65535) if key == "redis_port" else (0, 1_000_000)
+            ok = isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+            if not ok:
+                what = "a port number 1-65535" if key == "redis_port" else "a database number (0, 1, ...)"
+                raise ValueError(f"{key} {value!r}: {what}, or os.environ/NAME")
+    if "redis_url" in given and "redis_host" in given:
+        raise ValueError("redis_url and redis_host: name Redis once, by URL or by host and port")
+    if given and "redis_url" not in given and "redis_host" not in given:
+        raise ValueError(f"{given[0]}: name the Redis with redis_host (and redis_port) or redis_url")
+    if "redis_url" in given and "redis_port" in given:
+        raise ValueError("redis_port: the port goes in redis_url")
+
+
+def env_references(spec: "BatchSpec") -> list[str]:
+    """The variable names the spec refers to as ``os.environ/NAME`` (deployments' keys, the router's Redis)."""
+    names: list[str] = []
+
+    def walk(value: Any) -> None:
+        name = env_ref(value)
+        if name and name not in names:
+            names.append(name)
+        elif isinstance(value, dict):
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, (list, tuple)):
+            for v in value:
+                walk(v)
+
+    walk([d.model_dump(mode="json") for d in spec.deployments])
+    walk(spec.router)
+    return names
 
 
 def _names(wanted) -> str:
@@ -92,6 +192,7 @@ class BatchSpec(BaseModel):
     audit_variants: list[str] = Field(default_factory=lambda: list(AUDIT_VARIANTS))
     resume: bool = True
     commit: Literal["auto", "speech", "debate"] = "auto"
+    ray: RayOptions = Field(default_factory=RayOptions)
 
     @field_validator("batch_id")
     @classmethod
@@ -146,6 +247,17 @@ class BatchSpec(BaseModel):
             raise ValueError(f"unknown gateway option(s) {', '.join(bad)} (allowed: {', '.join(sorted(allowed))})")
         return v
 
+    @field_validator("router")
+    @classmethod
+    def _router(cls, v: dict[str, Any]) -> dict[str, Any]:
+        _check_redis(v)
+        return v
+
+    @property
+    def redis(self) -> bool:
+        """Whether the router's rpm / tpm counters live in a shared Redis."""
+        return any(self.router.get(k) is not None for k in ("redis_url", "redis_host"))
+
     @model_validator(mode="after")
     def _protocol_keys(self) -> "BatchSpec":
         spec = registry.get(self.protocol)
@@ -166,6 +278,9 @@ class BatchSpec(BaseModel):
             raise ValueError("'tournament: true' needs at least two models")
         if self.lang and self.lang not in spec.languages:
             raise ValueError(f"lang {self.lang!r}: a {self.protocol} debate speaks only {', '.join(spec.languages)}")
+        if self.redis and not self.deployments:
+            key = "redis_url" if self.router.get("redis_url") is not None else "redis_host"
+            raise ValueError(f"router.{key}: Redis shares the rpm/tpm counters of 'deployments'; list them")
         bad = [v for v in self.audit_variants if v not in AUDIT_VARIANTS]
         if bad:
             raise ValueError(f"unknown audit variant(s) {', '.join(bad)} ({', '.join(AUDIT_VARIANTS)})")

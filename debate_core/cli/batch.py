@@ -57,6 +57,9 @@ def add_batch(sub) -> None:
     p.add_argument("--dry-run", action="store_true", help="list the cells and what a run would do; run nothing")
     p.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
     p.add_argument("--audit-out", help="with `audit: true`: also write the audit's judgments to this CSV file")
+    p.add_argument("--ray", metavar="auto|ADDRESS",
+                   help="run each debate as a Ray task on a cluster (auto: this machine's cluster, else a local "
+                        "Ray instance); this process writes the archive. Needs requirements-ray.txt; docs/scale.md")
     p.add_argument("--format", choices=("md", "json"), default="md")
 
 
@@ -64,8 +67,16 @@ def run_batch_cmd(args) -> int:
     from debate_core.batch import BatchRunner, load_spec
 
     spec = load_spec(args.spec)
-    archive = _open(args)
-    runner = BatchRunner(spec, archive, concurrency=args.concurrency, progress=not args.quiet)
+    if getattr(args, "ray", None):
+        from debate_core.batch.ray_runner import RayBatchRunner, import_ray
+
+        import_ray()  # no Ray: one line, before the archive is opened
+        runner = RayBatchRunner(spec, _open(args), address=args.ray, concurrency=args.concurrency,
+                                progress=not args.quiet)
+    else:
+        runner = BatchRunner(spec, _open(args), concurrency=args.concurrency, progress=not args.quiet)
+    if spec.deployments and not args.dry_run:
+        _ = runner.router  # a bad router or an unreachable Redis: one line and exit 2, before any debate
     if args.dry_run:
         plan = runner.plan()
         if args.format == "json":
