@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 
+from debate_core.engines.judged_prompts.layout import debater_conversation, speaker_conversation
 from debate_core.engines.prompts import quote
 
 LANG = "en"
@@ -118,12 +119,8 @@ def rebuttal_messages(label: str, stance: str, topic: str, round_no: int, total_
     for the rounds before it, oldest first.  Each round's messages are written once and then
     repeated byte for byte, so every call begins with the whole previous call: a provider's
     prompt cache serves it."""
-    messages = opening_messages(label, stance, topic, total_rounds)
-    history = list(earlier) + [(own_prev, others_prev)]
-    for k, (own, others) in enumerate(history, start=round_no - len(history) + 1):
-        messages += [{"role": "assistant", "content": own},
-                     {"role": "user", "content": _rebuttal_user(k, total_rounds, others)}]
-    return messages
+    return debater_conversation(opening_messages(label, stance, topic, total_rounds), _rebuttal_user, round_no,
+                                total_rounds, own_prev, others_prev, earlier)
 
 
 def repair_messages(messages: list[dict], bad_reply: str, error: str) -> list[dict]:
@@ -220,22 +217,16 @@ def trial_speaker_messages(side: str, topic: str, round_no: int, total_rounds: i
         f"Keep the speech to at most {max_chars} words; anything beyond is cut off. Output only the speech itself.\n"
         f"{DATA_RULE}"
     )
+
     def turn(k: int) -> str:
         last = " (the last round)" if k >= total_rounds else ""
         return f"This is round {k} of {total_rounds}{last}; it is {name}'s turn to speak."
 
-    messages = [{"role": "system", "content": system}]
-    pending = ["Motion:\n" + quote(topic) + "\n\nThe other side's speeches come to you in order, as data; "
-               "your own earlier speeches are your earlier replies."]
-    for r, sp, text in speeches:
-        if sp == side:
-            messages += [{"role": "user", "content": "\n\n".join(pending + [turn(r)])},
-                         {"role": "assistant", "content": text}]
-            pending = []
-        else:
-            pending.append(f"```data\n### Round {r} · {SIDE_NAMES.get(sp, sp)}\n" + text.replace("```", "ʼʼʼ")
-                           + "\n```")
-    return messages + [{"role": "user", "content": "\n\n".join(pending + [turn(round_no)])}]
+    opening = ("Motion:\n" + quote(topic) + "\n\nThe other side's speeches come to you in order, as data; "
+               "your own earlier speeches are your earlier replies.")
+    return speaker_conversation(system, opening, side, speeches, round_no, turn,
+                                lambda r, sp, text: f"```data\n### Round {r} · {SIDE_NAMES.get(sp, sp)}\n"
+                                + text.replace("```", "ʼʼʼ") + "\n```")
 
 
 TOOL_BUDGET_NOTE = "You have used up your tool calls. Do not call any more tools; write your speech now."

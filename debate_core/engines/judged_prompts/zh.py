@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 
+from debate_core.engines.judged_prompts.layout import debater_conversation, speaker_conversation
 from debate_core.engines.prompts import quote
 
 LANG = "zh"
@@ -107,12 +108,8 @@ def rebuttal_messages(label: str, stance: str, topic: str, round_no: int, total_
                       earlier: list[tuple[str, list[tuple[str, str, str]]]] = ()) -> list[dict]:
     """一位辩手到目前为止的对话，再加本轮的要求（与 en.py 同构：每轮的消息写一次，此后逐字重复，
     所以每次调用都以上一次调用的全文开头，可被服务商的提示缓存命中）。"""
-    messages = opening_messages(label, stance, topic, total_rounds)
-    history = list(earlier) + [(own_prev, others_prev)]
-    for k, (own, others) in enumerate(history, start=round_no - len(history) + 1):
-        messages += [{"role": "assistant", "content": own},
-                     {"role": "user", "content": _rebuttal_user(k, total_rounds, others)}]
-    return messages
+    return debater_conversation(opening_messages(label, stance, topic, total_rounds), _rebuttal_user, round_no,
+                                total_rounds, own_prev, others_prev, earlier)
 
 
 def repair_messages(messages: list[dict], bad_reply: str, error: str) -> list[dict]:
@@ -200,21 +197,15 @@ def trial_speaker_messages(side: str, topic: str, round_no: int, total_rounds: i
         f"{research}\n"
         f"发言不超过 {max_chars} 个字符，超出部分会被截掉；只输出发言正文。\n{DATA_RULE}"
     )
+
     def turn(k: int) -> str:
         last = "（最后一轮）" if k >= total_rounds else ""
         return f"现在是第 {k} 轮（共 {total_rounds} 轮）{last}，轮到{name}发言。"
 
-    messages = [{"role": "system", "content": system}]
-    pending = ["辩题：\n" + quote(topic) + "\n\n对方的发言按顺序作为资料给你；你此前的发言就是你之前的回复。"]
-    for r, sp, text in speeches:
-        if sp == side:
-            messages += [{"role": "user", "content": "\n\n".join(pending + [turn(r)])},
-                         {"role": "assistant", "content": text}]
-            pending = []
-        else:
-            pending.append(f"```data\n### 第 {r} 轮 · {SIDE_NAMES.get(sp, sp)}\n" + text.replace("```", "ʼʼʼ")
-                           + "\n```")
-    return messages + [{"role": "user", "content": "\n\n".join(pending + [turn(round_no)])}]
+    opening = "辩题：\n" + quote(topic) + "\n\n对方的发言按顺序作为资料给你；你此前的发言就是你之前的回复。"
+    return speaker_conversation(system, opening, side, speeches, round_no, turn,
+                                lambda r, sp, text: f"```data\n### 第 {r} 轮 · {SIDE_NAMES.get(sp, sp)}\n"
+                                + text.replace("```", "ʼʼʼ") + "\n```")
 
 
 TOOL_BUDGET_NOTE = "工具调用次数已用完，请不要再调用工具，直接给出你的发言正文。"
