@@ -6,19 +6,24 @@ between operations: each operation attaches the file to a per-process in-memory 
 instance, runs one short transaction and detaches it, which releases the file lock; a lock
 held by another process is waited for with bounded exponential backoff (``lock_timeout``).
 Within one process, operations are serialised by one lock.
+
+A :class:`GroupWriter` is the other way to write: one thread that commits the writes queued
+by many debates together, one transaction per ``interval`` (see docs/batch.md, "Commit
+modes"), which is what lets a batch run dozens of model-backed debates at once.
 """
 
 from __future__ import annotations
 
 import os
 import random
+import sys
 import socket
 import threading
 import time
 from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Optional
+from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
 
 import duckdb
 import pandas as pd
@@ -26,6 +31,8 @@ import pandas as pd
 from debate_core.archive import migrations
 from debate_core.archive.values import first_line, now
 from debate_core.errors import ArchiveError
+from debate_core.models import Debate, LLMCall, RoundSummary, Speech
+from debate_core.recorder import Recorder
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_ARCHIVE = REPO_ROOT / "data" / "archive.duckdb"
@@ -301,3 +308,299 @@ class Connection:
             con.execute("UPDATE debates SET writer_pid = ?, writer_host = ?, writer_start = ?, heartbeat_at = ? "
                         "WHERE id = ?", [w["writer_pid"], w["writer_host"], w["writer_start"], w["heartbeat_at"],
                                          debate_id])
+
+
+# ------------------------------------------------------------ group commits
+
+GROUP_INTERVAL = 0.1  # seconds a queued write waits, at most, for others to share its transaction
+GROUP_HOLD = 0.5  # seconds the writer keeps the file attached across transactions while writes keep coming
+
+
+def update_many(con, table: str, rows: list[dict[str, Any]]) -> None:
+    """Update the rows named by ``id`` with the other values of each dict; one statement per column set."""
+    by_cols: dict[tuple, list[dict[str, Any]]] = {}
+    for row in rows:
+        by_cols.setdefault(tuple(row), []).append(row)
+    for cols, group in by_cols.items():
+        one = "(" + ", ".join("?" for _ in cols) + ")"
+        sets = ", ".join(f"{c} = v.{c}" for c in cols if c != "id")
+        for i in range(0, len(group), 200):
+            part = group[i:i + 200]
+            con.execute(f"UPDATE {table} SET {sets} FROM (VALUES {', '.join([one] * len(part))}) "
+                        f"AS v({', '.join(cols)}) WHERE {table}.id = v.id", [r[c] for r in part for c in cols])
+
+
+
+class GroupWriter:
+    """One thread that commits the writes of many debates together.
+
+    ``submit(item)`` queues a write (anything with a ``debate_id``); the thread takes whatever
+    has queued when the oldest item has waited ``interval`` seconds (at once when a caller
+    waits) and hands the lot to ``apply(con, items)`` inside ONE transaction.  While writes
+    keep coming the file stays attached across transactions for up to ``hold`` seconds (no
+    attach, no replay of the log, no checkpoint in between), then it is folded in, detached and
+    left free for other processes and threads until the next transaction.  When a transaction
+    fails, each item is retried in its own, so one bad write never takes others down; a write
+    that still fails is named in :attr:`failures` (debate id → one line).
+
+    ``submit(..., wait=True)`` returns once the item is committed (raising :class:`ArchiveError`
+    when it failed); :meth:`flush` waits for everything queued so far; :meth:`close` flushes
+    and stops the thread.  ``checkpoint`` items (a finished debate) make the writer fold the
+    log into the file when it lets the file go.
+    """
+
+    def __init__(self, conn: "Connection", apply: Callable[[Any, Sequence[Any]], None], *,
+                 interval: float = GROUP_INTERVAL, hold: float = GROUP_HOLD, name: str = "archive-writer"):
+        self.conn = conn
+        self.apply = apply
+        self.interval = max(0.0, float(interval))
+        self.hold = max(0.0, float(hold))
+        self._checkpoint = False  # a finished debate was written since the file was last folded in
+        self._freed = 0.0  # when the writer last let the file go
+        self.failures: dict[str, str] = {}
+        self.stats = {"transactions": 0, "writes": 0, "seconds": 0.0}
+        self._cond = threading.Condition()
+        self._queue: list[tuple[int, Any, bool, Any]] = []
+        self._oldest = 0.0
+        self._seq = 0  # items submitted
+        self._done = 0  # items committed (or failed) so far, in order
+        self._urgent = False
+        self._closing = False
+        self._thread = threading.Thread(target=self._loop, name=name, daemon=True)
+        self._thread.start()
+
+    # ------------------------------------------------------------ callers
+    def submit(self, item: Any, *, wait: bool = False, checkpoint: bool = False, urgent: bool = False,
+               on_done: Optional[Callable[[Optional[str]], None]] = None) -> None:
+        """Queue ``item``.  ``wait``: return once it is committed; ``urgent``: commit it now rather
+        than after ``interval``; ``on_done(error)``: called by the writer thread once it is
+        committed (``error`` None) or failed (one line)."""
+        with self._cond:
+            if self._closing:
+                raise ArchiveError("the archive writer is closed")
+            self._seq += 1
+            seq = self._seq
+            if not self._queue:
+                self._oldest = time.monotonic()
+            self._queue.append((seq, item, checkpoint, on_done))
+            self._urgent = self._urgent or wait or urgent
+            self._cond.notify_all()
+            if not wait:
+                return
+            self._wait_for(seq)
+        why = self.failures.get(getattr(item, "debate_id", ""))
+        if why:
+            raise ArchiveError(why)
+
+    def flush(self) -> None:
+        """Return once every write submitted so far is committed (or failed)."""
+        if threading.current_thread() is self._thread:
+            return
+        with self._cond:
+            if self._seq > self._done:
+                self._urgent = True
+                self._cond.notify_all()
+                self._wait_for(self._seq)
+
+    def close(self) -> None:
+        self.flush()
+        with self._cond:
+            self._closing = True
+            self._cond.notify_all()
+        self._thread.join()
+
+    def _wait_for(self, seq: int) -> None:
+        while self._done < seq:
+            if not self._thread.is_alive():
+                raise ArchiveError("the archive writer stopped")
+            self._cond.wait(0.5)
+
+    # ------------------------------------------------------------- thread
+    def _loop(self) -> None:
+        held: Optional[duckdb.DuckDBPyConnection] = None  # the file, attached across transactions
+        until = 0.0
+        try:
+            while True:
+                with self._cond:
+                    while not self._queue and not self._closing:
+                        left = until - time.monotonic()
+                        if held is not None and left <= 0:
+                            break
+                        self._cond.wait(left if held is not None else None)
+                    if not self._queue:
+                        if held is not None:
+                            held, h = None, held
+                            self._let_go(h)
+                        if self._closing:
+                            return
+                        continue
+                    while not (self._urgent or self._closing):
+                        left = self._oldest + self.interval - time.monotonic()
+                        if left <= 0:
+                            break
+                        self._cond.wait(left)
+                    batch, self._queue, self._urgent = self._queue, [], False
+                t0 = time.perf_counter()
+                if held is None:
+                    gap = self._freed + self.interval - time.monotonic()
+                    if gap > 0 and not self._closing:
+                        time.sleep(gap)  # the file stays free a moment for other processes and threads
+                    held, until = self._take(batch), time.monotonic() + self.hold
+                if held is not None:
+                    self._commit(held, batch)
+                    self._checkpoint = self._checkpoint or any(cp for _, _, cp, _ in batch)
+                    if time.monotonic() >= until or self._closing:
+                        held, h = None, held
+                        self._let_go(h)
+                with self._cond:
+                    self.stats["transactions"] += 1
+                    self.stats["writes"] += len(batch)
+                    self.stats["seconds"] += time.perf_counter() - t0
+                    self._done = batch[-1][0]
+                    self._cond.notify_all()
+                for _, item, _, on_done in batch:
+                    if on_done is not None:
+                        try:
+                            on_done(self.failures.get(getattr(item, "debate_id", "") or ""))
+                        except Exception:  # noqa: BLE001 - a caller's callback never stops the writer
+                            pass
+        finally:
+            if held is not None:
+                try:
+                    self._let_go(held)
+                except Exception:  # noqa: BLE001 - already letting go after a failure
+                    pass
+
+    def _take(self, batch: list) -> Optional[duckdb.DuckDBPyConnection]:
+        """Attach the file for writing and keep it (and this process's archive lock) until
+        :meth:`_let_go`; on failure every item of ``batch`` fails."""
+        HOST_LOCK.acquire()
+        try:
+            host = _host()
+            if self.conn.path.exists() and self.conn.path.stat().st_size > 0:
+                self.conn._check_header()
+            self.conn._attach(host, True)
+            host.execute(f"USE {_ALIAS}")
+            return host
+        except BaseException as exc:  # noqa: BLE001 - reported per debate
+            HOST_LOCK.release()
+            for _, item, _, _ in batch:
+                self._fail(item, exc)
+            return None
+
+    def _let_go(self, host: duckdb.DuckDBPyConnection) -> None:
+        """Fold the log in (always when a finished debate was written, else past its size limit),
+        detach, and let other threads and processes have the file."""
+        try:
+            self.conn._maybe_checkpoint(host, force=self._checkpoint)
+        finally:
+            self._checkpoint = False
+            try:
+                host.execute("USE memory")
+                host.execute(f"DETACH {_ALIAS}")
+            finally:
+                HOST_LOCK.release()
+                self._freed = time.monotonic()
+        return None
+
+    def _commit(self, host: duckdb.DuckDBPyConnection, batch: list[tuple[int, Any, bool, Any]]) -> None:
+        items = [item for _, item, _, _ in batch]
+        try:
+            self._transaction(host, items)
+            return
+        except BaseException:  # noqa: BLE001 - retried one by one below
+            if len(items) == 1:
+                self._fail(items[0], sys.exc_info()[1])
+                return
+        for item in items:
+            try:
+                self._transaction(host, [item])
+            except BaseException as exc:  # noqa: BLE001 - reported per debate, never raised in the thread
+                self._fail(item, exc)
+
+    def _transaction(self, host: duckdb.DuckDBPyConnection, items: list) -> None:
+        host.execute("BEGIN TRANSACTION")
+        try:
+            self.apply(host, items)
+            host.execute("COMMIT")
+        except BaseException:
+            try:
+                host.execute("ROLLBACK")
+            except duckdb.Error:
+                pass
+            raise
+
+    def _fail(self, item: Any, exc: Optional[BaseException]) -> None:
+        debate_id = getattr(item, "debate_id", "") or ""
+        text = first_line(exc) if exc is not None else "unknown error"
+        self.failures.setdefault(debate_id, f"not archived: {text}")
+
+
+class GroupedRecorder(Recorder):
+    """The archive as a recorder whose writes many debates share: each write is built in the
+    debate's thread and queued; one :class:`~debate_core.archive.connection.GroupWriter` thread
+    commits whatever has queued, from every debate, in one transaction at most ``interval``
+    seconds later.  ``durable`` says which writes the debate waits for: ``finish`` (a debate
+    leaving ``running`` — completed, failed, stopped — returns once everything it wrote is
+    committed), ``speech`` (also every speech, as the direct path promises) or ``all``.
+
+    Everything else (reads, ``claim``, ``mark_interrupted`` …) is the archive's own, so this
+    object stands in for the archive wherever a run takes one (``runs.reopen``).  A write that
+    could not be committed makes the debate's next write raise :class:`ArchiveError`."""
+
+    def __init__(self, archive: Any, *, interval: float = GROUP_INTERVAL, durable: str = "finish"):
+        if durable not in ("finish", "speech", "all"):
+            raise ValueError(f"durable: {durable!r} is not finish, speech or all")
+        self.archive = archive
+        self.durable = durable
+        self.writer = GroupWriter(archive, archive._apply_writes, interval=interval)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.archive, name)
+
+    def __repr__(self) -> str:
+        return f"GroupedRecorder({self.archive!r})"
+
+    def __enter__(self) -> "GroupedRecorder":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    @property
+    def failures(self) -> dict[str, str]:
+        return self.writer.failures
+
+    def _submit(self, write: Any, wait: bool, checkpoint: bool = False) -> None:
+        why = self.writer.failures.get(write.debate_id)
+        if why:
+            raise ArchiveError(why)
+        self.writer.submit(write, wait=wait or self.durable == "all", checkpoint=checkpoint)
+
+    def start(self, debate: Debate) -> None:
+        self._submit(self.archive._write_start(debate), wait=False)
+
+    def speech(self, debate: Debate, speech: Speech) -> None:
+        self._submit(self.archive._write_speech(debate, speech), wait=self.durable == "speech")
+
+    def summary(self, debate: Debate, summary: RoundSummary) -> None:
+        self._submit(self.archive._write_summary(debate, summary), wait=False)
+
+    def call(self, debate: Debate, call: LLMCall) -> None:
+        self._submit(self.archive._write_call(debate, call), wait=False)
+
+    def update(self, debate: Debate) -> None:
+        # a debate leaving "running" is committed before the caller goes on, and a finished one
+        # is folded into the file, as on the direct path
+        self._submit(self.archive._write_update(debate), wait=debate.status != "running",
+                     checkpoint=debate.status in FINISHED)
+
+    def set_status(self, debate_id: str, status: str, reason: str = "") -> None:
+        self.writer.flush()  # after this debate's queued writes, never before them
+        self.archive.set_status(debate_id, status, reason)  # type: ignore[attr-defined]
+
+    def flush(self) -> None:
+        self.writer.flush()
+
+    def close(self) -> None:
+        self.writer.close()

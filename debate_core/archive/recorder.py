@@ -11,10 +11,11 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
-from debate_core.archive.connection import FINISHED
+from debate_core.archive.connection import FINISHED, GROUP_INTERVAL, GroupedRecorder, update_many
 from debate_core.archive.migrations import AUDIT_TABLES, DEBATE_TABLES
 from debate_core.archive.values import dumps, now, to_utc
 from debate_core.models import Debate, LLMCall, Pack, RoundSummary, Speech
@@ -140,6 +141,68 @@ def _pack_for(debate: Debate) -> Optional[Pack]:
     if (pack.name, pack.version) != (debate.pack_name, debate.pack_version):
         return None
     return pack
+
+
+OUTCOME_TABLES = ("observations", "verdicts", "verdict_rows", "verdict_rounds", "judgments")
+_SUMMARY, _CALL, _OUTCOME = "S\x1e", "C\x1e", "O\x1e"  # other keys in a fresh debate's set than its speeches'
+
+
+@dataclass
+class Write:
+    """One recorder write of a debate, built in the debate's own thread (rows computed and
+    scrubbed there) and applied later with others in one transaction (:class:`GroupedRecorder`).
+
+    Applied in this order: the debate's row (``header``: upserted, with the pack linked),
+    ``before`` (statements such as the deletes a rerun needs), ``rows`` (inserts, grouped by
+    table with other writes' rows into multi-row statements), then the debate's status and
+    totals (``touch``: only the latest per debate and transaction is written)."""
+
+    debate_id: str
+    header: Optional[dict[str, Any]] = None
+    pack: Optional[Pack] = None
+    before: list[tuple[str, list]] = field(default_factory=list)
+    rows: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    touch: Optional[dict[str, Any]] = None
+    next_seq: bool = False  # a model call whose place in the debate is unknown: numbered after the stored ones
+
+
+_PACK_HASHES: dict[int, tuple[Pack, str]] = {}
+
+
+def _pack_hash_of(pack: Pack) -> str:
+    """:func:`_pack_hash`, computed once per pack object (packs are cached and never change)."""
+    hit = _PACK_HASHES.get(id(pack))
+    if hit is None or hit[0] is not pack:
+        hit = _PACK_HASHES[id(pack)] = (pack, _pack_hash(pack))
+    return hit[1]
+
+
+_TOUCHED = ("id", "status", "stop_reason", "rounds_done", "prompt_tokens", "completion_tokens", "cached_tokens", "cost",
+            "failed_round", "updated_at", "finished_at")
+
+
+def _touch_values(debate: Debate) -> dict[str, Any]:
+    t = {k: v for k, v in _totals(debate).items() if k != "failed_round"}
+    return {"status": debate.status, **t, "updated_at": to_utc(debate.updated_at) if debate.updated_at else now()}
+
+
+def _outcome_rows(debate: Debate, secrets: list[str]) -> list[tuple[str, dict[str, Any]]]:
+    """The rows of a debate's outcome tables (as :meth:`ArchiveRecorder._write_outcome` writes them)."""
+    rows: list[tuple[str, dict[str, Any]]] = [("judgments", r) for r in _judgment_rows(debate, secrets)]
+    o, v = debate.observation, debate.verdict
+    if o is not None:
+        rows.append(("observations", {"debate_id": debate.id, "divergence": o.divergence, "consensus": o.consensus,
+                                      "to_reader": o.to_reader, "engine": o.engine}))
+    if v is not None:
+        rows.append(("verdicts", {"debate_id": debate.id, "winner": v.winner, "summary": v.summary,
+                                  "reasons": dumps(v.reasons), "note": v.note, "parsed": v.parsed,
+                                  "raw": scrub(v.raw, secrets), "judge": v.judge}))
+        rows += [("verdict_rows", {"debate_id": debate.id, "ord": i, "label": r.label, "stance": r.stance,
+                                   "strongest": r.strongest, "weakness": r.weakness, "score": r.score})
+                 for i, r in enumerate(v.rows)]
+        rows += [("verdict_rounds", {"debate_id": debate.id, "ord": i, "round": c.round, "comment": c.comment})
+                 for i, c in enumerate(v.per_round)]
+    return rows
 
 
 class ArchiveRecorder(Recorder):
@@ -280,6 +343,133 @@ class ArchiveRecorder(Recorder):
             self._write_outcome(con, debate, secrets)
         if debate.status != "running":
             self._fresh.pop(debate.id, None)
+
+    # ------------------------------------------------ group commits (batches)
+    def grouped(self, *, interval: float = GROUP_INTERVAL, durable: str = "finish") -> "GroupedRecorder":
+        """A recorder on this archive whose writes are committed together by one writer thread
+        (:class:`GroupedRecorder`); close it (or use it as a context manager) when done."""
+        return GroupedRecorder(self, interval=interval, durable=durable)
+
+    def _write_start(self, debate: Debate) -> Write:
+        # runs.start reports a debate it has just created (a fresh id): no row of it can exist yet
+        self._fresh[debate.id] = set()
+        header = _header(debate, env_secrets())
+        self.__dict__.setdefault("_headers", {})[debate.id] = header
+        return Write(debate.id, header=header, pack=_pack_for(debate))
+
+    def _write_speech(self, debate: Debate, speech: Speech) -> Write:
+        ord_ = next((i for i, s in enumerate(debate.rounds) if s is speech), len(debate.rounds))
+        return self._keyed(debate, _speech_key(speech.round, speech.speaker), "speeches",
+                           _speech_row(debate.id, speech, ord_, env_secrets()),
+                           "round = ? AND speaker = ?", [speech.round, speech.speaker])
+
+    def _write_summary(self, debate: Debate, summary: RoundSummary) -> Write:
+        ord_ = next((i for i, s in enumerate(debate.summaries) if s is summary), len(debate.summaries))
+        row = {"debate_id": debate.id, "round": summary.round, "ord": ord_, "speaker": summary.speaker,
+               "text": summary.text}
+        return self._keyed(debate, _SUMMARY + _speech_key(summary.round, summary.speaker), "summaries", row,
+                           "round = ? AND speaker = ?", [summary.round, summary.speaker])
+
+    def _write_call(self, debate: Debate, call: LLMCall) -> Write:
+        seq = next((i for i in range(len(debate.llm_calls) - 1, -1, -1) if debate.llm_calls[i] is call), None)
+        row = _call_row(debate.id, call, -1 if seq is None else seq, env_secrets())
+        if seq is None:
+            return Write(debate.id, rows=[("llm_calls", row)], touch=_touch_values(debate), next_seq=True)
+        return self._keyed(debate, f"{_CALL}{seq}", "llm_calls", row, "seq = ?", [seq])
+
+    def _keyed(self, debate: Debate, key: str, table: str, row: dict[str, Any], where: str, params: list) -> Write:
+        """A row that replaces the one stored under the same key; a debate this archive started
+        writes its keys once each, so the delete is skipped for a key not written yet."""
+        written = self._fresh.get(debate.id)
+        before = [] if written is not None and key not in written else \
+            [(f"DELETE FROM {table} WHERE debate_id = ? AND {where}", [debate.id, *params])]
+        if written is not None:
+            written.add(key)
+        return Write(debate.id, before=before, rows=[(table, row)], touch=_touch_values(debate))
+
+    def _write_update(self, debate: Debate) -> Write:
+        secrets = env_secrets()
+        keys = [_speech_key(s.round, s.speaker) for s in debate.rounds]
+        skeys = [_speech_key(s.round, s.speaker) for s in debate.summaries]
+        written = self._fresh.get(debate.id)
+        before = []
+        if written is None or {k for k in written if k[:2] not in (_SUMMARY, _CALL, _OUTCOME)} - set(keys):
+            before.append(("DELETE FROM speeches WHERE debate_id = ? AND NOT list_contains(?, "
+                           "round::VARCHAR || chr(31) || speaker)", [debate.id, keys]))
+        if written is None or {k[2:] for k in written if k[:2] == _SUMMARY} - set(skeys):
+            before.append(("DELETE FROM summaries WHERE debate_id = ? AND NOT list_contains(?, "
+                           "round::VARCHAR || chr(31) || speaker)", [debate.id, skeys]))
+        if written is None or _OUTCOME in written:
+            before += [(f"DELETE FROM {t} WHERE debate_id = ?", [debate.id]) for t in OUTCOME_TABLES]
+        rows = _outcome_rows(debate, secrets)
+        if written is not None and rows:
+            written.add(_OUTCOME)
+        header = _header(debate, secrets)
+        headers = self.__dict__.setdefault("_headers", {})
+        prev = headers.get(debate.id) if written is not None else None
+        if debate.status != "running":
+            self._fresh.pop(debate.id, None)
+            headers.pop(debate.id, None)
+        elif written is not None:
+            headers[debate.id] = header
+        if prev is not None:  # only what changed (and the status and totals, which touches also write)
+            header = {k: v for k, v in header.items() if k in _TOUCHED or prev.get(k) != v}
+        return Write(debate.id, header=header, before=before, rows=rows)
+
+    def _apply_writes(self, con, writes: Sequence[Write]) -> None:
+        """Apply queued writes in the caller's transaction, in few statements: the debates' rows
+        (a debate's headers merged, later values winning) inserted or updated together, the
+        other rows in one multi-row insert per table, the status and totals (the latest per
+        debate, when newer than its row) in one update."""
+        owner = self._writer_cols()
+        last: dict[str, int] = {}
+        packs: dict[str, Pack] = {}
+        merged: dict[str, dict[str, Any]] = {}
+        for i, w in enumerate(writes):
+            if w.header is not None:
+                last[w.debate_id] = i
+                merged.setdefault(w.debate_id, {}).update(w.header)
+            if w.pack is not None:
+                packs[w.debate_id] = w.pack
+        headers = []
+        for debate_id in last:
+            row = {**merged[debate_id], **owner}
+            pack = packs.get(debate_id)
+            if pack is not None:
+                h = _pack_hash_of(pack)
+                if con.execute("SELECT 1 FROM packs WHERE pack_hash = ?", [h]).fetchone() is None:
+                    self._snapshot_pack(con, pack)
+                row.update(pack_hash=h, pack_path=str(Path(pack.path).resolve()))
+            headers.append(row)
+        stored = {r[0] for r in con.execute("SELECT id FROM debates WHERE list_contains(?, id)",
+                                            [[h["id"] for h in headers]]).fetchall()} if headers else set()
+        _insert_many(con, "debates", [h for h in headers if h["id"] not in stored])
+        update_many(con, "debates", [{k: v for k, v in h.items() if k != "created_at"} for h in headers
+                                     if h["id"] in stored])
+        pending: dict[str, list[dict[str, Any]]] = {}
+        touches: dict[str, dict[str, Any]] = {}
+
+        def insert_pending() -> None:
+            for table, rows in pending.items():
+                _insert_many(con, table, rows)
+            pending.clear()
+
+        for i, w in enumerate(writes):
+            if w.before or w.next_seq:
+                insert_pending()
+                for sql, params in w.before:
+                    con.execute(sql, params)
+            for table, row in w.rows:
+                if w.next_seq:
+                    row["seq"] = con.execute("SELECT coalesce(max(seq), -1) + 1 FROM llm_calls WHERE debate_id = ?",
+                                             [w.debate_id]).fetchone()[0]
+                    _insert(con, table, row)
+                else:
+                    pending.setdefault(table, []).append(row)
+            if w.touch is not None and i > last.get(w.debate_id, -1):  # newer than the row written above
+                touches[w.debate_id] = {"id": w.debate_id, **w.touch, **owner}
+        insert_pending()
+        update_many(con, "debates", list(touches.values()))
 
     # ----------------------------------------------------------- full writes
     def save(self, debate: Debate, *, imported_from: Optional[str] = None, replace: bool = True) -> bool:

@@ -4,17 +4,38 @@ New cells start through :func:`debate_core.runs.start` and cells whose debate fa
 stopped or was interrupted continue through :func:`debate_core.runs.reopen`; one debate's
 error is recorded for its cell and never stops the others.  Model calls go through the
 gateway, or through one shared ``litellm.Router`` when the spec lists ``deployments``.
+
+How a cell's debate reaches the archive (``commit``, docs/batch.md "Commit modes"):
+``speech`` — every write in its own transaction as it happens; ``group`` — every write queued
+and committed with the other debates' writes by one writer thread, at most
+:data:`GROUP_INTERVAL` seconds later, a cell reported only once its debate is committed;
+``debate`` — the finished debate written whole.  ``auto`` is ``debate`` for offline debates and
+``group`` for debates that call a model.  A wide group-mode batch (``concurrency`` ≥
+:data:`PROCESS_MIN_CONCURRENCY`) runs its new debates in forked worker processes, one per core,
+which send their writes to this process's writer: the debates' Python (litellm, the checks)
+then uses every core, and the archive still has one writer.
 """
 
 from __future__ import annotations
 
+import gc
+import itertools
+import multiprocessing as mp
+import os
+import queue
+import signal
+import sys
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from multiprocessing.connection import wait as mp_wait
 from pathlib import Path
 from typing import Any, Callable, Optional, Union
 
 from debate_core import runs
+from debate_core.archive.connection import FINISHED, GROUP_INTERVAL
+from debate_core.archive.recorder import ArchiveRecorder, Write
+from debate_core.errors import ArchiveError
 from debate_core.models import Debate
 from debate_core.protocols import registry
 from debate_core.recorder import NULL_RECORDER, Recorder
@@ -104,6 +125,11 @@ class _Committer:
         self._thread.join()
 
 
+COMMIT_MODES = ("auto", "speech", "group", "debate")
+PROCESS_MIN_CONCURRENCY = 16  # narrower batches run in one process
+GROUP_DURABLE = "finish"  # what a debate waits for in group mode (GroupedRecorder: finish, speech, all)
+
+
 def _models_called(cells: list[Cell]) -> set[str]:
     """The models the cells' debates call (debaters and judges), offline excluded."""
     return {m for c in cells for m in c.models + ((c.judge_model,) if c.judge_model else ())} - {"offline"}
@@ -115,8 +141,18 @@ class BatchRunner:
     def __init__(self, spec: Union[BatchSpec, dict, str, Path], archive=None, *,
                  concurrency: Optional[int] = None, progress: Union[bool, str] = False,
                  on_result: Optional[Callable[[CellResult], None]] = None,
-                 stop: Optional[threading.Event] = None, router: Any = None, probe: bool = True):
+                 stop: Optional[threading.Event] = None, router: Any = None, probe: bool = True,
+                 commit: Optional[str] = None, group_interval: float = GROUP_INTERVAL,
+                 durable: str = GROUP_DURABLE, processes: Optional[int] = None):
         self.spec = load_spec(spec)
+        self.commit = commit or self.spec.commit
+        if self.commit not in COMMIT_MODES:
+            raise ValueError(f"commit: {self.commit!r} is not one of {', '.join(COMMIT_MODES)}")
+        self.group_interval = group_interval
+        self.durable = durable
+        self.processes = processes
+        self._grouped: Any = None  # archive.GroupedRecorder while a run has group-mode cells
+        self._remote: Optional[_RemoteRecorder] = None  # in a worker process: its writes go to the parent
         self.archive = archive
         self.concurrency = max(1, int(concurrency or self.spec.concurrency))
         self.progress = progress
@@ -188,13 +224,17 @@ class BatchRunner:
             return CellResult(cell, "busy", old_id, "a live process is running this cell's debate")
         if self.stop.is_set():
             return CellResult(cell, "cancelled", None, "the batch was stopped before this cell")
-        buffered = self.archive is not None and action == "run" and self._buffered(cell)
-        inner = self.archive if self.archive is not None and not buffered else NULL_RECORDER
+        mode = self._mode(cell) if self.archive is not None else "none"
+        buffered = mode == "debate" and action == "run"
+        store = self._grouped if mode == "group" and self._grouped is not None else self.archive
+        if self._remote is not None:
+            store, buffered = self._remote, False
+        inner = store if store is not None and not buffered else NULL_RECORDER
         tag = _Tagged(inner, self.batch_id)
         debate: Optional[Debate] = None
         try:
             if action == "resume":
-                runner, debate = runs.reopen(self.archive, old_id, gateway_options=self.gateway_options())
+                runner, debate = runs.reopen(store, old_id, gateway_options=self.gateway_options())
             else:
                 runner, debate = runs.start(config_for(self.spec, cell), tag, probe=False,
                                             gateway_options=self.gateway_options())
@@ -206,9 +246,9 @@ class BatchRunner:
                 live.status, live.stop_reason = "failed", f"batch: {reason}"
                 if buffered:
                     self._commit(live)
-                elif self.archive is not None:
+                elif store is not None:
                     try:
-                        self.archive.set_status(live.id, "failed", live.stop_reason)
+                        store.set_status(live.id, "failed", live.stop_reason)
                     except Exception:  # noqa: BLE001
                         pass
             return CellResult(cell, "error", live.id if live else None, reason, resumed=action == "resume",
@@ -218,13 +258,13 @@ class BatchRunner:
         return CellResult(cell, debate.status, debate.id, debate.stop_reason, resumed=action == "resume",
                           seconds=time.perf_counter() - t0)
 
-    def _buffered(self, cell: Cell) -> bool:
-        """``commit: debate`` (or ``auto`` for debates on the offline engine, which take milliseconds)."""
-        if self.spec.commit == "speech":
-            return False
-        if self.spec.commit == "debate":
-            return True
-        return registry.get(cell.protocol).offline and (not cell.models or cell.models[0] == "offline")
+    def _mode(self, cell: Cell) -> str:
+        """How the cell's debate is written: ``speech``, ``group`` or ``debate`` (``auto``: ``debate``
+        for debates on the offline engine, which take milliseconds; ``group`` for the rest)."""
+        if self.commit != "auto":
+            return self.commit
+        offline = registry.get(cell.protocol).offline and (not cell.models or cell.models[0] == "offline")
+        return "debate" if offline else "group"
 
     def _commit(self, debate: Debate) -> None:
         with self._lock:
@@ -247,48 +287,30 @@ class BatchRunner:
         result = BatchResult(batch_id=self.batch_id, protocol=self.spec.protocol,
                              archive=str(getattr(self.archive, "path", "")) or None)
         todo = [(c, existing.get(c.key, [])) for c in cells]
+        nproc = self.processes_for(cells)
+        remote = [(i, c, prior) for i, (c, prior) in enumerate(todo)
+                  if plan_action(prior, resume=self.spec.resume)[0] == "run"] if nproc > 1 else []
+        children = _fork_children(self, nproc) if remote else []  # before this process starts any thread
+        if self.archive is not None and any(self._mode(c) == "group" for c in cells):
+            self._grouped = self.archive.grouped(interval=self.group_interval, durable=self.durable)
+        away = {c.key for _, c, _ in remote}
         bar = Bar(len(todo), self.batch_id, self.progress)
         by_key: dict[str, CellResult] = {}
         try:
-            with bar, ThreadPoolExecutor(max_workers=self.concurrency, thread_name_prefix="batch") as pool:
-                pending: dict[Future, Cell] = {}
-                queue = iter(todo)
-
-                def submit_more() -> None:
-                    while len(pending) < self.concurrency * 2 and not self.stop.is_set():
-                        try:
-                            c, prior = next(queue)
-                        except StopIteration:
-                            return
-                        action, _old = plan_action(prior, resume=self.spec.resume)
-                        if action in ("skip", "busy"):
-                            r = self.run_cell(c, prior)
-                            by_key[c.key] = r
-                            bar.done(r)
-                            self._emit(r)
-                            continue
-                        pending[pool.submit(self.run_cell, c, prior)] = c
-
-                submit_more()
-                try:
-                    while pending:
-                        finished, _ = wait(list(pending), timeout=0.5, return_when=FIRST_COMPLETED)
-                        for fut in finished:
-                            c = pending.pop(fut)
-                            r = fut.result()
-                            by_key[c.key] = r
-                            bar.done(r)
-                            self._emit(r)
-                        submit_more()
-                except KeyboardInterrupt:
-                    self.stop.set()
-                    bar.note("stopping: running debates halt at their next round; rerun the spec to resume")
-                    for fut, c in list(pending.items()):
-                        if fut.cancel():
-                            pending.pop(fut)
-                    for fut, c in pending.items():
-                        by_key[c.key] = fut.result()
+            with bar:
+                self._run_here([(c, prior) for c, prior in todo if c.key not in away], by_key, bar)
+                if children:
+                    self._run_children(children, remote, by_key, bar)
         finally:
+            for ch in children:
+                ch.end()
+            if self._grouped is not None:
+                self._grouped.close()
+                for r in by_key.values():
+                    why = self._grouped.failures.get(r.debate_id or "")
+                    if why and r.status not in ("error", "skipped", "busy"):
+                        r.status, r.reason = "error", why
+                self._grouped = None
             if self._committer is not None:
                 self._committer.close()
                 for r in by_key.values():
@@ -310,10 +332,343 @@ class BatchRunner:
                                        gateway_options=self.gateway_options())
         return result
 
+    def _done(self, r: CellResult, by_key: dict[str, CellResult], bar: Bar) -> None:
+        by_key[r.cell.key] = r
+        bar.done(r)
+        self._emit(r)
+
+    def _interrupted(self, bar: Bar) -> None:
+        self.stop.set()
+        bar.note("stopping: running debates halt at their next round; rerun the spec to resume")
+
+    def _run_here(self, todo: list[tuple[Cell, list[Existing]]], by_key: dict[str, CellResult], bar: Bar) -> None:
+        """The cells in this process's threads, at most ``concurrency`` at a time."""
+        if not todo:
+            return
+        with ThreadPoolExecutor(max_workers=self.concurrency, thread_name_prefix="batch") as pool:
+            pending: dict[Future, Cell] = {}
+            queue = iter(todo)
+
+            def submit_more() -> None:
+                while len(pending) < self.concurrency * 2 and not self.stop.is_set():
+                    try:
+                        c, prior = next(queue)
+                    except StopIteration:
+                        return
+                    action, _old = plan_action(prior, resume=self.spec.resume)
+                    if action in ("skip", "busy"):
+                        self._done(self.run_cell(c, prior), by_key, bar)
+                        continue
+                    pending[pool.submit(self.run_cell, c, prior)] = c
+
+            submit_more()
+            try:
+                while pending:
+                    finished, _ = wait(list(pending), timeout=0.5, return_when=FIRST_COMPLETED)
+                    for fut in finished:
+                        pending.pop(fut)
+                        self._done(fut.result(), by_key, bar)
+                    submit_more()
+            except KeyboardInterrupt:
+                self._interrupted(bar)
+                for fut, c in list(pending.items()):
+                    if fut.cancel():
+                        pending.pop(fut)
+                for fut, c in pending.items():
+                    by_key[c.key] = fut.result()
+
+    def processes_for(self, cells: list[Cell]) -> int:
+        """How many worker processes run the batch's new debates (1: all in this process).
+
+        ``processes`` when given, else: one per core (at most ``concurrency // 8``) for a batch
+        of at least :data:`PROCESS_MIN_CONCURRENCY` debates at a time that call models; always 1
+        without ``fork``, with a shared router (its rate limits are per process) or when a cell
+        is written otherwise than ``group``."""
+        if "fork" not in mp.get_all_start_methods() or self.spec.deployments or self._router is not None \
+                or self._remote is not None:
+            return 1
+        if self.archive is not None and any(self._mode(c) != "group" for c in cells):
+            return 1
+        n = self.processes
+        if n is None:
+            if self.concurrency < PROCESS_MIN_CONCURRENCY or not _models_called(cells):
+                return 1
+            n = min(_cores(), self.concurrency // 8)
+        return max(1, min(int(n), self.concurrency))
+
+    def _run_children(self, children: list["_Child"], items: list[tuple[int, Cell, list[Existing]]],
+                      by_key: dict[str, CellResult], bar: Bar) -> None:
+        """Hand the cells to the worker processes as their threads free up; commit their writes
+        with this process's writer thread (acknowledging the ones a debate waits for).  A cell's
+        result is reported once everything its debate wrote is committed (the worker's thread
+        has gone on to its next cell by then)."""
+        feed = iter(items)
+        live = list(children)
+        stopping = False
+        ready: "queue.SimpleQueue[CellResult]" = queue.SimpleQueue()
+        owed = 0  # results waiting for their debate's writes to be committed
+        for ch in children:
+            ch.feed(feed, self.stop)
+        while live or owed:
+            try:
+                while owed:
+                    try:
+                        r = ready.get_nowait()
+                    except queue.Empty:
+                        break
+                    owed -= 1
+                    self._done(r, by_key, bar)
+                if self.stop.is_set() and not stopping:
+                    stopping = True
+                    for ch in live:
+                        ch.send(("stop",))
+                        ch.feed(feed, self.stop)
+                if not live:
+                    time.sleep(0.02)
+                    continue
+                for conn in mp_wait([ch.conn for ch in live], timeout=0.05 if owed else 0.5):
+                    ch = next(x for x in live if x.conn is conn)
+                    try:
+                        msg = conn.recv()
+                    except (EOFError, OSError):
+                        live.remove(ch)
+                        self._lost(ch, by_key, bar)
+                        continue
+                    kind = msg[0]
+                    if kind == "write":
+                        _, token, write, wait_, checkpoint, pack = msg
+                        ch.open.add(write.debate_id)
+                        if pack is not None:
+                            write.pack = _load_pack(*pack)
+                        ack = (lambda err, ch=ch, token=token: ch.send(("ack", token, err))) if wait_ else None
+                        self._grouped.writer.submit(write, checkpoint=checkpoint, urgent=wait_, on_done=ack)
+                    elif kind == "status":
+                        self._grouped.set_status(*msg[1:])
+                    elif kind == "result":
+                        r = msg[2]
+                        ch.assigned.pop(msg[1], None)
+                        ch.open.discard(r.debate_id)
+                        ch.free += 1
+                        ch.feed(feed, self.stop)
+                        if self._grouped is not None and r.debate_id:  # after the debate's writes, in order
+                            owed += 1
+                            self._grouped.writer.submit(Write(r.debate_id), on_done=lambda _err, r=r: ready.put(r))
+                        else:
+                            self._done(r, by_key, bar)
+                    elif kind == "exit":
+                        live.remove(ch)
+            except KeyboardInterrupt:
+                self._interrupted(bar)
+
+    def _lost(self, ch: "_Child", by_key: dict[str, CellResult], bar: Bar) -> None:
+        """A worker process that died: its cells are errors, its debates interrupted (resumable)."""
+        ch.proc.join(1)
+        why = f"worker process {ch.proc.pid} exited (code {ch.proc.exitcode})"
+        for cell in ch.assigned.values():
+            self._done(CellResult(cell, "error", None, why), by_key, bar)
+        ch.assigned.clear()
+        for debate_id in ch.open:
+            try:
+                self._grouped.set_status(debate_id, "interrupted", why)
+            except Exception:  # noqa: BLE001
+                pass
+
     def _emit(self, r: CellResult) -> None:
         if self.on_result is not None:
             with self._lock:
                 self.on_result(r)
+
+
+# --------------------------------------------------------- worker processes
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+class _Child:
+    """The parent's handle on one worker process."""
+
+    def __init__(self, proc, conn, threads: int):
+        self.proc, self.conn = proc, conn
+        self.free = threads + 1  # cells it may hold: one queued behind its threads
+        self.assigned: dict[int, Cell] = {}
+        self.open: set[str] = set()  # debates it writes that have not reported a result
+        self.done = False
+        self._lock = threading.Lock()  # the main thread feeds, the writer thread acknowledges
+
+    def send(self, msg: tuple) -> None:
+        with self._lock:
+            try:
+                self.conn.send(msg)
+            except (OSError, ValueError):
+                pass  # gone: noticed by the reader
+
+    def feed(self, feed, stop: threading.Event) -> None:
+        while self.free > 0 and not stop.is_set():
+            item = next(feed, None)
+            if item is None:
+                break
+            idx, cell, prior = item
+            self.assigned[idx] = cell
+            self.free -= 1
+            self.send(("cell", idx, cell, prior))
+        else:
+            if not stop.is_set():
+                return
+        if not self.done:
+            self.done = True
+            self.send(("done",))
+
+    def end(self) -> None:
+        self.proc.join(5)
+        if self.proc.is_alive():
+            self.proc.kill()
+            self.proc.join(5)
+        self.conn.close()
+
+
+def _load_pack(name: str, version: str, path: Optional[str]) -> Any:
+    from debate_core.content.packs import get_pack
+
+    try:
+        pack = get_pack(path)
+    except Exception:  # noqa: BLE001 - a pack that moved is simply not linked
+        return None
+    return pack if (pack.name, pack.version) == (name, version) else None
+
+
+def _fork_children(parent: BatchRunner, n: int) -> list[_Child]:
+    ctx = mp.get_context("fork")
+    children = []
+    for i in range(n):
+        threads = parent.concurrency // n + (1 if i < parent.concurrency % n else 0)
+        mine, theirs = ctx.Pipe()
+        siblings = [ch.conn for ch in children]  # the earlier workers' pipes: not this one's to hold open
+        proc = ctx.Process(target=_child_main, args=(theirs, parent.spec, threads, parent.archive is not None,
+                                                     parent.durable, os.getpid(), siblings),
+                           name=f"batch-worker-{i}", daemon=True)
+        proc.start()
+        theirs.close()
+        children.append(_Child(proc, mine, threads))
+    return children
+
+
+class _RemoteRecorder(Recorder):
+    """In a worker process: the archive's writes, built here and committed by the parent's writer."""
+
+    def __init__(self, conn, durable: str = GROUP_DURABLE):
+        self.conn = conn
+        self.durable = durable
+        self.builder = ArchiveRecorder()
+        self.builder._fresh = {}
+        self._lock = threading.Lock()
+        self._tokens = itertools.count(1)
+        self._waiting: dict[int, list] = {}
+
+    def send(self, msg: tuple) -> None:
+        with self._lock:
+            self.conn.send(msg)
+
+    def _submit(self, write: Write, wait: bool, checkpoint: bool = False, pack: Any = None) -> None:
+        token = next(self._tokens)
+        if wait:
+            slot = self._waiting[token] = [threading.Event(), None]
+        self.send(("write", token, write, wait, checkpoint, pack))
+        if wait:
+            slot[0].wait()
+            self._waiting.pop(token, None)
+            if slot[1]:
+                raise ArchiveError(slot[1])
+
+    def acked(self, token: int, error: Optional[str]) -> None:
+        slot = self._waiting.get(token)
+        if slot is not None:
+            slot[1] = error
+            slot[0].set()
+
+    def start(self, debate: Debate) -> None:
+        write = self.builder._write_start(debate)
+        pack = None
+        if write.pack is not None:  # the parent loads the pack itself rather than receive it
+            write.pack, pack = None, (write.pack.name, write.pack.version, debate.config.pack)
+        self._submit(write, False, pack=pack)
+
+    def speech(self, debate: Debate, speech) -> None:
+        self._submit(self.builder._write_speech(debate, speech), self.durable in ("speech", "all"))
+
+    def summary(self, debate: Debate, summary) -> None:
+        self._submit(self.builder._write_summary(debate, summary), self.durable == "all")
+
+    def call(self, debate: Debate, call) -> None:
+        self._submit(self.builder._write_call(debate, call), self.durable == "all")
+
+    def update(self, debate: Debate) -> None:
+        # a finished debate does not wait here: the parent reports its cell once it is committed
+        self._submit(self.builder._write_update(debate), self.durable == "all", checkpoint=debate.status in FINISHED)
+
+    def set_status(self, debate_id: str, status: str, reason: str = "") -> None:
+        self.send(("status", debate_id, status, reason))
+
+
+def _child_main(conn, spec: BatchSpec, threads: int, archived: bool, durable: str, parent: int,
+                siblings: list) -> None:
+    """A worker process: runs the cells the parent sends in ``threads`` threads, reports each result.
+    It exits at once when the parent is gone (it holds nothing the archive still needs)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it says stop
+    for other in siblings:
+        other.close()
+    gc.freeze()  # what came from the parent (litellm, the packs …) lives on here: the collector skips it
+    if os.environ.get("XX_SWITCH"):
+        sys.setswitchinterval(float(os.environ["XX_SWITCH"]))
+    lm = sys.modules.get("litellm")  # HTTP clients copied from the parent share its sockets: start afresh
+    cache = getattr(lm, "in_memory_llm_clients_cache", None) if lm is not None else None
+    if cache is not None and hasattr(cache, "flush_cache"):
+        cache.flush_cache()
+    runner = BatchRunner(spec, None, concurrency=threads, probe=False)
+    remote = _RemoteRecorder(conn, durable)
+    runner._remote = remote if archived else None
+    running = [0]
+    lock = threading.Lock()
+
+    def work(idx: int, cell: Cell, prior: list[Existing]) -> None:
+        try:
+            r = runner.run_cell(cell, prior)
+        except BaseException as exc:  # noqa: BLE001 - reported as the cell's error
+            r = CellResult(cell, "error", None, _first_line(exc))
+        try:
+            remote.send(("result", idx, r))
+        finally:
+            with lock:
+                running[0] -= 1
+
+    done = False
+    with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="batch") as pool:
+        while True:
+            if os.getppid() != parent:
+                os._exit(1)  # the parent is gone: nothing here is worth keeping
+            if conn.poll(0.2):
+                try:
+                    msg = conn.recv()
+                except (EOFError, OSError):
+                    os._exit(1)
+                if msg[0] == "cell":
+                    with lock:
+                        running[0] += 1
+                    pool.submit(work, *msg[1:])
+                elif msg[0] == "ack":
+                    remote.acked(msg[1], msg[2])
+                elif msg[0] == "stop":
+                    runner.stop.set()
+                elif msg[0] == "done":
+                    done = True
+            with lock:
+                if done and running[0] == 0:
+                    break
+    remote.send(("exit",))
 
 
 def run_batch(spec: Union[BatchSpec, dict, str, Path], archive=None, **kwargs) -> BatchResult:
