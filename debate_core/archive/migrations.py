@@ -176,6 +176,7 @@ _V7 = [
 _V8 = [
     "ALTER TABLE llm_calls ADD COLUMN cached_tokens BIGINT DEFAULT 0",
     "ALTER TABLE debates ADD COLUMN cached_tokens BIGINT DEFAULT 0",
+    "ALTER TABLE audit_calls ADD COLUMN cached_tokens BIGINT DEFAULT 0",
 ]
 
 MIGRATIONS: list[tuple[int, str, list]] = [
@@ -186,7 +187,7 @@ MIGRATIONS: list[tuple[int, str, list]] = [
     (5, "judge audits (audits, audit_judgments, audit_calls)", _V5),
     (6, "each debate's language (debates.lang), Chinese for every debate stored before", _V6),
     (7, "per-judge judgments, side-swap groups (debates.group_id), published leaderboards, model names", _V7),
-    (8, "cached input tokens per model call and per debate (llm_calls.cached_tokens, debates.cached_tokens)", _V8),
+    (8, "cached input tokens per model call and per debate (llm_calls, debates, audit_calls .cached_tokens)", _V8),
 ]
 
 DEBATE_TABLES = ("speeches", "summaries", "observations", "verdicts", "verdict_rows", "verdict_rounds", "llm_calls",
