@@ -622,8 +622,6 @@ def _child_main(conn, spec: BatchSpec, threads: int, archived: bool, durable: st
     for other in siblings:
         other.close()
     gc.freeze()  # what came from the parent (litellm, the packs …) lives on here: the collector skips it
-    if os.environ.get("XX_SWITCH"):
-        sys.setswitchinterval(float(os.environ["XX_SWITCH"]))
     lm = sys.modules.get("litellm")  # HTTP clients copied from the parent share its sockets: start afresh
     cache = getattr(lm, "in_memory_llm_clients_cache", None) if lm is not None else None
     if cache is not None and hasattr(cache, "flush_cache"):
