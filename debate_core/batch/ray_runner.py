@@ -348,19 +348,8 @@ class RayBatchRunner(BatchRunner):
                     while pending:
                         collect(block=True)
         finally:
-            for c, _prior in todo:
-                if c.key not in by_key:
-                    by_key[c.key] = CellResult(c, "cancelled", None, "the batch was stopped before this cell")
-            result.results = [by_key[c.key] for c, _ in todo]
-            result.elapsed = time.perf_counter() - t0
-        if self.spec.audit and registry.get(self.spec.protocol).judged and self.archive is not None \
-                and not self.stop.is_set():
-            from debate_core.analysis.audit import audit_batch
-
-            result.audit = audit_batch(self.archive, self.batch_id, judges=self.spec.judge_models or None,
-                                       variants=self.spec.audit_variants, concurrency=self.concurrency,
-                                       gateway_options=self.gateway_options())
-        return result
+            self._settle(result, todo, by_key, t0)
+        return self._audit_after(result)
 
     def _write(self, done: list[tuple[Any, tuple[Cell, str, Optional[str]]]], finish) -> None:
         """Finished tasks → their debates into the archive in one transaction → their cell results."""

@@ -318,11 +318,20 @@ class BatchRunner:
                     if why:
                         r.status, r.reason = "error", why
                 self._committer = None
-            for c, _prior in todo:
-                if c.key not in by_key:
-                    by_key[c.key] = CellResult(c, "cancelled", None, "the batch was stopped before this cell")
-            result.results = [by_key[c.key] for c, _ in todo]
-            result.elapsed = time.perf_counter() - t0
+            self._settle(result, todo, by_key, t0)
+        return self._audit_after(result)
+
+    @staticmethod
+    def _settle(result: BatchResult, todo, by_key: dict[str, CellResult], t0: float) -> None:
+        """The batch's results in cell order; a cell never started is ``cancelled``."""
+        for c, _prior in todo:
+            if c.key not in by_key:
+                by_key[c.key] = CellResult(c, "cancelled", None, "the batch was stopped before this cell")
+        result.results = [by_key[c.key] for c, _ in todo]
+        result.elapsed = time.perf_counter() - t0
+
+    def _audit_after(self, result: BatchResult) -> BatchResult:
+        """``audit: true``: the judge audit of the batch's judged debates (not after a stop)."""
         if self.spec.audit and registry.get(self.spec.protocol).judged and self.archive is not None \
                 and not self.stop.is_set():
             from debate_core.analysis.audit import audit_batch
