@@ -31,7 +31,7 @@ from typing import Optional
 from debate_core.checks._lexicon import SELF
 from debate_core.content.text import mask, sentences
 
-_PAST = r"(?:曾经|曾|当年|昔日|昔年|早年|那日|那年|一日|某日|有一次|当时|彼时|其时|后来|那天|那一次)"
+_PAST = r"(?:曾经|曾|当年|昔日|昔年|早年|那日|那年|一日|某日|有一次|当时|彼时|其时|后来|那天|那一次|那次|那回|有一回|记得)"
 _SPEECH = (r"(?:说道|说|道|讲|言|曰|云|问|答|请教|请益|开示|表示|坦言|笑|叹|称|谈|论|发问|提问|追问|反问|质问|回答|"
            r"顶礼|礼拜|作礼|合掌|合十|致意|问讯|问候|作揖|施礼|还礼|鞠躬|行礼|拱手|求教|请法|问法|点头|颔首)")
 _MEET = (r"(?:论道|论法|谈法|说法|对谈|交谈|相谈|畅谈|晤谈|面谈|共话|问答|辩论|论辩|辩难|问难|相见|会面|见面|相遇|相会|"
@@ -39,18 +39,20 @@ _MEET = (r"(?:论道|论法|谈法|说法|对谈|交谈|相谈|畅谈|晤谈|面
          r"坐而论道|同参|同行|会晤|相逢|重逢|见过|讨论|探讨|商讨|研讨|交流|议论|论议|共修|共参|商量|对弈|共饮|品茶|同游|同住|共住|同登|相约|相伴|结伴|"
          r"(?:长|深|夜|畅|恳|密|笔|细|闲|促膝|彻夜|连日|当面)谈|谈禅|论禅|说禅|话禅|共论|论难|激辩|对辩|争辩|舌战|交锋|过招|"
          r"较量|斗法|往来|书信往来|通信|通书|互通|互致|酬唱|唱和|赠答|酬答|结交|相交|订交|相识|过从|盘桓|印可|请益|"
-         r"争执|争论|争吵|不欢而散|分手|告别|作别|道别|辞别|握别|"
-         r"(?:一同|一起|共同|同台|同堂|一道|并肩)[^，。；]{0,3}?(?:讲经|说法|弘法|修行|念佛|参禅|打坐|用功|闭关|住|游|坐|行|听经|译经))")
+         r"争执|争论|争吵|不欢而散|分手|告别|作别|道别|辞别|握别|对话|同在一|同处|共处|同寺|挂单|"
+         r"同台|同席|同座|同场|同一(?:法会|场合|寺|道场|讲堂)|"
+         r"(?:一同|一起|共同|同台|同堂|一道|并肩)[^，。；]{0,3}?(?:讲经|说法|讲法|弘法|弘化|开示|论法|修行|念佛|参禅|打坐|用功|闭关|住|游|坐|行|听经|译经))")
 _TRAVEL = r"(?:亲至|亲赴|亲往|专程|特地|特意|前往|来到|赶到|赴|到|至|往|造访|登门|入|上)"
 _VISIT = r"(?:拜访|参访|拜谒|谒见|拜见|参见|会见|造访|探望|求见|面见|晋见|叩见|参谒|亲近|见了|见到|遇到|遇见|逢)"
 _REACT_AFTER = (r"(?:听罢|听完|听了|闻言|闻罢|闻之|闻此|听后|见状|听到这里|听到此处|闻听|"
-                r"(?:闻|听)[^，。；]{0,6}?(?:之言|此言|所言|一番话|这番话|此语|这话))")
+                r"(?:闻|听|听到|听闻|听说)[^，。；]{0,8}?(?:之言|此言|所言|之说|所说|此说|的话|之语|此语|一番话|这番话|这话|开示|说法))")
 _REACT = (r"(?:默然良久|默然不语|默然无语|默然|连连点头|点头称是|点头称善|颔首称是|频频点头|点头|颔首|称是|称善|哑口无言|"
           r"无言以对|语塞|沉吟|拂袖而去|拂袖|抚掌|拍案|大笑|微笑|一笑|相视而笑|会心一笑|合掌|起身|作礼|叹息|长叹|"
-          r"肃然|动容|释然|恍然|欣然|愕然|哑然)")
+          r"肃然|动容|释然|恍然|欣然|愕然|哑然|皱眉|蹙眉|皱起(?:了)?眉头?|眉头一皱|摇头|叹道|称赞|赞叹|大喜|不悦|变色)")
 _REACT_STRONG = (r"(?:默然良久|默然不语|默然无语|连连点头|点头称是|点头称善|颔首称是|频频点头|哑口无言|无言以对|语塞|"
                  r"拂袖而去|抚掌大笑|相视而笑|会心一笑|合掌称善|起身作礼|作礼而退|听罢默然|闻言默然|微微一笑|淡淡一笑|"
-                 r"哈哈大笑|笑而不答|笑而不语|默然不答|不置可否|没有作答|未作答|沉默不语|良久不语|一言不发|若有所思)")
+                 r"哈哈大笑|笑而不答|笑而不语|默然不答|不置可否|没有作答|未作答|沉默不语|良久不语|一言不发|若有所思|"
+                 r"(?:终于|当场|当下|最终)?被[^，。；]{0,6}?(?:说服|折服|驳倒|问住|难住|点醒|打动|驳得)|心悦诚服)")
 # being won over or awakened by another master's words: told only when that master is named too
 _WON_OVER = r"(?:当下|当即|顿时|立即|随即|便|就|遂|终于)?(?:开悟|大悟|省悟|领悟|信服|折服|叹服|心服|拜服|赞叹不已|称赞|满意|释然)"
 _ANSWER = (r"(?:答曰|答道|回答道|回答说|回道|答云|对曰|应道|应声道|应声说|笑道|笑答|笑曰|叹道|反问道|沉吟道|接口道|"
@@ -71,6 +73,9 @@ _REACT_TOLD = (r"(?:面露[^，。；]{1,3}|面有(?:难色|愧色|喜色|惭色
                r"神色(?:一变|黯然|凝重|一凛)|(?:一时)?语塞|张口结舌|瞠目结舌|目瞪口呆|哑口无言|无言以对|无言可对|"
                r"说不出话|默不作声|拍案(?:而起|叫绝|称奇|称善)?|抚掌|大笑|摇头|颔首|叹息|长叹|沉吟|拂袖|皱眉|蹙眉|莞尔|"
                r"失笑|一愣|一怔|愣住|怔住|默然|变色|动容|不悦|大怒|勃然|赧然|愕然|哑然|点头)")
+# a parting, a welcome or hospitality (告辞, 送至山门, 出迎, 款待, 留宿): a meeting told
+_HOST = re.compile(r"告辞|辞行|拜别|辞别|送(?:至|到|出|别|行)(?!给)|相送|出迎|迎(?:至|入|出)|款待|招待|留宿|挽留|设斋|奉茶|让座|"
+                   r"读后回了|回赠|回了一(?:首|偈|封|信)|和了一(?:首|偈)")
 _NOT_TOLD = re.compile(r"若|如果|倘|假如|假使|会|恐怕|想必|或许|也许|必定|定然|一定|必然|势必|只怕|怕是|大概|"
                        r"常|每|屡|往往|一生|平生|多次|一向|向来|素来|总是")
 
@@ -84,14 +89,20 @@ def _patterns(N: str) -> dict[str, re.Pattern]:
     selfp = _self_pattern()
     pat1 = re.compile(rf"(?P<x>{N}|{selfp})(?:[^，。；：]{{0,6}}?)(?:(?:对|向|跟|告诉|回应|回复|应答|回敬)(?P<y>{N})"
                       rf"(?!的|之|所)(?:[^，。；：「“]{{0,4}}?){_SPEECH}"
-                      rf"|(?:问|质问|请教|回答|答复|反问|追问|写信给|致信|致书|修书给|寄信给|回信给|去信给)(?:过|了)?(?P<y2>{N}))")
+                      rf"|(?:问|质问|请教|回答|答复|反问|追问|写信给|致信|致书|修书给|寄信给|回信给|去信给|寄给|寄与|寄赠|赠给|赠与|"
+                      rf"送给|送与|呈给|呈与|递给|交给|带给|劝过|劝说|劝告|开导|点拨|呵斥|喝斥|斥责|棒喝|邀请|邀约|款待|接待|"
+                      rf"迎接|送别|相送|挽留|搀扶|扶起|拍了拍|握住|拉住)(?:过|了)?(?P<y2>{N}))")
+    # X looks at, or gives or sends through someone to, Y: 智者大师看了六祖一眼, 印光托人给六祖捎去
+    pat_to = re.compile(rf"(?P<x>{N})[^，。；：]{{0,8}}?(?:(?:看了|望了|瞥了|瞪了|注视着|打量着?|看着|望着|盯着)(?P<y>{N})(?![的之所《])"
+                        rf"|(?:给|替|帮)(?P<y2>{N})[^，。；：]{{0,4}}?(?:捎|寄|送|写|带|递|回|讲|说|开示|解释|讲解|倒|斟|端))")
     pat2 = re.compile(rf"(?P<x>{N}|{selfp})(?:[^，。；：]{{0,8}}?)(?:与|和|同|跟)(?P<y>{N})"
                       rf"(?:[^，。；：「“]{{0,8}}?){_MEET}")
     pat3 = re.compile(rf"(?P<x>{N}|{selfp})[^，。；]{{0,4}}?{_TRAVEL}[^，。；]{{0,10}}?(?:与|和|同|见|访|谒|拜见|参见)"
                       rf"(?P<y>{N})")
     pat4 = re.compile(rf"(?P<x>{N}|{selfp})[^，。；]{{0,10}}?{_VISIT}(?:过|了)?(?P<y>{N})")
-    to_self = re.compile(rf"(?P<x>{N})[^，。；：]{{0,6}}?(?:对|向|跟|告诉)(?:{selfp})(?:[^，。；：「“]{{0,4}}?){_SPEECH}")
-    return {"to_self": to_self, "pat1": pat1, "pat2": pat2, "pat3": pat3, "pat4": pat4,
+    to_self = re.compile(rf"(?P<x>{N})[^，。；：]{{0,6}}?(?:(?:对|向|跟|告诉)(?:{selfp})(?:[^，。；：「“]{{0,4}}?){_SPEECH}"
+                         rf"|(?:问|质问|反问|追问|劝|请教|拜访|看望)(?:过|了)?(?:{selfp})(?![的之所]))")
+    return {"to_self": to_self, "pat_to": pat_to, "pat1": pat1, "pat2": pat2, "pat3": pat3, "pat4": pat4,
             "answer": re.compile(rf"(?P<y>{N})(?P<mid>[^，。；「“]{{0,8}}?){_ANSWER}"),
             "react1": re.compile(rf"(?P<y>{N})[^。；]{{0,12}}?{_REACT_AFTER}[^。；]{{0,8}}?{_REACT}"),
             "won_over": re.compile(rf"(?P<y>{N})[^。；]{{0,12}}?(?:{_REACT_AFTER}|对)(?P<z>[^。；]{{0,14}}?){_WON_OVER}"),
@@ -118,6 +129,11 @@ def dialogue_hits(text: str, names: Optional[re.Pattern], key_of: dict[str, str]
     def key(name: str) -> str:
         return key_of.get(name, name)
 
+    # a script: two masters each given a line (玄奘：「…」罗什：「…」)
+    lines = [(mm.start(), key(mm.group("n"))) for mm in re.finditer(rf"(?P<n>{N})\s*[：:]\s*(?=[「“『])", text)]
+    for (p1, k1), (p2, k2) in zip(lines, lines[1:]):
+        if k1 != k2 and p2 - p1 <= 160:
+            hits.append(text[p1:p2 + 8])
     for s, e in sentences(text):
         sent = m_text[s:e]
         past = re.search(_PAST, sent) is not None
@@ -133,6 +149,9 @@ def dialogue_hits(text: str, names: Optional[re.Pattern], key_of: dict[str, str]
             if (is_self and not past) or (not is_self and key(x) == key(y)) or debate_frame:
                 continue
             add(m)
+        for m in P["pat_to"].finditer(sent):
+            if key(m.group("x")) != key(m.group("y") or m.group("y2")) and not debate_frame:
+                add(m)
         for m in P["to_self"].finditer(sent):
             if (past or "当面" in sent) and not debate_frame and key(m.group("x")) != speaker_key:
                 add(m)
@@ -164,6 +183,13 @@ def dialogue_hits(text: str, names: Optional[re.Pattern], key_of: dict[str, str]
             if (x in SELF and not past) or (x not in SELF and key(x) == key(y)):
                 continue
             add(m)
+        # a parting or a welcome told of one master, with another master in the same sentence:
+        # 印光大师起身告辞时，慧能送至山门
+        for m in _HOST.finditer(sent):
+            here = {key(n.group(0)) for n in names.finditer(sent)}
+            if len(here - {""}) >= 2 and not debate_frame and not _TEXT_FRAME.search(sent) \
+                    and not _NOT_TOLD.search(sent[max(0, m.start() - 6): m.start()]):
+                add(m)
         for pat in (_PAIR, _PAIR_RECIPROCAL):
             for m in pat.finditer(sent):
                 gap = m.group("gap")
@@ -172,6 +198,9 @@ def dialogue_hits(text: str, names: Optional[re.Pattern], key_of: dict[str, str]
                 add(m)
         # reactions
         for m in P["react1"].finditer(sent):
+            if _NOT_TOLD.search(sent[max(0, m.start() - 6): m.start()]) or \
+                    re.search(r"若|如果|倘|假如|恐怕|想必|或许|也许|必定|定然|一定|会", m.group(0)[len(m.group("y")):]):
+                continue  # 若印光大师闻此说，想必也会点头: supposed, not told
             add(m)
         for m in P["react2"].finditer(sent):
             add(m)

@@ -22,6 +22,7 @@ from debate_core.content.text import PAIRS
 
 _URL = re.compile(r"https?://\S+|www\.[A-Za-z0-9\-]+\.\S+|(?<![A-Za-z0-9@])[A-Za-z0-9\-]+\.(?:com|org|net|app|cn|io|edu|"
                   r"gov|info|me|dev)(?:/[^\s，。；）)】]*)?(?![A-Za-z])")
+_FILE_NAME = re.compile(r"(?<![A-Za-z0-9])[A-Za-z0-9_\-/]+\.(?:md|json|jsonl|txt|yaml|yml|py|csv|html?|pdf)(?![A-Za-z0-9])")
 _MD_LINK = re.compile(r"\[[^\]\n]*\]\([^)\n]*\)")
 _MD_MARKUP = re.compile(r"(?m)^\s{0,3}#{1,6}\s|\*\*[^*\n]+\*\*|__[^_\n]+__|(?m:^\s{0,3}>\s?)|(?m:^\s*[-*+]\s+)|```|"
                         r"(?m:^\s*\|.*\|\s*$)")
@@ -37,12 +38,18 @@ _EDITORIAL = re.compile(
     r"|见(?:下文|上文|附录|注释|脚注|文末|文后)"
     r"|本(?:文件|目录|文档|资料|页面|条目|节选|片段|段落)|节选自|摘录自|摘自[^。；\n]{0,10}(?:资料|公开|数据库)"
     r"|引用格式|引用规范|教义要点|原典[（(]节选[）)]|增补片段|欢迎\s*PR|仅供参考|免责声明|如需正式修行指导"
-    r"|本(?:对话|内容|回答|文)依据|依据历史佛教文献生成|不代表完整经义|公开资料")
+    r"|本(?:对话|内容|回答|文)依据|依据历史佛教文献生成|不代表完整经义|公开资料"
+    r"|编者按|编按|编者注|编注|译者注|译注|整理者注|校者按|按语[：:]|[（(]\s*(?:注|按|案|附注|说明|备注|校注)\s*[：:]"
+    r"|(?:参考资料|参考文献|资料来源|延伸阅读|推荐阅读|相关阅读|参考书目)"
+    r"|在线(?:阅读|查阅|检索|浏览|查看)|(?:网站|网页|链接|公众号|二维码)(?:上|中|里)?(?:查|阅|看|获取|下载)|点击|下载"
+    r"|(?:撰写|写作|生成|编写|创作|作答|行文|改写|扮演)(?:时|之时|中|过程中)[^。；\n]{0,4}?(?:请|须|务必|应|勿|不要|不得|切勿|注意)"
+    r"|(?:请勿|切勿|不可|不得|勿|不要)[^。；\n]{0,4}?(?:将|把)?[^。；\n]{0,10}?(?:的话|之言|言论|说法|教言|引文|语录)"
+    r"(?:归于|安在|归到|算在|放在|张冠李戴)")
 _PROMPT = re.compile(
     r"硬性规则|硬约束|本轮你的任务|本轮任务|你扮演|扮演[^。；\n]{0,6}(?:大师|法师|尊者|祖师|角色)|弹药库|弹药|立场摘要|"
     r"背景资料|输出格式|只输出|输出正文|字数要求|\d+\s*[-–~～至到]\s*\d+\s*字|zh-Hans|subagent|cross_critique|"
     r"target_master|signature_phrases|\bslug\b|round_summary|首轮，对方尚未发言|禁稻草人|禁裁决|禁伪造对话|"
-    r"(?:作为|我是)(?:一个|一名)?(?:AI|人工智能|语言模型|助手|大模型)|以下是[^。；\n]{0,8}(?:发言|回答|内容|正文)|"
+    r"(?:作为|我是)(?:一个|一名)?(?:AI|人工智能|语言模型|助手|大模型)|(?:回答|回复|答复|发言|输出)如下|(?:以下|下面|接下来)(?:是|为|即)[^。；\n]{0,10}(?:发言|回答|内容|正文|输出)|输出(?:内容|如下|结果|正文)|"
     r"以上是[^。；\n]{0,8}(?:发言|回答|内容)|希望对你有(?:所)?帮助|字数[：:]|[（(]\s*(?:约|共)?\s*\d+\s*字\s*[）)]|"
     r"本轮发言(?:完毕|结束|如下)|发言完毕|"
     r"(?:以上|以下|上面|下面|本段|此段)(?:为|是|即)[^。；\n]{0,8}?(?:部分|段落|正文|内容如下)|"
@@ -52,7 +59,9 @@ _LATIN_WORD = r"['’]?[A-Za-zÀ-ɏḀ-ỿ][A-Za-zÀ-ɏḀ-ỿ'’\-]*"
 _LATIN_RUN = re.compile(rf"{_LATIN_WORD}(?:[ \t]+{_LATIN_WORD})+")
 _META_WORDS = {"note", "notes", "summary", "round", "speaker", "citation", "citations", "prompt", "todo", "fixme",
                "ai", "gpt", "chatgpt", "openai", "assistant", "system", "user", "rebuttal", "opening", "role",
-               "source", "sources", "ammo", "markdown", "json", "output", "task", "rules", "rule"}
+               "source", "sources", "ammo", "markdown", "json", "output", "task", "rules", "rule", "cbeta",
+               "suttacentral", "accesstoinsight", "wikipedia", "wiki", "github", "pdf", "url", "link", "http", "https",
+               "www"}
 _STOPWORDS = {"the", "a", "an", "is", "are", "was", "of", "to", "in", "and", "or", "this", "that", "as", "be", "it",
               "for", "with", "on", "please", "see", "here", "we", "you", "i", "not", "should", "must", "will",
               "can", "my", "your", "our", "by", "from", "at", "which", "who", "what", "how", "let", "me", "us"}
@@ -111,6 +120,8 @@ def hygiene_problems(text: str, *, ids: Iterable[str] = (), titles: Iterable[str
     problems: list[str] = []
     for m in _URL.finditer(text):
         problems.append(f"网址：{m.group(0)[:24]}")
+    for m in _FILE_NAME.finditer(text):
+        problems.append(f"文件名：{m.group(0)[:24]}")
     for m in _MD_LINK.finditer(text):
         problems.append(f"Markdown 链接：{m.group(0)[:16]}")
     for m in _MD_MARKUP.finditer(text):
