@@ -186,6 +186,52 @@ def test_reader_sets_aside_asides_instructions_descriptions_narrative_and_halves
     assert {"instruction", "description", "narrative"} <= set(REASONS)
 
 
+TABLE_RESIDUE = """# 山居语录
+
+## 行门
+
+此义为白云一系独有之说，不同于他家的讲法。
+《山居小录》为此之入门简本。
+为白云一系行门的理论基石。
+即前论所说不可思议的一心三观。
+此十二观法为《山居语录》之核心。
+对溪边洗钵一事的超越：不立能洗所洗。
+正修观心前的十二种方便。
+心是一面镜子，念头只是镜面上来去的影子。
+此心本来清净，只是被念头遮住。
+"""
+
+
+def test_reader_sets_aside_what_leans_on_a_table_or_a_missing_passage(qingxi):
+    units, aside = read_text(TABLE_RESIDUE, qingxi, file="t.md", name="t.md")
+    texts = [u.text for u in units]
+
+    def reasons(head: str) -> str:
+        return next(a.reason for a in aside if a.text.startswith(head))
+
+    assert reasons("此义为白云") == "fragment"       # 此义 points at a passage that is not there
+    assert reasons("《山居小录》为此") == "fragment"
+    assert reasons("为白云一系") == "fragment"       # a predicate whose subject was a table's first column
+    assert reasons("即前论所说") == "fragment"
+    assert reasons("此十二观法") == "description"    # describes a work
+    assert reasons("对溪边洗钵") == "fragment"       # an editor's label before a gloss
+    assert reasons("正修观心前") == "fragment"       # a count of items
+    assert texts == ["心是一面镜子，念头只是镜面上来去的影子。", "此心本来清净，只是被念头遮住。"]
+
+
+def test_ammo_concession_is_not_spoken_as_a_critique(default_pack):
+    from debate_core.engines.offline.units import Units
+    from debate_core.models import CrossCritique
+
+    m, opp = default_pack.masters["zhiyi"], default_pack.masters["huineng"]
+    picker = Units(default_pack)
+    req = type("R", (), {"ammo": [CrossCritique(target_master="huineng", position="对顿门：一念顿悟固是实事；然不经止观次第，恐落空腹高心；离开判摄，难辨权实。",
+                                               citation="T46n1911")]})()
+    clauses = [c for c, _ in picker.ammo_clauses(req, m, opp)]
+    assert "一念顿悟固是实事" not in clauses
+    assert "不经止观次第，恐落空腹高心" in clauses and "离开判摄，难辨权实" in clauses
+
+
 def test_reader_keeps_one_of_two_near_duplicates(qingxi, tmp_path):
     from debate_core.content.teachings import read_master
 

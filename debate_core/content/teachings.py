@@ -285,6 +285,22 @@ def _sentence_reason(s: str, names: list[str]) -> Optional[str]:
         return "fragment"  # an enumeration (空无边处、识无边处、无所有处…)
     if re.match(r"^(?:此|这|该|上述|以上|前述)(?:一)?(?:典故|偈|喻|譬喻|六义|句|段|则|条|篇|经|论|故事|公案|传说|傳說|说|說|即|乃|为|举|事)", body):
         return "fragment"  # leans on a passage that is not there (此典故说明…, 此偈非否定身心…)
+    if re.match(r"^(?:此|这|這|该|該)[义義理点點处處语語言文品喻句段节節条條章图圖表例]", body) or \
+            re.search(r"(?:为|為|是)此(?:之|的)", body) or \
+            re.match(r"^即[^，。]{0,8}(?:所说|所說|所谓|所謂|之说|之說)", body):
+        return "fragment"  # 此义为天台独有之说 / 为此之入门简本 / 即中论所说… — lean on a passage that is not there
+    if re.match(r"^(?:为|為|乃|系|係)[^，；,;]{2,}$", body):
+        return "fragment"  # 为天台教观的理论基石 — a predicate whose subject was a table's first column
+    if re.search(r"(?:之|的)(?:核心|纲要|綱要|基石|理论基石|理論基石|入门|入門|简本|簡本|总纲|總綱|代表作|主要著作|核心内容|核心內容)$",
+                 body) and "，" not in body:
+        return "description"  # 此十境十乘观法为《摩诃止观》之核心 — describes a work, teaches nothing
+    if re.match(r"^[^，。：:]{2,30}(?:的|之)(?:超越|意义|意義|要点|要點|核心|特点|特點|关键|關鍵|区别|區別|总结|總結|含义|含義|回应|回應)[：:]",
+                body):
+        return "fragment"  # 对…偈的超越：… — an editor's label before a gloss
+    if not re.search(r"[，；：,;:]", body) and \
+            re.search(r"[一二三四五六七八九十百千两兩几幾]+(?:种|種|类|類|门|門|重|项|項|支|境|乘)[\u4e00-\u9fff]{0,6}$", body) and \
+            not re.search(r"是|为|為|乃|有|须|須|应|應|当|當|能|可", body) and not re.search(r"(?:派|传承|傳承)$", body):
+        return "fragment"  # 正修止观前的二十五种方便 — a count of items, a list's label
     if re.match(r"^(?:以此|借此|藉此|由此可见|说明|說明|体现|體現)", body) or \
             re.match(r"^此[\u4e00-\u9fff]{1,4}(?:体现|體現|说明|說明|表明|显示|顯示|可见|可見)", body) or \
             re.match(r"^[^，。：:]{0,3}(?:为|為|曰|云)[：:]", body):

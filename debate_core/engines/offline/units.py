@@ -143,6 +143,8 @@ class Units:
                 c = re.sub(r"^(?:然|但|而|故|则|且)\s*", "", c)
                 if cjk_len(c) < 6 or not balanced(c):
                     continue
+                if re.search(r"固(?:是|然|为|為|有)|^虽|^雖|诚然|誠然|尽管|儘管", c):
+                    continue  # a concession (顿悟一念固是事) grants the opponent something: it is no critique alone
                 if self.safe(c + "。", m, opp):
                     out.append((c, a.citation if a.citation in m.source_ids else ""))
         return out
