@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from typing import Iterable, Optional
 
 from debate_core.models import CitationMark, Master
-from debate_core.content.text import QUOTES, normalize_quote, sentences
+from debate_core.content.text import QUOTES, mask, normalize_quote, sentences
+from debate_core.content.titles import _norm_title, chinese_title, title_matches, title_variants  # noqa: F401 (re-exported)
 
 # Citation-shaped ids: CBETA (T48n2008, X62n1182, J19nB044), Tibetan Tohoku numbers,
 # SuttaCentral uids (mn10, sn56.11, SC:dn22) and namespaced ids (PTS:Vism, BDRC:W22272).
@@ -80,77 +81,6 @@ def find_citations(text: str, known_ids: Iterable[str] = ()) -> list[str]:
 
 
 # ------------------------------------------------------------------ titles
-
-
-def title_variants(title: str) -> set[str]:
-    """The names a source title goes by: the whole title, each 《…》 and each Chinese or Latin part."""
-    out = set()
-    t = title.strip()
-    if not t:
-        return out
-    out.add(_norm_title(t))
-    for inner in re.findall(r"《([^》]+)》", t):
-        out.add(_norm_title(inner))
-    for part in re.split(r"[（）()《》/／,，;；]+", t):
-        part = part.strip()
-        if part:
-            out.add(_norm_title(part))
-    return {o for o in out if len(o) >= 2}
-
-
-_LATIN_WORD = re.compile(r"[A-Za-zÀ-ɏḀ-ỿ][A-Za-zÀ-ɏḀ-ỿ'’.\-]*")
-_CJK_RUN = re.compile(r"[\u3400-\u9fff][\u3400-\u9fff·]*[\u3400-\u9fff]")
-
-
-def chinese_title(title: str) -> str:
-    """The Chinese name inside a mixed title, or "" when it has none: the Chinese outside any
-    brackets (宗喀巴全集 (gsung 'bum) → 宗喀巴全集), else the first 《…》 inside it
-    (Food for the Heart（《心灵的资粮》） → 心灵的资粮), else the first Chinese run in brackets.
-    A title without Latin letters is returned as it is.  ``title_matches`` accepts the result."""
-    t = (title or "").strip()
-    if not _LATIN_WORD.search(t):
-        return t
-    outer = re.sub(r"[（(][^（）()]*[）)]", "", t)
-    inner = re.findall(r"《([^》]+)》", outer)
-    if inner and _CJK_RUN.search(inner[0]):
-        return inner[0].strip()
-    run = _CJK_RUN.search(_LATIN_WORD.sub("", outer))
-    if run and "《" not in outer:
-        return run.group(0)
-    for inner in re.findall(r"《([^》]+)》", t):
-        if _CJK_RUN.search(inner) and not _LATIN_WORD.search(inner):
-            return inner.strip()
-    for group in re.findall(r"[（(]([^（）()]*)[）)]", t):
-        run = _CJK_RUN.search(group)
-        if run:
-            return run.group(0)
-    return ""
-
-
-def _norm_title(t: str) -> str:
-    t = re.split(r"[·•・:：]", t, maxsplit=1)[0]
-    t = re.sub(r"第?[一二三四五六七八九十百\d]+[卷品章]$", "", t)
-    return normalize_quote(t)
-
-
-def _subsequence(short: str, long: str) -> bool:
-    it = iter(long)
-    return all(c in it for c in short)
-
-
-def title_matches(cited: str, source_title: str) -> bool:
-    """Does the title written in a speech name this source?  Whole, contained, or a common short
-    title (坛经 → 六祖大师法宝坛经, 金刚经 → 金刚般若波罗蜜经, 法华经 → 妙法莲华经) whose characters
-    run in order through the full title and end as it does."""
-    c = _norm_title(cited)
-    if len(c) < 2:
-        return False
-    for v in title_variants(source_title):
-        if c == v or (len(c) >= 2 and (c in v or v in c)):
-            return True
-        if len(c) >= 2 and _subsequence(c, v) and c[-1] == v[-1] and c[0] in v:
-            return True
-    return False
 
 
 # ------------------------------------------------------------------ units
@@ -333,6 +263,9 @@ def check_citation_text(text: str, speaker: Master, known_ids: Iterable[str],
                             break
                 also = f"，而《{u.title}》是 {named.id}" if named is not None else ""
                 problems.append(f"【《{u.title}》，{u.id}】书名与编号不符：{u.id} 是《{src.title}》{also}")
+        framed = _framing_title(text, u)
+        if framed and src.title and not title_matches(framed, src.title):
+            problems.append(f"句中引的是《{framed}》的话，却标注为《{chinese_title(src.title) or src.title}》（{u.id}）")
         status = "id_only"
         if u.quote:
             corpus, original = _source_texts(speaker, src.id)
@@ -356,6 +289,32 @@ def check_citation_text(text: str, speaker: Master, known_ids: Iterable[str],
         return CitationResult(False, True, "无法判定：" + "；".join(undecided), marks)
     msg = "出处均属本人：" + summary + ("；" + "；".join(notes) if notes else "")
     return CitationResult(True, False, msg, marks)
+
+
+_FRAME_AFTER = re.compile(r"^(?:中|里|裡)?(?:云|曰|说|說|有云|有言|所说|所說|所言|言)\s*[：:，,]?")
+_TURN = re.compile(r"然而|但是|但|却|卻|可是|不过|然|而")
+
+
+def _framing_title(text: str, u: "Cited") -> str:
+    """The text a cited passage is framed as the words of (《X》云：「…」【…】), when the bracket names
+    a title of its own and X is the nearest title before it in the sentence; "" otherwise."""
+    if not u.title or text.rfind("《", 0, u.start) < 0:
+        return ""
+    head = text[:u.start]
+    masked = mask(head, "「『“‘\"")
+    cut = max(masked.rfind(c) for c in "。！？\n")
+    sent = head[cut + 1:]
+    titles = list(re.finditer(r"《([^》]+)》", sent))
+    if not titles:
+        return ""
+    last = titles[-1]
+    after = sent[last.end():]
+    if not _FRAME_AFTER.match(after):
+        return ""
+    words = mask(after) if "「" in after or "“" in after else after
+    if _TURN.search(words):
+        return ""  # 《文钞》说…，然而…【《坛经》…】: the cited words are the speaker's reply
+    return last.group(1)
 
 
 _TITLE_BRACKET = re.compile(r"【[^】]*?《([^》]+)》[^】]*】")

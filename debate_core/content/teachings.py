@@ -29,7 +29,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Iterable, Optional
 
+from debate_core.content.aliases import default_aliases
 from debate_core.content.text import balanced, cjk_len, normalize_quote, split_sentences
+from debate_core.content.titles import title_matches
 from debate_core.models import Master, SetAside, Teaching
 
 # Reasons, in the order ``pack check`` lists them.
@@ -158,7 +160,8 @@ class _Section:
 
 
 def _names(master: Master) -> list[str]:
-    names = {master.name, master.short_name, *master.aliases}
+    # the fallback list too: a pack without aliases is read before they are applied (罗什译经… is about him)
+    names = {master.name, master.short_name, *master.aliases, *default_aliases().get(master.slug, [])}
     extra = getattr(master, "model_extra", None) or {}
     for a in extra.get("aliases", []) if isinstance(extra.get("aliases"), list) else []:
         if isinstance(a, str):
@@ -592,8 +595,29 @@ def read_master(master: Master, folder: Path, root: Optional[Path] = None) -> No
             continue
         kept.append(t)
         kept_idx.append(i)
+    _cite_named_text(master, kept)
     master.teachings = kept
     master.set_aside = aside
+
+
+# a unit that speaks in a named text's words or on its ground: 《X》云…, 如《X》所说…, 依《X》…
+_TEXT_FRAME = re.compile(r"(?:^|[，。；：])(?:(?:如|依|据|據|按|照|正如|诚如|誠如)《(?P<t>[^》]{1,30})》"
+                         r"|《(?P<t2>[^》]{1,30})》(?:中|里|裡)?(?:云|曰|说|說|言|有云|有言|所说|所說|所言|开篇|開篇|以|指出|讲|講|的|之))")
+
+
+def _cite_named_text(master: Master, units: list[Teaching]) -> None:
+    """A unit that quotes or rests on a named text is that text's: its source is the master's source of
+    that title, or none when he lists no such text (《摩诃般若波罗蜜大明咒经》云… is not his 金刚经)."""
+    for t in units:
+        m = _TEXT_FRAME.search(t.text)
+        if not m:
+            continue
+        named = m.group("t") or m.group("t2")
+        own = [s.id for s in master.sources if s.id and s.title and title_matches(named, s.title)]
+        if own:
+            t.source_id = own[0]
+        elif "references/" in (t.file or "").replace("\\", "/") or t.file.endswith("teaching.md"):
+            t.source_id = ""  # the outline quoting a text the master does not list: cited by none of his
 
 
 def set_aside_counts(master: Master) -> dict[str, int]:

@@ -6,7 +6,7 @@ import re
 import time
 from typing import Optional
 
-from debate_core.checks.citation import chinese_title
+from debate_core.content.titles import chinese_title
 from debate_core.engines.gateway import Generation
 from debate_core.engines.offline.clauses import Clauses
 from debate_core.engines.offline.templates import (T_AMMO, T_BRIDGE, T_BRIDGE_LOOSE, T_CLOSE, T_DIFF, T_KEEP, T_MORE,

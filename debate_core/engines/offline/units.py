@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from debate_core.checks import CheckContext, check_hygiene, check_no_dialogue, check_no_verdict
-from debate_core.checks.citation import chinese_title
+from debate_core.content.titles import chinese_title
 from debate_core.content.pairing import pair_table
 from debate_core.engines.offline.text import balanced, bigrams, cjk_len, stable_hash
 from debate_core.models import Master, Pack, SpeechRequest, Teaching
