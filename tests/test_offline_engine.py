@@ -252,3 +252,12 @@ def test_main_clause_never_a_subordinate_clause_or_a_cut():
     # a bare 如… comparison is taken only with the clause that completes it
     assert mc("如常不轻菩萨。") == ""
     assert mc("放下不是抛弃。") == "放下不是抛弃"
+
+
+def test_common_ground_is_a_term_both_sides_hold_not_one_they_set_aside():
+    from debate_core.engines.offline.units import affirms
+
+    assert affirms("受持戒律是往生的正因，持戒清净则心易安。", "持戒")
+    assert not affirms("心地平正又何须另外持戒，行为正直又何须修禅。", "持戒")
+    assert not affirms("经教、念佛、持戒都是方便，用来回光认取本心。", "持戒")
+    assert affirms("持戒是定慧的根基；念佛也是方便。", "持戒")

@@ -23,6 +23,23 @@ COMMON_TERMS = (
 )
 
 
+_NEGATION = re.compile(r"何须|何必|何劳|何用|不必|无须|无需|毋须|不须|不用|不在|不靠|不假|不落|不执|不拘|不是|并非|非|莫|勿|离开|舍弃|放下")
+
+
+def affirms(text: str, term: str) -> bool:
+    """Does ``text`` hold ``term`` as something it affirms?  Not when every mention is denied or set
+    aside (心地平正又何须另外持戒 does not hold 持戒 as the important thing)."""
+    for m in re.finditer(re.escape(term), text):
+        if _NEGATION.search(text[max(0, m.start() - 5): m.start()]):
+            continue
+        a = max(text.rfind(c, 0, m.start()) for c in "，。；：")
+        ends = [i for i in (text.find(c, m.end()) for c in "，。；：") if i >= 0]
+        if re.search(r"(?:是|为|為|属|屬)(?:一种|一時的?)?方便|权宜|權宜", text[a + 1: min(ends) if ends else len(text)]):
+            continue  # 经教、念佛、持戒都是方便: named as a means, not held as the important thing
+        return True
+    return False
+
+
 class Units:
     """The pack's teaching units as one speaker of one pair may use them."""
 
@@ -163,8 +180,8 @@ class Units:
         for term in sorted(vocab, key=len, reverse=True):
             if len(term) < 1:
                 continue
-            a = next((t for t in mine if term in t.text), None)
-            b = next((t for t in theirs if term in t.text), None)
+            a = next((t for t in mine if affirms(t.text, term)), None)
+            b = next((t for t in theirs if affirms(t.text, term)), None)
             if a is not None and b is not None:
                 score = len(term) * 10 + len(bigrams(a.text) & bigrams(b.text))
                 if best is None or score > best[0]:
