@@ -261,3 +261,13 @@ def test_common_ground_is_a_term_both_sides_hold_not_one_they_set_aside():
     assert not affirms("心地平正又何须另外持戒，行为正直又何须修禅。", "持戒")
     assert not affirms("经教、念佛、持戒都是方便，用来回光认取本心。", "持戒")
     assert affirms("持戒是定慧的根基；念佛也是方便。", "持戒")
+
+
+def test_the_opening_stance_is_the_unit_closest_to_the_topic(default_pack):
+    from debate_core.engines.offline.units import topic_bigrams
+
+    assert "之人" not in topic_bigrams("念佛之人临终是否需要助念")  # grammar carries no topic
+    assert {"临终", "助念"} <= topic_bigrams("念佛之人临终是否需要助念")
+    debate = _run(default_pack, ["yinguang", "kumarajiva"], "念佛之人临终是否需要助念")
+    first = debate.rounds[0].text.split("。")[0]
+    assert "助念" in first, first

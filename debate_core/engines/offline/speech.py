@@ -64,19 +64,23 @@ class Speeches(Units, Clauses):
             cited.add(sid)
             return c
 
-        def thesis_unit(cands: list[Teaching]) -> Optional[Teaching]:
-            for t in cands:  # a declarative thesis short enough to summarise whole
-                if 12 <= cjk_len(t.text) <= 60 and "，" in t.text and \
-                        not re.search(r"^(?:若|如果|假如)|[？?]|何处|何须|岂", t.text):
-                    return t
-            return cands[0] if cands else None
+        score_of = {id(t): sc for sc, _, t in self.ranked(m, opp, req.topic)}
+
+        def thesis_unit(cands: list[Teaching], by_topic: bool = False) -> Optional[Teaching]:
+            # a declarative thesis short enough to summarise whole; for a 立论, the one that scores
+            # best against the topic (not merely the first of the slice)
+            fit = [t for t in cands if 12 <= cjk_len(t.text) <= 60 and "，" in t.text and
+                   not re.search(r"^(?:若|如果|假如)|[？?]|何处|何须|岂", t.text)]
+            if fit and by_topic:
+                return max(fit, key=lambda t: (score_of.get(id(t), 0), -cands.index(t)))
+            return fit[0] if fit else (cands[0] if cands else None)
 
         rest = list(units)
         if not rest:  # a thin pack: the speaker's best unit, said again inside this role's own frame
             top = [t for _, _, t in self.ranked(m, opp, req.topic)]
             rest = top[:1]
         if role == "立论":
-            th = thesis_unit(rest)
+            th = thesis_unit(rest, by_topic=True)
             if th:
                 rest.remove(th)
                 pieces.append(("frame", T_OPEN[role][v].format(topic=topic, thesis=bare(th.text),

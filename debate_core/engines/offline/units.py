@@ -40,6 +40,16 @@ def affirms(text: str, term: str) -> bool:
     return False
 
 
+# characters that carry grammar, not content: a topic bigram holding one (之人, 是否, 需要) says
+# nothing about what the topic is about
+_FUNCTION_CHARS = set("之的是否了与和及或在于以而也其此这那为一不何如当要需应该能可吗呢么谁哪些个有无都")
+
+
+def topic_bigrams(topic: str) -> set[str]:
+    """The topic's content bigrams: those without a function character."""
+    return {b for b in bigrams(topic) if not (set(b) & _FUNCTION_CHARS)}
+
+
 class Units:
     """The pack's teaching units as one speaker of one pair may use them."""
 
@@ -81,7 +91,7 @@ class Units:
 
     def score(self, t: Teaching, m: Master, topic: str, row_terms: list[str]) -> tuple[int, dict]:
         tb = bigrams(t.text)
-        topic_b = bigrams(topic)
+        topic_b = topic_bigrams(topic)
         parts = {
             "topic": 3 * len(tb & topic_b),
             "row": 2 * sum(1 for term in row_terms if len(term) >= 2 and term in t.text),
@@ -160,8 +170,9 @@ class Units:
                 c = re.sub(r"^(?:然|但|而|故|则|且)\s*", "", c)
                 if cjk_len(c) < 6 or not balanced(c):
                     continue
-                if re.search(r"固(?:是|然|为|為|有)|^虽|^雖|诚然|誠然|尽管|儘管", c):
-                    continue  # a concession (顿悟一念固是事) grants the opponent something: it is no critique alone
+                conc = re.search(r"固(?:是|然|为|為|有)|^虽|^雖|诚然|誠然|尽管|儘管", c)
+                if conc and not re.search(r"却|卻|但|然而|可是|不过|不過|只是", c[conc.end():]):
+                    continue  # a concession alone (顿悟一念固是事) grants the opponent something: it is no critique
                 if self.safe(c + "。", m, opp):
                     out.append((c, a.citation if a.citation in m.source_ids else ""))
         return out
