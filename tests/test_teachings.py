@@ -197,6 +197,7 @@ TABLE_RESIDUE = """# 山居语录
 此十二观法为《山居语录》之核心。
 对溪边洗钵一事的超越：不立能洗所洗。
 正修观心前的十二种方便。
+喜受、忧受、舍受。
 心是一面镜子，念头只是镜面上来去的影子。
 此心本来清净，只是被念头遮住。
 """
@@ -216,6 +217,7 @@ def test_reader_sets_aside_what_leans_on_a_table_or_a_missing_passage(qingxi):
     assert reasons("此十二观法") == "description"    # describes a work
     assert reasons("对溪边洗钵") == "fragment"       # an editor's label before a gloss
     assert reasons("正修观心前") == "fragment"       # a count of items
+    assert reasons("喜受、忧受") == "fragment"       # a short list of names
     assert texts == ["心是一面镜子，念头只是镜面上来去的影子。", "此心本来清净，只是被念头遮住。"]
 
 

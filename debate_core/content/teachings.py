@@ -286,6 +286,8 @@ def _sentence_reason(s: str, names: list[str]) -> Optional[str]:
     if body.count("、") >= 3 and not re.search(r"[，；：,;:]", body) and cjk_len(items[0]) <= 6 and \
             sum(cjk_len(x) for x in items) / max(1, len(items)) <= 6:
         return "fragment"  # an enumeration (空无边处、识无边处、无所有处…)
+    if body.count("、") >= 2 and not re.search(r"[，；：,;:]", body) and all(cjk_len(x) <= 6 for x in items):
+        return "fragment"  # a short list (乐受、苦受、不苦不乐受): names, not a statement
     if re.match(r"^(?:此|这|该|上述|以上|前述)(?:一)?(?:典故|偈|喻|譬喻|六义|句|段|则|条|篇|经|论|故事|公案|传说|傳說|说|說|即|乃|为|举|事)", body):
         return "fragment"  # leans on a passage that is not there (此典故说明…, 此偈非否定身心…)
     if re.match(r"^(?:此|这|這|该|該)[义義理点點处處语語言文品喻句段节節条條章图圖表例]", body) or \
