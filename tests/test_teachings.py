@@ -195,9 +195,10 @@ TABLE_RESIDUE = """# 山居语录
 为白云一系行门的理论基石。
 即前论所说不可思议的一心三观。
 此十二观法为《山居语录》之核心。
-对溪边洗钵一事的超越：不立能洗所洗。
+对溪边洗钵，钵本无尘一事的超越：不立能洗所洗。
 正修观心前的十二种方便。
 喜受、忧受、舍受。
+三部小论合为一编，构成白云一系最早的系统入门教材。
 心是一面镜子，念头只是镜面上来去的影子。
 此心本来清净，只是被念头遮住。
 """
@@ -218,6 +219,7 @@ def test_reader_sets_aside_what_leans_on_a_table_or_a_missing_passage(qingxi):
     assert reasons("对溪边洗钵") == "fragment"       # an editor's label before a gloss
     assert reasons("正修观心前") == "fragment"       # a count of items
     assert reasons("喜受、忧受") == "fragment"       # a short list of names
+    assert reasons("三部小论") == "description"      # describes texts
     assert texts == ["心是一面镜子，念头只是镜面上来去的影子。", "此心本来清净，只是被念头遮住。"]
 
 

@@ -299,7 +299,9 @@ def _sentence_reason(s: str, names: list[str]) -> Optional[str]:
     if re.search(r"(?:之|的)(?:核心|纲要|綱要|基石|理论基石|理論基石|入门|入門|简本|簡本|总纲|總綱|代表作|主要著作|核心内容|核心內容)$",
                  body) and "，" not in body:
         return "description"  # 此十境十乘观法为《摩诃止观》之核心 — describes a work, teaches nothing
-    if re.match(r"^[^，。：:]{2,30}(?:的|之)(?:超越|意义|意義|要点|要點|核心|特点|特點|关键|關鍵|区别|區別|总结|總結|含义|含義|回应|回應)[：:]",
+    if re.search(r"(?:的|之)?(?:系统|系統)?(?:教材|教本|读本|讀本|入门书|入門書)$", body):
+        return "description"  # 六论…构成…最早的系统道次第教材 — describes texts, teaches nothing
+    if re.match(r"^[^。：:]{2,40}(?:的|之)(?:超越|意义|意義|要点|要點|核心|特点|特點|关键|關鍵|区别|區別|总结|總結|含义|含義|回应|回應)[：:]",
                 body):
         return "fragment"  # 对…偈的超越：… — an editor's label before a gloss
     if not re.search(r"[，；：,;:]", body) and \

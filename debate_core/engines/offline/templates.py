@@ -30,7 +30,7 @@ T_BRIDGE = {
              "{accept}，这句话我认同，不必争。"),
     "综合": ("先说共同处：两家都谈到{common}，而且都把它当作修行的要紧处。",
              "两家相通的地方，在于都重视{common}这一环。",
-             "共识先讲：{common}要紧，这是两边的经教都讲到的。"),
+             "共识先讲：{common}这一点要紧，这是两边的经教都讲到的。"),
 }
 # 反驳 when no unit of the speaker's shares the opponent's words: the answer says it comes from elsewhere.
 T_BRIDGE_LOOSE = ("这话有它的根据；我换一个角度回答：{answer}{cite}。",

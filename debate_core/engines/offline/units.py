@@ -198,9 +198,9 @@ class Units:
                 if best is None or score > best[0]:
                     best = (score, term, a, b)
         if best is None:
-            return "修行要落到自己身心上", None, (theirs[0] if theirs else None)
+            return "把修行落到自己身心上", None, (theirs[0] if theirs else None)
         _, term, a, b = best
         word = term if len(term) >= 2 else {"心": "自己这颗心", "戒": "持戒", "苦": "认清苦"}.get(term, "")
         if not word:
-            return "修行要落到自己身心上", None, (theirs[0] if theirs else None)
+            return "把修行落到自己身心上", None, (theirs[0] if theirs else None)
         return word, a, b
