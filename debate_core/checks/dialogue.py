@@ -72,7 +72,7 @@ _PAIR_RECIPROCAL = re.compile(_PAIR_WORDS + r"(?P<gap>[^。；：]{0,14}?)(?:互
 _REACT_TOLD = (r"(?:面露[^，。；]{1,3}|面有(?:难色|愧色|喜色|惭色|窘色|不悦之色|得色)|面红耳赤|脸色(?:一变|大变|发白|铁青)|"
                r"神色(?:一变|黯然|凝重|一凛)|(?:一时)?语塞|张口结舌|瞠目结舌|目瞪口呆|哑口无言|无言以对|无言可对|"
                r"说不出话|默不作声|拍案(?:而起|叫绝|称奇|称善)?|抚掌|大笑|摇头|颔首|叹息|长叹|沉吟|拂袖|皱眉|蹙眉|莞尔|"
-               r"失笑|一愣|一怔|愣住|怔住|默然|变色|动容|不悦|大怒|勃然|赧然|愕然|哑然|点头)")
+               r"失笑|一愣|一怔|愣住|怔住|默然|变色|动容|不悦|大怒|勃然|赧然|愕然|哑然|点头|微笑|合掌微笑|合十微笑)")
 # a parting, a welcome or hospitality (告辞, 送至山门, 出迎, 款待, 留宿): a meeting told
 _HOST = re.compile(r"告辞|辞行|拜别|辞别|送(?:至|到|出|别|行)(?!给)|相送|出迎|迎(?:至|入|出)|款待|招待|留宿|挽留|设斋|奉茶|让座|"
                    r"读后回了|回赠|回了一(?:首|偈|封|信)|和了一(?:首|偈)")
@@ -106,8 +106,11 @@ def _patterns(N: str) -> dict[str, re.Pattern]:
             "answer": re.compile(rf"(?P<y>{N})(?P<mid>[^，。；「“]{{0,8}}?){_ANSWER}"),
             "react1": re.compile(rf"(?P<y>{N})[^。；]{{0,12}}?{_REACT_AFTER}[^。；]{{0,8}}?{_REACT}"),
             "won_over": re.compile(rf"(?P<y>{N})[^。；]{{0,12}}?(?:{_REACT_AFTER}|对)(?P<z>[^。；]{{0,14}}?){_WON_OVER}"),
-            "letter": re.compile(rf"(?P<x>{N}|{selfp})[^，。；]{{0,6}}?(?:读|收到|接到|看了|读罢|拆阅|捧读|回复了?|回了)(?:了|过|完)?"
-                                 rf"(?P<y>{N})(?:的|之)?(?:来信|书信|信函|来函|手书|书札|信)"),
+            "letter": re.compile(rf"(?P<x>{N}|{selfp})[^，。；]{{0,6}}?(?:读|收到|接到|看了|读罢|拆阅|捧读|回复了?|回了)(?:了|过|完|到)?"
+                                 rf"(?P<y>{N})(?:的|之)?(?:来信|书信|信函|来函|手书|书札|信|文钞|著作|文章|书|语录|开示录|偈子|诗偈|遗著)"),
+            "seen": re.compile(rf"(?:{selfp})[^，。；]{{0,4}}?(?:看见|看到|见到|瞧见|望见|遇见)(?:了)?(?P<y>{N})(?![的之所《])"),
+            "touch": re.compile(rf"(?P<x>{N})[^，。；]{{0,4}}?(?:抚|拉|握|拍|牵|扶|搀)(?:着|了|住|起)?(?P<y>{N})的?"
+                                rf"(?:手|肩|肩膀|背|头|衣袖|袖子|胳膊)"),
             "first_sight": re.compile(rf"(?P<x>{N})[^，。；]{{0,4}}?(?:一见|初见|乍见|见到|见了)(?P<y>{N})(?![的之所说论等诸])"),
             "react2": re.compile(rf"(?P<y>{N})[^，。；]{{0,6}}?{_REACT_STRONG}"),
             "react3": re.compile(rf"(?P<y>{N})(?P<mid>[^，。；：「“]{{0,4}}?){_REACT_TOLD}"),
@@ -155,7 +158,10 @@ def dialogue_hits(text: str, names: Optional[re.Pattern], key_of: dict[str, str]
         for m in P["to_self"].finditer(sent):
             if (past or "当面" in sent) and not debate_frame and key(m.group("x")) != speaker_key:
                 add(m)
-        for key_ in ("letter", "first_sight"):
+        for m in P["seen"].finditer(sent):
+            if key(m.group("y")) != speaker_key and not debate_frame and not _TEXT_FRAME.search(sent):
+                add(m)  # 我仿佛看见印光大师合掌微笑: a scene of the opponent, told
+        for key_ in ("letter", "first_sight", "touch"):
             for m in P[key_].finditer(sent):
                 if key(m.group("x")) != key(m.group("y")) and not debate_frame:
                     add(m)
