@@ -201,6 +201,11 @@ TABLE_RESIDUE = """# 山居语录
 三部小论合为一编，构成白云一系最早的系统入门教材。
 心是一面镜子，念头只是镜面上来去的影子。
 此心本来清净，只是被念头遮住。
+如般若波罗蜜，自古音译，不作意译。
+其次，知道散乱，便已不在散乱之中。
+念头来去本无根——白云宗旨。
+即在日用中尽好本分。
+源自白云初祖所集之四法。
 """
 
 
@@ -220,7 +225,12 @@ def test_reader_sets_aside_what_leans_on_a_table_or_a_missing_passage(qingxi):
     assert reasons("正修观心前") == "fragment"       # a count of items
     assert reasons("喜受、忧受") == "fragment"       # a short list of names
     assert reasons("三部小论") == "description"      # describes texts
-    assert texts == ["心是一面镜子，念头只是镜面上来去的影子。", "此心本来清净，只是被念头遮住。"]
+    assert reasons("如般若波罗蜜") == "fragment"    # an example taken out of its list
+    assert reasons("即在日用中") == "fragment"       # a predicate whose subject is elsewhere
+    assert reasons("源自白云初祖") == "fragment"     # a provenance
+    # a list's position marker and an editor's label after a dash come off; the statement stays
+    assert texts == ["心是一面镜子，念头只是镜面上来去的影子。", "此心本来清净，只是被念头遮住。",
+                     "知道散乱，便已不在散乱之中。", "念头来去本无根。"]
 
 
 def test_ammo_concession_is_not_spoken_as_a_critique(default_pack):

@@ -281,6 +281,10 @@ def verdict_hits(text: str, *, extra_sides: Iterable[str] = (), others: Optional
                 nxt = sent[m.end(): m.end() + 1]
                 if nxt and nxt not in _ADJ_SINGLE_NEXT:
                     continue
+            if sent[m.end(): m.end() + 1] in ("的", "之"):
+                a, b = clause_of(m.start())
+                if not _SUBJECTLESS.sub("", sent[a:m.start()]) and not side.search(sent[m.end():b]):
+                    continue  # 最深的出离心由…触发: a superlative describing the subject, no side ranked
             accept("degree", m, needs_side=True)
         for m in _BI.finditer(sent):
             accept("degree", m, needs_side=True)

@@ -211,6 +211,12 @@ def _clean(text: str, names: list[str]) -> str:
             t = t[m.end():]
     t = re.sub(r"\s+", "", t) if not _LATIN.search(t) else re.sub(r"\s+", " ", t).strip()
     t = re.sub(r"[—–-]{2,}\s*$", "", t).strip()
+    # a list's position marker (其次，/ 第三，) comes off: the statement after it stands alone
+    t = re.sub(r"^(?:其次|再次|再者|首先|最后|最後|第[一二三四五六七八九十]+|其[一二三四五六七八九十])[，,、]\s*", "", t)
+    # a label after a dash (…即是空——三论宗核心偈颂 / …——中道圆融) comes off: an editor's gloss
+    m2 = re.search(r"——(?P<tail>[^，。；,;—、]{2,10})(?P<end>[。！？]?)$", t)
+    if m2 and not re.search(r"是|为|為|即|乃|有|无|無|不|非|能|可|须|須|要|应|應|当|當|则|則|便|就", m2.group("tail")):
+        t = t[:m2.start()] + m2.group("end")
     return t
 
 
@@ -294,6 +300,11 @@ def _sentence_reason(s: str, names: list[str]) -> Optional[str]:
             re.search(r"(?:为|為|是)此(?:之|的)", body) or \
             re.match(r"^即[^，。]{0,8}(?:所说|所說|所谓|所謂|之说|之說)", body):
         return "fragment"  # 此义为天台独有之说 / 为此之入门简本 / 即中论所说… — lean on a passage that is not there
+    if re.match(r"^(?:如|比如|例如)(?!《|来|來|是|实|實|法|理|今|此)[^，。；]{1,12}[，,]", body) and \
+            not re.search(r"是|即|乃", body[:12]):
+        return "fragment"  # 如般若，音译令人生敬重心… — an example taken out of its list
+    if re.match(r"^(?:即在|即是|即为|即為|即以|即于|即於)", body) or re.match(r"^(?:源自|源于|源於|出自|语出|語出|典出|见于|見於|载于|載於)", body):
+        return "fragment"  # 即在世间… / 源自那若巴祖师所集之六法 — a predicate or a provenance, its subject elsewhere
     if re.match(r"^(?:为|為|乃|系|係)[^，；,;]{2,}$", body):
         return "fragment"  # 为天台教观的理论基石 — a predicate whose subject was a table's first column
     if re.search(r"(?:之|的)(?:核心|纲要|綱要|基石|理论基石|理論基石|入门|入門|简本|簡本|总纲|總綱|代表作|主要著作|核心内容|核心內容)$",
