@@ -203,7 +203,7 @@ TABLE_RESIDUE = """# 山居语录
 此心本来清净，只是被念头遮住。
 如般若波罗蜜，自古音译，不作意译。
 其次，知道散乱，便已不在散乱之中。
-念头来去本无根——白云宗旨。
+念头来去本来没有根，看清了便自己散去——白云宗旨。
 即在日用中尽好本分。
 源自白云初祖所集之四法。
 """
@@ -230,7 +230,7 @@ def test_reader_sets_aside_what_leans_on_a_table_or_a_missing_passage(qingxi):
     assert reasons("源自白云初祖") == "fragment"     # a provenance
     # a list's position marker and an editor's label after a dash come off; the statement stays
     assert texts == ["心是一面镜子，念头只是镜面上来去的影子。", "此心本来清净，只是被念头遮住。",
-                     "知道散乱，便已不在散乱之中。", "念头来去本无根。"]
+                     "知道散乱，便已不在散乱之中。", "念头来去本来没有根，看清了便自己散去。"]
 
 
 def test_ammo_concession_is_not_spoken_as_a_critique(default_pack):
