@@ -76,6 +76,8 @@ _REACT_TOLD = (r"(?:面露[^，。；]{1,3}|面有(?:难色|愧色|喜色|惭色
 # a parting, a welcome or hospitality (告辞, 送至山门, 出迎, 款待, 留宿): a meeting told
 _HOST = re.compile(r"告辞|辞行|拜别|辞别|送(?:至|到|出|别|行)(?!给)|相送|出迎|迎(?:至|入|出)|款待|招待|留宿|挽留|设斋|奉茶|让座|"
                    r"读后回了|回赠|回了一(?:首|偈|封|信)|和了一(?:首|偈)")
+# not the name's possessive (印光大师的…), even when the name's alias is a prefix of the full name
+_HON = r"(?:老和尚|大和尚|老法师|大师|法师|禅师|尊者|和尚|祖师|菩萨|三藏|长老|论师)?"
 _NOT_TOLD = re.compile(r"若|如果|倘|假如|假使|会|恐怕|想必|或许|也许|必定|定然|一定|必然|势必|只怕|怕是|大概|"
                        r"常|每|屡|往往|一生|平生|多次|一向|向来|素来|总是")
 
@@ -88,13 +90,13 @@ def _self_pattern() -> str:
 def _patterns(N: str) -> dict[str, re.Pattern]:
     selfp = _self_pattern()
     pat1 = re.compile(rf"(?P<x>{N}|{selfp})(?:[^，。；：]{{0,6}}?)(?:(?:对|向|跟|告诉|回应|回复|应答|回敬)(?P<y>{N})"
-                      rf"(?!的|之|所)(?:[^，。；：「“]{{0,4}}?){_SPEECH}"
+                      rf"(?!{_HON}(?:的|之|所))(?:[^，。；：「“]{{0,4}}?){_SPEECH}"
                       rf"|(?:问|质问|请教|回答|答复|反问|追问|写信给|致信|致书|修书给|寄信给|回信给|去信给|寄给|寄与|寄赠|赠给|赠与|"
                       rf"送给|送与|呈给|呈与|递给|交给|带给|劝过|劝说|劝告|开导|点拨|呵斥|喝斥|斥责|棒喝|邀请|邀约|款待|接待|"
                       rf"迎接|送别|相送|挽留|搀扶|扶起|拍了拍|握住|拉住)(?:过|了)?(?P<y2>{N}))")
     # X looks at, or gives or sends through someone to, Y: 智者大师看了六祖一眼, 印光托人给六祖捎去
-    pat_to = re.compile(rf"(?P<x>{N})[^，。；：]{{0,8}}?(?:(?:看了|望了|瞥了|瞪了|注视着|打量着?|看着|望着|盯着)(?P<y>{N})(?![的之所《])"
-                        rf"|(?:给|替|帮)(?P<y2>{N})[^，。；：]{{0,4}}?(?:捎|寄|送|写|带|递|回|讲|说|开示|解释|讲解|倒|斟|端))")
+    pat_to = re.compile(rf"(?P<x>{N})[^，。；：]{{0,8}}?(?:(?:看了|望了|瞥了|瞪了|注视着|打量着?|看着|望着|盯着)(?P<y>{N})(?!{_HON}[的之所《])"
+                        rf"|(?:给|替|帮)(?P<y2>{N})(?!{_HON}[的之所])[^，。；：]{{0,4}}?(?:捎|寄|送|写|带|递|回|讲|说|开示|解释|讲解|倒|斟|端))")
     pat2 = re.compile(rf"(?P<x>{N}|{selfp})(?:[^，。；：]{{0,8}}?)(?:与|和|同|跟)(?P<y>{N})"
                       rf"(?:[^，。；：「“]{{0,8}}?){_MEET}")
     pat3 = re.compile(rf"(?P<x>{N}|{selfp})[^，。；]{{0,4}}?{_TRAVEL}[^，。；]{{0,10}}?(?:与|和|同|见|访|谒|拜见|参见)"
@@ -108,7 +110,7 @@ def _patterns(N: str) -> dict[str, re.Pattern]:
             "won_over": re.compile(rf"(?P<y>{N})[^。；]{{0,12}}?(?:{_REACT_AFTER}|对)(?P<z>[^。；]{{0,14}}?){_WON_OVER}"),
             "letter": re.compile(rf"(?P<x>{N}|{selfp})[^，。；]{{0,6}}?(?:读|收到|接到|看了|读罢|拆阅|捧读|回复了?|回了)(?:了|过|完|到)?"
                                  rf"(?P<y>{N})(?:的|之)?(?:来信|书信|信函|来函|手书|书札|信|文钞|著作|文章|书|语录|开示录|偈子|诗偈|遗著)"),
-            "seen": re.compile(rf"(?:{selfp})[^，。；]{{0,4}}?(?:看见|看到|见到|瞧见|望见|遇见)(?:了)?(?P<y>{N})(?![的之所《])"),
+            "seen": re.compile(rf"(?:{selfp})[^，。；]{{0,4}}?(?:看见|看到|见到|瞧见|望见|遇见)(?:了)?(?P<y>{N})(?!{_HON}[的之所《])"),
             "touch": re.compile(rf"(?P<x>{N})[^，。；]{{0,4}}?(?:抚|拉|握|拍|牵|扶|搀)(?:着|了|住|起)?(?P<y>{N})的?"
                                 rf"(?:手|肩|肩膀|背|头|衣袖|袖子|胳膊)"),
             "first_sight": re.compile(rf"(?P<x>{N})[^，。；]{{0,4}}?(?:一见|初见|乍见|见到|见了)(?P<y>{N})(?![的之所说论等诸])"),
@@ -159,7 +161,8 @@ def dialogue_hits(text: str, names: Optional[re.Pattern], key_of: dict[str, str]
             if (past or "当面" in sent) and not debate_frame and key(m.group("x")) != speaker_key:
                 add(m)
         for m in P["seen"].finditer(sent):
-            if key(m.group("y")) != speaker_key and not debate_frame and not _TEXT_FRAME.search(sent):
+            if key(m.group("y")) != speaker_key and not debate_frame and not _TEXT_FRAME.search(sent) and \
+                    (past or re.search(r"仿佛|彷彿|好像|似乎|恍惚|梦中|梦见|眼前|那时", sent)):
                 add(m)  # 我仿佛看见印光大师合掌微笑: a scene of the opponent, told
         for key_ in ("letter", "first_sight", "touch"):
             for m in P[key_].finditer(sent):
