@@ -136,11 +136,11 @@ def ammo_used(text: str, ammo: list[CrossCritique], exclude: str = "") -> list[s
 def check_ammo(text: str, ctx: CheckContext) -> Finding:
     opp = ctx.opponent.name
     if not ctx.ammo:
-        return _finding("ammo", True, f"资料包中没有{ctx.speaker.name}针对{opp}的弹药（cross_critique 覆盖缺口），本条不适用")
+        return _finding("ammo", True, f"资料包中没有{ctx.speaker.name}针对{opp}的弹药（这一方向有覆盖缺口），本条不适用")
     used = ammo_used(text, ctx.ammo, ctx.opponent_summary)
     if used:
         return _finding("ammo", True, f"用到 {len(used)}/{len(ctx.ammo)} 条针对{opp}的弹药")
-    return _finding("ammo", False, f"没有用到任何一条针对{opp}的弹药（cross_critique），至少须引用一条")
+    return _finding("ammo", False, f"没有用到任何一条针对{opp}的弹药，至少须引用一条")
 
 
 # ------------------------------------------------------------------ restatement

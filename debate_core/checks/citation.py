@@ -226,11 +226,11 @@ def check_citation_text(text: str, speaker: Master, known_ids: Iterable[str],
     ``other_titles``: normalised id → title, for every source of the pack (to say which text a
     mismatched title names)."""
     if not speaker.sources:
-        return CitationResult(False, True, f"无法判定：{speaker.name} 在资料包中没有 sources[]，无从核对出处", [])
+        return CitationResult(False, True, f"无法判定：{speaker.name} 在资料包中没有所列典籍，无从核对出处", [])
     own = {norm_id(s.id): s for s in speaker.sources}
     units = cited_units(text, set(known_ids) | set(own_id.id for own_id in speaker.sources))
     if not units:
-        return CitationResult(False, False, f"没有出处：至少引用一条 {speaker.name} 自己的 sources[].id（如 "
+        return CitationResult(False, False, f"没有出处：至少引用一条 {speaker.name} 自己所列典籍的编号（如 "
                                             f"{speaker.sources[0].id}）", [])
     problems: list[str] = []
     undecided: list[str] = []
@@ -243,7 +243,7 @@ def check_citation_text(text: str, speaker: Master, known_ids: Iterable[str],
         src = own.get(nid)
         if src is None:
             who = owners.get(nid)
-            problems.append(f"{u.id} 不在 {speaker.name} 的 sources[].id 中" + (f"（属于{who}）" if who else "（资料包中没有此编号）"))
+            problems.append(f"{u.id} 不是 {speaker.name} 所列典籍的编号" + (f"（属于{who}）" if who else "（资料包中没有此编号）"))
             marks.append(CitationMark(id=u.id, title=u.title, quote=u.quote[:200], status="unverified" if u.quote else "id_only"))
             continue
         if u.title:
@@ -253,7 +253,7 @@ def check_citation_text(text: str, speaker: Master, known_ids: Iterable[str],
             elif title_matches(u.title, src.title):
                 pass
             elif t in _POINTER_TITLES or _CHAPTER.search(t) and not any(title_matches(u.title, x.title) for x in speaker.sources):
-                undecided.append(f"《{u.title}》无法确定指哪部典籍（{u.id} 是《{src.title}》）")
+                undecided.append(f"《{u.title}》无法确定指哪部典籍（{u.id} 是《{_zh(src.title)}》）")
             else:
                 named = next((x for x in speaker.sources if x is not src and title_matches(u.title, x.title)), None)
                 if named is None:
@@ -262,10 +262,10 @@ def check_citation_text(text: str, speaker: Master, known_ids: Iterable[str],
                             named = type(src)(id=oid, title=ot)
                             break
                 also = f"，而《{u.title}》是 {named.id}" if named is not None else ""
-                problems.append(f"【《{u.title}》，{u.id}】书名与编号不符：{u.id} 是《{src.title}》{also}")
+                problems.append(f"【《{u.title}》，{u.id}】书名与编号不符：{u.id} 是《{_zh(src.title)}》{also}")
         framed = _framing_title(text, u)
         if framed and src.title and not title_matches(framed, src.title):
-            problems.append(f"句中引的是《{framed}》的话，却标注为《{chinese_title(src.title) or src.title}》（{u.id}）")
+            problems.append(f"句中引的是《{framed}》的话，却标注为《{_zh(src.title)}》（{u.id}）")
         status = "id_only"
         if u.quote:
             corpus, original = _source_texts(speaker, src.id)
@@ -275,11 +275,11 @@ def check_citation_text(text: str, speaker: Master, known_ids: Iterable[str],
                 status = "unverified"
                 short = u.quote if len(u.quote) <= 20 else u.quote[:20] + "…"
                 if original:
-                    problems.append(f"引文「{short}」不见于资料包中《{src.title}》（{src.id}）的原文，疑为杜撰")
+                    problems.append(f"引文「{short}」不见于资料包中《{_zh(src.title)}》（{src.id}）的原文，疑为杜撰")
                 elif corpus:
-                    notes.append(f"引文「{short}」无法核对：资料包只有《{src.title}》的要点，没有原文")
+                    notes.append(f"引文「{short}」无法核对：资料包只有《{_zh(src.title)}》的要点，没有原文")
                 else:
-                    notes.append(f"引文「{short}」无法核对：资料包没有《{src.title}》（{src.id}）的文本")
+                    notes.append(f"引文「{short}」无法核对：资料包没有《{_zh(src.title)}》（{src.id}）的文本")
         marks.append(CitationMark(id=u.id, title=u.title or chinese_title(src.title), quote=u.quote[:200], status=status))
     problems += _title_only_problems(text, units, speaker, owners, other_titles)
     summary = "；".join(f"{m.id}（{_STATUS_ZH[m.status]}）" for m in marks)
@@ -336,11 +336,16 @@ def _title_only_problems(text: str, units: list[Cited], speaker: Master, owners:
         named = (exact or matches or [None])[0]
         if named is not None:
             who = owners.get(norm_id(named))
-            out.append(f"{m.group(0)}引的《{title}》不在 {speaker.name} 的 sources[] 中（是 {named}"
+            out.append(f"{m.group(0)}引的《{title}》不在 {speaker.name} 所列的典籍中（是 {named}"
                        + (f"，属于{who}）" if who else "）"))
         else:
-            out.append(f"{m.group(0)}引的《{title}》不在 {speaker.name} 的 sources[] 中，也没有编号")
+            out.append(f"{m.group(0)}引的《{title}》不在 {speaker.name} 所列的典籍中，也没有编号")
     return out
+
+
+def _zh(title: str) -> str:
+    """A source's title as a Chinese debate writes it: its Chinese part when it has one."""
+    return chinese_title(title) or title
 
 
 _STATUS_ZH = {"verified": "引文已核对", "id_only": "仅编号", "unverified": "引文未核对"}
