@@ -22,7 +22,7 @@ def test_offline_debate_prints_the_framework():
     for head in ("## 议题：" + TOPIC, "### R1｜慧能大师 立论", "### R2｜印光大师 反驳", "### R3｜慧能大师 回应",
                  "### R4｜印光大师 综合", "### 教内余争 — 中立观察"):
         assert head in text
-    assert "引擎：offline" in text
+    assert "引擎：离线引擎" in text
 
 
 def test_debate_json_and_masters_option():

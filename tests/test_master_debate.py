@@ -76,7 +76,7 @@ def test_rendering_follows_the_seed_framework(default_pack):
                      "### 教内余争 — 中立观察"]
     tail = md[md.index("### 教内余争 — 中立观察") + 1:]
     assert [x.split("：")[0] for x in tail[:3]] == ["- 分歧本质", "- 共识点", "- 留给读者"]
-    assert any("引擎：offline" in x for x in tail)
+    assert any("引擎：离线引擎" in x for x in tail)
 
 
 def test_different_topics_and_pairs_give_different_debates(default_pack):

@@ -197,5 +197,6 @@ def render_master(debate: Debate, *, engine_line: bool = True) -> str:
         out += [f"> 状态：{status_zh(debate.status)}（{debate.stop_reason}）", ""]
     if engine_line:
         engines = sorted({s.engine for s in debate.rounds if s.engine}) or debate.models
-        out.append(f"> 引擎：{', '.join(engines)} · 辩论 {debate.id} · 人物包 {debate.pack_name} {debate.pack_version}".rstrip())
+        shown = ["离线引擎" if e == "offline" else e for e in engines]  # a model string is a name, kept as it is
+        out.append(f"> 引擎：{'、'.join(shown)} · 辩论 {debate.id} · 人物包 {debate.pack_name} {debate.pack_version}".rstrip())
     return "\n".join(out).rstrip() + "\n"
