@@ -302,9 +302,10 @@ def _speech_card_zh(sv: views.SpeechView) -> None:
         if sv.text:
             st.markdown(views.safe_markdown(sv.text))
         st.markdown(f"**检查结果** {views.safe_markdown(sv.verdict)}")
-        meta = [f"发言者 {views.safe_markdown(sv.speaker_name)}（`{sv.speaker}`）", f"角色 {sv.role}",
+        engine = "离线引擎" if sv.engine == "offline" else f"`{sv.engine or '—'}`"  # a model string is a name
+        meta = [f"发言者 {views.safe_markdown(sv.speaker_name)}", f"角色 {sv.role}",
                 f"重试 {sv.retries} 次", f"用量 输入 {sv.prompt_tokens} / 输出 {sv.completion_tokens}",
-                f"耗时 {sv.latency_ms:,.0f} 毫秒", f"引擎 `{sv.engine or '—'}`"]
+                f"耗时 {sv.latency_ms:,.0f} 毫秒", f"引擎 {engine}"]
         if sv.cost:
             meta.append(f"费用 ${sv.cost:.4f}")
         if sv.truncated:
