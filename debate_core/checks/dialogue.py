@@ -96,6 +96,7 @@ def _patterns(N: str) -> dict[str, re.Pattern]:
                       rf"迎接|送别|相送|挽留|搀扶|扶起|拍了拍|握住|拉住)(?:过|了)?(?P<y2>{N}))")
     # X looks at, or gives or sends through someone to, Y: 智者大师看了六祖一眼, 印光托人给六祖捎去
     pat_to = re.compile(rf"(?P<x>{N})[^，。；：]{{0,8}}?(?:(?:看了|望了|瞥了|瞪了|注视着|打量着?|看着|望着|盯着)(?P<y>{N})(?!{_HON}[的之所《])"
+                        rf"|为(?P<y3>{N})(?!{_HON}[的之所《])[^，。；：]{{0,4}}?(?:唱|讲|说|开示|传|灌顶|授|演|献|诵|奉|倒|斟|端)"
                         rf"|(?:给|替|帮)(?P<y2>{N})(?!{_HON}[的之所])[^，。；：]{{0,4}}?(?:捎|寄|送|写|带|递|回|讲|说|开示|解释|讲解|倒|斟|端))")
     pat2 = re.compile(rf"(?P<x>{N}|{selfp})(?:[^，。；：]{{0,8}}?)(?:与|和|同|跟)(?P<y>{N})"
                       rf"(?:[^，。；：「“]{{0,8}}?){_MEET}")
@@ -155,7 +156,7 @@ def dialogue_hits(text: str, names: Optional[re.Pattern], key_of: dict[str, str]
                 continue
             add(m)
         for m in P["pat_to"].finditer(sent):
-            if key(m.group("x")) != key(m.group("y") or m.group("y2")) and not debate_frame:
+            if key(m.group("x")) != key(m.group("y") or m.group("y2") or m.group("y3")) and not debate_frame:
                 add(m)
         for m in P["to_self"].finditer(sent):
             if (past or "当面" in sent) and not debate_frame and key(m.group("x")) != speaker_key:
