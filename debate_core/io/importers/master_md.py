@@ -113,7 +113,8 @@ def parse_master_md(path: Path, text: str, *, pack_path: Optional[str] = None, e
         em = _ENGINE_RE.match(s)
         if em:
             parts = [p.strip() for p in em.group(1).split("·")]
-            engines = [e.strip() for e in parts[0].split(",") if e.strip()] if parts else []
+            engines = [e.strip() for e in re.split(r"[,、]", parts[0]) if e.strip()] if parts else []
+            engines = ["offline" if e == "离线引擎" else e for e in engines]  # as render.master names it
             for p in parts[1:]:
                 if p.startswith("辩论"):
                     debate_id = debate_id or p[2:].strip() or None
