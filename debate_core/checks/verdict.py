@@ -124,7 +124,8 @@ _RECOMMEND = re.compile(
 _READER_CHOICE = re.compile("(?:" + "|".join(READERS) + r")(?:还是|应该|应当|最好|就该|该|须|得|只需|只要)"
                            r"(?:去)?(?:选|学|修|修学|走|信|跟|归|投)"
                            # 真正懂得佛法的人，都会选择禅宗 / 聪明人自然知道怎么选
-                           r"|(?:的人|之人|者|聪明人|明眼人|有识之士|智者)[，,]?(?:都会|都将|自然会|自会|必然会?|必会|一定会|终究会|终会|都|皆)"
+                           r"|(?:(?:真正|真懂|懂得|明白|有智慧|有眼光|明理|聪明)[^，。；]{0,10}?(?:的人|之人|者)|聪明人|明眼人|明白人|有识之士|智者)"
+                           r"[，,]?(?:都会|都将|自然会|自会|必然会?|必会|一定会|终究会|终会|都|皆)"
                            r"(?:去)?(?:选择|选|走向|归向|投向|转向|改修|归入)"
                            r"|(?:自然|当然|自会|自能|不难|一看便|一想便|一望便)(?:知道|明白|懂得|晓得)?(?:该)?(?:怎么|如何|怎样|该)(?:选|取舍|抉择|走)")
 _STOP_OTHER = re.compile(r"(?:不必|无须|毋须|不用|别|莫|何必|何须|用不着|不要)再?(?:去|费心|费力)?"
@@ -293,9 +294,11 @@ def verdict_hits(text: str, *, extra_sides: Iterable[str] = (), others: Optional
             accept("degree", m, needs_side=True)
         for m in _BI.finditer(sent):
             accept("degree", m, needs_side=True)
-        for pat in (_MUCH, _NEAR, _BI_ABLE, _BI_MORE):
+        for pat in (_MUCH, _NEAR, _BI_ABLE):
             for m in pat.finditer(sent):
                 accept("degree", m, needs_side=True)
+        for m in _BI_MORE.finditer(sent):  # what 比 compares with must be a side (not 比以前专注得多)
+            accept("degree", m, needs_side=True, side_window=(m.start("y"), m.end("y")))
         for m in _IDIOM_RANK.finditer(sent):
             accept("comparison", m, needs_side=True)
         for m in _PROVISIONAL.finditer(sent):
