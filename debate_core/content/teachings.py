@@ -631,7 +631,7 @@ def _cite_named_text(master: Master, units: list[Teaching]) -> None:
         own = [s.id for s in master.sources if s.id and s.title and title_matches(named, s.title)]
         if own:
             t.source_id = own[0]
-        elif "references/" in (t.file or "").replace("\\", "/") or t.file.endswith("teaching.md"):
+        elif "references/" in (t.file or "").replace("\\", "/") or (t.file or "").endswith("teaching.md"):
             t.source_id = ""  # the outline quoting a text the master does not list: cited by none of his
 
 
