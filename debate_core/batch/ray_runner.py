@@ -299,14 +299,10 @@ class RayBatchRunner(BatchRunner):
 
         def submit_more() -> None:
             while len(pending) < self.concurrency and not self.stop.is_set():
-                try:
-                    c, prior = next(queue)
-                except StopIteration:
+                nxt = self._next_to_run(queue, finish)
+                if nxt is None:
                     return
-                action, old_id = plan_action(prior, resume=self.spec.resume)
-                if action in ("skip", "busy"):
-                    finish(self.run_cell(c, prior))
-                    continue
+                c, _prior, action, old_id = nxt
                 stored = pack_path = None
                 if action == "resume":
                     try:

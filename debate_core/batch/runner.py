@@ -346,6 +346,16 @@ class BatchRunner:
         bar.done(r)
         self._emit(r)
 
+    def _next_to_run(self, queue, settle) -> Optional[tuple[Cell, list[Existing], str, Optional[str]]]:
+        """The next cell of ``queue`` that needs a run, with its action and old id; a cell to skip or
+        held by another run is settled on the way (``settle``).  None when the queue is empty."""
+        for c, prior in queue:
+            action, old_id = plan_action(prior, resume=self.spec.resume)
+            if action not in ("skip", "busy"):
+                return c, prior, action, old_id
+            settle(self.run_cell(c, prior))
+        return None
+
     def _interrupted(self, bar: Bar) -> None:
         self.stop.set()
         bar.note("stopping: running debates halt at their next round; rerun the spec to resume")
@@ -360,14 +370,10 @@ class BatchRunner:
 
             def submit_more() -> None:
                 while len(pending) < self.concurrency * 2 and not self.stop.is_set():
-                    try:
-                        c, prior = next(queue)
-                    except StopIteration:
+                    nxt = self._next_to_run(queue, lambda r: self._done(r, by_key, bar))
+                    if nxt is None:
                         return
-                    action, _old = plan_action(prior, resume=self.spec.resume)
-                    if action in ("skip", "busy"):
-                        self._done(self.run_cell(c, prior), by_key, bar)
-                        continue
+                    c, prior = nxt[:2]
                     pending[pool.submit(self.run_cell, c, prior)] = c
 
             submit_more()
