@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -109,3 +110,22 @@ def cli(*args: str, env: dict | None = None, timeout: float = 120) -> subprocess
     full_env.update(env or {})
     return subprocess.run([sys.executable, "-m", "debate_core", *args], cwd=REPO, env=full_env,
                           capture_output=True, text=True, timeout=timeout)
+
+
+def wait_for(predicate, timeout: float = 60.0, what: str = "condition") -> None:
+    """Poll ``predicate`` every 50 ms until it holds; fail the test after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def reap(proc: subprocess.Popen) -> None:
+    """A child process is gone and its pipes closed, whatever the test did to it."""
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait()
+    proc.stdout.close()
+    proc.stderr.close()

@@ -13,7 +13,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -24,6 +23,7 @@ from debate_core.batch import BatchRunner, batch_debates, expand, load_spec, run
 from debate_core.engines.scripted_server import Reply, ScriptedServer
 from debate_core.models import DebateConfig
 from debate_core.batch.runner import _cores
+from tests.archive_helpers import reap, wait_for
 from tests.master_script import master_script
 
 REPO = Path(__file__).resolve().parent.parent
@@ -174,14 +174,6 @@ def _alive(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
-def _wait_for(predicate, timeout: float = 90.0, what: str = "condition") -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
-
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs /proc")
 def test_sigkill_mid_batch_keeps_what_was_committed_and_a_rerun_finishes(default_pack, serial, tmp_path):
@@ -206,20 +198,16 @@ def test_sigkill_mid_batch_keeps_what_was_committed_and_a_rerun_finishes(default
                 n = arc.query("SELECT count(*) FILTER (status = 'completed') AS done, "
                               "count(*) FILTER (status = 'running' AND rounds_done >= 1) AS going FROM debates")
                 return n["done"][0] >= 4 and n["going"][0] >= 1
-            _wait_for(midway, what="some debates finished and others half-way")
+            wait_for(midway, timeout=90.0, what="some debates finished and others half-way")
             assert proc.poll() is None, proc.stderr.read()
             workers = _children(proc.pid)
             assert len(workers) == (min(2, _cores()) if _cores() > 1 else 0)
             proc.send_signal(signal.SIGKILL)
             proc.wait(timeout=10)
             # the worker processes notice their parent is gone and exit on their own
-            _wait_for(lambda: not any(_alive(w) for w in workers), timeout=20, what="the worker processes to exit")
+            wait_for(lambda: not any(_alive(w) for w in workers), timeout=20, what="the worker processes to exit")
         finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
-            proc.stdout.close()
-            proc.stderr.close()
+            reap(proc)
         assert proc.returncode == -signal.SIGKILL
 
         raw = arc.query("SELECT status, count(*) AS n FROM debates GROUP BY 1")

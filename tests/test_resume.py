@@ -25,7 +25,7 @@ from debate_core.archive import ArchiveError, open_archive
 from debate_core.engines.gateway import GatewayError
 from debate_core.models import DebateConfig
 from debate_core import runs
-from tests.archive_helpers import REPO, cli, make_pack, run_debate
+from tests.archive_helpers import REPO, cli, make_pack, reap, run_debate, wait_for
 from tests.slow_round import slow_env
 
 TOPIC = "顿悟与念佛，哪一个更适合初学者？"
@@ -41,14 +41,6 @@ def reference(tmp_path_factory, pack):
     """The same debate, never interrupted: what a resumed one must equal."""
     return run_debate(open_archive(tmp_path_factory.mktemp("ref") / "ref.duckdb"), pack, topic=TOPIC)
 
-
-def _wait_for(predicate, timeout: float = 60.0, what: str = "condition") -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def test_sigkill_mid_round_3_leaves_rounds_1_2_and_resume_finishes(tmp_path, pack, reference):
@@ -68,17 +60,13 @@ def test_sigkill_mid_round_3_leaves_rounds_1_2_and_resume_finishes(tmp_path, pac
 
         def two_rounds_done() -> bool:
             return arc.query("SELECT count(*) AS n FROM summaries WHERE debate_id = ?", [debate_id])["n"][0] >= 2
-        _wait_for(two_rounds_done, what="rounds 1 and 2 to be committed")
+        wait_for(two_rounds_done, what="rounds 1 and 2 to be committed")
         time.sleep(0.5)  # now inside round 3 (held before its speech is committed)
         assert proc.poll() is None
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        proc.stdout.close()
-        proc.stderr.close()
+        reap(proc)
     assert proc.returncode == -signal.SIGKILL
 
     raw = arc.query("SELECT status, writer_pid FROM debates WHERE id = ?", [debate_id]).iloc[0]
