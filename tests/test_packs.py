@@ -143,3 +143,15 @@ def test_default_pack_check_cli():
     out = run_cli("pack", "check", str(DEFAULT_PACK), "--format", "json")
     assert out.returncode == 0, out.stdout
     assert json.loads(out.stdout)["errors"] == 0
+
+
+def test_a_debate_on_a_pack_with_a_broken_file_says_so_in_chinese(tmp_path):
+    root = tmp_path / "pack"
+    shutil.copytree(DEFAULT_PACK, root)
+    (root / "master-huineng" / "meta.json").write_text("{", encoding="utf-8")
+    out = run_cli("debate", "禅净之争", "--pack", str(root), "--archive", str(tmp_path / "a.duckdb"), "--quiet")
+    assert out.returncode == 0, out.stderr
+    warning = next(line for line in out.stdout.splitlines() if "人物包有" in line)
+    assert "出错的部分没有载入" in warning and "master-huineng/meta.json" in warning
+    headings = [line for line in out.stdout.splitlines() if line.startswith("### R")]
+    assert len(headings) == 4 and not any("慧能" in h for h in headings)  # the broken master does not speak

@@ -109,6 +109,9 @@ class MasterDebate:
         a, b = self.pack.masters[pair.a], self.pack.masters[pair.b]
         rounds, note = plan_rounds(self.pack, a.slug, b.slug, config.rounds)
         warnings = [note] if note else []
+        broken = [x for x in self.pack.report.problems if x.severity == "error"]
+        if broken:  # a pack loads around its bad files: say so, since the pair may have changed
+            warnings.append(f"⚠️ 人物包有 {len(broken)} 处错误，出错的部分没有载入（首处在 {broken[0].file}）。")
         if not ammo_for(self.pack, a.slug, b.slug).complete:
             warnings.append(COVERAGE_WARNING)
         model = getattr(self.engine, "name", "offline")
