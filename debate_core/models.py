@@ -14,6 +14,8 @@ from typing import Any, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from debate_core.plans import ArgumentBank, SpeechPlan
+
 
 
 def utcnow() -> datetime:
@@ -85,6 +87,7 @@ class Teaching(BaseModel):
 
     text: str
     source_id: str = ""
+    own_source: bool = False  # the source was named for this unit's section (or a text it quotes), not guessed
     file: str = ""
     heading: str = ""
     line: int = 0
@@ -212,6 +215,7 @@ class Pack(BaseModel):
     masters: dict[str, Master] = Field(default_factory=dict)
     protocol: DebateProtocol = Field(default_factory=DebateProtocol)
     report: PackReport
+    bank: Optional[ArgumentBank] = Field(default=None, exclude=True)  # content.arguments.bank_of loads it
 
     def master(self, slug: str) -> Master:
         return self.masters[slug]
@@ -284,6 +288,7 @@ class Speech(BaseModel):
     latency_ms: float = 0.0
     status: Literal["ok", "flagged", "failed", "empty"] = "ok"
     envelope: Optional[dict[str, Any]] = None
+    plan: Optional[SpeechPlan] = None  # master debates: the speech plan it was written from
     tool_calls: list[ToolCallRecord] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
 
@@ -511,6 +516,7 @@ class SpeechRequest(BaseModel):
     voice_notes: str = ""
     sources: list[Source] = Field(default_factory=list)
     feedback: list[str] = Field(default_factory=list)
+    plan: Optional[SpeechPlan] = None  # built by the orchestrator over the argument bank
 
 
 class SummaryRequest(BaseModel):
@@ -524,6 +530,7 @@ class SummaryRequest(BaseModel):
     text: str
     citations: list[str] = Field(default_factory=list)
     limit: int = 80
+    plan: Optional[SpeechPlan] = None
 
 
 class ObservationRequest(BaseModel):

@@ -70,7 +70,7 @@ def test_older_archive_is_migrated_and_keeps_its_rows(tmp_path):
                     "('old1', ?, ?, ?, '立论', ?, '[]', 'ok')", [r, r - 1, f"s{r}", f"旧发言第{r}轮，言及止观双运"])
     con.close()
     arc = open_archive(path)
-    assert arc.schema_version() == SCHEMA_VERSION == 8
+    assert arc.schema_version() == SCHEMA_VERSION == 9
     cols = set(arc.query("SELECT column_name FROM information_schema.columns WHERE table_name = 'debates'")
                ["column_name"])
     assert {"pack_hash", "pack_path", "lang", "group_id"} <= cols

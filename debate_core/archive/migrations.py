@@ -1,4 +1,4 @@
-"""The archive's schema: migrations v1..v8, applied in order, and the version checks.
+"""The archive's schema: migrations v1..v9, applied in order, and the version checks.
 
 Each migration is ``(number, what it adds, steps)``; a step is one SQL statement, or a
 function of the connection for a step that needs data (v3 numbers the stored speeches).
@@ -15,7 +15,7 @@ from typing import Optional
 from debate_core.archive.values import now
 from debate_core.errors import ArchiveError
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 
 _V1 = [
     """CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR)""",
@@ -179,6 +179,8 @@ _V8 = [
     "ALTER TABLE audit_calls ADD COLUMN cached_tokens BIGINT DEFAULT 0",
 ]
 
+_V9 = ["ALTER TABLE speeches ADD COLUMN plan JSON"]
+
 MIGRATIONS: list[tuple[int, str, list]] = [
     (1, "debates, speeches, summaries, verdicts, observations, llm_calls", _V1),
     (2, "pack snapshot tables (packs, pack_masters, pack_sources, pack_critiques)", _V2),
@@ -188,6 +190,7 @@ MIGRATIONS: list[tuple[int, str, list]] = [
     (6, "each debate's language (debates.lang), Chinese for every debate stored before", _V6),
     (7, "per-judge judgments, side-swap groups (debates.group_id), published leaderboards, model names", _V7),
     (8, "cached input tokens per model call and per debate (llm_calls, debates, audit_calls .cached_tokens)", _V8),
+    (9, "each master-debate speech's plan over the argument layer (speeches.plan)", _V9),
 ]
 
 DEBATE_TABLES = ("speeches", "summaries", "observations", "verdicts", "verdict_rows", "verdict_rounds", "llm_calls",

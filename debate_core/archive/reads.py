@@ -56,7 +56,8 @@ def _build(h, speeches, summaries, obs, verdict, vrows, vrounds, calls, judgment
         retries=s["retries"] or 0, truncated=bool(s["truncated"]), engine=s["engine"] or "",
         prompt_tokens=s["prompt_tokens"] or 0, completion_tokens=s["completion_tokens"] or 0,
         cost=s["cost"] or 0.0, latency_ms=s["latency_ms"] or 0.0, status=s["status"] or "ok",
-        envelope=loads(s["envelope"]), tool_calls=[ToolCallRecord(**t) for t in loads(s["tool_calls"], [])],
+        envelope=loads(s["envelope"]), plan=loads(s["plan"]) if "plan" in s else None,
+        tool_calls=[ToolCallRecord(**t) for t in loads(s["tool_calls"], [])],
         warnings=s["warnings"] or [],
     ) for s in speeches]
     v = None

@@ -105,6 +105,7 @@ def _speech_row(debate_id: str, s: Speech, ord_: int, secrets: list[str]) -> dic
         "prompt_tokens": s.prompt_tokens, "completion_tokens": s.completion_tokens, "cost": s.cost,
         "latency_ms": s.latency_ms, "status": s.status,
         "envelope": dumps(scrub(s.envelope, secrets)) if s.envelope is not None else None,
+        "plan": dumps(s.plan.model_dump(mode="json")) if s.plan is not None else None,
         "tool_calls": dumps(scrub([t.model_dump(mode="json") for t in s.tool_calls], secrets)),
         "warnings": scrub(list(s.warnings), secrets), "recorded_at": now(),
     }

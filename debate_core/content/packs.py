@@ -359,6 +359,8 @@ def get_pack(path: Optional[str | Path] = None) -> Pack:
     root = Path(path).expanduser() if path else DEFAULT_PACK
     if not root.is_dir():
         raise PackError(f"pack folder not found: {root}")
-    stamp = max((p.stat().st_mtime for p in root.glob("*/meta.json")), default=0.0)
+    files = [*root.glob("*/meta.json"), *root.glob("*.yaml"), *root.glob("*/arguments.yaml"),
+             *root.glob(f"{PROTOCOL_DIR}/arguments/*.yaml")]
+    stamp = max((p.stat().st_mtime for p in files), default=0.0)
     return _cached_pack(str(root), stamp)
 

@@ -9,9 +9,15 @@
    with a short form ranks first, then the row with more distinct terms hit, then the
    seed's row order; so rows sharing a master (huineng has four) are told apart by
    the other side.
-3. ``keywords``: scoring over each master's ``search_scope.keywords`` and names
-   (keywords shorter than ``min_keyword_length`` ignored), the top two from different schools.
-4. ``default``: the default pair.
+3. ``coverage``: the topic's best-matching argument-layer theme (``content.themes``) on which a
+   pair of the bank both hold a position and have objections aimed at each other's claims; pairs
+   the topic names a master of rank first, then the pair with more objections both ways.
+4. ``keywords``: scoring over each master's ``search_scope.keywords`` and names (keywords shorter
+   than ``min_keyword_length`` ignored); the top master, with the partner he has most objections
+   both ways with (in a derived bank without such partners: the top two from different schools).
+5. ``default``: the default pair.
+
+A pack with a written argument layer only ever routes to pairs with objections both ways.
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ from debate_core.models import Master, Pack
 from debate_core.content.packs import resolve_master
 
 __all__ = ["PairChoice", "PairError", "apply_default_aliases", "choose_pair", "keyword_scores", "pair_table",
-           "school_key", "table_matches"]
+           "row_theme", "school_key", "table_matches"]
 
 
 class PairChoice(BaseModel):
@@ -187,6 +193,67 @@ def keyword_scores(topic: str, pack: Pack) -> dict[str, list[str]]:
     return out
 
 
+def row_theme(a: str, b: str) -> str:
+    """The theme of the table row of this pair (either order), or ""."""
+    for row in pair_table()["rows"]:
+        if {row["a"]["master"], row["b"]["master"]} == {a, b}:
+            return str(row.get("theme", ""))
+    return ""
+
+
+def _both_ways(bank, a: str, b: str, theme: Optional[str] = None) -> tuple[int, int]:
+    return len(bank.objections(a, b, theme)), len(bank.objections(b, a, theme))
+
+
+def _coverage_choice(topic: str, pack: Pack, named: dict[str, list[str]]) -> Optional[PairChoice]:
+    """The best covered pair for the topic's themes, in tiers: both masters hold a position on the
+    theme and aim objections at each other's claims on it; both hold a position and have objections
+    both ways on other themes; one of them holds a position and the pair has objections both ways."""
+    from debate_core.content.arguments import bank_of
+    from debate_core.content.themes import match_themes
+
+    bank = bank_of(pack)
+    matches = match_themes(topic, bank.themes)
+    pairs = [bank.pairs[k].pair for k in sorted(bank.pairs) if all(s in pack.masters for s in bank.pairs[k].pair)]
+    top = matches[0].score if matches else 0
+    order = [(tier, m) for m in matches if m.score * 2 >= top for tier in (1, 2)]
+    order += [(tier, m) for m in matches if m.score * 2 < top for tier in (1, 2)]
+    order += [(3, m) for m in matches]
+    for tier, m in order:
+        cands = []
+        for a, b in pairs:
+            held = sum(1 for x in (a, b) if bank.position(x, m.theme) is not None)
+            ab, ba = _both_ways(bank, a, b, m.theme if tier == 1 else None)
+            if not (ab and ba) or held < (2 if tier < 3 else 1):
+                continue
+            cands.append(((sum(1 for x in (a, b) if x in named), min(ab, ba), ab + ba), f"{a}-vs-{b}", a, b, ab, ba))
+        if not cands:
+            continue
+        cands.sort(key=lambda c: (tuple(-x for x in c[0]), c[1]))
+        _score, _key, a, b, ab, ba = cands[0]
+        said = f"the topic says {'、'.join(m.terms)}"
+        why = {1: f"both hold a position on it and aim {ab} / {ba} objections at each other's claims there",
+               2: f"both hold a position on it; their objections at each other ({ab} / {ba}) are on other themes",
+               3: "only one of them holds a position on it; no pair of the bank has both"}[tier]
+        return PairChoice(a=a, b=b, rule="coverage", hits={a: list(m.terms), b: list(m.terms)},
+                          reason=f"theme 「{m.title}」 ({said}): {why}")
+    return None
+
+
+def _best_partner(pack: Pack, a: str) -> Optional[str]:
+    from debate_core.content.arguments import bank_of
+
+    bank = bank_of(pack)
+    scored = []
+    for s in sorted(pack.masters):
+        if s == a:
+            continue
+        ab, ba = _both_ways(bank, a, s)
+        if ab and ba:
+            scored.append((min(ab, ba), ab + ba, s))
+    return max(scored, key=lambda x: (x[0], x[1], [-ord(c) for c in x[2]]))[2] if scored else None
+
+
 def _default_pair(pack: Pack) -> tuple[str, str]:
     a, b = pair_table().get("default_pair", [None, None])
     if a in pack.masters and b in pack.masters:
@@ -216,10 +283,24 @@ def choose_pair(topic: str, pack: Pack, masters: Optional[Sequence[str]] = None)
     if row is not None:
         return row
 
-    weight = int(pair_table().get("keyword_weight", 3))
     scores = keyword_scores(topic, pack)
+    names = {s: h for s, h in scores.items() if any(n in topic for n in _names(pack.masters[s], pack))}
+    cover = _coverage_choice(topic, pack, names)
+    if cover is not None:
+        return cover
+
+    weight = int(pair_table().get("keyword_weight", 3))
     ranked = sorted(scores, key=lambda s: (-len(scores[s]) * weight, s))
-    if ranked:
+    partner = _best_partner(pack, ranked[0]) if ranked else None
+    if partner is not None:
+        a, b = ranked[0], partner
+        desc = "、".join(scores[a])
+        return PairChoice(a=a, b=b, rule="keywords", hits={a: scores[a]},
+                          reason=f"keyword scoring names {pack.masters[a].name} ({desc}); paired with the master "
+                                 f"he has most objections both ways with in the argument layer")
+    from debate_core.content.arguments import bank_of
+
+    if ranked and bank_of(pack).derived:
         a = ranked[0]
         sa = school_key(pack.masters[a])
         b = next((s for s in ranked[1:] if school_key(pack.masters[s]) != sa), None)

@@ -520,9 +520,11 @@ def read_text(text: str, master: Master, file: str = "", name: str = "") -> tupl
     out: list[Teaching] = []
     fallback = next((s.mentioned for s in sections if s.mentioned), "")
     for sec in sections:
-        sid = sec.source_id() or fallback
+        own = sec.source_id()
+        sid = own or fallback
         for u in sec.units:
             u.source_id = sid
+            u.own_source = bool(own)
             out.append(u)
     return out, aside
 
@@ -631,6 +633,7 @@ def _cite_named_text(master: Master, units: list[Teaching]) -> None:
         own = [s.id for s in master.sources if s.id and s.title and title_matches(named, s.title)]
         if own:
             t.source_id = own[0]
+            t.own_source = True
         elif "references/" in (t.file or "").replace("\\", "/") or (t.file or "").endswith("teaching.md"):
             t.source_id = ""  # the outline quoting a text the master does not list: cited by none of his
 

@@ -10,6 +10,7 @@ import json
 
 from debate_core.engines.gateway import STABLE_PREFIX
 from debate_core.models import ObservationRequest, SpeechRequest, SummaryRequest
+from debate_core.plans import PlanPoint, SpeechPlan
 
 ROLE_TASKS = {
     "立论": "立论：就议题表明本宗立场，给出三条核心理由。",
@@ -36,6 +37,41 @@ RETRY_CLOSING = "请针对以上各条重写本轮发言的全文，仍须遵守
 def quote(text: str) -> str:
     """User text as data: JSON-escaped inside a fenced block."""
     return "```data\n" + json.dumps(text, ensure_ascii=False) + "\n```"
+
+
+PLAN_LINES = {
+    "stance": "你的立场：{text}",
+    "reason": "理由（{gist}）：{text}{cite}",
+    "contrast": "你对对方的异议：{text}{cite}",
+    "restate": "要先复述的对方要点：{target_text}",
+    "answer": "对「{target_text}」用这条异议作答：{text}{cite}",
+    "no_answer": "对「{target_text}」论证库没有现成的回答：如实说暂不辩驳，不要编造",
+    "accept": "对质疑「{target_text}」接受：{text}{cite}",
+    "partly": "对质疑「{target_text}」部分接受：{text}{cite}",
+    "hold": "对质疑「{target_text}」坚持原说：{text}{cite}",
+    "opponent_stance": "对方的立场：{text}",
+    "common": "双方共许（论证库写明的）：{text}",
+    "concede": "你愿意承认的：{text}",
+    "difference": "仍然相异（{target_text}）：{text}",
+    "to_reader": "给读者的话：{text}",
+    "thin": "你在「{text}」上没有可凭据的立场：只写简短、真实的几句，不要凑字数",
+}
+
+
+def _plan_line(p: PlanPoint) -> str:
+    cite = f"【{p.source}】" if p.source else ""
+    if p.quote:
+        cite = f"（可引「{p.quote}」）" + cite
+    return "- " + PLAN_LINES.get(p.kind, "{text}").format(text=p.text, gist=p.gist, target_text=p.target_text,
+                                                          cite=cite)
+
+
+def plan_block(plan: SpeechPlan) -> str:
+    """The speech plan as the prompt's grounding: the seed's ammo, drawn from the argument bank."""
+    head = f"议题归入：{plan.theme_title}" if plan.theme_title else ""
+    lines = [head] + [_plan_line(p) for p in plan.points]
+    return "\n".join(x for x in lines if x) + (
+        "\n按这份计划写：理由、回应、接受与坚持都要落在计划条目上；计划里没有的事（接受了什么、双方共许什么）不要说。")
 
 
 def speech_messages(req: SpeechRequest) -> list[dict]:
@@ -67,6 +103,8 @@ def speech_messages(req: SpeechRequest) -> list[dict]:
         "【对方上一轮立场摘要】\n" + (quote(opp) if req.opponent_summary else opp),
         "【本轮任务】\n" + ROLE_TASKS.get(req.role, req.role),
     ]
+    if req.plan is not None:
+        parts.append("【本轮计划（来自论证库）】\n" + plan_block(req.plan))
     if req.feedback:
         parts.append(RETRY_HEADING + "\n" + "\n".join(f"- {f}" for f in req.feedback) + "\n" + RETRY_CLOSING)
     user = "\n\n".join(parts)

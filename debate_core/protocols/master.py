@@ -18,8 +18,10 @@ from debate_core.checks import CheckContext, ammo_used, find_citations, run_chec
 from debate_core.engines.gateway import GatewayError, Generation, TokenCallback, cause_zh
 from debate_core.models import (RULE_LABELS_ZH, CrossCritique, Debate, DebateConfig, Finding, LLMCall, ObservationRequest,
                       Pack, Participant, RoundSummary, Speech, SpeechRequest, SummaryRequest, utcnow)
+from debate_core.content.arguments import bank_of
 from debate_core.content.packs import get_pack, pair_key
-from debate_core.content.pairing import PairChoice, choose_pair
+from debate_core.content.pairing import PairChoice, choose_pair, row_theme
+from debate_core.content.plan import debate_theme, material_note, plan_speech
 from debate_core.errors import InputError, PackError, PairError
 from debate_core.protocols.base import ASK_MASTERS, ASK_PACK, ProtocolSpec, Role, check_lang
 from debate_core.recorder import NULL_RECORDER, Recorder
@@ -76,8 +78,16 @@ class Ammo:
         return bool(self.a_vs_b) and bool(self.b_vs_a)
 
 
+def ammo_against(pack: Pack, speaker: str, opponent: str) -> list[CrossCritique]:
+    """The speaker's ammo: the argument layer's objections at the opponent's claims (the debate's
+    theme first), in the seed's cross_critique shape."""
+    bank = bank_of(pack)
+    objs = bank.objections(speaker, opponent)
+    return [CrossCritique(target_master=opponent, position=o.text, citation=o.source) for o in objs]
+
+
 def ammo_for(pack: Pack, a: str, b: str) -> Ammo:
-    return Ammo(pack.masters[a].ammo_against(b), pack.masters[b].ammo_against(a))
+    return Ammo(ammo_against(pack, a, b), ammo_against(pack, b, a))
 
 
 def consensus_reached(pack: Pack, debate: Debate) -> bool:
@@ -114,6 +124,9 @@ class MasterDebate:
             warnings.append(f"⚠️ 人物包有 {len(broken)} 处错误，出错的部分没有载入（首处在 {broken[0].file}）。")
         if not ammo_for(self.pack, a.slug, b.slug).complete:
             warnings.append(COVERAGE_WARNING)
+        bank = bank_of(self.pack)
+        choice = debate_theme(bank, config.topic, a.slug, b.slug, row_theme(a.slug, b.slug))
+        warnings += material_note(bank, choice, {a.slug: a.name, b.slug: b.name}, topic_matched=choice.how == "topic")
         model = getattr(self.engine, "name", "offline")
         debate = Debate(
             id=new_id(), protocol="master", topic=config.topic,
@@ -138,12 +151,18 @@ class MasterDebate:
         speaker_slug, opp_slug = (a_slug, b_slug) if round_no % 2 == 1 else (b_slug, a_slug)
         speaker, opp = self.pack.masters[speaker_slug], self.pack.masters[opp_slug]
         prev = [s for s in debate.summaries if s.round == round_no - 1]
+        role = role_for(round_no, debate.planned_rounds)
+        summary = prev[-1].text if prev else ""
+        plan = plan_speech(bank_of(self.pack), topic=debate.topic, role=role, round_no=round_no,
+                           speaker=speaker.slug, opponent=opp.slug, opponent_summary=summary,
+                           row_theme=row_theme(a_slug, b_slug))
         return SpeechRequest(
-            topic=debate.topic, round=round_no, role=role_for(round_no, debate.planned_rounds),
+            topic=debate.topic, round=round_no, role=role,
             is_last=round_no == debate.planned_rounds, speaker=speaker.slug, speaker_name=speaker.name,
-            opponent=opp.slug, opponent_name=opp.name, opponent_summary=prev[-1].text if prev else "",
-            ammo=speaker.ammo_against(opp.slug), style=speaker.style, signature_phrases=speaker.signature_phrases,
-            voice_notes=speaker.voice_notes, sources=speaker.sources,
+            opponent=opp.slug, opponent_name=opp.name, opponent_summary=summary,
+            ammo=ammo_against(self.pack, speaker.slug, opp.slug), style=speaker.style,
+            signature_phrases=speaker.signature_phrases, voice_notes=speaker.voice_notes, sources=speaker.sources,
+            plan=plan,
         )
 
     def _context(self, req: SpeechRequest) -> CheckContext:
@@ -182,7 +201,7 @@ class MasterDebate:
             citations=find_citations(text, ctx.pack_source_ids), findings=findings,
             ammo_used=ammo_used(text, req.ammo), retries=retries, engine=gen.model,
             prompt_tokens=tokens_in, completion_tokens=tokens_out, cost=cost, latency_ms=latency,
-            status="flagged" if failed else "ok",
+            status="flagged" if failed else "ok", plan=req.plan,
         )
 
     def _audit(self, text: str, req: SpeechRequest) -> list[Finding]:
@@ -196,7 +215,8 @@ class MasterDebate:
     def summarize(self, debate: Debate, speech: Speech) -> RoundSummary:
         gen = self.engine.summarize(SummaryRequest(
             topic=debate.topic, round=speech.round, role=speech.role, speaker=speech.speaker,
-            speaker_name=speech.speaker_name, text=speech.text, citations=speech.citations, limit=SUMMARY_LIMIT))
+            speaker_name=speech.speaker_name, text=speech.text, citations=speech.citations, limit=SUMMARY_LIMIT,
+            plan=speech.plan if getattr(self.engine, "name", "") == "offline" else None))
         text = gen.text.strip()
         if len(text) > SUMMARY_LIMIT:
             text = text[: SUMMARY_LIMIT - 1] + "…"

@@ -1,13 +1,76 @@
-"""The offline engine itself: the speeches, the summaries and the observation over one pack's units."""
+"""The offline engine: speech plans rendered to text, summaries and the observation from the bank."""
 
 from __future__ import annotations
 
-from debate_core.engines.offline.speech import Speeches
-from debate_core.engines.offline.synthesis import Synthesis
-from debate_core.engines.offline.units import ENGINE_NAME
+import re
+import time
+from typing import Optional
+
+from debate_core.content.arguments import bank_of
+from debate_core.content.pairing import row_theme
+from debate_core.content.plan import debate_theme, plan_speech, summary_of
+from debate_core.content.titles import chinese_title
+from debate_core.engines.gateway import Generation
+from debate_core.engines.offline.compose import bare, render
+from debate_core.models import Observation, ObservationRequest, Pack, SpeechRequest, SummaryRequest
+from debate_core.plans import SpeechPlan
+
+ENGINE_NAME = "offline"
 
 
-class OfflineEngine(Speeches, Synthesis):
+def plan_for(pack: Pack, req: SpeechRequest) -> SpeechPlan:
+    """The plan of a request that came without one (the protocol normally builds it)."""
+    return req.plan or plan_speech(bank_of(pack), topic=req.topic, role=req.role, round_no=req.round,
+                                   speaker=req.speaker, opponent=req.opponent, opponent_summary=req.opponent_summary,
+                                   row_theme=row_theme(req.speaker, req.opponent))
+
+
+class OfflineEngine:
     """Implements the master-debate engine interface: speech, summarize, observe."""
 
     name = ENGINE_NAME
+
+    def __init__(self, pack: Pack):
+        self.pack = pack
+
+    def speech(self, req: SpeechRequest, on_token=None) -> Generation:
+        t0 = time.perf_counter()
+        plan = plan_for(self.pack, req)
+        text = render(plan, topic=req.topic, me=self.pack.masters[req.speaker], opp=self.pack.masters[req.opponent])
+        if on_token is not None:
+            for piece in re.findall(r"[^。]+。?", text):
+                on_token(piece)
+        return Generation(text=text, model=ENGINE_NAME, latency_ms=(time.perf_counter() - t0) * 1000)
+
+    def summarize(self, req: SummaryRequest) -> Generation:
+        m = self.pack.masters.get(req.speaker)
+        if req.plan is None or m is None:  # a speech of another engine: its first sentence, clipped
+            first = re.split(r"(?<=[。！？])", req.text.strip())[0]
+            return Generation(text=first[: req.limit], model=ENGINE_NAME)
+        titles = {s.id: chinese_title(s.title) for s in m.sources}
+        return Generation(text=summary_of(req.plan, m.short_name, titles, req.limit), model=ENGINE_NAME)
+
+    def observe(self, req: ObservationRequest) -> Observation:
+        bank = bank_of(self.pack)
+        a, b = self.pack.masters.get(req.a), self.pack.masters.get(req.b)
+        an, bn = (a.short_name if a else req.a_name), (b.short_name if b else req.b_name)
+        choice = debate_theme(bank, req.topic, req.a, req.b, row_theme(req.a, req.b))
+        pb = bank.pair(req.a, req.b)
+        pick = (lambda xs: next((x for x in xs if x.theme == choice.theme), None)) if pb else (lambda xs: None)
+        diff = pick(pb.differences) if pb else None
+        common = pick(pb.common_ground) if pb else None
+        reader = pick(pb.to_reader) if pb else None
+        pa, pbp = bank.position(req.a, choice.theme), bank.position(req.b, choice.theme)
+        if diff is not None:
+            div = (f"分歧在{diff.level}层面：" if diff.level else "") + bare(diff.text) + "。"
+        elif pa and pbp:
+            div = f"{an}主张{bare(pa.claim)}，{bn}主张{bare(pbp.claim)}；两家在「{choice.title}」上从不同处下手。"
+        else:
+            held = pa or pbp
+            who = an if pa else bn
+            div = (f"只有{who}就「{choice.title}」有专门的主张（{bare(held.claim)}），另一方没有可据的材料，"
+                   "这一场谈不上真正交锋。") if held else f"双方都没有关于「{choice.title}」的专门材料，这一场谈不上交锋。"
+        cons = bare(common.text) + "。" if common is not None else "本场没有找到双方都明白说出的共许之处。"
+        to_reader = (bare(reader.text) + "。" if reader is not None else
+                     f"「{req.topic}」这一问，两家给出的是两条不同的路；请读者对照自己的处境去体会，不必在这里分高下。")
+        return Observation(divergence=div, consensus=cons, to_reader=to_reader, engine=ENGINE_NAME)

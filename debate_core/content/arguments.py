@@ -1,0 +1,273 @@
+"""A pack's argument layer: load it, check it, or derive it from a pack that has none.
+
+The layer is an optional addition to the Master-skill layout (docs/arguments.md)::
+
+    <pack>/themes.yaml                               themes (else the project's default list)
+    <pack>/master-<slug>/arguments.yaml              that master's positions on themes
+    <pack>/master-debate/arguments/<a>-vs-<b>.yaml   a pair's objections, replies, common ground
+
+Every entry is checked when it loads: a reason or an objection cited to a source the master does
+not list, a position on an unknown theme, an objection aimed at a point nobody holds, or a reply to
+an objection that does not exist is dropped with a one-line problem naming file, field and value.
+
+A pack with none of these files (the upstream Master-skill pack as it is) gets a *derived* layer:
+each teaching the pack reader kept is mapped onto themes by their keywords, the best three on a
+theme become that master's reasons (cited only when the reader found the unit's own source), and
+each ``cross_critique`` entry becomes an objection at the target master's position on the theme its
+words match.  A derived layer has no replies and no common ground: a debate on it says so.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Optional
+
+import yaml
+from pydantic import ValidationError
+
+from debate_core.content.packs import DEFAULT_PACK, PROTOCOL_DIR, pair_key
+from debate_core.content.themes import match_themes
+from debate_core.models import Master, Pack
+from debate_core.plans import ArgumentBank, Objection, PairBank, Position, Reason, Reply, Theme
+
+__all__ = ["ARGUMENT_FILES", "bank_of", "derive_bank", "load_bank", "load_themes", "has_layer"]
+
+THEMES_FILE = "themes.yaml"
+POSITIONS_FILE = "arguments.yaml"
+PAIRS_DIR = Path(PROTOCOL_DIR) / "arguments"
+ARGUMENT_FILES = (THEMES_FILE, f"master-*/{POSITIONS_FILE}", f"{PAIRS_DIR}/*.yaml")
+MAX_FILE_BYTES = 2_000_000
+
+
+def _read_yaml(path: Path, root: Path, problems: list[str]) -> Any:
+    rel = _rel(path, root)
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            problems.append(f"{rel}: larger than {MAX_FILE_BYTES} bytes; not read")
+            return None
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        problems.append(f"{rel}: unreadable ({type(exc).__name__})")
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" line {mark.line + 1}" if mark is not None else ""
+        problems.append(f"{rel}:{where} not valid YAML")
+    return None
+
+
+def _rel(path: Path, root: Path) -> str:
+    try:
+        return str(path.relative_to(root))
+    except ValueError:
+        return str(path)
+
+
+def load_themes(root: Optional[Path] = None, problems: Optional[list[str]] = None) -> list[Theme]:
+    """The pack's themes.yaml, else the project's default list."""
+    problems = problems if problems is not None else []
+    for base in ([root] if root else []) + [DEFAULT_PACK]:
+        f = base / THEMES_FILE
+        if f.is_file():
+            data = _read_yaml(f, base, problems) or {}
+            out = []
+            for i, t in enumerate(data.get("themes") or [] if isinstance(data, dict) else []):
+                try:
+                    out.append(Theme.model_validate(t))
+                except ValidationError as exc:
+                    problems.append(f"{_rel(f, base)}: themes[{i}]: {exc.errors()[0]['msg']}")
+            if out:
+                return out
+    return []
+
+
+def has_layer(root: Path) -> bool:
+    return any(any(root.glob(g)) for g in ARGUMENT_FILES[1:])
+
+
+# ------------------------------------------------------------------ the written layer
+
+
+def _check_reason(r: Reason, m: Master, where: str, problems: list[str]) -> bool:
+    if r.source and r.source not in m.source_ids:
+        problems.append(f"{where}: source {r.source!r} is not one of {m.slug}'s sources; dropped")
+        return False
+    return bool(r.text.strip())
+
+
+def _positions(root: Path, pack: Pack, theme_ids: set[str], problems: list[str]) -> dict[str, list[Position]]:
+    out: dict[str, list[Position]] = {}
+    for slug, m in pack.masters.items():
+        f = root / f"master-{slug}" / POSITIONS_FILE
+        if not f.is_file():
+            continue
+        data = _read_yaml(f, root, problems)
+        rel = _rel(f, root)
+        if not isinstance(data, dict):
+            if data is not None:
+                problems.append(f"{rel}: expected a mapping with `positions`")
+            continue
+        for i, raw in enumerate(data.get("positions") or []):
+            where = f"{rel}: positions[{i}]"
+            try:
+                p = Position.model_validate({**(raw or {}), "master": slug})
+            except (ValidationError, TypeError) as exc:
+                msg = exc.errors()[0]["msg"] if isinstance(exc, ValidationError) else "not a mapping"
+                problems.append(f"{where}: {msg}")
+                continue
+            if p.theme not in theme_ids:
+                problems.append(f"{where}: theme {p.theme!r} is not a known theme; dropped")
+                continue
+            p.reasons = [r for j, r in enumerate(p.reasons) if _check_reason(r, m, f"{where}.reasons[{j}]", problems)]
+            if any(q.theme == p.theme for q in out.get(slug, [])):
+                problems.append(f"{where}: a second position on theme {p.theme!r}; dropped")
+                continue
+            out.setdefault(slug, []).append(p)
+    return out
+
+
+def _point_exists(bank: ArgumentBank, target: str) -> bool:
+    m = re.fullmatch(r"([^:#]+):([^#]+)#(\d+)", target)
+    if not m:
+        return False
+    pos = bank.position(m.group(1), m.group(2))
+    return pos is not None and int(m.group(3)) <= len(pos.reasons)
+
+
+def _pairs(root: Path, pack: Pack, bank: ArgumentBank, problems: list[str]) -> dict[str, PairBank]:
+    out: dict[str, PairBank] = {}
+    folder = root / PAIRS_DIR
+    for f in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
+        rel = _rel(f, root)
+        data = _read_yaml(f, root, problems)
+        if not isinstance(data, dict):
+            continue
+        try:
+            pb = PairBank.model_validate(data)
+        except ValidationError as exc:
+            e = exc.errors()[0]
+            problems.append(f"{rel}: {'.'.join(str(x) for x in e['loc'])}: {e['msg']}")
+            continue
+        if len(pb.pair) != 2 or any(s not in pack.masters for s in pb.pair):
+            problems.append(f"{rel}: pair {pb.pair!r} does not name two masters of this pack")
+            continue
+        a, b = pb.pair
+        kept = []
+        for i, o in enumerate(pb.objections):
+            where = f"{rel}: objections[{i}]"
+            other = b if o.by == a else a if o.by == b else None
+            if other is None or o.target_master != other:
+                problems.append(f"{where}: by {o.by!r} at {o.target!r} is not one side at the other; dropped")
+            elif not _point_exists(bank, o.target):
+                problems.append(f"{where}: target {o.target!r} names no point of a position; dropped")
+            elif o.source and o.source not in pack.masters[o.by].source_ids:
+                problems.append(f"{where}: source {o.source!r} is not one of {o.by}'s sources; dropped")
+            elif any(k.id == o.id for k in kept):
+                problems.append(f"{where}: id {o.id!r} used twice; dropped")
+            else:
+                kept.append(o)
+        pb.objections = kept
+        ids = {o.id: o for o in kept}
+        replies = []
+        for i, r in enumerate(pb.replies):
+            o = ids.get(r.to)
+            if o is None or r.by != o.target_master:
+                problems.append(f"{rel}: replies[{i}]: {r.to!r} is no objection aimed at {r.by!r}; dropped")
+            elif r.source and r.source not in pack.masters[r.by].source_ids:
+                problems.append(f"{rel}: replies[{i}]: source {r.source!r} is not one of {r.by}'s sources; dropped")
+            else:
+                replies.append(r)
+        pb.replies = replies
+        key = pair_key(a, b)
+        if key in out:
+            problems.append(f"{rel}: a second file for pair {key}; not read")
+            continue
+        out[key] = pb
+    return out
+
+
+def load_bank(pack: Pack) -> ArgumentBank:
+    """The pack's argument layer: written when it has one, else derived (see the module doc)."""
+    root = Path(pack.path)
+    problems: list[str] = []
+    themes = load_themes(root, problems)
+    if not has_layer(root):
+        bank = derive_bank(pack, themes)
+        bank.problems = problems + bank.problems
+        return bank
+    bank = ArgumentBank(themes=themes)
+    bank.positions = _positions(root, pack, {t.id for t in themes}, problems)
+    bank.pairs = _pairs(root, pack, bank, problems)
+    bank.problems = problems
+    return bank
+
+
+def bank_of(pack: Pack) -> ArgumentBank:
+    """The pack's bank, loaded once per loaded pack."""
+    if pack.bank is None:
+        pack.bank = load_bank(pack)
+    return pack.bank
+
+
+# ------------------------------------------------------------------ the derived layer
+
+
+_CLAUSE = re.compile(r"[^，。；！？：]+")
+
+
+def _gist(text: str, limit: int = 12) -> str:
+    for c in _CLAUSE.findall(text):
+        c = c.strip()
+        if len(c) >= 4:
+            return c if len(c) <= limit else c[:limit]
+    return text[:limit]
+
+
+def _derived_positions(m: Master, themes: list[Theme]) -> list[Position]:
+    per_theme: dict[str, list[tuple[int, int, Reason]]] = {}
+    for order, t in enumerate(m.teachings):
+        for hit in match_themes(t.text, themes)[:2]:
+            sid = t.source_id if t.own_source and t.source_id in m.source_ids else ""
+            r = Reason(text=t.text if t.text.endswith(("。", "！", "？")) else t.text + "。", gist=_gist(t.text),
+                       source=sid)
+            per_theme.setdefault(hit.theme, []).append((hit.score, order, r))
+    out = []
+    for tid, rows in per_theme.items():
+        rows.sort(key=lambda x: (-x[0], x[1]))
+        reasons = [r for _s, _o, r in rows[:3]]
+        first = _CLAUSE.findall(reasons[0].text)
+        claim = (first[0] if first else reasons[0].text).strip()
+        out.append(Position(master=m.slug, theme=tid, claim=claim, short=_gist(claim, 10), reasons=reasons,
+                            derived=True))
+    return out
+
+
+def derive_bank(pack: Pack, themes: Optional[list[Theme]] = None) -> ArgumentBank:
+    """A layer built from a pack that has none: teachings onto themes, cross_critique into objections."""
+    themes = themes if themes is not None else load_themes(Path(pack.path))
+    bank = ArgumentBank(themes=themes, derived=True)
+    for slug, m in pack.masters.items():
+        bank.positions[slug] = _derived_positions(m, themes)
+    for slug, m in pack.masters.items():
+        for i, c in enumerate(m.cross_critique):
+            target = c.target_master
+            held = bank.positions.get(target, [])
+            if target not in pack.masters or not held:
+                continue
+            hits = [h.theme for h in match_themes(c.position, themes) if any(p.theme == h.theme for p in held)]
+            theme = hits[0] if hits else None
+            if theme is None:
+                continue
+            cite = c.citation if c.citation in m.source_ids else ""
+            o = Objection(id=f"{slug}>{target}/{theme}/{i + 1}", by=slug, target=f"{target}:{theme}#0",
+                          text=c.position, gist=_gist(c.position), source=cite)
+            key = pair_key(slug, target)
+            pb = bank.pairs.setdefault(key, PairBank(pair=sorted((slug, target))))
+            pb.objections.append(o)
+            if theme not in pb.themes:
+                pb.themes.append(theme)
+    return bank
+
+
+def replies_for(bank: ArgumentBank, objection: Objection) -> list[Reply]:
+    return bank.replies_to(objection.id, objection.target_master)

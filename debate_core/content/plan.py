@@ -1,0 +1,301 @@
+"""Speech plans: what each round of a master debate will say, built over the argument bank.
+
+A plan is built from what an isolated round may see (the topic, its role, the opponent's
+<=80-character summary) and from the pack's argument layer, which is public material of both
+sides.  It never reads an earlier speech.  Both engines render it: the offline engine writes its
+text from the plan alone, and the model prompt passes it as grounding.
+
+- 立论: the speaker's position on the debate's theme: the claim, three reasons with their sources,
+  and one objection aimed at the opponent's claim (the round's ammo).
+- 反驳: the opponent's points as the summary carries them (the gists of his reasons), each answered
+  by an objection aimed at that point, or marked unanswered when the bank holds none.
+- 回应: the objections the summary carries, each met by a reply (accept / partly / hold) or held
+  plainly when the bank has no reply; then one objection of the speaker's own.
+- 综合: the pair's common ground and differences on the theme as the bank states them (no common
+  ground is asserted when it states none), the speaker's remaining objection, a word to the reader.
+
+The debate's theme is the same for both speakers: the best-matching theme of the topic on which
+both masters hold a position, else one that either holds, else the table row's theme, else the
+core path (``debate_theme``).  The summaries the offline engine writes are made from plans too.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
+from debate_core.content.text import cjk_only, ngrams
+from debate_core.content.themes import ThemeMatch, match_themes
+from debate_core.plans import ArgumentBank, Objection, PlanPoint, Position, SpeechPlan
+
+CORE_THEME = "core-path"
+
+__all__ = ["CORE_THEME", "ThemeChoice", "debate_theme", "plan_speech", "summary_of", "material_note"]
+
+
+@dataclass
+class ThemeChoice:
+    theme: str
+    title: str
+    terms: list[str] = field(default_factory=list)
+    how: str = "topic"  # topic (the topic names it) / row (the pair table's row) / core (nothing matched)
+    held_by: list[str] = field(default_factory=list)
+
+
+def debate_theme(bank: ArgumentBank, topic: str, a: str, b: str, row_theme: str = "") -> ThemeChoice:
+    """The theme a debate of ``a`` and ``b`` argues ``topic`` on (symmetric in a and b)."""
+    matches = match_themes(topic, bank.themes)
+
+    def holders(tid: str) -> list[str]:
+        return [s for s in (a, b) if bank.position(s, tid) is not None]
+
+    def choice(m: ThemeMatch, how: str = "topic") -> ThemeChoice:
+        return ThemeChoice(m.theme, m.title, list(m.terms), how, holders(m.theme))
+
+    both = [m for m in matches if len(holders(m.theme)) == 2]
+    for m in both:  # the pair's table row names the question when the topic touches it
+        if m.theme == row_theme:
+            return choice(m)
+    if both:
+        return choice(both[0])
+    for tid, how in ((row_theme, "row"), (CORE_THEME, "core")):
+        if tid and len(holders(tid)) == 2 and not matches:
+            t = bank.theme(tid)
+            return ThemeChoice(tid, t.title if t else tid, [], how, holders(tid))
+    for m in matches:
+        if holders(m.theme):
+            return choice(m)
+    if matches:
+        return choice(matches[0])
+    tid = row_theme or CORE_THEME
+    t = bank.theme(tid)
+    return ThemeChoice(tid, t.title if t else tid, [], "row" if row_theme else "core", holders(tid))
+
+
+def material_note(bank: ArgumentBank, choice: ThemeChoice, names: dict[str, str], topic_matched: bool) -> list[str]:
+    """The warnings a debate carries at its top about its material (Chinese, like the debate)."""
+    out = []
+    if not topic_matched:
+        out.append(f"⚠️ 本题没有对上人物包里的任何议题；双方改就「{choice.title}」各陈本宗宗旨，未必切中所问。")
+    for slug, name in names.items():
+        if slug not in choice.held_by:
+            out.append(f"⚠️ 人物包里没有{name}关于「{choice.title}」的立场：他这一方的发言会很短，只说能说的。")
+    if bank.derived:
+        out.append("⚠️ 本人物包没有论证层，立场由其教言按关键词归到议题上；没有写好的答辩与共许，对辩力度有限。")
+    return out
+
+
+# ------------------------------------------------------------------ reading a summary
+
+
+def bigrams_of(text: str) -> set[str]:
+    return ngrams(cjk_only(text), 2)
+
+
+def _found(gist: str, summary: str) -> bool:
+    if not gist:
+        return False
+    if gist in summary:
+        return True
+    g = bigrams_of(gist)
+    return bool(g) and len(g & bigrams_of(summary)) / len(g) >= 0.6
+
+
+def _aligned(texts: list[str], summary: str) -> list[int]:
+    """Indexes of ``texts`` the summary speaks of, by shared content bigrams (a model's summary)."""
+    s = bigrams_of(summary)
+    scored = [(len(bigrams_of(t) & s), i) for i, t in enumerate(texts)]
+    return [i for n, i in sorted(scored, key=lambda x: (-x[0], x[1])) if n >= 2]
+
+
+def restated_points(opp: Position, summary: str) -> list[int]:
+    """The opponent's reasons (1-based) the summary carries, in order; [0] when only his claim."""
+    if not summary:
+        return []
+    hits = [i + 1 for i, r in enumerate(opp.reasons) if _found(r.gist, summary)]
+    if not hits:
+        hits = sorted(i + 1 for i in _aligned([r.text + r.gist for r in opp.reasons], summary)[:3])
+    return hits or [0]
+
+
+def raised_objections(objs: list[Objection], summary: str) -> list[Objection]:
+    hits = [o for o in objs if _found(o.gist, summary)]
+    if not hits:
+        hits = [objs[i] for i in sorted(_aligned([o.text + o.gist for o in objs], summary)[:3])]
+    return hits
+
+
+# ------------------------------------------------------------------ plans
+
+
+def _cite(points: list[PlanPoint]) -> list[str]:
+    return list(dict.fromkeys(p.source for p in points if p.source))
+
+
+def _rebuttal_index(round_no: int) -> int:
+    return max(0, round_no // 2 - 1)  # R2 -> 0, R4 -> 1, R6 -> 2
+
+
+def _contrast(bank: ArgumentBank, speaker: str, opponent: str, theme: str, skip: set[str]) -> Optional[PlanPoint]:
+    objs = [o for o in bank.objections(speaker, opponent, theme) if o.id not in skip]
+    if not objs:
+        return None
+    objs.sort(key=lambda o: (0 if o.target.endswith("#0") else 1, o.id))
+    o = objs[0]
+    return PlanPoint(kind="contrast", text=o.text, ref=o.id, target=o.target, gist=o.gist, source=o.source,
+                     quote=o.quote)
+
+
+def plan_speech(bank: ArgumentBank, *, topic: str, role: str, round_no: int, speaker: str, opponent: str,
+                opponent_summary: str, row_theme: str = "") -> SpeechPlan:
+    choice = debate_theme(bank, topic, speaker, opponent, row_theme)
+    pos = bank.position(speaker, choice.theme)
+    opp = bank.position(opponent, choice.theme)
+    plan = SpeechPlan(role=role, theme=choice.theme, theme_title=choice.title, theme_terms=choice.terms,
+                      derived=bank.derived)
+    if pos is None:
+        plan.material = "none"
+        plan.points.append(PlanPoint(kind="thin", text=choice.title))
+        if role in ("反驳", "回应") and opponent_summary:
+            plan.points.insert(0, PlanPoint(kind="restate", text=opponent_summary, target=f"{opponent}:{choice.theme}#0"))
+        return plan
+    plan.stance, plan.short = pos.claim, pos.short or pos.claim[:10]
+    plan.material = "full" if len(pos.reasons) >= 3 else "thin"
+    if role == "立论":
+        plan.points.append(PlanPoint(kind="stance", text=pos.claim, ref=pos.point_id(0)))
+        for i, r in enumerate(pos.reasons[:3], start=1):
+            plan.points.append(PlanPoint(kind="reason", text=r.text, ref=pos.point_id(i), gist=r.gist,
+                                         source=r.source, quote=r.quote))
+        c = _contrast(bank, speaker, opponent, choice.theme, set())
+        if c is not None:
+            plan.points.append(c)
+    elif role == "反驳":
+        _plan_rebuttal(bank, plan, pos, opp, speaker, opponent, opponent_summary, _rebuttal_index(round_no))
+    elif role == "回应":
+        _plan_response(bank, plan, pos, opp, speaker, opponent, opponent_summary)
+    else:
+        _plan_synthesis(bank, plan, pos, opp, speaker, opponent)
+    plan.cited = _cite(plan.points)
+    return plan
+
+
+def _plan_rebuttal(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Optional[Position], speaker: str,
+                   opponent: str, summary: str, nth: int) -> None:
+    objs = bank.objections(speaker, opponent, plan.theme)
+    if opp is None:
+        plan.points.append(PlanPoint(kind="restate", text=summary, target=f"{opponent}:{plan.theme}#0"))
+        plan.points.append(PlanPoint(kind="no_answer", target=f"{opponent}:{plan.theme}#0"))
+        return
+    idx = restated_points(opp, summary) if nth == 0 else [0]
+    used: set[str] = set()
+    for n in idx:
+        gist = opp.reasons[n - 1].gist if n else (opp.short or opp.claim)
+        plan.points.append(PlanPoint(kind="restate", text=opp.reasons[n - 1].text if n else opp.claim,
+                                     target=opp.point_id(n), target_text=gist))
+    later = [o for o in objs if o.target.endswith("#0")] if nth else []
+    for n in idx:
+        aimed = [o for o in objs if o.target == opp.point_id(n) and o.id not in used]
+        if nth:
+            aimed = later[nth - 1:nth] if len(later) >= nth else []
+        point = next((p for p in plan.points if p.kind == "restate" and p.target == opp.point_id(n)), None)
+        tt = point.target_text if point else ""
+        if aimed:
+            o = aimed[0]
+            used.add(o.id)
+            plan.points.append(PlanPoint(kind="answer", text=o.text, ref=o.id, target=o.target, target_text=tt,
+                                         gist=o.gist, source=o.source, quote=o.quote))
+        else:
+            plan.points.append(PlanPoint(kind="no_answer", target=opp.point_id(n), target_text=tt))
+
+
+def _plan_response(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Optional[Position], speaker: str,
+                   opponent: str, summary: str) -> None:
+    aimed = bank.objections(opponent, speaker, plan.theme)
+    raised = raised_objections(aimed, summary) if summary else []
+    if not raised:
+        plan.points.append(PlanPoint(kind="restate", text=summary, target=f"{opponent}:{plan.theme}"))
+    for o in raised:
+        plan.points.append(PlanPoint(kind="restate", text=o.text, ref=o.id, target=o.id, target_text=o.gist))
+    for o in raised:
+        replies = bank.replies_to(o.id, speaker)
+        if replies:
+            r = replies[0]
+            plan.points.append(PlanPoint(kind=r.stance, text=r.text, ref=o.id, target=o.id, target_text=o.gist,
+                                         gist=r.gist, source=r.source, quote=r.quote))
+        else:
+            n = int(o.target.rsplit("#", 1)[1]) if "#" in o.target else 0
+            held = pos.reasons[n - 1] if 0 < n <= len(pos.reasons) else None
+            plan.points.append(PlanPoint(kind="hold", text="", ref=o.id, target=o.id, target_text=o.gist,
+                                         source="", quote="") if held is None else
+                               PlanPoint(kind="hold", text=held.text, ref=pos.point_id(n), target=o.id,
+                                         target_text=o.gist, source=held.source))
+    c = _contrast(bank, speaker, opponent, plan.theme, set())
+    if c is not None:
+        plan.points.append(c)
+
+
+def _plan_synthesis(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Optional[Position], speaker: str,
+                    opponent: str) -> None:
+    pb = bank.pair(speaker, opponent)
+    ground = [c for c in (pb.common_ground if pb else []) if c.theme == plan.theme]
+    diffs = [c for c in (pb.differences if pb else []) if c.theme == plan.theme]
+    reader = [c for c in (pb.to_reader if pb else []) if c.theme == plan.theme]
+    plan.points.append(PlanPoint(kind="stance", text=pos.claim, ref=pos.point_id(0)))
+    if opp is not None:
+        plan.points.append(PlanPoint(kind="opponent_stance", text=opp.claim, ref=opp.point_id(0)))
+    for c in ground[:2]:
+        plan.points.append(PlanPoint(kind="common", text=c.text))
+    if not ground and pos.concedes:
+        plan.points.append(PlanPoint(kind="concede", text=pos.concedes[0], ref=pos.point_id(0)))
+    for c in diffs[:1]:
+        plan.points.append(PlanPoint(kind="difference", text=c.text, target_text=c.level))
+    skip = {o.id for o in bank.objections(speaker, opponent, plan.theme)[:0]}
+    c = _contrast(bank, speaker, opponent, plan.theme, skip)
+    if c is not None:
+        plan.points.append(c)
+    best = next((r for r in pos.reasons if r.source), None)
+    if best is not None and not any(p.source for p in plan.points):
+        plan.points.append(PlanPoint(kind="reason", text=best.text, ref=pos.point_id(pos.reasons.index(best) + 1),
+                                     source=best.source, quote=best.quote))
+    for c in reader[:1]:
+        plan.points.append(PlanPoint(kind="to_reader", text=c.text))
+
+
+# ------------------------------------------------------------------ summaries
+
+
+_TAIL = re.compile(r"[。；，、\s]+$")
+
+
+def summary_of(plan: SpeechPlan, short_name: str, titles: dict[str, str], limit: int = 80) -> str:
+    """The round summary a plan makes: the stance and what it cited (the seed's 立场 + 引了什么经)."""
+    def tidy(x: str) -> str:
+        return _TAIL.sub("", x or "")
+
+    cited = "、".join(f"《{titles[s]}》" for s in plan.cited[:2] if titles.get(s))
+    tail = f"引{cited}。" if cited else ""
+    word = {"accept": "接受", "partly": "部分接受", "hold": "坚持"}
+    if plan.material == "none":
+        body = f"{short_name}：于「{plan.theme_title}」没有专门的立场，未展开。"
+    elif plan.role == "立论":
+        body = f"{short_name}立{tidy(plan.short)}：" + "；".join(tidy(p.gist) for p in plan.of("reason")) + "。"
+    elif plan.role == "反驳":
+        parts = [tidy(p.gist) if p.kind == "answer" else f"{tidy(p.target_text)}未答" for p in plan.of("answer", "no_answer")]
+        body = f"{short_name}驳：" + "；".join(parts) + "。"
+    elif plan.role == "回应":
+        parts = [f"{word[p.kind]}{tidy(p.target_text)}" for p in plan.of(*word)]
+        body = f"{short_name}答：" + ("；".join(parts) or f"仍持{tidy(plan.short)}") + "。"
+    else:
+        common, diff = plan.of("common"), plan.of("difference")
+        body = (f"{short_name}综合：" + (f"共许{_clause(common[0].text)}；" if common else "")
+                + (f"仍异在{diff[0].target_text}层面" if diff and diff[0].target_text else f"仍持{tidy(plan.short)}") + "。")
+    text = body + tail
+    if len(text) > limit:
+        text = body if len(body) <= limit else body[: limit - 1] + "…"
+    return text
+
+
+def _clause(text: str, limit: int = 16) -> str:
+    c = re.split(r"[，。；：]", text)[0]
+    return c if len(c) <= limit else c[:limit]

@@ -1,0 +1,143 @@
+"""Rendering a speech plan into a master's speech, and a pair's bank into the neutral observation.
+
+Every sentence is either bank content (a claim, a reason, an objection, a reply, common ground, a
+difference, a word to the reader, written in the master's voice) or a frame that announces the
+plan point it introduces: "对「…」，我接受" exists only for a plan point of kind ``accept``, "两家都
+承认的是" only for ``common`` points, and so on.  Nothing is padded: a thin plan gives a short
+speech.  Citations are written ``【《title》，id】`` from the point's own source and from nothing else.
+"""
+
+from __future__ import annotations
+
+import re
+
+from debate_core.content.titles import chinese_title
+from debate_core.models import Master
+from debate_core.plans import PlanPoint, SpeechPlan
+
+NUMBERS = "一二三四五六"
+ORDINALS = ("第一点", "第二点", "第三点", "第四点")
+STANCE_WORDS = {"accept": "我接受", "partly": "我部分接受", "hold": "我仍坚持"}
+_END = re.compile(r"[。！？；，、\s]+$")
+
+
+def bare(text: str) -> str:
+    return _END.sub("", (text or "").strip())
+
+
+def cite(m: Master, sid: str) -> str:
+    if not sid or sid not in m.source_ids:
+        return ""
+    title = chinese_title(m.source_title(sid) or "")
+    return f"【《{title}》，{sid}】" if title else f"【{sid}】"
+
+
+def said(m: Master, p: PlanPoint) -> str:
+    """A bank text as a sentence, with its quote and citation at its end."""
+    body = bare(p.text)
+    if p.quote and p.quote not in body:
+        body += f"——「{bare(p.quote)}」"
+    return body + cite(m, p.source) + "。"
+
+
+def render(plan: SpeechPlan, *, topic: str, me: Master, opp: Master) -> str:
+    if plan.material == "none":
+        return _thin(plan, topic, me, opp)
+    role = plan.role
+    if role == "立论":
+        return _opening(plan, topic, me, opp)
+    if role == "反驳":
+        return _rebuttal(plan, me, opp)
+    if role == "回应":
+        return _response(plan, me, opp)
+    return _synthesis(plan, topic, me, opp)
+
+
+def _thin(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
+    out = []
+    restate = plan.of("restate")
+    if restate and restate[0].text:
+        out.append(f"{opp.short_name}上一轮的意思是：{bare(restate[0].text)}。")
+    out.append(f"题目问的是「{topic}」。关于{plan.theme_title}，我没有可以凭据的专门开示，不敢随口立说；"
+               f"这一轮只说到这里，请读者参看{opp.short_name}一方的理由。")
+    return "".join(out)
+
+
+def _opening(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
+    out = [f"题目问的是「{topic}」。"]
+    stance = plan.of("stance")[0]
+    lead = "我的回答是：" if plan.theme_terms else f"这一问我从{plan.theme_title}说起，我的回答是："
+    out.append(lead + bare(stance.text) + "。")
+    reasons = plan.of("reason")
+    if len(reasons) > 1:
+        out.append(f"理由有{NUMBERS[len(reasons) - 1]}。")
+        out += [f"其{NUMBERS[i]}，{said(me, r)}" for i, r in enumerate(reasons)]
+    elif reasons:
+        out.append(f"理由是：{said(me, reasons[0])}")
+    for c in plan.of("contrast"):
+        out.append(f"也正因此，我与{opp.short_name}所见不同：{said(me, c)}")
+    return "".join(out)
+
+
+def _rebuttal(plan: SpeechPlan, me: Master, opp: Master) -> str:
+    restated = plan.of("restate")
+    gists = [bare(p.target_text) for p in restated if p.target_text]
+    claim_only = len(restated) == 1 and restated[0].target.endswith("#0")
+    if claim_only:
+        out = [f"{opp.short_name}上一轮的主张是：{bare(restated[0].target_text or restated[0].text)}。"]
+    else:
+        listed = "；".join(f"{'一二三四'[i]}是{g}" for i, g in enumerate(gists))
+        out = [f"{opp.short_name}上一轮讲了{NUMBERS[len(gists) - 1]}点：{listed}。"]
+    moves = plan.of("answer", "no_answer")
+    for i, p in enumerate(moves):
+        head = "就这一主张说，" if claim_only else f"{ORDINALS[i]}，{bare(p.target_text)}。"
+        if p.kind == "answer":
+            out.append(head + said(me, p))
+        else:
+            out.append(head + "这一点我暂不辩驳。" if not claim_only else "对这一主张，我暂不辩驳。")
+    return "".join(out)
+
+
+def _response(plan: SpeechPlan, me: Master, opp: Master) -> str:
+    raised = [p for p in plan.of("restate") if p.target_text]
+    if raised:
+        listed = "；".join(bare(p.target_text) for p in raised)
+        out = [f"{opp.short_name}上一轮对我提出{NUMBERS[len(raised) - 1]}点质疑：{listed}。"]
+    else:
+        r = plan.of("restate")
+        out = [f"{opp.short_name}上一轮的意思是：{bare(r[0].text)}。" if r and r[0].text else ""]
+        out.append("其中没有专门针对我所立之说的质疑，我仍持原来的主张。")
+    for p in plan.of("accept", "partly", "hold"):
+        head = f"对「{bare(p.target_text)}」，"
+        if p.kind == "hold" and p.ref.startswith(me.slug + ":"):
+            out.append(head + "我仍持原说，这一层不改。")
+        elif p.kind == "hold" and not p.text:
+            out.append(head + "我仍持原说。")
+        else:
+            out.append(head + STANCE_WORDS[p.kind] + "：" + said(me, p))
+    for c in plan.of("contrast"):
+        out.append(f"反过来说，{said(me, c)}")
+    return "".join(out)
+
+
+def _synthesis(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
+    out = [f"最后就「{topic}」作个收束。"]
+    mine, theirs = plan.of("stance"), plan.of("opponent_stance")
+    if mine and theirs:
+        out.append(f"我的主张是{bare(mine[0].text)}；{opp.short_name}的主张是{bare(theirs[0].text)}。")
+    common = plan.of("common")
+    if common:
+        out.append("两家都承认的是：" + "；".join(bare(c.text) for c in common) + "。")
+    for c in plan.of("concede"):
+        out.append(bare(c.text) + "。")
+    for d in plan.of("difference"):
+        out.append((f"仍然不同的，在{d.target_text}上：" if d.target_text else "仍然不同的是：") + bare(d.text) + "。")
+    for c in plan.of("contrast"):
+        out.append("所以我仍要说：" + said(me, c))
+    for r in plan.of("reason"):
+        out.append(said(me, r))
+    for r in plan.of("to_reader"):
+        out.append("给读者的话：" + bare(r.text) + "。")
+    if not plan.of("to_reader"):
+        out.append("给读者的话：两条路的理由都摆在这里，请对照自己的处境去体会。")
+    return "".join(out)

@@ -1,0 +1,165 @@
+"""The argument layer's models and the speech plan (part of the one schema; ``models`` re-uses them).
+
+A pack's optional argument layer (docs/arguments.md): themes, each master's positions on them,
+objections aimed at named claims of another master, and the replies to them.  A pack without it
+gets a derived layer from its teachings and cross_critique (``ArgumentBank.derived``).  A speech
+plan is built over the bank before any text is written; both the offline engine and the model
+prompts render it.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Optional
+
+from pydantic import BaseModel, Field
+
+
+
+
+class Theme(BaseModel):
+    id: str
+    title: str
+    question: str = ""
+    keywords: list[str] = Field(default_factory=list)
+
+
+class Reason(BaseModel):
+    """One point of a position: a teaching in the master's voice, with the text it comes from."""
+
+    text: str
+    gist: str = ""  # the point in a few words: what a summary carries
+    source: str = ""  # a source id of the master's own; "" when the unit has none of its own
+    locus: str = ""  # the chapter or section of that text
+    quote: str = ""  # a short phrase of that text, verbatim, checked against the canon when present
+
+
+class Position(BaseModel):
+    master: str
+    theme: str
+    claim: str
+    short: str = ""
+    reasons: list[Reason] = Field(default_factory=list)
+    concedes: list[str] = Field(default_factory=list)
+    derived: bool = False
+
+    @property
+    def id(self) -> str:
+        return f"{self.master}:{self.theme}"
+
+    def point_id(self, n: int) -> str:
+        """``master:theme#n``: #0 is the claim, #1..#3 its reasons."""
+        return f"{self.id}#{n}"
+
+
+class Objection(BaseModel):
+    id: str
+    by: str
+    target: str  # the point it answers: master:theme#n
+    text: str
+    gist: str = ""
+    source: str = ""
+    quote: str = ""
+
+    @property
+    def target_master(self) -> str:
+        return self.target.split(":", 1)[0]
+
+    @property
+    def target_theme(self) -> str:
+        return self.target.split(":", 1)[1].split("#", 1)[0] if ":" in self.target else ""
+
+
+class Reply(BaseModel):
+    to: str  # an objection id
+    by: str
+    stance: Literal["accept", "partly", "hold"] = "hold"
+    text: str
+    gist: str = ""
+    source: str = ""
+    quote: str = ""
+
+
+class Common(BaseModel):
+    """What both masters of a pair would sign on a theme (``text``), or what still divides them
+    (``level``: 行门 / 见地 / 判教 / 根机)."""
+
+    theme: str
+    text: str
+    level: str = ""
+
+
+class PairBank(BaseModel):
+    pair: list[str]
+    themes: list[str] = Field(default_factory=list)
+    objections: list[Objection] = Field(default_factory=list)
+    replies: list[Reply] = Field(default_factory=list)
+    common_ground: list[Common] = Field(default_factory=list)
+    differences: list[Common] = Field(default_factory=list)
+    to_reader: list[Common] = Field(default_factory=list)
+
+
+class ArgumentBank(BaseModel):
+    themes: list[Theme] = Field(default_factory=list)
+    positions: dict[str, list[Position]] = Field(default_factory=dict)  # master slug -> positions
+    pairs: dict[str, PairBank] = Field(default_factory=dict)  # pair key (sorted slugs joined by -vs-) -> bank
+    derived: bool = False  # True: built from the pack's teachings and cross_critique, not written
+    problems: list[str] = Field(default_factory=list)
+
+    def theme(self, theme_id: str) -> Optional[Theme]:
+        return next((t for t in self.themes if t.id == theme_id), None)
+
+    def position(self, master: str, theme: str) -> Optional[Position]:
+        return next((p for p in self.positions.get(master, []) if p.theme == theme), None)
+
+    def pair(self, a: str, b: str) -> Optional[PairBank]:
+        return self.pairs.get("-vs-".join(sorted((a, b))))
+
+    def objections(self, by: str, against: str, theme: Optional[str] = None) -> list[Objection]:
+        pb = self.pair(by, against)
+        if pb is None:
+            return []
+        return [o for o in pb.objections if o.by == by and o.target_master == against
+                and (theme is None or o.target_theme == theme)]
+
+    def replies_to(self, objection_id: str, by: str) -> list[Reply]:
+        for pb in self.pairs.values():
+            hits = [r for r in pb.replies if r.to == objection_id and r.by == by]
+            if hits:
+                return hits
+        return []
+
+
+class PlanPoint(BaseModel):
+    """One move of a speech plan.  ``kind``: stance, reason, contrast (an objection at the
+    opponent's claim), restate, answer (an objection aimed at a restated point), no_answer, accept,
+    partly, hold, common, difference, to_reader, thin."""
+
+    kind: str
+    text: str = ""
+    ref: str = ""  # the bank entry it renders: a point id, an objection id, a reply's objection id
+    target: str = ""  # what it answers: a restated point id, or the objection a reply is to
+    target_text: str = ""  # that point or objection as the summary carried it
+    gist: str = ""  # this point in a few words: what the round summary carries
+    source: str = ""
+    quote: str = ""
+
+
+class SpeechPlan(BaseModel):
+    """What a speech will say, built over the argument bank before any text is written.
+
+    Every sentence about the speech itself (an answer, an acceptance, shared ground, "each reason
+    has its source") is rendered from a point of this plan and from nothing else."""
+
+    role: str
+    theme: str = ""
+    theme_title: str = ""
+    theme_terms: list[str] = Field(default_factory=list)  # the topic's words that matched the theme
+    stance: str = ""
+    short: str = ""
+    points: list[PlanPoint] = Field(default_factory=list)
+    cited: list[str] = Field(default_factory=list)
+    material: Literal["full", "thin", "none"] = "full"
+    derived: bool = False
+
+    def of(self, *kinds: str) -> list[PlanPoint]:
+        return [p for p in self.points if p.kind in kinds]
