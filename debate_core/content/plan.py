@@ -137,12 +137,25 @@ def _rebuttal_index(round_no: int) -> int:
     return max(0, round_no // 2 - 1)  # R2 -> 0, R4 -> 1, R6 -> 2
 
 
-def _contrast(bank: ArgumentBank, speaker: str, opponent: str, theme: str, skip: set[str]) -> Optional[PlanPoint]:
-    objs = [o for o in bank.objections(speaker, opponent, theme) if o.id not in skip]
-    if not objs:
+def _ordered(bank: ArgumentBank, speaker: str, opponent: str, theme: str) -> list[Objection]:
+    """The speaker's objections on the theme: those at the opponent's claim (#0) first."""
+    return sorted(bank.objections(speaker, opponent, theme), key=lambda o: (0 if o.target.endswith("#0") else 1, o.id))
+
+
+def _contrast(bank: ArgumentBank, speaker: str, opponent: str, theme: str, role: str) -> Optional[PlanPoint]:
+    """The round's own objection, never one the same speaker fired in an earlier round of this
+    debate: 立论 takes the first (one at the claim when there is one); 回应 the next; 综合 one at the
+    claim (a 反驳 has already spent those aimed at the reasons)."""
+    objs = _ordered(bank, speaker, opponent, theme)
+    if role == "立论":
+        pick = objs[:1]
+    elif role == "回应":
+        pick = objs[1:2]
+    else:
+        pick = [o for o in objs if o.target.endswith("#0")][:1]
+    if not pick:
         return None
-    objs.sort(key=lambda o: (0 if o.target.endswith("#0") else 1, o.id))
-    o = objs[0]
+    o = pick[0]
     return PlanPoint(kind="contrast", text=o.text, ref=o.id, target=o.target, gist=o.gist, source=o.source,
                      quote=o.quote)
 
@@ -158,7 +171,9 @@ def plan_speech(bank: ArgumentBank, *, topic: str, role: str, round_no: int, spe
         plan.material = "none"
         plan.points.append(PlanPoint(kind="thin", text=choice.title))
         if role in ("反驳", "回应") and opponent_summary:
-            plan.points.insert(0, PlanPoint(kind="restate", text=opponent_summary, target=f"{opponent}:{choice.theme}#0"))
+            target = f"{opponent}:{choice.theme}#0"
+            plan.points.insert(0, PlanPoint(kind="restate", text=opponent_summary, target=target))
+            plan.points.insert(1, PlanPoint(kind="no_answer", target=target))
         return plan
     plan.stance, plan.short = pos.claim, pos.short or pos.claim[:10]
     plan.material = "full" if len(pos.reasons) >= 3 else "thin"
@@ -167,7 +182,7 @@ def plan_speech(bank: ArgumentBank, *, topic: str, role: str, round_no: int, spe
         for i, r in enumerate(pos.reasons[:3], start=1):
             plan.points.append(PlanPoint(kind="reason", text=r.text, ref=pos.point_id(i), gist=r.gist,
                                          source=r.source, quote=r.quote))
-        c = _contrast(bank, speaker, opponent, choice.theme, set())
+        c = _contrast(bank, speaker, opponent, choice.theme, role)
         if c is not None:
             plan.points.append(c)
     elif role == "反驳":
@@ -207,6 +222,11 @@ def _plan_rebuttal(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Opt
                                          gist=o.gist, source=o.source, quote=o.quote))
         else:
             plan.points.append(PlanPoint(kind="no_answer", target=opp.point_id(n), target_text=tt))
+    if len(plan.of("no_answer")) * 2 > len(idx):  # mostly unanswered: say so, then state one's own view
+        plan.points.append(PlanPoint(kind="stance", text=pos.claim, ref=pos.point_id(0)))
+        for i, r in enumerate(pos.reasons[:3], start=1):
+            plan.points.append(PlanPoint(kind="reason", text=r.text, ref=pos.point_id(i), gist=r.gist,
+                                         source=r.source, quote=r.quote))
 
 
 def _plan_response(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Optional[Position], speaker: str,
@@ -230,7 +250,7 @@ def _plan_response(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Opt
                                          source="", quote="") if held is None else
                                PlanPoint(kind="hold", text=held.text, ref=pos.point_id(n), target=o.id,
                                          target_text=o.gist, source=held.source))
-    c = _contrast(bank, speaker, opponent, plan.theme, set())
+    c = _contrast(bank, speaker, opponent, plan.theme, "回应")
     if c is not None:
         plan.points.append(c)
 
@@ -250,8 +270,7 @@ def _plan_synthesis(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Op
         plan.points.append(PlanPoint(kind="concede", text=pos.concedes[0], ref=pos.point_id(0)))
     for c in diffs[:1]:
         plan.points.append(PlanPoint(kind="difference", text=c.text, target_text=c.level))
-    skip = {o.id for o in bank.objections(speaker, opponent, plan.theme)[:0]}
-    c = _contrast(bank, speaker, opponent, plan.theme, skip)
+    c = _contrast(bank, speaker, opponent, plan.theme, "综合")
     if c is not None:
         plan.points.append(c)
     best = next((r for r in pos.reasons if r.source), None)
@@ -282,7 +301,8 @@ def summary_of(plan: SpeechPlan, short_name: str, titles: dict[str, str], limit:
         body = f"{short_name}立{tidy(plan.short)}：" + "；".join(tidy(p.gist) for p in plan.of("reason")) + "。"
     elif plan.role == "反驳":
         parts = [tidy(p.gist) if p.kind == "answer" else f"{tidy(p.target_text)}未答" for p in plan.of("answer", "no_answer")]
-        body = f"{short_name}驳：" + "；".join(parts) + "。"
+        own = f"另立{tidy(plan.short)}" if plan.of("reason") else ""
+        body = f"{short_name}驳：" + "；".join(parts + ([own] if own else [])) + "。"
     elif plan.role == "回应":
         parts = [f"{word[p.kind]}{tidy(p.target_text)}" for p in plan.of(*word)]
         body = f"{short_name}答：" + ("；".join(parts) or f"仍持{tidy(plan.short)}") + "。"

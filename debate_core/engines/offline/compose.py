@@ -58,6 +58,8 @@ def _thin(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
     restate = plan.of("restate")
     if restate and restate[0].text:
         out.append(f"{opp.short_name}上一轮的意思是：{bare(restate[0].text)}。")
+    if plan.of("no_answer"):
+        out.append("对此我暂不辩驳。")
     out.append(f"题目问的是「{topic}」。关于{plan.theme_title}，我没有可以凭据的专门开示，不敢随口立说；"
                f"这一轮只说到这里，请读者参看{opp.short_name}一方的理由。")
     return "".join(out)
@@ -86,23 +88,30 @@ def _rebuttal(plan: SpeechPlan, me: Master, opp: Master) -> str:
     if claim_only:
         out = [f"{opp.short_name}上一轮的主张是：{bare(restated[0].target_text or restated[0].text)}。"]
     else:
-        listed = "；".join(f"{'一二三四'[i]}是{g}" for i, g in enumerate(gists))
-        out = [f"{opp.short_name}上一轮讲了{NUMBERS[len(gists) - 1]}点：{listed}。"]
+        listed = "，".join(f"{'一二三四'[i]}是{g}" for i, g in enumerate(gists))
+        out = [f"{opp.short_name}上一轮所说，{listed}。"]
     moves = plan.of("answer", "no_answer")
+    own = plan.of("reason")
     for i, p in enumerate(moves):
         head = "就这一主张说，" if claim_only else f"{ORDINALS[i]}，{bare(p.target_text)}。"
         if p.kind == "answer":
             out.append(head + said(me, p))
-        else:
+        elif not own:
             out.append(head + "这一点我暂不辩驳。" if not claim_only else "对这一主张，我暂不辩驳。")
+    if own:
+        unanswered = [p for p in moves if p.kind == "no_answer"]
+        which = "这几点" if len(unanswered) > 1 else "这一点"
+        out.append(f"{which}我没有逐条的驳论，暂不辩驳；只把我在{plan.theme_title}上的看法摆出来，"
+                   f"请读者对照：{bare(plan.of('stance')[0].text)}。")
+        out += [f"其{NUMBERS[i]}，{said(me, r)}" for i, r in enumerate(own)]
     return "".join(out)
 
 
 def _response(plan: SpeechPlan, me: Master, opp: Master) -> str:
     raised = [p for p in plan.of("restate") if p.target_text]
     if raised:
-        listed = "；".join(bare(p.target_text) for p in raised)
-        out = [f"{opp.short_name}上一轮对我提出{NUMBERS[len(raised) - 1]}点质疑：{listed}。"]
+        listed = "，".join(f"{'一二三四'[i]}是{bare(p.target_text)}" for i, p in enumerate(raised))
+        out = [f"{opp.short_name}上一轮对我的质疑，{listed}。"]
     else:
         r = plan.of("restate")
         out = [f"{opp.short_name}上一轮的意思是：{bare(r[0].text)}。" if r and r[0].text else ""]

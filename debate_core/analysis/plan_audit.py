@@ -1,0 +1,162 @@
+"""Does a master debate say only what its plans hold?  An audit of the stored text against the plans.
+
+Each function returns the faults it finds as one-line strings; ``all_faults`` runs them all over a
+debate.  What they read (docs/arguments.md):
+
+- self-descriptions: a sentence about the speech itself (理由有三, 讲了三点, 提出两点质疑, 我接受,
+  我部分接受, 我仍坚持 / 我仍持原说, 暂不辩驳, 两家都承认, 所见不同) needs its plan entries; the
+  old engine's fixed frames that claimed engagement (换一个角度, 只针对对方 …) are faults anywhere;
+- citations: each 【《title》，id】 follows the text (or the quote) of a plan point cited to that id,
+  and the id is one of the speaker's own sources;
+- absent masters: no 12-character run of a critique aimed at a master who is not in the debate;
+- rebuttals: every restated point is answered or owned up to as unanswered (暂不辩驳);
+- theme: every plan is on the debate's theme, and a topic that matched no theme, or a master
+  with no position on it, is declared in the debate's warnings; R1 keeps the whole topic.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from debate_core.content.arguments import bank_of
+from debate_core.content.packs import get_pack
+from debate_core.content.pairing import row_theme
+from debate_core.content.plan import debate_theme
+from debate_core.models import Debate, Pack, Speech
+
+__all__ = ["NEVER", "absent_critique_faults", "all_faults", "citation_faults", "rebuttal_faults",
+           "self_description_faults", "theme_faults"]
+
+
+def bare(text: str) -> str:
+    return re.sub(r"[。！？；，、\s]+$", "", (text or "").strip())
+
+
+NUM = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6}
+# The old engine's fixed frames, which claimed what it had not done: never again.
+NEVER = ("换一个角度", "另一头说起", "不从同一处入手", "只针对对方", "借题发挥", "各有所本", "都标了出处", "我的材料",
+         "材料不多", "本来就少", "就对方所说作答")
+CITE = re.compile(r"【(?:《[^》]*》，)?([^】，]+)】")
+
+
+
+def _count(pattern: str, text: str) -> list[int]:
+    return [NUM[m] for m in re.findall(pattern, text)]
+
+
+def self_description_faults(speech: Speech) -> list[str]:
+    """Each sentence about the speech itself that its plan does not hold."""
+    p, text, out = speech.plan, speech.text, []
+    for bad in NEVER:
+        if bad in text:
+            out.append(f"fixed frame {bad!r}")
+    kinds = [x.kind for x in p.points]
+    for n in _count(r"理由有([一二三四五六])", text):
+        if kinds.count("reason") != n:
+            out.append(f"says {n} reasons, plan has {kinds.count('reason')}")
+    restated = [x for x in p.of("restate") if x.target_text]
+    for n in _count(r"讲了([一二三四五六])点", text) + _count(r"提出([一二三四五六])点质疑", text) + \
+            [len(re.findall(r"[一二三四]是", text.split("。")[0]))] * bool(re.search(r"上一轮(?:所说|对我的质疑)，", text)):
+        if len(restated) != n:
+            out.append(f"says {n} points restated, plan has {len(restated)}")
+    # 部分接受 once per partly point; 暂不辩驳 at least once (one sentence may own up to several
+    # unanswered points) and never without one; 两家都承认 only with common ground in the plan
+    for phrase, kind, exact in (("我部分接受：", "partly", True), ("暂不辩驳", "no_answer", False),
+                                ("两家都承认的是", "common", False)):
+        n, k = text.count(phrase), kinds.count(kind)
+        if n > k or (exact and n < k) or (kind == "no_answer" and k and not n):
+            out.append(f"{phrase!r} x{n} for {k} {kind} points")
+    accepts = len(re.findall(r"(?<!部分)我接受：", text))
+    if accepts != kinds.count("accept"):
+        out.append(f"'我接受' x{accepts} for {kinds.count('accept')} accept points")
+    holds = text.count("我仍坚持：") + text.count("我仍持原说")
+    if holds != kinds.count("hold"):
+        out.append(f"holds x{holds} for {kinds.count('hold')} hold points")
+    if "所见不同" in text and not p.of("contrast"):
+        out.append("a contrast with no objection in the plan")
+    return out
+
+
+def citation_faults(speech: Speech, pack: Pack) -> list[str]:
+    me = pack.masters[speech.speaker]
+    out = []
+    for m in CITE.finditer(speech.text):
+        sid = m.group(1)
+        before = speech.text[: m.start()]
+        if sid not in me.source_ids:
+            out.append(f"{sid} is not {me.slug}'s source")
+            continue
+        ok = any(x.source == sid and (before.endswith(bare(x.text)) or (x.quote and before.endswith(f"「{bare(x.quote)}」")))
+                 for x in speech.plan.points)
+        if not ok:
+            out.append(f"{sid} follows no text of a plan point cited to it: …{before[-20:]}")
+    return out
+
+
+@lru_cache(maxsize=4)
+def _absent_windows(pack_path: str, pair: tuple[str, str]) -> frozenset[str]:
+    pack = get_pack(pack_path)
+    bank = bank_of(pack)
+    texts = [c.position for m in pack.masters.values() for c in m.cross_critique if c.target_master not in pair]
+    texts += [o.text for pb in bank.pairs.values() for o in pb.objections if o.target_master not in pair]
+    return frozenset(t[i:i + 12] for t in texts for i in range(max(0, len(t) - 11)))
+
+
+def absent_critique_faults(debate: Debate, pack: Pack) -> list[str]:
+    pair = tuple(p.label for p in debate.participants)
+    windows = _absent_windows(pack.path, pair) | _absent_windows(pack.path, pair[::-1])
+    out = []
+    for s in debate.rounds:
+        own = "|".join(x.text for x in (s.plan.points if s.plan else []))  # the plan's own bank texts
+        for i in range(max(0, len(s.text) - 11)):
+            if s.text[i:i + 12] in windows and s.text[i:i + 12] not in own:
+                out.append(f"R{s.round} holds words of a critique aimed at an absent master: {s.text[i:i + 12]}")
+                break
+    return out
+
+
+def rebuttal_faults(speech: Speech) -> list[str]:
+    if speech.role != "反驳":
+        return []
+    p, out = speech.plan, []
+    for r in p.of("restate"):
+        moves = [x for x in p.of("answer", "no_answer") if x.target == r.target]
+        if not moves:
+            out.append(f"restated {r.target} but neither answers it nor says it does not")
+        for x in moves:
+            if x.kind == "answer" and bare(x.text) not in speech.text:
+                out.append(f"the answer to {r.target} is not in the speech")
+    if p.of("no_answer") and "暂不辩驳" not in speech.text:
+        out.append("an unanswered point the speech does not own up to")
+    return out
+
+
+def theme_faults(debate: Debate, pack: Pack) -> list[str]:
+    bank = bank_of(pack)
+    a, b = (p.label for p in debate.participants)
+    choice = debate_theme(bank, debate.topic, a, b, row_theme(a, b))
+    out = []
+    if choice.how != "topic" and not any("没有对上" in w for w in debate.warnings):
+        out.append("the topic matched no theme and the debate does not say so")
+    for slug in (a, b):
+        if slug not in choice.held_by and not any(pack.masters[slug].name in w and "没有" in w for w in debate.warnings):
+            out.append(f"{slug} has no position on {choice.theme} and the debate does not say so")
+    for s in debate.rounds:
+        if s.plan is None or s.plan.theme != choice.theme:
+            out.append(f"R{s.round} is planned on another theme")
+            continue
+        for x in s.plan.points:
+            on = x.ref.split("#")[0].endswith(":" + choice.theme) or f"/{choice.theme}/" in x.ref or not x.ref
+            if not on:
+                out.append(f"R{s.round} {x.kind} {x.ref} is off the theme {choice.theme}")
+    if debate.topic not in debate.rounds[0].text and debate.rounds[0].plan.material != "none":
+        out.append("R1 does not keep the whole topic")
+    return out
+
+
+def all_faults(debate: Debate, pack: Pack) -> list[str]:
+    out = absent_critique_faults(debate, pack) + theme_faults(debate, pack)
+    for s in debate.rounds:
+        out += [f"R{s.round}: {f}" for f in self_description_faults(s) + citation_faults(s, pack) + rebuttal_faults(s)]
+    return out
