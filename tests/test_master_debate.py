@@ -115,19 +115,42 @@ def _llm_debate(pack, server, **script_kw):
     return md, md.prepare(DebateConfig(topic=TOPIC, model="openai/scripted-master", api_base=server.url))
 
 
+def _bank_texts(pack, slug: str) -> list[str]:
+    """The speaker's own argument-layer material, which his plan may carry into the prompt."""
+    from debate_core.content.arguments import bank_of
+
+    bank = bank_of(pack)
+    out = [x for p in bank.positions.get(slug, []) for x in [p.claim, *p.concedes, *(r.text for r in p.reasons)]]
+    for pb in bank.pairs.values():
+        out += [o.text for o in pb.objections if o.by == slug] + [r.text for r in pb.replies if r.by == slug]
+        out += [c.text for c in pb.common_ground + pb.differences + pb.to_reader]
+    return out
+
+
+def _public_claims(pack, speaker: str) -> list[str]:
+    """The other masters' claims and gists: the pack's public positions, which a plan restates."""
+    from debate_core.content.arguments import bank_of
+
+    return [x for slug, ps in bank_of(pack).positions.items() if slug != speaker
+            for p in ps for x in [p.claim, "："+ p.claim, p.short, *(r.gist for r in p.reasons)]]
+
+
 def test_isolation_on_the_exact_messages_sent(default_pack, scripted):
     md, d = _llm_debate(default_pack, scripted, long_summary=True)
     tokens: list[str] = []
     d = md.run(d, on_token=tokens.append)
     assert d.status == "completed", d.stop_reason
     speech_requests = [r["messages"] for r in scripted.requests if "你扮演" in r["messages"][0]["content"]]
-    assert len(speech_requests) == 4
+    assert len(speech_requests) == 4 + sum(s.retries for s in d.rounds)
+    speech_requests = [r for r in speech_requests if "【上一稿未通过检查" not in r[1]["content"]]
     for i, messages in enumerate(speech_requests):
         sent = "\n".join(m["content"] for m in messages)
         speaker = default_pack.masters[d.rounds[i].speaker]
         # what the request may carry anyway: the topic and the speaker's own pack material
         allowed = "".join([TOPIC, speaker.voice_notes, speaker.style.all, speaker.style.qa]
                           + [c.position for c in speaker.cross_critique] + [s.title for s in speaker.sources]
+                          + _bank_texts(default_pack, speaker.slug)
+                          + _public_claims(default_pack, d.rounds[i].speaker)
                           + ([d.summaries[i - 1].text] if i else []))
         for earlier in d.rounds[:i]:
             # no 12-character run of any earlier speech reaches a later speaker

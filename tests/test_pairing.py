@@ -60,10 +60,15 @@ def test_user_errors(any_pack):
 
 
 def test_keyword_rule_picks_different_schools(reference_pack):
-    c = choose_pair("自性与唯识的关系", reference_pack)
-    assert c.rule == "keywords" and {c.a, c.b} == {"huineng", "xuanzang"}
+    """On a derived layer with no covered pair for the topic's theme, keywords pick two schools."""
+    c = choose_pair("话头与四念处", reference_pack)
+    assert c.rule == "keywords"
     assert school_key(reference_pack.masters[c.a]) != school_key(reference_pack.masters[c.b])
-    assert "自性" in c.hits["huineng"]
+
+
+def test_coverage_rule_explains_the_theme_and_the_objections(default_pack):
+    c = choose_pair("生气的时候该怎么办？", default_pack)
+    assert c.rule == "coverage" and "对治嗔恨与烦恼" in c.reason and "生气" in c.reason
 
 
 def test_short_keywords_are_ignored(reference_pack):

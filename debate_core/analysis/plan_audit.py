@@ -57,7 +57,7 @@ def self_description_faults(speech: Speech) -> list[str]:
             out.append(f"says {n} reasons, plan has {kinds.count('reason')}")
     restated = [x for x in p.of("restate") if x.target_text]
     for n in _count(r"讲了([一二三四五六])点", text) + _count(r"提出([一二三四五六])点质疑", text) + \
-            [len(re.findall(r"[一二三四]是", text.split("。")[0]))] * bool(re.search(r"上一轮(?:所说|对我的质疑)，", text)):
+            [len(re.findall(r"[一二三四]是", next((x for x in text.split("。") if re.search(r"上一轮所说，|对我的质疑，|点作答，", x)), "")))] * bool(re.search(r"上一轮所说，|对我的质疑，|其中[一二三四]点作答，", text)):
         if len(restated) != n:
             out.append(f"says {n} points restated, plan has {len(restated)}")
     # 部分接受 once per partly point; 暂不辩驳 at least once (one sentence may own up to several

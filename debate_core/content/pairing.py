@@ -11,7 +11,8 @@
    the other side.
 3. ``coverage``: the topic's best-matching argument-layer theme (``content.themes``) on which a
    pair of the bank both hold a position and have objections aimed at each other's claims; pairs
-   the topic names a master of rank first, then the pair with more objections both ways.
+   whose masters the topic names (or whose keywords it holds) rank first, then the pair with more
+   objections both ways.
 4. ``keywords``: scoring over each master's ``search_scope.keywords`` and names (keywords shorter
    than ``min_keyword_length`` ignored); the top master, with the partner he has most objections
    both ways with (in a derived bank without such partners: the top two from different schools).
@@ -205,7 +206,7 @@ def _both_ways(bank, a: str, b: str, theme: Optional[str] = None) -> tuple[int, 
     return len(bank.objections(a, b, theme)), len(bank.objections(b, a, theme))
 
 
-def _coverage_choice(topic: str, pack: Pack, named: dict[str, list[str]]) -> Optional[PairChoice]:
+def _coverage_choice(topic: str, pack: Pack, named: dict[str, int]) -> Optional[PairChoice]:
     """The best covered pair for the topic's themes, in tiers: both masters hold a position on the
     theme and aim objections at each other's claims on it; both hold a position and have objections
     both ways on other themes; one of them holds a position and the pair has objections both ways."""
@@ -226,7 +227,7 @@ def _coverage_choice(topic: str, pack: Pack, named: dict[str, list[str]]) -> Opt
             ab, ba = _both_ways(bank, a, b, m.theme if tier == 1 else None)
             if not (ab and ba) or held < (2 if tier < 3 else 1):
                 continue
-            cands.append(((sum(1 for x in (a, b) if x in named), min(ab, ba), ab + ba), f"{a}-vs-{b}", a, b, ab, ba))
+            cands.append(((sum(named.get(x, 0) for x in (a, b)), min(ab, ba), ab + ba), f"{a}-vs-{b}", a, b, ab, ba))
         if not cands:
             continue
         cands.sort(key=lambda c: (tuple(-x for x in c[0]), c[1]))
@@ -285,7 +286,11 @@ def choose_pair(topic: str, pack: Pack, masters: Optional[Sequence[str]] = None)
 
     scores = keyword_scores(topic, pack)
     names = {s: h for s, h in scores.items() if any(n in topic for n in _names(pack.masters[s], pack))}
-    cover = _coverage_choice(topic, pack, names)
+    if len(names) >= 2:  # the topic names two masters: they debate, as if the user had named them
+        a, b = sorted(names, key=lambda s: (-len(names[s]), s))[:2]
+        return PairChoice(a=a, b=b, rule="keywords", hits={a: names[a], b: names[b]},
+                          reason=f"the topic names both masters ({'、'.join(names[a])} / {'、'.join(names[b])})")
+    cover = _coverage_choice(topic, pack, {s: 2 if s in names else 1 for s in scores})
     if cover is not None:
         return cover
 

@@ -59,8 +59,8 @@ def debate_theme(bank: ArgumentBank, topic: str, a: str, b: str, row_theme: str 
             return choice(m)
     if both:
         return choice(both[0])
-    for tid, how in ((row_theme, "row"), (CORE_THEME, "core")):
-        if tid and len(holders(tid)) == 2 and not matches:
+    for tid, how in ((row_theme, "row"), (CORE_THEME, "core")):  # the pair's own question before a one-sided one
+        if tid and len(holders(tid)) == 2 and (not matches or how == "row"):
             t = bank.theme(tid)
             return ThemeChoice(tid, t.title if t else tid, [], how, holders(tid))
     for m in matches:
@@ -203,6 +203,9 @@ def _plan_rebuttal(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Opt
         plan.points.append(PlanPoint(kind="no_answer", target=f"{opponent}:{plan.theme}#0"))
         return
     idx = restated_points(opp, summary) if nth == 0 else [0]
+    if summary and not all(n and _found(opp.reasons[n - 1].gist, summary) for n in idx):
+        # a summary that does not carry the points' gists (a model's): restate it as it stands first
+        plan.points.append(PlanPoint(kind="restate_summary", text=summary, target=opp.point_id(0)))
     used: set[str] = set()
     for n in idx:
         gist = opp.reasons[n - 1].gist if n else (opp.short or opp.claim)
@@ -233,6 +236,8 @@ def _plan_response(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Opt
                    opponent: str, summary: str) -> None:
     aimed = bank.objections(opponent, speaker, plan.theme)
     raised = raised_objections(aimed, summary) if summary else []
+    if raised and not all(_found(o.gist, summary) for o in raised):
+        plan.points.append(PlanPoint(kind="restate_summary", text=summary, target=f"{opponent}:{plan.theme}"))
     if not raised:
         plan.points.append(PlanPoint(kind="restate", text=summary, target=f"{opponent}:{plan.theme}"))
     for o in raised:
@@ -266,7 +271,7 @@ def _plan_synthesis(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Op
         plan.points.append(PlanPoint(kind="opponent_stance", text=opp.claim, ref=opp.point_id(0)))
     for c in ground[:2]:
         plan.points.append(PlanPoint(kind="common", text=c.text))
-    if not ground and pos.concedes:
+    if pos.concedes:  # what the speaker grants: his own words, never presented as shared
         plan.points.append(PlanPoint(kind="concede", text=pos.concedes[0], ref=pos.point_id(0)))
     for c in diffs[:1]:
         plan.points.append(PlanPoint(kind="difference", text=c.text, target_text=c.level))

@@ -40,11 +40,11 @@ def match_themes(topic: str, themes: Sequence[Theme]) -> list[ThemeMatch]:
     for t in themes:
         for term in dict.fromkeys([t.title, *t.keywords]):
             term = (term or "").strip()
-            if term:
+            if len(term) >= 2:  # one character is ordinary Chinese (戒 in 戒烟, 空 in 有空吗)
                 found += [(s, e, term, t.id) for s, e in _spans(topic, term)]
     kept: dict[str, list[str]] = {}
     for s, e, term, tid in found:
-        inside = any(s2 <= s and e <= e2 and (e2 - s2) > (e - s) and (tid2 == tid or e - s == 1)
+        inside = any(s2 <= s and e <= e2 and (e2 - s2) > (e - s) and tid2 == tid
                      for s2, e2, _t, tid2 in found)
         if not inside and term not in kept.setdefault(tid, []):
             kept[tid].append(term)

@@ -85,11 +85,13 @@ def _rebuttal(plan: SpeechPlan, me: Master, opp: Master) -> str:
     restated = plan.of("restate")
     gists = [bare(p.target_text) for p in restated if p.target_text]
     claim_only = len(restated) == 1 and restated[0].target.endswith("#0")
+    first = plan.of("restate_summary")
+    out = [f"{opp.short_name}上一轮说：{bare(first[0].text)}。"] if first else []
     if claim_only:
-        out = [f"{opp.short_name}上一轮的主张是：{bare(restated[0].target_text or restated[0].text)}。"]
+        out += [] if first else [f"{opp.short_name}上一轮的主张是：{bare(restated[0].target_text or restated[0].text)}。"]
     else:
         listed = "，".join(f"{'一二三四'[i]}是{g}" for i, g in enumerate(gists))
-        out = [f"{opp.short_name}上一轮所说，{listed}。"]
+        out.append(f"我就其中{NUMBERS[len(gists) - 1]}点作答，{listed}。" if first else f"{opp.short_name}上一轮所说，{listed}。")
     moves = plan.of("answer", "no_answer")
     own = plan.of("reason")
     for i, p in enumerate(moves):
@@ -109,7 +111,11 @@ def _rebuttal(plan: SpeechPlan, me: Master, opp: Master) -> str:
 
 def _response(plan: SpeechPlan, me: Master, opp: Master) -> str:
     raised = [p for p in plan.of("restate") if p.target_text]
-    if raised:
+    first = plan.of("restate_summary")
+    if raised and first:
+        listed = "，".join(f"{'一二三四'[i]}是{bare(p.target_text)}" for i, p in enumerate(raised))
+        out = [f"{opp.short_name}上一轮说：{bare(first[0].text)}。其中对我的质疑，{listed}。"]
+    elif raised:
         listed = "，".join(f"{'一二三四'[i]}是{bare(p.target_text)}" for i, p in enumerate(raised))
         out = [f"{opp.short_name}上一轮对我的质疑，{listed}。"]
     else:
