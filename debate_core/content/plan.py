@@ -41,6 +41,7 @@ class ThemeChoice:
     terms: list[str] = field(default_factory=list)
     how: str = "topic"  # topic (the topic names it) / row (the pair table's row) / core (nothing matched)
     held_by: list[str] = field(default_factory=list)
+    asked: str = ""  # the theme the topic matched best, when the debate argues another
 
 
 def debate_theme(bank: ArgumentBank, topic: str, a: str, b: str, row_theme: str = "") -> ThemeChoice:
@@ -62,7 +63,8 @@ def debate_theme(bank: ArgumentBank, topic: str, a: str, b: str, row_theme: str 
     for tid, how in ((row_theme, "row"), (CORE_THEME, "core")):  # the pair's own question before a one-sided one
         if tid and len(holders(tid)) == 2 and (not matches or how == "row"):
             t = bank.theme(tid)
-            return ThemeChoice(tid, t.title if t else tid, [], how, holders(tid))
+            return ThemeChoice(tid, t.title if t else tid, [], how, holders(tid),
+                               asked=matches[0].title if matches else "")
     for m in matches:
         if holders(m.theme):
             return choice(m)
@@ -76,7 +78,10 @@ def debate_theme(bank: ArgumentBank, topic: str, a: str, b: str, row_theme: str 
 def material_note(bank: ArgumentBank, choice: ThemeChoice, names: dict[str, str], topic_matched: bool) -> list[str]:
     """The warnings a debate carries at its top about its material (Chinese, like the debate)."""
     out = []
-    if not topic_matched:
+    if choice.asked and not topic_matched:
+        out.append(f"⚠️ 本题问的是「{choice.asked}」，人物包里这两位没有都就此立说；改就本配对的「{choice.title}」作答，"
+                   "未必切中所问。")
+    elif not topic_matched:
         out.append(f"⚠️ 本题没有对上人物包里的任何议题；双方改就「{choice.title}」各陈本宗宗旨，未必切中所问。")
     for slug, name in names.items():
         if slug not in choice.held_by:
