@@ -19,10 +19,6 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 for var in ("DEBATE_MODEL", "DEBATE_API_BASE", "DEBATE_ARCHIVE"):
     os.environ.pop(var, None)
 
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
-
-
 def need_reference() -> Path:
     if not REFERENCE_PACK.is_dir():
         pytest.skip("reference pack ../shared/reference/master-skill/prebuilt is absent in this checkout")

@@ -686,7 +686,6 @@ def test_litellm_is_not_imported_by_the_pages_or_an_offline_debate(tmp_path):
     code = f"""
 import sys, os
 os.environ["DEBATE_ARCHIVE"] = {str(tmp_path / 'a.duckdb')!r}
-sys.path.insert(0, {str(REPO)!r})
 from streamlit.testing.v1 import AppTest
 at = AppTest.from_file({str(REPO / 'app.py')!r}, default_timeout=60).run()
 at.switch_page("pages/1_Setup.py").run()

@@ -20,7 +20,6 @@ from tests.archive_helpers import REPO, make_pack, run_debate
 
 WRITER = r"""
 import json, sys
-sys.path.insert(0, sys.argv[4])
 from debate_core.api import start_debate
 from debate_core.archive import open_archive
 from debate_core.models import DebateConfig
@@ -36,7 +35,6 @@ for i in range(20):
 
 READER = r"""
 import json, os, random, sys, time
-sys.path.insert(0, sys.argv[3])
 from debate_core.archive import open_archive
 path, stop = sys.argv[1], sys.argv[2]
 arc = open_archive(path)
@@ -66,14 +64,14 @@ def test_two_writer_processes_and_a_reader(tmp_path):
     path = tmp_path / "shared.duckdb"
     open_archive(path)  # created once; the writers and the reader share it
     stop = tmp_path / "stop"
-    reader = subprocess.Popen([sys.executable, "-c", READER, str(path), str(stop), str(REPO)],
+    reader = subprocess.Popen([sys.executable, "-c", READER, str(path), str(stop)], cwd=REPO,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     ready = tmp_path / "stop.ready"
     deadline = time.time() + 60
     while not ready.exists():  # the reader is up and reading before any writer starts
         assert reader.poll() is None and time.time() < deadline, reader.communicate()[1]
         time.sleep(0.05)
-    writers = [subprocess.Popen([sys.executable, "-c", WRITER, str(path), str(pack), tag, str(REPO)],
+    writers = [subprocess.Popen([sys.executable, "-c", WRITER, str(path), str(pack), tag], cwd=REPO,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for tag in ("甲批", "乙批")]
     outputs = [w.communicate(timeout=240) for w in writers]
     stop.write_text("done")

@@ -438,3 +438,19 @@ def test_archive_filters_by_judge_side_winner_and_topic(imported):
     topic = everything[0].topic
     assert set(arc.list_debates(topic=topic)["id"]) == {d.id for d in everything if d.topic == topic}
     assert "Judge Lambda" in arc.judges()
+
+
+def test_ratings_on_an_archive_of_only_judgments_uses_them_or_says_to_pass_judgments(tmp_path):
+    path = tmp_path / "judged.duckdb"
+    assert run_cli("import", str(FIXTURE), "--archive", str(path), "--format", "json").returncode == 0
+    explicit = run_cli("ratings", "--archive", str(path), "--judgments", "--bootstrap", "0", "--format", "json")
+    assert explicit.returncode == 0, explicit.stderr
+    implicit = run_cli("ratings", "--archive", str(path), "--by", "model", "--bootstrap", "0", "--format", "json")
+    assert implicit.returncode == 0, implicit.stderr
+    assert json.loads(implicit.stdout) == json.loads(explicit.stdout) and json.loads(implicit.stdout)["ratings"]
+    assert implicit.stderr.splitlines() == [implicit.stderr.splitlines()[0]]
+    assert "per-judge judgments" in implicit.stderr and "--judgments" in implicit.stderr
+    by_stance = run_cli("ratings", "--archive", str(path), "--by", "stance", "--bootstrap", "0")
+    assert by_stance.returncode == 0, by_stance.stderr
+    assert [line for line in by_stance.stderr.splitlines() if "pass --judgments" in line]
+    assert "0 pairwise outcomes" in by_stance.stdout

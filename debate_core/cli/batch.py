@@ -157,29 +157,44 @@ def add_ratings(sub) -> None:
     p.add_argument("--format", choices=("md", "json"), default="md")
 
 
+def _judgment_ratings(args, archive) -> int:
+    from debate_core.analysis import judgments as J
+
+    frame = J.judgments_frame(archive, protocol=args.protocol)
+    table = J.matchup_ratings(frame, names=J.model_names(archive), bootstrap=args.bootstrap)
+    published = J.leaderboard(archive)
+    agreement = J.rank_agreement(table, published) if len(published) else None
+    if args.format == "json":
+        _print_json({"ratings": table.to_dict(orient="records"), "published_agreement": agreement})
+    else:
+        sys.stdout.write(f"# Bradley-Terry over side-swapped matchups — {len(frame)} judgments\n\n")
+        sys.stdout.write(_frame_md(table))
+        if agreement:
+            sys.stdout.write(f"\nAgainst the published leaderboard ({agreement['models']} models): "
+                             f"Spearman {agreement['spearman']}, Kendall {agreement['kendall']}\n")
+    return EXIT_OK
+
+
 def run_ratings_cmd(args) -> int:
     from debate_core.analysis.ratings import outcomes_from_archive, ratings_from_archive, win_rate_table
 
     archive = _open(args, create=False)
     if args.judgments:
+        return _judgment_ratings(args, archive)
+    outcomes = outcomes_from_archive(archive, by=args.by, batch_id=args.batch, protocol=args.protocol)
+    if not len(outcomes):
         from debate_core.analysis import judgments as J
 
-        frame = J.judgments_frame(archive, protocol=args.protocol)
-        table = J.matchup_ratings(frame, names=J.model_names(archive), bootstrap=args.bootstrap)
-        published = J.leaderboard(archive)
-        agreement = J.rank_agreement(table, published) if len(published) else None
-        if args.format == "json":
-            _print_json({"ratings": table.to_dict(orient="records"), "published_agreement": agreement})
-        else:
-            sys.stdout.write(f"# Bradley-Terry over side-swapped matchups — {len(frame)} judgments\n\n")
-            sys.stdout.write(_frame_md(table))
-            if agreement:
-                sys.stdout.write(f"\nAgainst the published leaderboard ({agreement['models']} models): "
-                                 f"Spearman {agreement['spearman']}, Kendall {agreement['kendall']}\n")
-        return EXIT_OK
+        judged = len(J.judgments_frame(archive, protocol=args.protocol))
+        if judged and args.by == "model" and not args.batch:
+            sys.stderr.write(f"no single verdicts to rate; rating over the {judged} per-judge judgments instead "
+                             "(as with --judgments)\n")
+            return _judgment_ratings(args, archive)
+        if judged:
+            sys.stderr.write(f"0 pairwise outcomes from single verdicts; the archive holds {judged} per-judge "
+                             "judgments: pass --judgments (they rate models only, over the whole archive)\n")
     table = ratings_from_archive(archive, by=args.by, batch_id=args.batch, protocol=args.protocol,
                                  bootstrap=args.bootstrap)
-    outcomes = outcomes_from_archive(archive, by=args.by, batch_id=args.batch, protocol=args.protocol)
     wins = win_rate_table(outcomes)
     if args.format == "json":
         _print_json({"ratings": table.to_dict(orient="records"),

@@ -1,0 +1,114 @@
+"""The set-up: `make venv` (the environment `make run` uses) and `make dev` (the one `make test` uses) from a
+clean copy of the repository, with a PATH that holds only python3, and the one-line errors when python3 is
+missing or too old.  The installs are real (uv, or pip, into the copy's own .venv; uv's cache makes them quick)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+MAKE = shutil.which("make")
+pytestmark = pytest.mark.skipif(MAKE is None, reason="make is not installed")
+
+
+def _real_python3() -> str:
+    """The interpreter the tests run on, outside any virtual environment (a venv's python is a symlink)."""
+    base = getattr(sys, "_base_executable", sys.executable)
+    return str(Path(base).resolve())
+
+
+def _clean_copy(dest: Path) -> Path:
+    """The repository's files as a clone would have them (tracked and new, not ignored), nothing else."""
+    files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=REPO,
+                           capture_output=True, check=True).stdout.decode().split("\0")
+    for name in filter(None, files):
+        src = REPO / name
+        if src.is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / name)
+    return dest
+
+
+def _make(clone: Path, bindir: Path, *targets: str, **extra: str) -> subprocess.CompletedProcess:
+    # the machine's environment (its certificates, proxies, caches) with PATH replaced; no venv active
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONHOME", "PYTHONPATH")}
+    env["PATH"] = str(bindir)
+    env.update(extra)
+    return subprocess.run([MAKE, *targets], cwd=clone, env=env, capture_output=True, text=True, timeout=900)
+
+
+@pytest.mark.slow
+def test_both_environment_steps_run_from_a_clean_clone_with_only_python3(tmp_path):
+    clone = _clean_copy(tmp_path / "clone")
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    (bindir / "python3").symlink_to(_real_python3())
+
+    run_env = _make(clone, bindir, "venv")
+    assert run_env.returncode == 0, run_env.stdout[-3000:] + run_env.stderr[-3000:]
+    assert "making the virtual environment .venv" in run_env.stdout
+    vpy = clone / ".venv" / "bin" / "python"
+    probe = subprocess.run([str(vpy), "-c", "import sys, streamlit, duckdb, debate_core; "
+                            "print(sys.prefix != sys.base_prefix, debate_core.__file__)"],
+                           capture_output=True, text=True, cwd=tmp_path)
+    assert probe.returncode == 0, probe.stderr
+    in_venv, where = probe.stdout.split()
+    assert in_venv == "True" and Path(where).resolve().is_relative_to(clone.resolve())  # the clone's, editable
+    debate = subprocess.run([str(clone / ".venv" / "bin" / "debate"), "--help"], capture_output=True, text=True)
+    assert debate.returncode == 0 and "{debate,pair,masters," in debate.stdout  # the same CLI
+
+    test_env = _make(clone, bindir, "dev")
+    assert test_env.returncode == 0, test_env.stdout[-3000:] + test_env.stderr[-3000:]
+    assert "making the virtual environment" not in test_env.stdout  # the same .venv, brought up to date
+    probe = subprocess.run([str(vpy), "-c", "import pytest, hypothesis, playwright, importlinter"],
+                           capture_output=True, text=True)
+    assert probe.returncode == 0, probe.stderr
+    again = _make(clone, bindir, "dev")  # up to date: nothing to do
+    assert again.returncode == 0 and "install" not in again.stdout
+
+
+def test_no_python3_on_path_is_one_line(tmp_path):
+    clone = _clean_copy(tmp_path / "clone")
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    r = _make(clone, empty, "venv")
+    assert r.returncode != 0
+    lines = [line for line in r.stderr.splitlines() if not line.startswith("make")]
+    assert lines == [lines[0]] and lines[0].startswith("error: python3 not found on PATH")
+    assert not (clone / ".venv").exists()
+
+
+def test_an_old_python3_is_one_line(tmp_path):
+    clone = _clean_copy(tmp_path / "clone")
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    fake = bindir / "python3"  # answers the version question as Python 3.10 would
+    fake.write_text("#!/bin/sh\necho 3.10\n")
+    fake.chmod(0o755)
+    r = _make(clone, bindir, "venv")
+    assert r.returncode != 0
+    lines = [line for line in r.stderr.splitlines() if not line.startswith("make")]
+    assert len(lines) == 1 and lines[0].startswith("error: python3 is Python 3.10; Debate Workbench needs 3.11")
+    assert not (clone / ".venv").exists()
+
+
+def test_pyproject_lists_what_the_requirements_files_list():
+    import tomllib
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+
+    def reqs(name: str) -> list[str]:
+        lines = (REPO / name).read_text().splitlines()
+        return [line.split(" --")[0].strip() for line in lines if line.strip() and not line.startswith("#")]
+
+    assert project["dependencies"] == reqs("requirements.txt")
+    assert project["optional-dependencies"]["dev"] == reqs("requirements-dev.txt")
+    assert project["optional-dependencies"]["local"] == reqs("requirements-local.txt")
+    assert project["optional-dependencies"]["ray"] == reqs("requirements-ray.txt")
+    assert project["scripts"]["debate"] == "debate_core.cli.main:main"
