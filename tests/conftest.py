@@ -19,6 +19,12 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 for var in ("DEBATE_MODEL", "DEBATE_API_BASE", "DEBATE_ARCHIVE"):
     os.environ.pop(var, None)
 
+# Trial workspaces must sit under a configured root (docs/security.md): tests use temporary folders
+# and the repository itself (tests/fixtures, the repo as a workspace).
+import tempfile as _tempfile
+
+os.environ.setdefault("DEBATE_WORKSPACE_ROOTS", os.pathsep.join([_tempfile.gettempdir(), str(REPO), str(REPO.parent)]))
+
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
