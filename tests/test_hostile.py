@@ -154,3 +154,23 @@ def test_every_cap_is_documented():
     doc = (REPO / "docs" / "security.md").read_text(encoding="utf-8")
     for name, c in CAPS.items():
         assert name in doc and c.env in doc
+
+
+def test_credentials_in_an_api_base_url_are_never_stored(tmp_path):
+    from debate_core.archive import open_archive
+    from debate_core.models import DebateConfig
+    from debate_core import runs
+
+    archive = open_archive(tmp_path / "a.duckdb")
+    config = DebateConfig(protocol="master", topic="禅净之争", api_base="http://user:hunter2pass@127.0.0.1:9/v1")
+    runner, debate = runs.start(config, archive)
+    runner.run(debate)
+    stored = archive.query("SELECT config FROM debates")["config"][0]
+    assert "hunter2pass" not in stored and "user:" not in stored and "[redacted]@127.0.0.1:9/v1" in stored
+
+
+def test_the_app_listens_on_localhost_by_default():
+    import tomllib
+
+    conf = tomllib.loads((REPO / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
+    assert conf["server"]["address"] == "localhost"
