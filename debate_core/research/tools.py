@@ -70,7 +70,7 @@ _DESCRIPTIONS = {
         "glob": "列出相对路径符合 glob 模式（例如 **/*.py）的工作区文件。",
         "glob.pattern": "相对于工作区根目录的 glob 模式",
         "grep": "在工作区文件里按正则表达式搜索；每处匹配返回「路径:行号: 该行内容」。",
-        "grep.pattern": "正则表达式（RE2 语法：与 Python 相近，但不支持反向引用和环视）",
+        "grep.pattern": "正则表达式（与 Python 语法相近，但不支持反向引用和环视）",
         "grep.path": "要搜索的文件夹或文件，相对路径（默认：整个工作区）",
         "grep.glob": "只搜文件名符合这个 glob 的文件，例如 *.md",
         "grep.ignore_case": "为 true 时不区分大小写",
