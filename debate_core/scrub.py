@@ -5,7 +5,9 @@ Two kinds of secret are removed:
 * the values of environment variables whose names mark them as keys (``*_API_KEY``,
   ``*_TOKEN``, ``*_SECRET``, ``*_ACCESS_KEY``, ``*_KEY``), wherever they appear;
 * strings shaped like provider keys (``sk-…``, ``AIza…``, ``gsk_…``, ``AKIA…``, bearer
-  tokens, ``api_key=…``), even when no such variable is set here.
+  tokens, ``api_key=…``), even when no such variable is set here;
+* credentials inside URLs (``http://user:pass@host/v1`` becomes ``http://[redacted]@host/v1``),
+  so an ``--api-base`` with a password is stored without it.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ KEY_PATTERNS = (
     re.compile(r"\bAKIA[0-9A-Z]{16}\b"),
     re.compile(r"(?i)(bearer\s+)[A-Za-z0-9._\-]{16,}"),
     re.compile(r"(?i)((?:api[_-]?key|access[_-]?token|secret)[\"']?\s*[:=]\s*[\"']?)[A-Za-z0-9._\-]{12,}"),
+    # credentials inside a URL (``http://user:pass@host/v1``, ``https://token@host``): the user part goes
+    re.compile(r"(?i)(\b[a-z][a-z0-9+.\-]*://)[^/@\s?#]+(?=@)"),
 )
 
 

@@ -19,6 +19,13 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 for var in ("DEBATE_MODEL", "DEBATE_API_BASE", "DEBATE_ARCHIVE"):
     os.environ.pop(var, None)
 
+# Trial workspaces must sit under a configured root (docs/security.md): tests use temporary folders
+# and the repository itself (tests/fixtures, the repo as a workspace).
+import tempfile as _tempfile  # noqa: E402
+
+os.environ.setdefault("DEBATE_WORKSPACE_ROOTS", os.pathsep.join([_tempfile.gettempdir(), str(REPO), str(REPO.parent)]))
+
+
 def need_reference() -> Path:
     if not REFERENCE_PACK.is_dir():
         pytest.skip("reference pack ../shared/reference/master-skill/prebuilt is absent in this checkout")

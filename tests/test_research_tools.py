@@ -77,7 +77,8 @@ def test_grep_and_glob_never_see_outside(ws):
 
 
 def test_grep_options_and_errors(ws):
-    assert ws.grep("grpc", ignore_case=True) == "alias.md:3: gRPC was considered.\ndocs/design.md:3: gRPC was considered."
+    assert ws.grep("grpc", ignore_case=True) == ("alias.md:3: gRPC was considered.\ndocs/design.md:3: gRPC was considered."
+                                                 "\n[skipped 1 file(s) not searched: 1 binary]")
     assert ws.grep("REST", glob="*.py").startswith("src/app.py:4:")
     assert ws.grep("REST", path="docs/design.md") == "docs/design.md:2: We use REST today."
     assert "no matches" in ws.grep("nothing-here-at-all")

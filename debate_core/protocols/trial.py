@@ -85,8 +85,10 @@ def open_trial(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, prob
     judge = (config.judge_model or "").strip() or pro
     workspace = None
     if config.workspace:
+        from debate_core.settings import check_workspace
+
         try:
-            workspace = str(Workspace(config.workspace).root)
+            workspace = str(Workspace(check_workspace(config.workspace)).root)
         except ValueError as exc:
             raise InputError(str(exc)) from None
     check_models([pro, con, judge], api_base_of(config), probe)

@@ -6,7 +6,12 @@ Confinement is by construction:
 * every path is relative to the workspace: absolute paths and ``..`` components are
   refused, and whatever a path resolves to (symlinks followed) must stay inside the
   workspace's real path, else the tool answers with an error and touches nothing;
-* reads, listings and matches are capped in size.
+* reads, listings and matches are capped in size;
+* patterns cannot freeze the process: globs are tidied (runs of ``*`` and of ``**/`` collapse to
+  one) and every glob and grep pattern is compiled by RE2 (google-re2), whose matching takes
+  time linear in the text, with its memory capped (``RE2_MAX_MEM``); a backtracking pattern such
+  as ``(a|aa)*b`` is as fast as any other.  Files skipped by a search (too big, binary,
+  unreadable) are counted in its answer.
 
 A refusal is returned to the model as the tool's result (``error: …`` / ``错误：…``) so
 that a debater learns what it may not do; it never raises into the debate.
@@ -19,7 +24,6 @@ stay as they are.
 
 from __future__ import annotations
 
-import fnmatch
 import json
 import os
 import re
@@ -28,9 +32,10 @@ from pathlib import Path, PurePosixPath
 from typing import Any, Optional
 
 from debate_core.models import ToolCallRecord
+from debate_core.settings import cap
 
 MAX_READ_CHARS = 12_000
-MAX_FILE_BYTES = 2_000_000
+MAX_FILE_BYTES = 2_000_000  # the default of the GREP_MAX_FILE_BYTES cap (debate_core.settings)
 MAX_GLOB_RESULTS = 200
 MAX_GREP_MATCHES = 80
 MAX_GREP_FILES = 2_000
@@ -53,7 +58,7 @@ _DESCRIPTIONS = {
         "glob": "List workspace files whose relative path matches a glob pattern such as **/*.py.",
         "glob.pattern": "glob pattern relative to the workspace root",
         "grep": "Search workspace files for a regular expression; returns path:line: text for each match.",
-        "grep.pattern": "regular expression (Python syntax)",
+        "grep.pattern": "regular expression (RE2 syntax: like Python's, without backreferences or lookaround)",
         "grep.path": "folder or file to search, relative (default: whole workspace)",
         "grep.glob": "only files whose name matches this glob, e.g. *.md",
         "grep.ignore_case": "true: ignore upper and lower case",
@@ -65,7 +70,7 @@ _DESCRIPTIONS = {
         "glob": "列出相对路径符合 glob 模式（例如 **/*.py）的工作区文件。",
         "glob.pattern": "相对于工作区根目录的 glob 模式",
         "grep": "在工作区文件里按正则表达式搜索；每处匹配返回「路径:行号: 该行内容」。",
-        "grep.pattern": "正则表达式（Python 语法）",
+        "grep.pattern": "正则表达式（与 Python 语法相近，但不支持反向引用和环视）",
         "grep.path": "要搜索的文件夹或文件，相对路径（默认：整个工作区）",
         "grep.glob": "只搜文件名符合这个 glob 的文件，例如 *.md",
         "grep.ignore_case": "为 true 时不区分大小写",
@@ -91,7 +96,9 @@ MESSAGES = {
         "glob_cap": "[stopped at {n} files]", "no_glob": "no files match {pattern}",
         "give_regex": "give a regular expression to search for", "bad_regex": "bad regular expression: {exc}",
         "no_path": "no such file or folder: {path}", "grep_cap": "[stopped at {n} matches]",
-        "no_match": "no matches for {pattern!r}", "bad_json": "the arguments are not valid JSON",
+        "no_match": "no matches for {pattern!r}",
+        "skipped": "[skipped {n} file(s) not searched: {why}]", "skip_big": "{n} larger than {cap} bytes",
+        "skip_binary": "{n} binary", "skip_unreadable": "{n} unreadable", "bad_json": "the arguments are not valid JSON",
         "not_object": "arguments must be an object",
         "no_tool": "no tool named {name!r}; the only tools are read, glob and grep (read-only)",
         "bad_args": "bad arguments: {exc}", "failed": "{kind}: {exc}", "cut": "[cut]",
@@ -114,7 +121,9 @@ MESSAGES = {
         "glob_cap": "[已列出 {n} 个文件，到此为止]", "no_glob": "没有文件符合 {pattern}",
         "give_regex": "请给出要搜索的正则表达式", "bad_regex": "正则表达式有误：{exc}",
         "no_path": "没有这个文件或文件夹：{path}", "grep_cap": "[已找到 {n} 处匹配，到此为止]",
-        "no_match": "没有匹配 {pattern!r} 的内容", "bad_json": "参数不是合法的 JSON",
+        "no_match": "没有匹配 {pattern!r} 的内容",
+        "skipped": "[有 {n} 个文件没有搜索：{why}]", "skip_big": "{n} 个超过 {cap} 字节",
+        "skip_binary": "{n} 个是二进制文件", "skip_unreadable": "{n} 个无法读取", "bad_json": "参数不是合法的 JSON",
         "not_object": "参数必须是一个对象",
         "no_tool": "没有名为 {name!r} 的工具；只有 read、glob、grep 三个只读工具",
         "bad_args": "参数有误：{exc}", "failed": "{kind}：{exc}", "cut": "[已截断]",
@@ -156,8 +165,42 @@ TOOL_NAMES = tuple(t["function"]["name"] for t in TOOL_SPECS)
 _SKIP_DIRS = {".git", "node_modules", "__pycache__", ".venv", "venv", ".mypy_cache", ".pytest_cache"}
 
 
-def glob_regex(pattern: str, lang: str = "en") -> "re.Pattern[str]":
-    """A glob over relative POSIX paths: ``*`` and ``?`` stay within one folder, ``**`` spans folders."""
+def _file_cap() -> int:
+    """GREP_MAX_FILE_BYTES: ``$DEBATE_GREP_MAX_FILE_BYTES`` when set, else :data:`MAX_FILE_BYTES`."""
+    return int(cap("GREP_MAX_FILE_BYTES")) if os.environ.get("DEBATE_GREP_MAX_FILE_BYTES") else MAX_FILE_BYTES
+
+
+def tidy_glob(pattern: str) -> str:
+    """Runs of ``*`` collapse to ``**`` (or stay ``*``), and repeated ``**/`` to one: the same files,
+    and a pattern like ``**************b`` no longer multiplies the work."""
+    pattern = re.sub(r"\*{3,}", "**", pattern)
+    pattern = re.sub(r"(?:\*\*/){2,}", "**/", pattern)
+    pattern = re.sub(r"\*\*(?:/\*\*)+", "**", pattern)
+    return pattern
+
+
+def compile_linear(regex: str, *, ignore_case: bool = False):
+    """``regex`` compiled by RE2 (linear-time matching, memory capped by ``RE2_MAX_MEM``); raises
+    ``ValueError`` with RE2's one-line reason when it does not compile."""
+    import re2
+
+    from debate_core.settings import cap
+
+    opts = re2.Options()
+    opts.log_errors = False
+    opts.max_mem = int(cap("RE2_MAX_MEM"))
+    opts.case_sensitive = not ignore_case
+    try:
+        return re2.compile(regex, opts)
+    except re2.error as exc:
+        msg = exc.args[0] if exc.args else exc
+        raise ValueError(msg.decode("utf-8", "replace") if isinstance(msg, bytes) else str(msg)) from None
+
+
+def glob_regex(pattern: str, lang: str = "en"):
+    """A glob over relative POSIX paths: ``*`` and ``?`` stay within one folder, ``**`` spans folders
+    (compiled by RE2, see :func:`compile_linear`)."""
+    pattern = tidy_glob(pattern)
     out, i = [], 0
     while i < len(pattern):
         c = pattern[i]
@@ -186,8 +229,8 @@ def glob_regex(pattern: str, lang: str = "en") -> "re.Pattern[str]":
             out.append(re.escape(c))
             i += 1
     try:
-        return re.compile("".join(out))
-    except re.error as exc:
+        return compile_linear("".join(out))
+    except ValueError as exc:
         raise ToolError(MESSAGES["zh" if lang == "zh" else "en"]["bad_glob"].format(exc=exc)) from None
 
 
@@ -243,8 +286,9 @@ class Workspace:
             raise ToolError(self._m("is_folder", path=path))
         if not real.is_file():  # a FIFO, socket or device would block or never end
             raise ToolError(self._m("not_regular", path=path))
-        if real.stat().st_size > MAX_FILE_BYTES:
-            raise ToolError(self._m("too_big", path=path, n=MAX_FILE_BYTES))
+        limit_bytes = _file_cap()
+        if real.stat().st_size > limit_bytes:
+            raise ToolError(self._m("too_big", path=path, n=limit_bytes))
         data = real.read_bytes()
         if b"\x00" in data[:8192]:
             raise ToolError(self._m("binary", path=path))
@@ -285,7 +329,7 @@ class Workspace:
         if not isinstance(pattern, str) or not pattern.strip():
             raise ToolError(self._m("give_glob"))
         pattern = pattern.strip()
-        if len(pattern) > MAX_PATTERN_CHARS:
+        if len(pattern) > int(cap("RESEARCH_MAX_PATTERN_CHARS")):
             raise ToolError(self._m("too_long"))
         if pattern.startswith(("/", "\\", "~")) or os.path.isabs(pattern):
             raise ToolError(self._m("abs_pattern"))
@@ -305,27 +349,38 @@ class Workspace:
     def grep(self, pattern: str, path: str = ".", glob: Optional[str] = None, ignore_case: bool = False) -> str:
         if not isinstance(pattern, str) or not pattern:
             raise ToolError(self._m("give_regex"))
-        if len(pattern) > MAX_PATTERN_CHARS:
+        if len(pattern) > int(cap("RESEARCH_MAX_PATTERN_CHARS")):
             raise ToolError(self._m("too_long"))
         try:
-            rx = re.compile(pattern, re.I if ignore_case else 0)
-        except re.error as exc:
+            rx = compile_linear(pattern, ignore_case=bool(ignore_case))
+        except ValueError as exc:
             raise ToolError(self._m("bad_regex", exc=exc)) from None
         start = self.resolve(path or ".")
         if not start.exists():
             raise ToolError(self._m("no_path", path=path))
+        if glob is not None and (not isinstance(glob, str) or len(glob) > int(cap("RESEARCH_MAX_PATTERN_CHARS"))):
+            raise ToolError(self._m("too_long") if isinstance(glob, str) else self._m("give_glob"))
+        name_rx = glob_regex(glob, self.lang) if glob else None
         files = [(start, start)] if start.is_file() else self._walk(start)
+        limit_bytes = _file_cap()
         out: list[str] = []
+        skipped = {"big": 0, "binary": 0, "unreadable": 0}
         for p, real in files:
-            if glob and not fnmatch.fnmatch(p.name, glob):
+            if name_rx is not None and not name_rx.fullmatch(p.name):
                 continue
             try:
-                if real.stat().st_size > MAX_FILE_BYTES:
+                if not real.is_file():
+                    skipped["unreadable"] += 1
+                    continue
+                if real.stat().st_size > limit_bytes:
+                    skipped["big"] += 1
                     continue
                 data = real.read_bytes()
             except OSError:
+                skipped["unreadable"] += 1
                 continue
             if b"\x00" in data[:8192]:
+                skipped["binary"] += 1
                 continue
             rel = p.relative_to(self.root).as_posix() if p != self.root else p.name
             for n, line in enumerate(data.decode("utf-8", errors="replace").splitlines(), 1):
@@ -334,7 +389,13 @@ class Workspace:
                     if len(out) >= MAX_GREP_MATCHES:
                         out.append(self._m("grep_cap", n=MAX_GREP_MATCHES))
                         return "\n".join(out)
-        return "\n".join(out) if out else self._m("no_match", pattern=pattern)
+        if not out:
+            out.append(self._m("no_match", pattern=pattern))
+        if any(skipped.values()):
+            why = [self._m("skip_" + k, n=v, cap=limit_bytes) for k, v in
+                   (("big", skipped["big"]), ("binary", skipped["binary"]), ("unreadable", skipped["unreadable"])) if v]
+            out.append(self._m("skipped", n=sum(skipped.values()), why=", ".join(why)))
+        return "\n".join(out)
 
     # -------------------------------------------------------------- dispatch
     def execute(self, name: str, arguments: Any) -> ToolCallRecord:

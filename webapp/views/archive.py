@@ -245,22 +245,22 @@ def run_sql(archive: Any, query: str):
 
 
 def _safe_rel(name: str) -> Optional[Path]:
-    """An uploaded name as a relative path with no '..', no root, no drive and no control characters."""
-    parts = []
-    for p in re.split(r"[\\/]+", name or ""):
-        p = re.sub(r"[\x00-\x1f]", "", p).strip()
-        if p in ("", ".", "..") or re.fullmatch(r"[A-Za-z]:", p):
-            continue
-        parts.append(p)
-    return Path(*parts) if parts else None
+    """An uploaded name as a relative path (see :func:`debate_core.io.uploads.safe_rel`)."""
+    from debate_core.io.uploads import safe_rel
+
+    return safe_rel(name)
 
 
 def stage_uploads(files: list[tuple[str, bytes]], root: Path) -> list[Path]:
-    """Write uploaded (name, bytes) under ``root``; zips are unpacked (never outside it).
+    """Write uploaded (name, bytes) under ``root``; zips are unpacked (never outside it), streaming
+    under the upload caps (:mod:`debate_core.io.uploads`: a cap hit is an InputError naming it).
 
     Returns the top-level entries to import: folders (an artifact folder) and files.
     """
+    from debate_core.io.uploads import Budget, unpack_zip
+
     root = root.resolve()
+    budget = Budget()
     for name, data in files:
         rel = _safe_rel(name)
         if rel is None:
@@ -270,18 +270,10 @@ def stage_uploads(files: list[tuple[str, bytes]], root: Path) -> list[Path]:
             continue
         target.parent.mkdir(parents=True, exist_ok=True)
         if rel.suffix.lower() == ".zip":
-            dest = target.with_suffix("")
-            with zipfile.ZipFile(io.BytesIO(data)) as zf:
-                for info in zf.infolist():
-                    r = _safe_rel(info.filename)
-                    if r is None or info.is_dir():
-                        continue
-                    out = (dest / r).resolve()
-                    if dest.resolve() not in out.parents:
-                        continue
-                    out.parent.mkdir(parents=True, exist_ok=True)
-                    out.write_bytes(zf.read(info))
+            unpack_zip(io.BytesIO(data), target.with_suffix(""), budget, label=name)
             continue
+        budget.add_entry(name)
+        budget.add_bytes(name, len(data), len(data))
         target.write_bytes(data)
     entries: list[Path] = []
     for p in sorted(root.iterdir()):
@@ -348,7 +340,10 @@ def import_uploads(archive: Any, files: list[tuple[str, bytes]]) -> ImportReport
         raise UploadError(_("choose files or a folder to import first"))
     with tempfile.TemporaryDirectory(prefix="debate-import-") as tmp:
         root = str(Path(tmp).resolve())
-        paths = stage_uploads(files, Path(tmp))
+        try:
+            paths = stage_uploads(files, Path(tmp))
+        except ValueError as exc:  # a cap hit: one line naming the cap
+            raise UploadError(str(exc)) from None
         if not paths:
             raise UploadError(_("nothing importable in the upload (empty or unsafe file names)"))
         try:
