@@ -38,6 +38,7 @@ POSITIONS_FILE = "arguments.yaml"
 PAIRS_DIR = Path(PROTOCOL_DIR) / "arguments"
 ARGUMENT_FILES = (THEMES_FILE, f"master-*/{POSITIONS_FILE}", f"{PAIRS_DIR}/*.yaml")
 MAX_FILE_BYTES = 2_000_000
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's safe loader when PyYAML has it
 
 
 def _read_yaml(path: Path, root: Path, problems: list[str]) -> Any:
@@ -46,7 +47,7 @@ def _read_yaml(path: Path, root: Path, problems: list[str]) -> Any:
         if path.stat().st_size > MAX_FILE_BYTES:
             problems.append(f"{rel}: larger than {MAX_FILE_BYTES} bytes; not read")
             return None
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)  # noqa: S506 (a safe loader)
     except (OSError, UnicodeDecodeError) as exc:
         problems.append(f"{rel}: unreadable ({type(exc).__name__})")
     except yaml.YAMLError as exc:
