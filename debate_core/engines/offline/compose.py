@@ -68,7 +68,8 @@ def _thin(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
 def _opening(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
     out = [f"题目问的是「{topic}」。"]
     stance = plan.of("stance")[0]
-    lead = "我的回答是：" if plan.theme_terms else f"这一问我从{plan.theme_title}说起，我的回答是："
+    lead = "我的回答是：" if plan.theme_terms else \
+        f"这一问我没有切中它的专门开示，只能就「{plan.theme_title}」说本宗的看法："
     out.append(lead + bare(stance.text) + "。")
     reasons = plan.of("reason")
     if len(reasons) > 1:
@@ -136,7 +137,7 @@ def _response(plan: SpeechPlan, me: Master, opp: Master) -> str:
 
 
 def _synthesis(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
-    out = [f"最后就「{topic}」作个收束。"]
+    out = [f"最后就「{topic}」作个收束。" if plan.theme_terms else f"最后就本场所谈的「{plan.theme_title}」作个收束。"]
     mine, theirs = plan.of("stance"), plan.of("opponent_stance")
     if mine and theirs:
         out.append(f"我的主张是{bare(mine[0].text)}；{opp.short_name}的主张是{bare(theirs[0].text)}。")
@@ -145,8 +146,9 @@ def _synthesis(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
         out.append("两家都承认的是：" + "；".join(bare(c.text) for c in common) + "。")
     for c in plan.of("concede"):
         out.append(bare(c.text) + "。")
-    for d in plan.of("difference"):
-        out.append((f"仍然不同的，在{d.target_text}上：" if d.target_text else "仍然不同的是：") + bare(d.text) + "。")
+    for d in plan.of("difference"):  # the bank's wording names both sides: the observation speaks it
+        if d.target_text:
+            out.append(f"两家仍然不同的，在{d.target_text}上。")
     for c in plan.of("contrast"):
         out.append("所以我仍要说：" + said(me, c))
     for r in plan.of("reason"):
