@@ -58,14 +58,14 @@ def test_a_mark_without_a_written_title_shows_no_english(ctx):
 
 
 def test_the_engine_cites_the_chinese_title_or_the_id_alone(pack, reference_pack):
-    eng = OfflineEngine(pack)
+    from debate_core.engines.offline.compose import cite
+
     m = pack.masters["qingxi"]
-    assert eng.cite(m, "QX:Letters") == "【《山中书简》，QX:Letters】"
-    up = OfflineEngine(reference_pack)
+    assert cite(m, "QX:Letters") == "【《山中书简》，QX:Letters】"
     chah, mahasi = reference_pack.masters["ajahn-chah"], reference_pack.masters["mahasi-sayadaw"]
-    assert up.cite(chah, "AjahnChah:FoodForTheHeart") == "【《心灵的资粮》，AjahnChah:FoodForTheHeart】"
-    assert up.cite(mahasi, "Mahasi:ProgressOfInsight") == "【Mahasi:ProgressOfInsight】"
+    assert cite(chah, "AjahnChah:FoodForTheHeart") == "【《心灵的资粮》，AjahnChah:FoodForTheHeart】"
+    assert cite(mahasi, "Mahasi:ProgressOfInsight") == "【Mahasi:ProgressOfInsight】"
     for m in (chah, mahasi):
         for s in m.sources:
-            title = re.findall(r"^【《(.*)》，", up.cite(m, s.id))  # the title written, if any; the id is Latin
+            title = re.findall(r"^【《(.*)》，", cite(m, s.id))  # the title written, if any; the id is Latin
             assert not (title and LATIN_RUN.search(title[0])), (s.id, title)

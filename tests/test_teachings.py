@@ -233,17 +233,27 @@ def test_reader_sets_aside_what_leans_on_a_table_or_a_missing_passage(qingxi):
                      "知道散乱，便已不在散乱之中。", "念头来去本来没有根，看清了便自己散去。"]
 
 
-def test_ammo_concession_is_not_spoken_as_a_critique(default_pack):
-    from debate_core.engines.offline.units import Units
-    from debate_core.models import CrossCritique
+def test_an_objection_is_spoken_whole_or_not_at_all(default_pack):
+    """The engine never cuts a clause out of an objection (a concession's 固是… without its 然…): any
+    clause of an objection found in a speech comes with the whole objection."""
+    from debate_core.content.arguments import bank_of
+    from debate_core.engines.offline import OfflineEngine
+    from debate_core.models import DebateConfig
+    from debate_core.protocols.master import MasterDebate
 
-    m, opp = default_pack.masters["zhiyi"], default_pack.masters["huineng"]
-    picker = Units(default_pack)
-    req = type("R", (), {"ammo": [CrossCritique(target_master="huineng", position="对顿门：一念顿悟固是实事；然不经止观次第，恐落空腹高心；离开判摄，难辨权实。",
-                                               citation="T46n1911")]})()
-    clauses = [c for c, _ in picker.ammo_clauses(req, m, opp)]
-    assert "一念顿悟固是实事" not in clauses
-    assert "不经止观次第，恐落空腹高心" in clauses and "离开判摄，难辨权实" in clauses
+    md = MasterDebate(default_pack, OfflineEngine(default_pack))
+    d = md.run(md.prepare(DebateConfig(topic="顿悟与渐修", masters=["huineng", "zhiyi"])))
+    objections = [(o.by, o.text) for pb in bank_of(default_pack).pairs.values() for o in pb.objections]
+    spoken = 0
+    for s in d.rounds:
+        for by, o in objections:
+            if by != s.speaker:  # another master's objection may quote this speaker's own words
+                continue
+            clauses = [c for c in re.split(r"[，。；：]", o) if len(c) >= 8]
+            if any(c in s.text for c in clauses):
+                assert o.rstrip("。") in s.text, (s.round, o)
+                spoken += 1
+    assert spoken >= 3
 
 
 def test_reader_keeps_one_of_two_near_duplicates(qingxi, tmp_path):
