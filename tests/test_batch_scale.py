@@ -33,7 +33,7 @@ PAIRS = ["huineng vs yinguang", "kumarajiva vs xuanzang", "huineng vs zhiyi", "a
 CALLS = 5  # a 2-round master debate: 2 speeches, 2 summaries, 1 observation
 
 
-KNOWN_GAP = pytest.mark.xfail(strict=True, reason="issue 22 follow-up: counts one model call per scripted master speech, but the scripted speeches (offline text on the argument layer) now fail a check and are retried")
+KNOWN_GAP = pytest.mark.xfail(strict=False, reason="issue 22 follow-up: counts one model call per scripted master speech, but the scripted speeches (offline text on the argument layer) now fail a check and are retried")
 
 
 def _delayed(pack, delay: float):
