@@ -10,7 +10,6 @@ import pytest
 
 from debate_core.checks import CheckContext, check_citations
 from debate_core.content.titles import chinese_title, title_matches
-from debate_core.engines.offline import OfflineEngine
 from debate_core.content.packs import load_pack
 
 FIXTURE = Path(__file__).parent / "fixtures" / "reader-pack"
