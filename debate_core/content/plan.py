@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional
 
-from debate_core.content.text import cjk_only, ngrams
+from debate_core.content.text import cjk_len, cjk_only, ngrams
 from debate_core.content.themes import ThemeMatch, match_themes
 from debate_core.plans import ArgumentBank, Objection, PlanPoint, Position, SpeechPlan
 
@@ -196,8 +196,56 @@ def plan_speech(bank: ArgumentBank, *, topic: str, role: str, round_no: int, spe
         _plan_response(bank, plan, pos, opp, speaker, opponent, opponent_summary)
     else:
         _plan_synthesis(bank, plan, pos, opp, speaker, opponent)
+    _fill(bank, plan, pos, speaker, opponent)
     plan.cited = _cite(plan.points)
     return plan
+
+
+# A speech is 300-500 汉字 (the seed's length rule).  The plan aims above the floor from the bank's own
+# texts: it knows their lengths before a word is written, so a speech whose points fall short takes
+# more of the speaker's own material, never a filler sentence.
+AIM, CEILING = 325, 470
+_FRAME_CHARS = {"restate": 3, "restate_summary": 8, "difference": 12, "thin": 60, "to_reader": 5}
+
+
+def estimated_length(plan: SpeechPlan) -> int:
+    """The 汉字 a plan's rendering will hold, give or take its frames (about a dozen a point)."""
+    n = 8
+    for p in plan.points:
+        if p.kind == "restate":
+            n += cjk_len(p.target_text) + 3
+        elif p.kind == "difference":
+            n += 12
+        else:
+            n += cjk_len(p.text) + _FRAME_CHARS.get(p.kind, 10)
+    return n
+
+
+def _fill(bank: ArgumentBank, plan: SpeechPlan, pos: Position, speaker: str, opponent: str) -> None:
+    """Supporting points for a plan that would fall short of the length floor: for a 立论 another
+    objection at the opponent's points; for the other roles the speaker's own reasons on the theme
+    (kind ``support``) that the plan does not yet speak.  Each is added only while it keeps the plan
+    under the ceiling; a plan with nothing left stays short, and its speech says only what it has."""
+    if plan.material == "none":
+        return
+    used = {p.ref for p in plan.points} | {p.text for p in plan.points}
+    if plan.role == "立论":
+        pool = [PlanPoint(kind="contrast", text=o.text, ref=o.id, target=o.target, gist=o.gist, source=o.source,
+                          quote=o.quote) for o in _ordered(bank, speaker, opponent, plan.theme)]
+    else:
+        pool = [PlanPoint(kind="support", text=r.text, ref=pos.point_id(i), gist=r.gist, source=r.source,
+                          quote=r.quote) for i, r in enumerate(pos.reasons[:3], start=1)]
+    for cand in pool:
+        n = estimated_length(plan)
+        if n >= AIM:
+            return
+        if cand.ref in used or cand.text in used:
+            continue
+        if n + cjk_len(cand.text) + 10 > CEILING:
+            continue
+        at = next((i for i, p in enumerate(plan.points) if p.kind == "to_reader"), len(plan.points))
+        plan.points.insert(at, cand)
+        used |= {cand.ref, cand.text}
 
 
 def _plan_rebuttal(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Optional[Position], speaker: str,

@@ -77,9 +77,14 @@ def _opening(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
         out += [f"其{NUMBERS[i]}，{said(me, r)}" for i, r in enumerate(reasons)]
     elif reasons:
         out.append(f"理由是：{said(me, reasons[0])}")
-    for c in plan.of("contrast"):
-        out.append(f"也正因此，我与{opp.short_name}所见不同：{said(me, c)}")
+    for i, c in enumerate(plan.of("contrast")):
+        out.append(f"也正因此，我与{opp.short_name}所见不同：{said(me, c)}" if i == 0 else f"还有一层：{said(me, c)}")
     return "".join(out)
+
+
+def _support(plan: SpeechPlan, me: Master, lead: str) -> list[str]:
+    """The speaker's own reasons a plan added to reach the length floor, the first after ``lead``."""
+    return [(lead if i == 0 else "再者，") + said(me, p) for i, p in enumerate(plan.of("support"))]
 
 
 def _rebuttal(plan: SpeechPlan, me: Master, opp: Master) -> str:
@@ -107,6 +112,7 @@ def _rebuttal(plan: SpeechPlan, me: Master, opp: Master) -> str:
         out.append(f"{which}我没有逐条的驳论，暂不辩驳；只把我在{plan.theme_title}上的看法摆出来，"
                    f"请读者对照：{bare(plan.of('stance')[0].text)}。")
         out += [f"其{NUMBERS[i]}，{said(me, r)}" for i, r in enumerate(own)]
+    out += _support(plan, me, "我自己这一边的根据是：")
     return "".join(out)
 
 
@@ -124,7 +130,7 @@ def _response(plan: SpeechPlan, me: Master, opp: Master) -> str:
         out = [f"{opp.short_name}上一轮的意思是：{bare(r[0].text)}。" if r and r[0].text else ""]
         out.append("其中没有专门针对我所立之说的质疑，我仍持原来的主张。")
     for p in plan.of("accept", "partly", "hold"):
-        head = f"对「{bare(p.target_text)}」，"
+        head = f"关于{bare(p.target_text)}这一条，"
         if p.kind == "hold" and p.ref.startswith(me.slug + ":"):
             out.append(head + "我仍持原说，这一层不改。")
         elif p.kind == "hold" and not p.text:
@@ -133,6 +139,7 @@ def _response(plan: SpeechPlan, me: Master, opp: Master) -> str:
             out.append(head + STANCE_WORDS[p.kind] + "：" + said(me, p))
     for c in plan.of("contrast"):
         out.append(f"反过来说，{said(me, c)}")
+    out += _support(plan, me, "我所以仍这样主张，是因为：")
     return "".join(out)
 
 
@@ -153,6 +160,7 @@ def _synthesis(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
         out.append("所以我仍要说：" + said(me, c))
     for r in plan.of("reason"):
         out.append(said(me, r))
+    out += _support(plan, me, "我所以仍这样主张，是因为：")
     for r in plan.of("to_reader"):
         out.append("给读者的话：" + bare(r.text) + "。")
     if not plan.of("to_reader"):
