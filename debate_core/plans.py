@@ -21,6 +21,7 @@ class Theme(BaseModel):
     title: str
     question: str = ""
     keywords: list[str] = Field(default_factory=list)
+    general: bool = False  # a catch-all question (the path itself): it yields to any specific theme a topic matches
 
 
 class Reason(BaseModel):

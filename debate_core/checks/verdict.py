@@ -121,6 +121,10 @@ _RECOMMEND = re.compile(
     r"|改学|改修|改宗|改投|转修|转学|转投|改信|改走|转入|归入"
     r"|还是[^，。；]{1,10}?(?:为好|更好|最好|为宜|为上|为妥|才对|好些)"
     r"|与其[^。；]{1,24}?不如")
+_LET_GO = re.compile(r"舍弃|放下|抛开|丢开|离开|抛弃|放弃|丢下|丢掉|搁下|撇开|撇下|抛下|扔下|舍|弃")
+# What one lets go of when the object is an affliction, not a practice or a school (放下执取).
+_AFFLICTION_OBJECT = re.compile(r"(?:对)?(?:执取|执著|执着|我执|法执|贪嗔|贪欲|贪心|嗔心|瞋心|烦恼|妄念|妄想|分别|攀缘|我见|成见|"
+                                r"万缘|得失|计较|怨恨|怨气)")
 _READER_CHOICE = re.compile("(?:" + "|".join(READERS) + r")(?:还是|应该|应当|最好|就该|该|须|得|只需|只要)"
                            r"(?:去)?(?:选|学|修|修学|走|信|跟|归|投)"
                            # 真正懂得佛法的人，都会选择禅宗 / 聪明人自然知道怎么选
@@ -320,6 +324,8 @@ def verdict_hits(text: str, *, extra_sides: Iterable[str] = (), others: Optional
                 continue  # 与其说…不如说…: a rewording, not a preference
             if m.group(0).startswith("与其"):
                 accept("recommendation", m, needs_side=True, side_window=(m.start(), min(len(sent), m.end() + 12)))
+            elif (verb := _LET_GO.match(m.group(0))) and _AFFLICTION_OBJECT.match(sent, m.start() + verb.end()):
+                continue  # 放下执取, 放下妄念: letting go of an affliction is a teaching, no side is dropped
             else:
                 # what is dropped or taken up may be named in this clause or the next (放下佛号，直下参究)
                 accept("recommendation", m, needs_side=True, side_window=(m.start(), next_clause_end(max(b, m.end()))),

@@ -3,7 +3,9 @@
 A theme's keywords (and its title) are looked up in the topic.  A hit that lies inside a longer hit
 of the same theme counts once (禅净双修 holds 禅净); a keyword of one character counts only when it
 is not part of a longer keyword of any theme found in the topic.  A theme scores the characters of
-its distinct hits, so 忏悔 and 业障 (4) outrank 烦恼 (2).  :func:`match_themes` returns every theme
+its distinct hits, so 忏悔 and 业障 (4) outrank 烦恼 (2).  A *general* theme (``general: true``, the
+path itself: 修行, 学佛 …) ranks after every specific theme the topic also matches, so that
+修行人怎么面对病痛 asks about illness, not about practice in general.  :func:`match_themes` returns every theme
 the topic touches, best first, each with the words that matched: that list is the explanation.
 """
 
@@ -52,4 +54,5 @@ def match_themes(topic: str, themes: Sequence[Theme]) -> list[ThemeMatch]:
     titles = {t.id: t.title for t in themes}
     out = [ThemeMatch(theme=tid, title=titles[tid], score=sum(len(x) for x in terms), terms=terms)
            for tid, terms in kept.items() if terms]
-    return sorted(out, key=lambda m: (-m.score, order[m.theme]))
+    general = {t.id for t in themes if t.general}
+    return sorted(out, key=lambda m: (m.theme in general, -m.score, order[m.theme]))

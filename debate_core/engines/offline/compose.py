@@ -40,6 +40,16 @@ def said(m: Master, p: PlanPoint) -> str:
     return body + cite(m, p.source) + "。"
 
 
+_BOTH = re.compile(r"^(?:两人|两位|二人|两家|二位|双方)(?:也)?都(?:认为|主张|承认|同意|看重|相信)?[：:，]?")
+
+
+def _shared(text: str) -> str:
+    """Common ground as it follows 两家都承认的是：, without a second 两人都认为 (the bank's entries
+    are written to stand alone, in the observation too)."""
+    body = bare(text)
+    return _BOTH.sub("", body, count=1) or body
+
+
 def render(plan: SpeechPlan, *, topic: str, me: Master, opp: Master) -> str:
     if plan.material == "none":
         return _thin(plan, topic, me, opp)
@@ -150,7 +160,7 @@ def _synthesis(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
         out.append(f"我的主张是{bare(mine[0].text)}；{opp.short_name}的主张是{bare(theirs[0].text)}。")
     common = plan.of("common")
     if common:
-        out.append("两家都承认的是：" + "；".join(bare(c.text) for c in common) + "。")
+        out.append("两家都承认的是：" + "；".join(_shared(c.text) for c in common) + "。")
     for c in plan.of("concede"):
         out.append(bare(c.text) + "。")
     for d in plan.of("difference"):  # the bank's wording names both sides: the observation speaks it
