@@ -237,7 +237,7 @@ class CitationMark(BaseModel):
     id: str
     title: str = ""
     quote: str = ""
-    status: Literal["verified", "id_only", "unverified"] = "id_only"
+    status: Literal["verified", "id_only", "unverified", "unchecked"] = "id_only"
 
 
 # The rules' names as a Chinese debate shows and sends them (retry prompts, findings).

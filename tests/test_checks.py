@@ -83,7 +83,27 @@ def test_quotes_are_verified_against_the_pack(ctx):
 def test_a_quote_the_pack_cannot_check_is_marked_not_failed(dctx):
     # the default pack holds notes in its own words, not the sutra's wording: the quote cannot be checked
     f = check_citations("经云「菩提本无树，明镜亦非台」【《坛经》，T48n2008】。", dctx)
-    assert f.passed and f.marks[0].status == "unverified" and "无法核对" in f.message
+    assert f.passed and f.marks[0].status == "unchecked" and "无法核对" in f.message
+
+
+CBETA = __import__("pathlib").Path(__file__).parent / "fixtures" / "cbeta"
+
+
+def test_a_quote_is_checked_against_the_users_cbeta_checkout(dctx, monkeypatch):
+    """With $DEBATE_CBETA naming a checkout (our own fixture in the CBETA XML P5 layout), a quote the
+    pack cannot check is verified against the real text of the cited work, or fails as fabricated."""
+    monkeypatch.setenv("DEBATE_CBETA", str(CBETA))
+    f = check_citations("经中说「本來無一物」【《坛经》，T48n2008】。", dctx)
+    assert f.passed and f.marks[0].status == "verified"
+    f = check_citations("经中说「念佛之人不必见性」【《坛经》，T48n2008】。", dctx)
+    assert not f.passed and f.marks[0].status == "unverified" and "CBETA" in f.message
+    # a work the checkout does not hold stays unchecked, never a failure
+    f = check_citations("经中说「念佛之人不必见性」【《维摩诘所说经》，T14n0475】。", dctx)
+    assert f.passed and f.marks[0].status == "unchecked"
+    # a checkout that is not one: the quote stays unchecked, the check does not crash
+    monkeypatch.setenv("DEBATE_CBETA", str(CBETA / "T"))
+    f = check_citations("经中说「本來無一物」【《坛经》，T48n2008】。", dctx)
+    assert f.passed and f.marks[0].status == "unchecked"
 
 
 def test_ammo_must_be_used(ctx):

@@ -181,6 +181,18 @@ def _source_texts(master: Master, source_id: str) -> tuple[str, bool]:
     return normalize_quote("\n".join(parts)), original
 
 
+def canon_contains(source_id: str, quote: str) -> Optional[bool]:
+    """Whether the user's CBETA checkout ($DEBATE_CBETA, docs/cbeta.md) holds ``quote`` in the text
+    ``source_id``; None when no checkout is configured or it lacks that text."""
+    from debate_core.content.cbeta import canon_from_env
+
+    try:
+        canon = canon_from_env()
+        return None if canon is None else canon.contains(source_id, quote)
+    except ValueError:  # a misconfigured checkout or a refused file: the quote stays unchecked
+        return None
+
+
 def quote_found(quote: str, corpus: str) -> bool:
     if not corpus:
         return False
@@ -269,14 +281,17 @@ def check_citation_text(text: str, speaker: Master, known_ids: Iterable[str],
         status = "id_only"
         if u.quote:
             corpus, original = _source_texts(speaker, src.id)
-            if quote_found(u.quote, corpus):
+            short = u.quote if len(u.quote) <= 20 else u.quote[:20] + "…"
+            in_canon = None if original else canon_contains(src.id, u.quote)
+            if quote_found(u.quote, corpus) or in_canon:
                 status = "verified"
-            else:
+            elif original or in_canon is False:
                 status = "unverified"
-                short = u.quote if len(u.quote) <= 20 else u.quote[:20] + "…"
-                if original:
-                    problems.append(f"引文「{short}」不见于资料包中《{_zh(src.title)}》（{src.id}）的原文，疑为杜撰")
-                elif corpus:
+                where = "资料包中" if original else "所配置的 CBETA 藏经中"
+                problems.append(f"引文「{short}」不见于{where}《{_zh(src.title)}》（{src.id}）的原文，疑为杜撰")
+            else:  # nothing to check it against: said so, never a ✗
+                status = "unchecked"
+                if corpus:
                     notes.append(f"引文「{short}」无法核对：资料包只有《{_zh(src.title)}》的要点，没有原文")
                 else:
                     notes.append(f"引文「{short}」无法核对：资料包没有《{_zh(src.title)}》（{src.id}）的文本")
@@ -348,4 +363,4 @@ def _zh(title: str) -> str:
     return chinese_title(title) or title
 
 
-_STATUS_ZH = {"verified": "引文已核对", "id_only": "仅编号", "unverified": "引文未核对"}
+_STATUS_ZH = {"verified": "引文已核对", "id_only": "仅编号", "unverified": "引文未核对", "unchecked": "引文无原文可核"}

@@ -8,8 +8,9 @@ The checkout is laid out ``<root>/<collection>/<collection><volume>/<id>.xml``, 
 
 What is read: ``<text><body>`` only; the header supplies the gaiji table (``<charDecl>``) and
 ``<back>`` (the apparatus) is skipped. Notes, variant readings, table-of-contents labels, document
-numbers, the ``<sic>``/``<orig>`` side of a ``<choice>`` and non-Chinese lines of a bilingual
-``<cb:tt>`` are left out; line and page milestones join up. See docs/cbeta.md.
+numbers, the ``<sic>``/``<orig>`` side of a ``<choice>``, anything marked ``place="foot…"`` and
+non-Chinese lines of a bilingual ``<cb:tt>`` are left out; line and page milestones join up.
+See docs/cbeta.md.
 
 Standard library only; no other debate_core module is imported.
 """
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 import unicodedata
 import xml.etree.ElementTree as ET
 from collections import OrderedDict
@@ -37,14 +39,27 @@ _ID = re.compile(r"^([A-Za-z]{1,2})(\d{2,4})n([A-Za-z]?\d{3,4}[A-Za-z]?)$")
 _FASCICLE = re.compile(r"^_(\d{1,4})\.xml$")
 
 # Elements whose content (but not their tail) is not part of the text.
-_SKIP = frozenset({
-    "teiHeader", "back", "note", "rdg", "mulu", "docNumber", "sic", "orig", "figDesc",
-    "charDecl", "fw",
-})
+_SKIP = frozenset(
+    {
+        "teiHeader",
+        "back",
+        "note",
+        "rdg",
+        "mulu",
+        "docNumber",
+        "sic",
+        "orig",
+        "figDesc",
+        "charDecl",
+        "fw",
+    }
+)
 
-_PUNCT_CATEGORIES = ("P", "S", "Z", "C")
+# Everything but letters and digits: punctuation, symbols, spaces, controls, private use.
+_NOT_WORD = re.compile(r"[\W_]+")
 _ELLIPSIS = re.compile(r"(?:…|⋯|\.\.\.|。。。|‥)+")
 _SPACE = re.compile(r"\s+")
+_DECLARED_ENCODING = re.compile(r"""\ufeff?\s*<\?xml[^>]*?\bencoding\s*=\s*["']([^"']*)["']""")
 
 
 # --- the variant table ------------------------------------------------------------------------
@@ -53,7 +68,7 @@ _SPACE = re.compile(r"\s+")
 # deliberately small: frequent characters of the sutras and the Chan records, not a full
 # converter (a phrase with a rarer character is still found when quoted in the canon's forms).
 _VARIANT_PAIRS = (
-    # the brief's own examples and their variant shapes
+    # the commonest, with their variant shapes
     "說说 説说 無无 爲为 為为 於于 眞真 淨净 凈净 經经 來来 門门 見见 覺觉 師师 衆众 眾众"
     # doctrine and practice
     " 諸诸 薩萨 羅罗 彌弥 譯译 華华 嚴严 樂乐 義义 聖圣 賢贤 應应 當当 會会 問问 聞闻 間间"
@@ -74,6 +89,10 @@ _VARIANT_PAIRS = (
     " 産产 決决 減减 涼凉 況况 虛虚 戲戏 嶺岭 鉢钵 缽钵 偽伪 僞伪 穢秽 擊击 歡欢 慚惭 懺忏 淚泪"
     " 燄焰 鑒鉴 鑑鉴 蘊蕴 亂乱 靜静 爾尔 勸劝 攝摄 擇择 鷲鹫 鳩鸠 驅驱 闍阇 闥闼 訖讫 詰诘"
     " 捨舍 衛卫 園园 樹树 餓饿 獄狱 廻回"
+    # everyday words of the same texts
+    " 則则 蓮莲 們们 冊册 貝贝 財财 幾几 機机 儀仪 廣广 帶带 樣样 權权 漸渐 濟济 滿满 熱热 積积"
+    " 範范 習习 藥药 規规 視视 讓让 豈岂 資资 賊贼 跡迹 蹟迹 載载 輩辈 辭辞 錢钱 錯错 隊队 響响"
+    " 題题 驚惊 麗丽 罰罚 綱纲 紙纸 聰聪 職职 閉闭 闡阐 鄰邻 軌轨 韋韦 腳脚 買买 賣卖 責责 質质"
 )
 VARIANTS: dict[str, str] = {}
 for _pair in _VARIANT_PAIRS.split():
@@ -86,10 +105,10 @@ _FOLD = str.maketrans(VARIANTS)
 
 
 def fold(text: str) -> str:
-    """``text`` as compared: NFKC, variants folded to simplified, lower case, and every
-    punctuation mark, symbol, space and control character removed."""
+    """``text`` as compared: NFKC, variants folded to simplified, lower case, and everything but
+    letters and digits (punctuation, symbols, spaces, controls, private-use characters) removed."""
     text = unicodedata.normalize("NFKC", text).translate(_FOLD).lower()
-    return "".join(ch for ch in text if unicodedata.category(ch)[0] not in _PUNCT_CATEGORIES)
+    return _NOT_WORD.sub("", text)
 
 
 def quote_pieces(quote: str) -> list[str]:
@@ -111,6 +130,7 @@ def find_pieces(haystack: str, pieces: list[str]) -> bool:
 
 
 # --- reading one file ---------------------------------------------------------------------------
+
 
 def _local(tag: object) -> str:
     if not isinstance(tag, str):  # comments and processing instructions
@@ -146,7 +166,7 @@ def _gaiji_table(root: ET.Element) -> dict[str, str]:
             cid = char.get(_XML_ID) or char.get("id")
             if not cid:
                 continue
-            mapped = {}
+            mapped: dict[str, str] = {}
             normal = ""
             for part in char:
                 name = _local(part.tag)
@@ -192,6 +212,8 @@ def _body_text(root: ET.Element) -> str:
                 continue
             if name == "t" and not _keep_t(elem):
                 continue
+            if (elem.get("place") or "").startswith("foot"):
+                continue  # apparatus material (a foreign-language gloss, a footnote line)
             if name == "g":
                 ref = (elem.get("ref") or "").lstrip("#")
                 ch = gaiji.get(ref, "")
@@ -209,6 +231,7 @@ def _body_text(root: ET.Element) -> str:
 
 # --- the checkout -----------------------------------------------------------------------------
 
+
 class Canon:
     """A CBETA XML P5 checkout on disk. Nothing is read until a work is asked for, and then only
     that work's files (found by name in one volume folder)."""
@@ -222,6 +245,7 @@ class Canon:
         if not (self.root / "T").is_dir():
             raise ValueError(f"cbeta: {given}: not a CBETA XML P5 checkout (no T/ folder)")
         self._texts: OrderedDict[str, tuple[str, str]] = OrderedDict()
+        self._lock = threading.Lock()
         self.files_read = 0  # how many XML files have been parsed (the scan is lazy)
 
     def __repr__(self) -> str:
@@ -263,7 +287,7 @@ class Canon:
         for name in names:
             if not name.startswith(stem):
                 continue
-            rest = name[len(stem):]
+            rest = name[len(stem) :]
             if rest == ".xml":
                 kind = 0
             else:
@@ -291,11 +315,23 @@ class Canon:
             data = fh.read(MAX_FILE_BYTES + 1)
         if len(data) > MAX_FILE_BYTES:
             raise ValueError(f"cbeta: {path}: over the {MAX_FILE_BYTES // (1024 * 1024)} MiB limit")
-        if b"<!ENTITY" in data:
+        # CBETA files are UTF-8. Anything else is refused, so that the checks below see the
+        # characters the parser will see (a UTF-16 file would hide "<!ENTITY" from a byte search).
+        try:
+            chars = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ValueError(f"cbeta: {path}: refused, not UTF-8") from None
+        declared = _DECLARED_ENCODING.match(chars)
+        if declared and declared.group(1).lower().replace("_", "-") not in ("utf-8", "utf8"):
+            raise ValueError(f"cbeta: {path}: refused, declares encoding {declared.group(1)!r} (CBETA files are UTF-8)")
+        if "\x00" in chars:
+            raise ValueError(f"cbeta: {path}: refused, holds NUL characters")
+        if "<!ENTITY" in chars:
             raise ValueError(f"cbeta: {path}: refused, the file declares an entity (<!ENTITY)")
-        if b"<!DOCTYPE" in data:
+        if "<!DOCTYPE" in chars:
             raise ValueError(f"cbeta: {path}: refused, the file has a document type declaration (<!DOCTYPE)")
-        self.files_read += 1
+        with self._lock:
+            self.files_read += 1
         try:
             return ET.fromstring(data)
         except ET.ParseError as e:
@@ -306,17 +342,19 @@ class Canon:
         if parts is None:
             return None
         key = "{}{}n{}".format(*parts)
-        if key in self._texts:
-            self._texts.move_to_end(key)
-            return self._texts[key]
+        with self._lock:
+            if key in self._texts:
+                self._texts.move_to_end(key)
+                return self._texts[key]
         files = self.path_of(key)
         if not files:
             return None
         text = "".join(_body_text(self._read(p)) for p in files)
         entry = (text, fold(text))
-        self._texts[key] = entry
-        while len(self._texts) > CACHE_TEXTS:
-            self._texts.popitem(last=False)
+        with self._lock:
+            self._texts[key] = entry
+            while len(self._texts) > CACHE_TEXTS:
+                self._texts.popitem(last=False)
         return entry
 
     def text(self, text_id: str) -> str:
@@ -344,6 +382,26 @@ def open_canon(root: str | None) -> Canon | None:
     return Canon(str(root).strip())
 
 
-def canon_from_env() -> Canon | None:
-    """The checkout named by the DEBATE_CBETA environment variable, if any."""
-    return open_canon(os.environ.get(ENV_VAR))
+_configured: tuple[str, Canon | None] | None = None
+_configured_lock = threading.Lock()
+
+
+def configured_canon() -> Canon | None:
+    """The checkout named by the DEBATE_CBETA environment variable, or None when it is unset or
+    blank. The Canon (and so its text cache) is kept while the variable keeps its value. A value
+    that is not a checkout raises ValueError naming the variable and the folder."""
+    global _configured
+    value = (os.environ.get(ENV_VAR) or "").strip()
+    with _configured_lock:
+        if _configured is not None and _configured[0] == value:
+            return _configured[1]
+        try:
+            canon = open_canon(value)
+        except ValueError as e:
+            raise ValueError(f"{ENV_VAR}: {e}") from None
+        _configured = (value, canon)
+        return canon
+
+
+# The name the first version of this module used; both are kept for callers.
+canon_from_env = configured_canon

@@ -34,8 +34,9 @@ STATUS_ZH = {"running": "进行中", "completed": "已完成", "failed": "失败
 SPEECH_STATUS_ZH = {"ok": "检查通过", "flagged": "检查未通过，已标记保留", "failed": "本轮失败", "empty": "空发言"}
 
 # Citation marks (quote verification), with and without the ✓ sign.
-MARK_ZH = {"verified": "✓已核对原文", "id_only": "仅经号", "unverified": "✗引文未核对"}
-MARK_ZH_PLAIN = {"verified": "已核对原文", "id_only": "仅经号", "unverified": "✗引文未核对"}
+# unverified: checked against a text and not found; unchecked: a quote with no text to check it against.
+MARK_ZH = {"verified": "✓已核对原文", "id_only": "仅经号", "unverified": "✗引文未核对", "unchecked": "引文无原文可核"}
+MARK_ZH_PLAIN = {"verified": "已核对原文", "id_only": "仅经号", "unverified": "✗引文未核对", "unchecked": "引文无原文可核"}
 MODEL_LAYER_ZH = "模型审核"
 
 # The md lines that state findings (read back by the importer).

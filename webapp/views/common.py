@@ -64,7 +64,7 @@ def pack_summary(pack: Pack) -> str:
 class CitationView:
     id: str
     title: str = ""
-    status: str = ""  # quote verification: verified / id_only / unverified ("" when not checked)
+    status: str = ""  # quote verification: verified / id_only / unverified / unchecked
     quote: str = ""
     label: str = ""  # what the page shows beside the id
 

@@ -22,8 +22,9 @@ _ENGINE_RE = re.compile(r"^>\s*引擎\s*[：:]\s*(.*)$")
 _STATUS_RE = re.compile(r"^>\s*状态\s*[：:]\s*(\w+)\s*(?:[（(](.*)[)）])?\s*$")
 _FAILED_RE = re.compile(r"^[（(]本轮未完成[：:](.*)[)）]$")
 _FINDING_LINE = re.compile(r"^>\s*(?:[✓✗?]\s*)?(模型审核)?(检查通过|检查未通过|检查未能判定)[：:](.*)$")
-_MARK_LINE = re.compile(r"^>\s*引证核对[：:]\s*(\S+?)(?:《(.*?)》)?(✓已核对原文|已核对原文|仅经号|✗引文未核对)(?:「(.*)」)?\s*$")
-_MARK_STATUS = {"✓已核对原文": "verified", "已核对原文": "verified", "仅经号": "id_only", "✗引文未核对": "unverified"}
+_MARK_LINE = re.compile(r"^>\s*引证核对[：:]\s*(\S+?)(?:《(.*?)》)?(✓已核对原文|已核对原文|仅经号|✗引文未核对|引文无原文可核)(?:「(.*)」)?\s*$")
+_MARK_STATUS = {"✓已核对原文": "verified", "已核对原文": "verified", "仅经号": "id_only", "✗引文未核对": "unverified",
+                "引文无原文可核": "unchecked"}
 
 
 def _read_finding_line(line: str, findings: list) -> bool:
