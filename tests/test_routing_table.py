@@ -76,7 +76,7 @@ PER_PACK = [
                         "reference": ("kumarajiva", "xuanzang", "coverage")}),
     ("话头与四念处", {"default": ("mahasi-sayadaw", "ajahn-chah", "keywords"),
                       "reference": ("ajahn-chah", "mahasi-sayadaw", "keywords")}),
-    ("持名念佛与戒律", {"default": ("ouyi", "yinguang", "coverage"),
+    ("持名念佛与戒律", {"default": ("xuyun", "yinguang", "coverage"),
                         "reference": ("ouyi", "yinguang", "coverage")}),
     ("菩提道次第广论", {"default": ("fazang", "zhiyi", "coverage"),
                         "reference": ("huineng", "zhiyi", "coverage")}),

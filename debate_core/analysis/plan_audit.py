@@ -110,7 +110,8 @@ def absent_critique_faults(debate: Debate, pack: Pack) -> list[str]:
     for s in debate.rounds:
         own = "|".join(x.text for x in (s.plan.points if s.plan else []))  # the plan's own bank texts
         for i in range(max(0, len(s.text) - 11)):
-            if s.text[i:i + 12] in windows and s.text[i:i + 12] not in own:
+            # a run that only crosses from a frame's punctuation into the plan's own text is the plan's
+            if s.text[i:i + 12] in windows and s.text[i:i + 12].strip("，。；：、！？") not in own:
                 out.append(f"R{s.round} holds words of a critique aimed at an absent master: {s.text[i:i + 12]}")
                 break
     return out
@@ -148,6 +149,9 @@ def theme_faults(debate: Debate, pack: Pack) -> list[str]:
             continue
         for x in s.plan.points:
             on = x.ref.split("#")[0].endswith(":" + choice.theme) or f"/{choice.theme}/" in x.ref or not x.ref
+            # a derived layer's objections are a pack's cross_critique, aimed at the opponent as a whole
+            # (the seed's ammo); the debate says at its top that the layer is derived
+            on = on or (bank.derived and x.kind in ("contrast", "answer") and ">" in x.ref)
             if not on:
                 out.append(f"R{s.round} {x.kind} {x.ref} is off the theme {choice.theme}")
     if debate.topic not in debate.rounds[0].text and debate.rounds[0].plan.material != "none":

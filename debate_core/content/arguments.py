@@ -214,6 +214,11 @@ def bank_of(pack: Pack) -> ArgumentBank:
 
 
 _CLAUSE = re.compile(r"[^，。；！？：]+")
+# A derived position keeps the three best units as its reasons (#1..#3) and up to three more, which a
+# plan may speak as support when a speech would fall short (a pack's units are short sentences).
+DERIVED_REASONS = 6
+# A cross_critique entry opens with a label naming its target (对马哈希标记法：…): the label is no speech.
+_LABEL = re.compile(r"^对[^：:，。]{1,14}[：:]\s*")
 
 
 def _gist(text: str, limit: int = 12) -> str:
@@ -235,7 +240,7 @@ def _derived_positions(m: Master, themes: list[Theme]) -> list[Position]:
     out = []
     for tid, rows in per_theme.items():
         rows.sort(key=lambda x: (-x[0], x[1]))
-        reasons = [r for _s, _o, r in rows[:3]]
+        reasons = [r for _s, _o, r in rows[:DERIVED_REASONS]]
         first = _CLAUSE.findall(reasons[0].text)
         claim = (first[0] if first else reasons[0].text).strip()
         out.append(Position(master=m.slug, theme=tid, claim=claim, short=_gist(claim, 10), reasons=reasons,
@@ -256,12 +261,13 @@ def derive_bank(pack: Pack, themes: Optional[list[Theme]] = None) -> ArgumentBan
             if target not in pack.masters or not held:
                 continue
             hits = [h.theme for h in match_themes(c.position, themes) if any(p.theme == h.theme for p in held)]
-            theme = hits[0] if hits else None
-            if theme is None:
-                continue
+            # an entry whose words match none of the target's themes is aimed at him as a whole: it is
+            # filed under his first theme, and a plan on a derived layer may fire it on any theme
+            theme = hits[0] if hits else held[0].theme
             cite = c.citation if c.citation in m.source_ids else ""
+            text = _LABEL.sub("", c.position.strip()) or c.position
             o = Objection(id=f"{slug}>{target}/{theme}/{i + 1}", by=slug, target=f"{target}:{theme}#0",
-                          text=c.position, gist=_gist(c.position), source=cite)
+                          text=text, gist=_gist(text), source=cite)
             key = pair_key(slug, target)
             pb = bank.pairs.setdefault(key, PairBank(pair=sorted((slug, target))))
             pb.objections.append(o)

@@ -227,7 +227,10 @@ def _coverage_choice(topic: str, pack: Pack, named: dict[str, int]) -> Optional[
             ab, ba = _both_ways(bank, a, b, m.theme if tier == 1 else None)
             if not (ab and ba) or held < (2 if tier < 3 else 1):
                 continue
-            cands.append(((sum(named.get(x, 0) for x in (a, b)), min(ab, ba), ab + ba), f"{a}-vs-{b}", a, b, ab, ba))
+            # then pairs that also argue the topic's other themes (念佛与戒律: 戒律 too), then the deeper bank
+            also = sum(1 for o in matches if o.theme != m.theme and all(_both_ways(bank, a, b, o.theme)))
+            cands.append(((sum(named.get(x, 0) for x in (a, b)), also, min(ab, ba), ab + ba), f"{a}-vs-{b}", a, b, ab,
+                          ba))
         if not cands:
             continue
         cands.sort(key=lambda c: (tuple(-x for x in c[0]), c[1]))

@@ -147,17 +147,32 @@ def _ordered(bank: ArgumentBank, speaker: str, opponent: str, theme: str) -> lis
     return sorted(bank.objections(speaker, opponent, theme), key=lambda o: (0 if o.target.endswith("#0") else 1, o.id))
 
 
+def _claim_objection(bank: ArgumentBank, speaker: str, opponent: str, theme: str) -> Optional[Objection]:
+    """The objection a 反驳 spends on the opponent's claim as a whole: only when the speaker has none
+    aimed at the opponent's reasons on the theme (else it answers them point by point).  A pure
+    function of the bank, so the same speaker's 综合 knows which one is spent without seeing R2."""
+    objs = _ordered(bank, speaker, opponent, theme)
+    if not objs and bank.derived:
+        objs = sorted(bank.objections(speaker, opponent), key=lambda o: o.id)
+    if any(not o.target.endswith("#0") and o.target_theme == theme for o in objs):
+        return None
+    return objs[0] if objs else None
+
+
 def _contrast(bank: ArgumentBank, speaker: str, opponent: str, theme: str, role: str) -> Optional[PlanPoint]:
     """The round's own objection, never one the same speaker fired in an earlier round of this
     debate: 立论 takes the first (one at the claim when there is one); 回应 the next; 综合 one at the
     claim (a 反驳 has already spent those aimed at the reasons)."""
     objs = _ordered(bank, speaker, opponent, theme)
+    if not objs and bank.derived:  # a pack's cross_critique is aimed at the opponent, not at one theme
+        objs = sorted(bank.objections(speaker, opponent), key=lambda o: o.id)
     if role == "立论":
         pick = objs[:1]
     elif role == "回应":
         pick = objs[1:2]
     else:
-        pick = [o for o in objs if o.target.endswith("#0")][:1]
+        spent = _claim_objection(bank, speaker, opponent, theme)
+        pick = [o for o in objs if o.target.endswith("#0") and (spent is None or o.id != spent.id)][:1]
     if not pick:
         return None
     o = pick[0]
@@ -229,12 +244,10 @@ def _fill(bank: ArgumentBank, plan: SpeechPlan, pos: Position, speaker: str, opp
     if plan.material == "none":
         return
     used = {p.ref for p in plan.points} | {p.text for p in plan.points}
-    if plan.role == "立论":
-        pool = [PlanPoint(kind="contrast", text=o.text, ref=o.id, target=o.target, gist=o.gist, source=o.source,
-                          quote=o.quote) for o in _ordered(bank, speaker, opponent, plan.theme)]
-    else:
-        pool = [PlanPoint(kind="support", text=r.text, ref=pos.point_id(i), gist=r.gist, source=r.source,
-                          quote=r.quote) for i, r in enumerate(pos.reasons[:3], start=1)]
+    pool = [PlanPoint(kind="contrast", text=o.text, ref=o.id, target=o.target, gist=o.gist, source=o.source,
+                      quote=o.quote) for o in _ordered(bank, speaker, opponent, plan.theme)] if plan.role == "立论" else []
+    pool += [PlanPoint(kind="support", text=r.text, ref=pos.point_id(i), gist=r.gist, source=r.source, quote=r.quote)
+             for i, r in enumerate(pos.reasons, start=1) if plan.role != "立论" or i > 3]
     for cand in pool:
         n = estimated_length(plan)
         if n >= AIM:
@@ -278,6 +291,12 @@ def _plan_rebuttal(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Opt
                                          gist=o.gist, source=o.source, quote=o.quote))
         else:
             plan.points.append(PlanPoint(kind="no_answer", target=opp.point_id(n), target_text=tt))
+    whole = _claim_objection(bank, speaker, opponent, plan.theme) if nth == 0 and idx != [0] else None
+    if whole is not None and not plan.of("answer"):
+        # none of the restated points has an objection of its own: the one aimed at his claim as a whole
+        plan.points.append(PlanPoint(kind="answer", text=whole.text, ref=whole.id, target=opp.point_id(0),
+                                     target_text=opp.short or opp.claim, gist=whole.gist, source=whole.source,
+                                     quote=whole.quote))
     if len(plan.of("no_answer")) * 2 > len(idx):  # mostly unanswered: say so, then state one's own view
         plan.points.append(PlanPoint(kind="stance", text=pos.claim, ref=pos.point_id(0)))
         for i, r in enumerate(pos.reasons[:3], start=1):
@@ -358,9 +377,12 @@ def summary_of(plan: SpeechPlan, short_name: str, titles: dict[str, str], limit:
     elif plan.role == "立论":
         body = f"{short_name}立{tidy(plan.short)}：" + "；".join(tidy(p.gist) for p in plan.of("reason")) + "。"
     elif plan.role == "反驳":
-        parts = [tidy(p.gist) if p.kind == "answer" else f"{tidy(p.target_text)}未答" for p in plan.of("answer", "no_answer")]
+        answers = [tidy(p.gist) for p in plan.of("answer")]
         own = f"另立{tidy(plan.short)}" if plan.of("reason") else ""
-        body = f"{short_name}驳：" + "；".join(parts + ([own] if own else [])) + "。"
+        if answers:
+            body = f"{short_name}驳：" + "；".join(answers + ([own] if own else [])) + "。"
+        else:  # nothing answered: the summary says so once, not a list of 未答
+            body = f"{short_name}未逐条驳" + (f"，{own}" if own else "") + "。"
     elif plan.role == "回应":
         parts = [f"{word[p.kind]}{tidy(p.target_text)}" for p in plan.of(*word)]
         body = f"{short_name}答：" + ("；".join(parts) or f"仍持{tidy(plan.short)}") + "。"

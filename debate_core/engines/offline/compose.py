@@ -63,11 +63,21 @@ def render(plan: SpeechPlan, *, topic: str, me: Master, opp: Master) -> str:
     return _synthesis(plan, topic, me, opp)
 
 
+def _unsigned(summary: str, opp: Master) -> str:
+    """A round summary restated after 某某上一轮的意思是：, without its own 某某驳： / 答： head."""
+    body = bare(summary)
+    for name in (opp.short_name, opp.name):
+        for verb in ("驳：", "答：", "综合：", "：", "驳", "立"):
+            if name and body.startswith(name + verb) and len(body) > len(name + verb) + 2:
+                return body[len(name + verb):] if verb.endswith("：") else body[len(name):]
+    return body
+
+
 def _thin(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
     out = []
     restate = plan.of("restate")
     if restate and restate[0].text:
-        out.append(f"{opp.short_name}上一轮的意思是：{bare(restate[0].text)}。")
+        out.append(f"{opp.short_name}上一轮的意思是：{_unsigned(restate[0].text, opp)}。")
     if plan.of("no_answer"):
         out.append("对此我暂不辩驳。")
     out.append(f"题目问的是「{topic}」。关于{plan.theme_title}，我没有可以凭据的专门开示，不敢随口立说；"
@@ -87,6 +97,7 @@ def _opening(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
         out += [f"其{NUMBERS[i]}，{said(me, r)}" for i, r in enumerate(reasons)]
     elif reasons:
         out.append(f"理由是：{said(me, reasons[0])}")
+    out += _support(plan, me, "此外，")
     for i, c in enumerate(plan.of("contrast")):
         out.append(f"也正因此，我与{opp.short_name}所见不同：{said(me, c)}" if i == 0 else f"还有一层：{said(me, c)}")
     return "".join(out)
@@ -108,7 +119,8 @@ def _rebuttal(plan: SpeechPlan, me: Master, opp: Master) -> str:
     else:
         listed = "，".join(f"{'一二三四'[i]}是{g}" for i, g in enumerate(gists))
         out.append(f"我就其中{NUMBERS[len(gists) - 1]}点作答，{listed}。" if first else f"{opp.short_name}上一轮所说，{listed}。")
-    moves = plan.of("answer", "no_answer")
+    whole = [p for p in plan.of("answer") if p.target.endswith("#0") and not claim_only]
+    moves = [p for p in plan.of("answer", "no_answer") if p not in whole]
     own = plan.of("reason")
     for i, p in enumerate(moves):
         head = "就这一主张说，" if claim_only else f"{ORDINALS[i]}，{bare(p.target_text)}。"
@@ -116,11 +128,17 @@ def _rebuttal(plan: SpeechPlan, me: Master, opp: Master) -> str:
             out.append(head + said(me, p))
         elif not own:
             out.append(head + "这一点我暂不辩驳。" if not claim_only else "对这一主张，我暂不辩驳。")
+    unanswered = [p for p in moves if p.kind == "no_answer"]
+    which = "这几点" if len(unanswered) > 1 else "这一点"
+    if whole and own:
+        out.append(f"{which}我没有逐条的驳论，暂不辩驳。")
+    for p in whole:
+        out.append(f"但就{opp.short_name}的主张整体说，我的看法不同：{said(me, p)}")
     if own:
-        unanswered = [p for p in moves if p.kind == "no_answer"]
-        which = "这几点" if len(unanswered) > 1 else "这一点"
-        out.append(f"{which}我没有逐条的驳论，暂不辩驳；只把我在{plan.theme_title}上的看法摆出来，"
-                   f"请读者对照：{bare(plan.of('stance')[0].text)}。")
+        if not whole:
+            out.append(f"{which}我没有逐条的驳论，暂不辩驳；")
+        out.append(f"{'我' if whole else '只'}把我在{plan.theme_title}上的看法摆出来，请读者对照："
+                   f"{bare(plan.of('stance')[0].text)}。")
         out += [f"其{NUMBERS[i]}，{said(me, r)}" for i, r in enumerate(own)]
     out += _support(plan, me, "我自己这一边的根据是：")
     return "".join(out)
@@ -137,7 +155,7 @@ def _response(plan: SpeechPlan, me: Master, opp: Master) -> str:
         out = [f"{opp.short_name}上一轮对我的质疑，{listed}。"]
     else:
         r = plan.of("restate")
-        out = [f"{opp.short_name}上一轮的意思是：{bare(r[0].text)}。" if r and r[0].text else ""]
+        out = [f"{opp.short_name}上一轮的意思是：{_unsigned(r[0].text, opp)}。" if r and r[0].text else ""]
         out.append("其中没有专门针对我所立之说的质疑，我仍持原来的主张。")
     for p in plan.of("accept", "partly", "hold"):
         head = f"关于{bare(p.target_text)}这一条，"
