@@ -102,7 +102,7 @@ def rounds_slider(spec, pack=None, pair: tuple[str, str] | None = None) -> int:
     if pack is not None:
         lo, hi, default = views.rounds_range(spec, pack, pair)
         return st.slider(_("Rounds"), lo, hi, default, key=f"rounds-{spec.name}-{'-'.join(pair or [])}",
-                         help=_("The pack allows {lo}-{hi}; {n} for this pair.").format(lo=lo, hi=hi, n=default))
+                         help=_("The pack allows {lo}-{hi}; {n} for this pair. The last round is the synthesis, so a rebuttal needs at least 3 rounds.").format(lo=lo, hi=hi, n=default))
     lo, hi, default = views.rounds_range(spec)
     return st.slider(_("Rounds"), lo, hi, default, key=f"rounds-{spec.name}", help=views.rounds_help(spec, lo, hi))
 

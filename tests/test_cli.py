@@ -42,7 +42,7 @@ def test_debate_json_and_masters_option():
     (["debate", "字" * 501], "limit is 500"),
     (["debate", TOPIC, "--masters", "huineg,yinguang"], "did you mean 'huineng'"),
     (["debate", TOPIC, "--masters", "huineng,慧能"], "same master twice"),
-    (["debate", TOPIC, "--rounds", "9"], "out of range"),
+    (["debate", TOPIC, "--rounds", "0"], "out of range"),
     (["debate", TOPIC, "--model", "deepseek/deepseek-chat"], "DEEPSEEK_API_KEY"),
     (["debate", TOPIC, "--model", "openai/x", "--api-base", "http://127.0.0.1:9/v1"], "cannot reach api_base"),
     (["pack", "check", "/nonexistent/pack"], "not found"),

@@ -33,6 +33,22 @@ def test_rounds_from_overrides_default_and_clamp(reference_pack):
     assert rounds == 2 and "已调整为 2 轮" in note
 
 
+def test_rounds_beyond_the_pack_are_clamped_with_a_notice_and_two_rounds_say_there_is_no_rebuttal():
+    """The seed takes min(user value, max_rounds): 9 runs the default pack's 6, and says so at the top;
+    2 rounds are 立论 then 综合, and the debate says that a 反驳 needs three."""
+    from debate_core.api import run_debate
+
+    d = run_debate(DebateConfig(topic="禅净之争", rounds=9))
+    assert d.status == "completed" and len(d.rounds) == 6
+    assert any("轮数 9 超出" in w and "已调整为 6 轮" in w for w in d.warnings)
+    assert "已调整为 6 轮" in render_master(d)
+    d = run_debate(DebateConfig(topic="禅净之争", rounds=2))
+    assert [s.role for s in d.rounds] == ["立论", "综合"]
+    assert any("没有反驳" in w and "至少 3 轮" in w for w in d.warnings)
+    with pytest.raises(InputError, match="rounds 0 out of range"):
+        start_debate(DebateConfig(topic="禅净之争", rounds=0))
+
+
 def test_roles_alternate():
     assert [role_for(r, 4) for r in range(1, 5)] == ["立论", "反驳", "回应", "综合"]
     assert [role_for(r, 6) for r in range(1, 7)] == ["立论", "反驳", "回应", "反驳", "回应", "综合"]

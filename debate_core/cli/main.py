@@ -43,7 +43,9 @@ def add_debate(sub) -> None:
     p.add_argument("topic")
     p.add_argument("--protocol", choices=registry.names(), default="master")
     p.add_argument("--masters", help="two masters for a master debate: slugs or names, comma-separated")
-    p.add_argument("--rounds", type=int)
+    p.add_argument("--rounds", type=int, help="master debate: rounds (the last is 综合, so a 反驳 needs at least 3; "
+                                               "a value outside the pack's range is clamped, with a notice); topic "
+                                               "debate: 1-3; trial: 1-8")
     p.add_argument("--model", help="litellm model string (default: $DEBATE_MODEL, else the offline engine)")
     p.add_argument("--models", help="topic/trial: one model per debater, comma-separated")
     p.add_argument("--judge-model")

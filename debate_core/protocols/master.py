@@ -55,17 +55,26 @@ def role_for(round_no: int, total: int) -> str:
     return "反驳" if round_no % 2 == 0 else "回应"
 
 
+MAX_ASKED_ROUNDS = 100  # a larger value is a typo, not a wish: refused rather than clamped
+REBUTTAL_MIN_ROUNDS = 3  # the seed's roles: 立论, then 反驳 …, the last round 综合 — a 反驳 needs three rounds
+
+
 def plan_rounds(pack: Pack, a: str, b: str, requested: Optional[int]) -> tuple[int, Optional[str]]:
-    """Rounds for the pair and a note when a user value was clamped."""
+    """Rounds for the pair (the seed: min(user value, max_rounds), and at least the pack's minimum) and
+    a note when a user value was clamped or leaves no 反驳."""
     proto = pack.protocol
     override = proto.per_pair_overrides.get(pair_key(a, b))
     base = override.default_rounds if override else proto.default_rounds
     if requested is None:
         return base, None
     clamped = max(proto.min_rounds, min(requested, proto.max_rounds))
-    note = None if clamped == requested else (
-        f"轮数 {requested} 超出本人物包允许的 {proto.min_rounds}-{proto.max_rounds} 轮，已调整为 {clamped} 轮。")
-    return clamped, note
+    notes = []
+    if clamped != requested:
+        notes.append(f"⚠️ 轮数 {requested} 超出本人物包允许的 {proto.min_rounds}-{proto.max_rounds} 轮，已调整为 {clamped} 轮。")
+    if clamped < REBUTTAL_MIN_ROUNDS:
+        notes.append(f"⚠️ 本场只有 {clamped} 轮：依规则末轮为综合，{clamped} 轮只有立论与综合，没有反驳；"
+                     f"要有反驳，须至少 {REBUTTAL_MIN_ROUNDS} 轮。")
+    return clamped, "\n\n".join(notes) or None
 
 
 @dataclass
@@ -118,7 +127,7 @@ class MasterDebate:
         pair = pair or choose_pair(config.topic, self.pack, config.masters or None)
         a, b = self.pack.masters[pair.a], self.pack.masters[pair.b]
         rounds, note = plan_rounds(self.pack, a.slug, b.slug, config.rounds)
-        warnings = [note] if note else []
+        warnings = note.split("\n\n") if note else []
         broken = [x for x in self.pack.report.problems if x.severity == "error"]
         if broken:  # a pack loads around its bad files: say so, since the pair may have changed
             warnings.append(f"⚠️ 人物包有 {len(broken)} 处错误，出错的部分没有载入（首处在 {broken[0].file}）。")
@@ -355,9 +364,11 @@ def master_runner(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, p
 
 
 def check_rounds(config: DebateConfig, pack: Pack) -> None:
-    proto = pack.protocol
-    if config.rounds is not None and not proto.min_rounds <= config.rounds <= proto.max_rounds:
-        raise InputError(f"rounds {config.rounds} out of range: this pack allows {proto.min_rounds}-{proto.max_rounds}")
+    """Only a round count that is no count is refused: the seed takes min(user value, max_rounds), so
+    a value outside the pack's range is clamped by :func:`plan_rounds`, with a notice at the top."""
+    if config.rounds is not None and not 1 <= config.rounds <= MAX_ASKED_ROUNDS:
+        raise InputError(f"rounds {config.rounds} out of range: give 1-{MAX_ASKED_ROUNDS} (this pack runs "
+                         f"{pack.protocol.min_rounds}-{pack.protocol.max_rounds}; other values are clamped to that)")
 
 
 def check(config: DebateConfig) -> None:
