@@ -259,6 +259,9 @@ class Finding(BaseModel):
     passed: bool
     message: str = ""
     undecided: bool = False
+    # False: the rule does not apply to this speech (a 立论 restates nobody; no ammo exists for this
+    # direction). It is shown as 不适用 and never counted as a pass, nor as a failure.
+    applies: bool = True
     layer: Literal["rules", "model"] = "rules"
     marks: list[CitationMark] = Field(default_factory=list)
 

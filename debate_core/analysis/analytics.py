@@ -64,6 +64,7 @@ def master_speeches(archive, *, batch_id: Optional[str] = None) -> pd.DataFrame:
             continue
         a, b = labels[0], labels[1]
         findings = json.loads(r["findings"]) if r["findings"] else []
+        findings = [f for f in findings if f.get("applies", True)]  # 不适用 is neither a pass nor a failure
         rules = [f.get("rule") for f in findings]
         failed = [f.get("rule") for f in findings if not f.get("passed")]
         required = r["role"] in RESTATING_ROLES

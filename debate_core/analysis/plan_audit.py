@@ -70,10 +70,11 @@ def self_description_faults(speech: Speech) -> list[str]:
     accepts = len(re.findall(r"(?<!部分)我接受：", text))
     if accepts != kinds.count("accept"):
         out.append(f"'我接受' x{accepts} for {kinds.count('accept')} accept points")
-    holds = text.count("我仍坚持：") + text.count("我仍持原说")
+    holds = text.count("我仍坚持：") + text.count("我仍持原说") + text.count("我仍坚持原来的看法：")
     if holds != kinds.count("hold"):
         out.append(f"holds x{holds} for {kinds.count('hold')} hold points")
-    if "所见不同" in text and not p.of("contrast"):
+    claim_answer = any(x.target.endswith("#0") for x in p.of("answer"))
+    if ("所见不同" in text or "看法不同" in text) and not p.of("contrast") and not claim_answer:
         out.append("a contrast with no objection in the plan")
     return out
 

@@ -136,7 +136,8 @@ def ammo_used(text: str, ammo: list[CrossCritique], exclude: str = "") -> list[s
 def check_ammo(text: str, ctx: CheckContext) -> Finding:
     opp = ctx.opponent.name
     if not ctx.ammo:
-        return _finding("ammo", True, f"资料包中没有{ctx.speaker.name}针对{opp}的弹药（这一方向有覆盖缺口），本条不适用")
+        return _finding("ammo", True, f"资料包中没有{ctx.speaker.name}针对{opp}的弹药（这一方向有覆盖缺口），本条不适用",
+                        applies=False)
     used = ammo_used(text, ctx.ammo, ctx.opponent_summary)
     if used:
         return _finding("ammo", True, f"用到 {len(used)}/{len(ctx.ammo)} 条针对{opp}的弹药")
@@ -156,7 +157,7 @@ def _names_of(m: Master, ctx: CheckContext) -> list[str]:
 def check_restatement(text: str, ctx: CheckContext) -> Finding:
     res = _restatement.check(text, ctx.role, ctx.opponent_summary, _names_of(ctx.opponent, ctx),
                              _names_of(ctx.speaker, ctx), ctx.opponent.name)
-    return _finding("restatement", res.passed, res.message, res.undecided)
+    return _finding("restatement", res.passed, res.message, res.undecided, applies=ctx.role in RESTATING_ROLES)
 
 
 # ------------------------------------------------------------------ no_verdict

@@ -159,29 +159,47 @@ def _claim_objection(bank: ArgumentBank, speaker: str, opponent: str, theme: str
     return objs[0] if objs else None
 
 
-def _contrast(bank: ArgumentBank, speaker: str, opponent: str, theme: str, role: str) -> Optional[PlanPoint]:
-    """The round's own objection, never one the same speaker fired in an earlier round of this
-    debate: 立论 takes the first (one at the claim when there is one); 回应 the next; 综合 one at the
-    claim (a 反驳 has already spent those aimed at the reasons)."""
+def _point_gist(bank: ArgumentBank, target: str) -> str:
+    """The opponent's point an objection is aimed at, in a few words (his claim's short form or a reason's gist)."""
+    who, _, rest = target.partition(":")
+    theme, _, n = rest.partition("#")
+    pos = bank.position(who, theme)
+    if pos is None:
+        return ""
+    i = int(n) if n.isdigit() else 0
+    if 0 < i <= len(pos.reasons):
+        return pos.reasons[i - 1].gist or ""
+    return pos.short or pos.claim
+
+
+def _as_contrast(bank: ArgumentBank, o: Objection) -> PlanPoint:
+    return PlanPoint(kind="contrast", text=o.text, ref=o.id, target=o.target, target_text=_point_gist(bank, o.target),
+                     gist=o.gist, source=o.source, quote=o.quote)
+
+
+def _contrast(bank: ArgumentBank, speaker: str, opponent: str, theme: str, role: str,
+              spoken: frozenset[str] = frozenset()) -> Optional[PlanPoint]:
+    """The round's own objection, never one the same speaker has spoken in this debate (``spoken``): 立论
+    takes the first (one at the claim when there is one); 回应 the next; 综合 one at the claim (a 反驳
+    has already spent those aimed at the reasons, and the one at the claim when it had nothing else)."""
     objs = _ordered(bank, speaker, opponent, theme)
     if not objs and bank.derived:  # a pack's cross_critique is aimed at the opponent, not at one theme
         objs = sorted(bank.objections(speaker, opponent), key=lambda o: o.id)
+    objs = [o for o in objs if o.id not in spoken]
     if role == "立论":
         pick = objs[:1]
     elif role == "回应":
-        pick = objs[1:2]
+        pick = objs[:1] if spoken else objs[1:2]  # without a record of R1, skip the one a 立论 takes
     else:
         spent = _claim_objection(bank, speaker, opponent, theme)
         pick = [o for o in objs if o.target.endswith("#0") and (spent is None or o.id != spent.id)][:1]
-    if not pick:
-        return None
-    o = pick[0]
-    return PlanPoint(kind="contrast", text=o.text, ref=o.id, target=o.target, gist=o.gist, source=o.source,
-                     quote=o.quote)
+    return _as_contrast(bank, pick[0]) if pick else None
 
 
 def plan_speech(bank: ArgumentBank, *, topic: str, role: str, round_no: int, speaker: str, opponent: str,
-                opponent_summary: str, row_theme: str = "") -> SpeechPlan:
+                opponent_summary: str, row_theme: str = "", spoken: frozenset[str] = frozenset()) -> SpeechPlan:
+    """The plan of one round.  ``spoken``: the bank entries (refs) the same speaker's earlier plans in
+    this debate spoke — his own record, never the opponent's speech — so that no entry is said twice."""
     choice = debate_theme(bank, topic, speaker, opponent, row_theme)
     pos = bank.position(speaker, choice.theme)
     opp = bank.position(opponent, choice.theme)
@@ -202,16 +220,16 @@ def plan_speech(bank: ArgumentBank, *, topic: str, role: str, round_no: int, spe
         for i, r in enumerate(pos.reasons[:3], start=1):
             plan.points.append(PlanPoint(kind="reason", text=r.text, ref=pos.point_id(i), gist=r.gist,
                                          source=r.source, quote=r.quote))
-        c = _contrast(bank, speaker, opponent, choice.theme, role)
+        c = _contrast(bank, speaker, opponent, choice.theme, role, spoken)
         if c is not None:
             plan.points.append(c)
     elif role == "反驳":
         _plan_rebuttal(bank, plan, pos, opp, speaker, opponent, opponent_summary, _rebuttal_index(round_no))
     elif role == "回应":
-        _plan_response(bank, plan, pos, opp, speaker, opponent, opponent_summary)
+        _plan_response(bank, plan, pos, opp, speaker, opponent, opponent_summary, spoken)
     else:
-        _plan_synthesis(bank, plan, pos, opp, speaker, opponent)
-    _fill(bank, plan, pos, speaker, opponent)
+        _plan_synthesis(bank, plan, pos, opp, speaker, opponent, spoken)
+    _fill(bank, plan, pos, speaker, opponent, spoken)
     plan.cited = _cite(plan.points)
     return plan
 
@@ -236,18 +254,20 @@ def estimated_length(plan: SpeechPlan) -> int:
     return n
 
 
-def _fill(bank: ArgumentBank, plan: SpeechPlan, pos: Position, speaker: str, opponent: str) -> None:
+def _fill(bank: ArgumentBank, plan: SpeechPlan, pos: Position, speaker: str, opponent: str,
+          spoken: frozenset[str] = frozenset()) -> None:
     """Supporting points for a plan that would fall short of the length floor: for a 立论 another
     objection at the opponent's points; for the other roles the speaker's own reasons on the theme
     (kind ``support``) that the plan does not yet speak.  Each is added only while it keeps the plan
     under the ceiling; a plan with nothing left stays short, and its speech says only what it has."""
     if plan.material == "none":
         return
-    used = {p.ref for p in plan.points} | {p.text for p in plan.points}
-    pool = [PlanPoint(kind="contrast", text=o.text, ref=o.id, target=o.target, gist=o.gist, source=o.source,
-                      quote=o.quote) for o in _ordered(bank, speaker, opponent, plan.theme)] if plan.role == "立论" else []
-    pool += [PlanPoint(kind="support", text=r.text, ref=pos.point_id(i), gist=r.gist, source=r.source, quote=r.quote)
-             for i, r in enumerate(pos.reasons, start=1) if plan.role != "立论" or i > 3]
+    used = {p.ref for p in plan.points} | {p.text for p in plan.points} | set(spoken)
+    objections = [_as_contrast(bank, o) for o in _ordered(bank, speaker, opponent, plan.theme)]
+    reasons = [PlanPoint(kind="support", text=r.text, ref=pos.point_id(i), gist=r.gist, source=r.source, quote=r.quote)
+               for i, r in enumerate(pos.reasons, start=1) if plan.role != "立论" or i > 3]
+    # a 立论 takes more objections first; a later round its own reasons it has not yet spoken, then objections
+    pool = objections + reasons if plan.role == "立论" else reasons + objections
     for cand in pool:
         n = estimated_length(plan)
         if n >= AIM:
@@ -256,8 +276,7 @@ def _fill(bank: ArgumentBank, plan: SpeechPlan, pos: Position, speaker: str, opp
             continue
         if n + cjk_len(cand.text) + 10 > CEILING:
             continue
-        at = next((i for i, p in enumerate(plan.points) if p.kind == "to_reader"), len(plan.points))
-        plan.points.insert(at, cand)
+        plan.points.append(cand)
         used |= {cand.ref, cand.text}
 
 
@@ -304,8 +323,13 @@ def _plan_rebuttal(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Opt
                                          source=r.source, quote=r.quote))
 
 
+def _first_sentence(text: str) -> str:
+    """The first sentence of a bank text: a hold names the ground it keeps, it does not repeat the whole."""
+    return re.split(r"(?<=[。！？])", (text or "").strip())[0]
+
+
 def _plan_response(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Optional[Position], speaker: str,
-                   opponent: str, summary: str) -> None:
+                   opponent: str, summary: str, spoken: frozenset[str] = frozenset()) -> None:
     aimed = bank.objections(opponent, speaker, plan.theme)
     raised = raised_objections(aimed, summary) if summary else []
     if raised and not all(_found(o.gist, summary) for o in raised):
@@ -321,23 +345,24 @@ def _plan_response(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Opt
             plan.points.append(PlanPoint(kind=r.stance, text=r.text, ref=o.id, target=o.id, target_text=o.gist,
                                          gist=r.gist, source=r.source, quote=r.quote))
         else:
+            # no reply in the bank: he holds the point the objection is aimed at, and says on what ground
             n = int(o.target.rsplit("#", 1)[1]) if "#" in o.target else 0
             held = pos.reasons[n - 1] if 0 < n <= len(pos.reasons) else None
-            plan.points.append(PlanPoint(kind="hold", text="", ref=o.id, target=o.id, target_text=o.gist,
-                                         source="", quote="") if held is None else
-                               PlanPoint(kind="hold", text=held.text, ref=pos.point_id(n), target=o.id,
-                                         target_text=o.gist, source=held.source))
-    c = _contrast(bank, speaker, opponent, plan.theme, "回应")
+            plan.points.append(PlanPoint(kind="hold", text=pos.claim, ref=pos.point_id(0), target=o.id,
+                                         target_text=o.gist) if held is None else
+                               PlanPoint(kind="hold", text=_first_sentence(held.text), ref=pos.point_id(n),
+                                         target=o.id, target_text=o.gist, source=held.source))
+    c = _contrast(bank, speaker, opponent, plan.theme, "回应", spoken)
     if c is not None:
         plan.points.append(c)
 
 
 def _plan_synthesis(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Optional[Position], speaker: str,
-                    opponent: str) -> None:
+                    opponent: str, spoken: frozenset[str] = frozenset()) -> None:
+    # the pair's word to the reader is the observation's (留给读者), never a line of the master's speech
     pb = bank.pair(speaker, opponent)
     ground = [c for c in (pb.common_ground if pb else []) if c.theme == plan.theme]
     diffs = [c for c in (pb.differences if pb else []) if c.theme == plan.theme]
-    reader = [c for c in (pb.to_reader if pb else []) if c.theme == plan.theme]
     plan.points.append(PlanPoint(kind="stance", text=pos.claim, ref=pos.point_id(0)))
     if opp is not None:
         plan.points.append(PlanPoint(kind="opponent_stance", text=opp.claim, ref=opp.point_id(0)))
@@ -347,15 +372,14 @@ def _plan_synthesis(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Op
         plan.points.append(PlanPoint(kind="concede", text=pos.concedes[0], ref=pos.point_id(0)))
     for c in diffs[:1]:
         plan.points.append(PlanPoint(kind="difference", text=c.text, target_text=c.level))
-    c = _contrast(bank, speaker, opponent, plan.theme, "综合")
+    c = _contrast(bank, speaker, opponent, plan.theme, "综合", spoken)
     if c is not None:
         plan.points.append(c)
-    best = next((r for r in pos.reasons if r.source), None)
-    if best is not None and not any(p.source for p in plan.points):
-        plan.points.append(PlanPoint(kind="reason", text=best.text, ref=pos.point_id(pos.reasons.index(best) + 1),
-                                     source=best.source, quote=best.quote))
-    for c in reader[:1]:
-        plan.points.append(PlanPoint(kind="to_reader", text=c.text))
+    fresh = [(i, r) for i, r in enumerate(pos.reasons, start=1) if r.source and pos.point_id(i) not in spoken]
+    if fresh and not any(p.source for p in plan.points):
+        i, best = fresh[0]
+        plan.points.append(PlanPoint(kind="support", text=best.text, ref=pos.point_id(i), source=best.source,
+                                     quote=best.quote))
 
 
 # ------------------------------------------------------------------ summaries

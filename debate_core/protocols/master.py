@@ -162,9 +162,12 @@ class MasterDebate:
         prev = [s for s in debate.summaries if s.round == round_no - 1]
         role = role_for(round_no, debate.planned_rounds)
         summary = prev[-1].text if prev else ""
+        # the bank entries this speaker's own earlier plans spoke: no entry is said twice
+        spoken = frozenset(p.ref for s in debate.rounds if s.speaker == speaker.slug and s.round < round_no and s.plan
+                           for p in s.plan.points if p.ref and p.kind not in ("restate", "restate_summary", "hold"))
         plan = plan_speech(bank_of(self.pack), topic=debate.topic, role=role, round_no=round_no,
                            speaker=speaker.slug, opponent=opp.slug, opponent_summary=summary,
-                           row_theme=row_theme(a_slug, b_slug))
+                           row_theme=row_theme(a_slug, b_slug), spoken=spoken)
         return SpeechRequest(
             topic=debate.topic, round=round_no, role=role,
             is_last=round_no == debate.planned_rounds, speaker=speaker.slug, speaker_name=speaker.name,

@@ -43,6 +43,7 @@ MODEL_LAYER_ZH = "模型审核"
 LINE_PASS = "检查通过："
 LINE_FAIL = "检查未通过："
 LINE_UNDECIDED = "检查未能判定："
+LINE_NA = "本轮不适用："
 LINE_MARK = "引证核对："
 
 
@@ -73,6 +74,7 @@ class CheckState:
     passed: list[Finding] = field(default_factory=list)
     failed: list[Finding] = field(default_factory=list)  # failed and decided
     undecided: list[Finding] = field(default_factory=list)
+    not_applicable: list[Finding] = field(default_factory=list)  # neither a pass nor a failure
 
     @property
     def clean(self) -> bool:
@@ -88,7 +90,9 @@ def split_findings(findings: Iterable[Finding], layer: str = "rules") -> CheckSt
     for f in findings:
         if (f.layer or "rules") != layer:
             continue
-        if f.passed and not f.undecided:
+        if not f.applies:
+            state.not_applicable.append(f)
+        elif f.passed and not f.undecided:
             state.passed.append(f)
         elif f.undecided:
             state.undecided.append(f)
@@ -98,8 +102,9 @@ def split_findings(findings: Iterable[Finding], layer: str = "rules") -> CheckSt
 
 
 def speech_clean(findings: Iterable[Finding]) -> bool:
-    """True when a speech may be shown with ✓: it has findings and every one passed, in every layer."""
-    findings = list(findings)
+    """True when a speech may be shown with ✓: it has findings that apply and every one of them passed, in
+    every layer (a rule that does not apply is neither: it is listed as 不适用)."""
+    findings = [f for f in findings if f.applies]
     return bool(findings) and all(f.passed and not f.undecided for f in findings)
 
 
@@ -161,6 +166,8 @@ def finding_lines(findings: Iterable[Finding]) -> list[str]:
         if st.passed:
             names = "、".join(rule_label(f.rule) for f in st.passed)
             out.append(("✓ " if clean else "") + f"{prefix}{LINE_PASS}{names}")
+        if st.not_applicable:
+            out.append(f"{prefix}{LINE_NA}" + "、".join(rule_label(f.rule) for f in st.not_applicable))
     for m in citation_marks(findings):
         out.append(LINE_MARK + mark_text(m, clean=clean))
     return out

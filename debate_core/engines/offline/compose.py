@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from debate_core.content.text import cjk_len
 from debate_core.content.titles import chinese_title
 from debate_core.models import Master
 from debate_core.plans import PlanPoint, SpeechPlan
@@ -48,6 +49,28 @@ def _shared(text: str) -> str:
     are written to stand alone, in the observation too)."""
     body = bare(text)
     return _BOTH.sub("", body, count=1) or body
+
+
+MAX_CHARS = 500  # the seed's ceiling (checks.MAX_CHARS)
+OPTIONAL = ("support", "contrast")  # what a plan may lose to stay under the ceiling, last added first
+
+
+def fit(plan: SpeechPlan, *, topic: str, me: Master, opp: Master) -> str:
+    """The speech of a plan within the length ceiling: while the rendering runs over it, the plan drops its
+    last optional point (its own support first, then an extra objection, never the only one) and is
+    rendered again.  The plan is changed in place, so the stored plan is what was said."""
+    text = render(plan, topic=topic, me=me, opp=opp)
+    while cjk_len(text) > MAX_CHARS:
+        extra = [i for i, p in enumerate(plan.points) if p.kind == "support"]
+        if not extra:
+            contrasts = [i for i, p in enumerate(plan.points) if p.kind == "contrast"]
+            extra = contrasts[1:] if len(contrasts) > 1 else []
+        if not extra:
+            break
+        del plan.points[extra[-1]]
+        plan.cited = list(dict.fromkeys(p.source for p in plan.points if p.source))
+        text = render(plan, topic=topic, me=me, opp=opp)
+    return text
 
 
 def render(plan: SpeechPlan, *, topic: str, me: Master, opp: Master) -> str:
@@ -98,9 +121,15 @@ def _opening(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
     elif reasons:
         out.append(f"理由是：{said(me, reasons[0])}")
     out += _support(plan, me, "此外，")
-    for i, c in enumerate(plan.of("contrast")):
-        out.append(f"也正因此，我与{opp.short_name}所见不同：{said(me, c)}" if i == 0 else f"还有一层：{said(me, c)}")
+    for i, c in enumerate(plan.of("contrast")):  # the other school's known position, not a speech of his yet
+        what = bare(c.target_text)
+        if i == 0:
+            out.append((f"{opp.short_name}向来主张{what}，在这一点上我看法不同：" if what else
+                        f"在这一点上，我与{opp.short_name}向来的主张看法不同：") + said(me, c))
+        else:
+            out.append((f"对{opp.short_name}所说的{what}，我也另有一层看法：" if what else "还有一层：") + said(me, c))
     return "".join(out)
+
 
 
 def _support(plan: SpeechPlan, me: Master, lead: str) -> list[str]:
@@ -140,7 +169,7 @@ def _rebuttal(plan: SpeechPlan, me: Master, opp: Master) -> str:
         out.append(f"{'我' if whole else '只'}把我在{plan.theme_title}上的看法摆出来，请读者对照："
                    f"{bare(plan.of('stance')[0].text)}。")
         out += [f"其{NUMBERS[i]}，{said(me, r)}" for i, r in enumerate(own)]
-    out += _support(plan, me, "我自己这一边的根据是：")
+    out += _support(plan, me, "我这一边的根据是：")
     return "".join(out)
 
 
@@ -158,16 +187,16 @@ def _response(plan: SpeechPlan, me: Master, opp: Master) -> str:
         out = [f"{opp.short_name}上一轮的意思是：{_unsigned(r[0].text, opp)}。" if r and r[0].text else ""]
         out.append("其中没有专门针对我所立之说的质疑，我仍持原来的主张。")
     for p in plan.of("accept", "partly", "hold"):
-        head = f"关于{bare(p.target_text)}这一条，"
+        head = f"关于{bare(p.target_text)}，"
         if p.kind == "hold" and p.ref.startswith(me.slug + ":"):
-            out.append(head + "我仍持原说，这一层不改。")
-        elif p.kind == "hold" and not p.text:
-            out.append(head + "我仍持原说。")
+            # no reply in the bank: he holds the point it was aimed at, and names that point as his ground
+            out.append(head + f"我仍坚持原来的看法：{bare(p.text)}{cite(me, p.source)}。")
         else:
             out.append(head + STANCE_WORDS[p.kind] + "：" + said(me, p))
     for c in plan.of("contrast"):
-        out.append(f"反过来说，{said(me, c)}")
-    out += _support(plan, me, "我所以仍这样主张，是因为：")
+        what = bare(c.target_text)
+        out.append((f"至于{what}，" if what else "另外，") + said(me, c))
+    out += _support(plan, me, "我这一边还有一层根据：")
     return "".join(out)
 
 
@@ -185,12 +214,10 @@ def _synthesis(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
         if d.target_text:
             out.append(f"两家仍然不同的，在{d.target_text}上。")
     for c in plan.of("contrast"):
-        out.append("所以我仍要说：" + said(me, c))
+        what = bare(c.target_text)
+        out.append((f"对{opp.short_name}所主张的{what}，我仍有一层不能放下的看法：" if what else "我仍有一层不能放下的看法：")
+                   + said(me, c))
     for r in plan.of("reason"):
         out.append(said(me, r))
-    out += _support(plan, me, "我所以仍这样主张，是因为：")
-    for r in plan.of("to_reader"):
-        out.append("给读者的话：" + bare(r.text) + "。")
-    if not plan.of("to_reader"):
-        out.append("给读者的话：两条路的理由都摆在这里，请对照自己的处境去体会。")
+    out += _support(plan, me, "我这一边的根据，还可以再补一层：")
     return "".join(out)

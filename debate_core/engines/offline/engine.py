@@ -11,7 +11,7 @@ from debate_core.content.pairing import row_theme
 from debate_core.content.plan import debate_theme, plan_speech, summary_of
 from debate_core.content.titles import chinese_title
 from debate_core.engines.gateway import Generation
-from debate_core.engines.offline.compose import bare, render
+from debate_core.engines.offline.compose import bare, fit
 from debate_core.models import Observation, ObservationRequest, Pack, SpeechRequest, SummaryRequest
 from debate_core.plans import SpeechPlan
 
@@ -36,7 +36,7 @@ class OfflineEngine:
     def speech(self, req: SpeechRequest, on_token=None) -> Generation:
         t0 = time.perf_counter()
         plan = plan_for(self.pack, req)
-        text = render(plan, topic=req.topic, me=self.pack.masters[req.speaker], opp=self.pack.masters[req.opponent])
+        text = fit(plan, topic=req.topic, me=self.pack.masters[req.speaker], opp=self.pack.masters[req.opponent])
         if on_token is not None:
             for piece in re.findall(r"[^。]+。?", text):
                 on_token(piece)

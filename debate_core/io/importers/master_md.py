@@ -21,7 +21,7 @@ _OBS_HEAD = re.compile(r"^###\s*教内余争")
 _ENGINE_RE = re.compile(r"^>\s*引擎\s*[：:]\s*(.*)$")
 _STATUS_RE = re.compile(r"^>\s*状态\s*[：:]\s*(\w+)\s*(?:[（(](.*)[)）])?\s*$")
 _FAILED_RE = re.compile(r"^[（(]本轮未完成[：:](.*)[)）]$")
-_FINDING_LINE = re.compile(r"^>\s*(?:[✓✗?]\s*)?(模型审核)?(检查通过|检查未通过|检查未能判定)[：:](.*)$")
+_FINDING_LINE = re.compile(r"^>\s*(?:[✓✗?]\s*)?(模型审核)?(检查通过|检查未通过|检查未能判定|本轮不适用)[：:](.*)$")
 _MARK_LINE = re.compile(r"^>\s*引证核对[：:]\s*(\S+?)(?:《(.*?)》)?(✓已核对原文|已核对原文|仅经号|✗引文未核对|引文无原文可核)(?:「(.*)」)?\s*$")
 _MARK_STATUS = {"✓已核对原文": "verified", "已核对原文": "verified", "仅经号": "id_only", "✗引文未核对": "unverified",
                 "引文无原文可核": "unchecked"}
@@ -43,11 +43,12 @@ def _read_finding_line(line: str, findings: list) -> bool:
     if not fm or (fm.group(2) == "检查未通过" and not line.lstrip("> ").startswith("✗")):
         return False  # the older one-line form is read by the caller
     layer = "model" if fm.group(1) else "rules"
-    if fm.group(2) == "检查通过":
+    if fm.group(2) in ("检查通过", "本轮不适用"):
+        applies = fm.group(2) == "检查通过"
         for label in fm.group(3).split("、"):
             rule = rule_from_label(label.strip())
             if rule and not any(f.rule == rule and f.layer == layer for f in findings):
-                findings.append(Finding(rule=rule, passed=True, layer=layer))
+                findings.append(Finding(rule=rule, passed=True, layer=layer, applies=applies))
         return True
     item = fm.group(3).strip()
     im = re.match(r"^(.+?)[（(](.*)[)）]$", item)
