@@ -139,7 +139,7 @@ def theme_faults(debate: Debate, pack: Pack) -> list[str]:
     a, b = (p.label for p in debate.participants)
     choice = debate_theme(bank, debate.topic, a, b, row_theme(a, b))
     out = []
-    if choice.how != "topic" and not any("没有对上" in w or "改就" in w for w in debate.warnings):
+    if choice.how != "topic" and not any("没有对上" in w or "改就" in w or "没有直接对上" in w for w in debate.warnings):
         out.append("the topic matched no theme and the debate does not say so")
     for slug in (a, b):
         if slug not in choice.held_by and not any(pack.masters[slug].name in w and "没有" in w for w in debate.warnings):

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from debate_core.content.text import cjk_len, cjk_only, ngrams
-from debate_core.content.themes import ThemeMatch, match_themes
+from debate_core.content.themes import ThemeMatch, match_themes  # noqa: F401 (ThemeMatch in nearest_theme)
 from debate_core.plans import ArgumentBank, Objection, PlanPoint, Position, SpeechPlan
 
 CORE_THEME = "core-path"
@@ -44,9 +44,55 @@ class ThemeChoice:
     asked: str = ""  # the theme the topic matched best, when the debate argues another
 
 
+# Bigrams of questions that say nothing about which theme is asked (怎么办, 是不是 …): never evidence.
+_FUNCTION_BIGRAMS = frozenset(
+    "什么 怎么 怎样 怎么办 么办 为什 为何 是不 不是 是否 可以 能不 不能 应该 该不 要不 不要 还是 我们 你们 他们 自己 "
+    "一个 这个 那个 这样 那样 如果 因为 所以 但是 就是 还有 没有 有没 是什 么样 到底 究竟 真的 的话 一下 之后 以后 时候 "
+    "现在 每天 总是 一直 觉得 知道 一定 非常 很多 这些 那些 哪里 如何 其实 只是 也是 都是 不会 会不 有人 别人 大家 "
+    "佛法 学佛 修行 佛教 师父 大师".split())
+
+
+def nearest_theme(bank: ArgumentBank, topic: str, a: Optional[str] = None, b: Optional[str] = None,
+                  min_score: float = 6.0, min_hits: int = 3) -> Optional[ThemeMatch]:
+    """For a topic whose words match no theme's keywords: the theme whose own material (title, question,
+    keywords, and the two masters' claims and reasons on it) shares the most informative content bigrams
+    with the topic, each bigram weighted by how few themes use it.  None below ``min_score`` or with fewer
+    than ``min_hits`` shared bigrams: character bigrams are weak evidence (睡不着 shares 睡不 with a text on
+    dullness), so the fallback is conservative and an unmatched topic is rather declared than guessed.
+    The matched bigrams are the explanation."""
+    import math
+
+    q = bigrams_of(topic) - _FUNCTION_BIGRAMS
+    if not q:
+        return None
+    docs: dict[str, set[str]] = {}
+    who = [a, b] if a and b else list(bank.positions)  # the pair's material, or every master's (routing)
+    for t in bank.themes:
+        parts = [t.title, t.question, *t.keywords]
+        for s in who:
+            pos = bank.position(s, t.id)
+            if pos is not None:
+                parts += [pos.claim, *(r.text for r in pos.reasons), *(r.gist for r in pos.reasons)]
+        docs[t.id] = bigrams_of(" ".join(parts))
+    df = {g: sum(1 for d in docs.values() if g in d) for g in q}
+    best: Optional[tuple[float, ThemeMatch]] = None
+    for t in bank.themes:
+        if t.general:
+            continue
+        hits = sorted(g for g in q if g in docs[t.id])
+        score = sum(math.log((1 + len(docs)) / (1 + df[g])) for g in hits)
+        if len(hits) >= min_hits and score >= min_score and (best is None or score > best[0]):
+            best = (score, ThemeMatch(theme=t.id, title=t.title, score=max(1, round(score)), terms=hits))
+    return best[1] if best else None
+
+
 def debate_theme(bank: ArgumentBank, topic: str, a: str, b: str, row_theme: str = "") -> ThemeChoice:
     """The theme a debate of ``a`` and ``b`` argues ``topic`` on (symmetric in a and b)."""
     matches = match_themes(topic, bank.themes)
+    if not matches:  # no keyword: the nearest theme by content, declared as such (how = "near")
+        near = nearest_theme(bank, topic, a, b)
+        if near is not None and len([s for s in (a, b) if bank.position(s, near.theme) is not None]) == 2:
+            return ThemeChoice(near.theme, near.title, [], "near", [a, b])
 
     def holders(tid: str) -> list[str]:
         return [s for s in (a, b) if bank.position(s, tid) is not None]
@@ -78,7 +124,9 @@ def debate_theme(bank: ArgumentBank, topic: str, a: str, b: str, row_theme: str 
 def material_note(bank: ArgumentBank, choice: ThemeChoice, names: dict[str, str], topic_matched: bool) -> list[str]:
     """The warnings a debate carries at its top about its material (Chinese, like the debate)."""
     out = []
-    if choice.asked and not topic_matched:
+    if choice.how == "near":
+        out.append(f"⚠️ 本题没有直接对上人物包里的议题；就字面最接近的是「{choice.title}」，双方就此作答，未必切中所问。")
+    elif choice.asked and not topic_matched:
         out.append(f"⚠️ 本题问的是「{choice.asked}」，人物包里这两位没有都就此立说；改就本配对的「{choice.title}」作答，"
                    "未必切中所问。")
     elif not topic_matched:

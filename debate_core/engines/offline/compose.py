@@ -111,8 +111,7 @@ def _thin(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
 def _opening(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
     out = [f"题目问的是「{topic}」。"]
     stance = plan.of("stance")[0]
-    lead = "我的回答是：" if plan.theme_terms else \
-        f"这一问我没有切中它的专门开示，只能就「{plan.theme_title}」说本宗的看法："
+    lead = "我的回答是：" if plan.theme_terms else f"我从「{plan.theme_title}」这一层来回答："
     out.append(lead + bare(stance.text) + "。")
     reasons = plan.of("reason")
     if len(reasons) > 1:
