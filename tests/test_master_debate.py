@@ -93,7 +93,7 @@ def test_rendering_follows_the_seed_framework(default_pack):
     assert md[2] == f"## 议题：{TOPIC}"
     heads = [x for x in md if x.startswith("### ")]
     assert heads == ["### R1｜慧能大师 立论", "### R2｜印光大师 反驳", "### R3｜慧能大师 回应", "### R4｜印光大师 综合",
-                     "### 教内余争 — 中立观察"]
+                     "### 教内余争 — 中立观察", "### 附：各轮检查"]
     tail = md[md.index("### 教内余争 — 中立观察") + 1:]
     assert [x.split("：")[0] for x in tail[:3]] == ["- 分歧本质", "- 共识点", "- 留给读者"]
     assert any("引擎：离线引擎" in x for x in tail)

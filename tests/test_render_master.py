@@ -68,9 +68,14 @@ def test_markdown_follows_the_seed_and_lists_findings_and_marks_per_speech():
     assert lines[0] == "> 本对话依据历史佛教文献生成，对比旨在展现多元视角，不评判优劣。"
     assert [x for x in lines if x.startswith("### ")] == [
         "### R1｜慧能大师 立论", "### R2｜印光大师 反驳", "### R3｜慧能大师 回应", "### R4｜印光大师 综合",
-        "### 教内余争 — 中立观察"]
+        "### 教内余争 — 中立观察", "### 附：各轮检查"]
     assert lines[lines.index("### 教内余争 — 中立观察") + 1:][:3] == [
         "- 分歧本质：分歧在行门。", "- 共识点：都重实修。", "- 留给读者：两条都是通路。"]
+    # read first: no check line between the speeches, the findings per round in the appendix
+    debate_part = md[:md.index("### 附：各轮检查")]
+    assert "检查通过" not in debate_part and "引证核对" not in debate_part
+    md = md[md.index("### 附：各轮检查"):].replace("#### ", "### ").replace("### 附：各轮检查", "")
+    md += "### 教内余争"
     r1 = md[md.index("### R1"):md.index("### R2")]
     assert "> ✓ 检查通过：篇幅、弹药、复述、禁裁决、禁伪造对话、文面、引证" in r1
     assert "> 引证核对：T48n2008《六祖大师法宝坛经》✓已核对原文「自性本自清净」" in r1

@@ -178,7 +178,19 @@ def speech_heading(speech: Speech, name: Optional[str] = None) -> str:
     return f"R{speech.round}｜{name or speech.speaker_name or speech.speaker} {speech.role}"
 
 
-def render_master(debate: Debate, *, engine_line: bool = True) -> str:
+CHECKS_HEADING = "附：各轮检查"
+CHECKS_NOTE = "（每轮发言的规则检查与引证核对。✓ 只在该轮所有适用的规则都通过时出现；不适用的规则另列，不算通过。）"
+
+
+def render_master(debate: Debate, *, engine_line: bool = True, plain: bool = False) -> str:
+    """The debate in the seed's framework, read first: the speeches, the observation, then an appendix
+    with each round's findings and citation marks (### 附：各轮检查), a status line (an unfinished
+    debate) and the engine line.
+
+    ``plain``: the seed's transcript exactly — the disclaimer (and the seed's coverage warning),
+    ``## 议题：…``, each speech under its ``### R1｜…`` heading, and the observation; no check
+    blockquotes, citation-check lines, status line or engine line, and a round that failed (no
+    speech) is left out."""
     names = {p.label: p.name for p in debate.participants}
     out = [DISCLAIMER, ""]
     for w in debate.warnings:
@@ -186,24 +198,29 @@ def render_master(debate: Debate, *, engine_line: bool = True) -> str:
             out += [f"> {w}", ""]
     out += [f"## 议题：{debate.topic}", ""]
     for s in debate.rounds:
+        if plain and (s.status == "failed" or not s.text.strip()):
+            continue
         out.append("### " + speech_heading(s, s.speaker_name or names.get(s.speaker, s.speaker)))
         out.append("")
         if s.status == "failed":
             out.append(f"（本轮未完成：{'; '.join(s.warnings) or '生成失败'}）")
         else:
             out.append(s.text.strip())
-        lines = finding_lines(s.findings)
-        if lines:
-            out.append("")
-            out.append("\n>\n".join(f"> {line}" for line in lines))
         out.append("")
     if debate.observation:
         o = debate.observation
         out += [f"### {OBSERVATION_HEADING}", f"- 分歧本质：{o.divergence}", f"- 共识点：{o.consensus}",
                 f"- 留给读者：{o.to_reader}", ""]
-    elif debate.status != "completed":
+    elif debate.status != "completed" and not plain:
         out += [f"> 状态：{status_zh(debate.status)}（{debate.stop_reason}）", ""]
-    if engine_line:
+    checked = [] if plain else [(s, finding_lines(s.findings)) for s in debate.rounds]
+    if any(lines for _s, lines in checked):
+        out += [f"### {CHECKS_HEADING}", "", CHECKS_NOTE, ""]
+        for s, lines in checked:
+            if lines:
+                out += ["#### " + speech_heading(s, s.speaker_name or names.get(s.speaker, s.speaker)), "",
+                        "\n>\n".join(f"> {line}" for line in lines), ""]
+    if engine_line and not plain:
         engines = sorted({s.engine for s in debate.rounds if s.engine}) or debate.models
         shown = ["离线引擎" if e == "offline" else e for e in engines]  # a model string is a name, kept as it is
         out.append(f"> 引擎：{'、'.join(shown)} · 辩论 {debate.id} · 人物包 {debate.pack_name} {debate.pack_version}".rstrip())

@@ -18,6 +18,8 @@ KIND = "master-md"
 _TOPIC_RE = re.compile(r"^##\s*议题\s*[：:]\s*(.+?)\s*$")
 _MROUND_RE = re.compile(r"^###\s*R(\d+)\s*[｜|]\s*(.+?)\s+(\S+)\s*$")
 _OBS_HEAD = re.compile(r"^###\s*教内余争")
+_CHECKS_HEAD = re.compile(r"^###\s*附[：:]\s*各轮检查")  # render.master's appendix of findings
+_CHECKS_ROUND = re.compile(r"^####\s*R(\d+)\b")
 _ENGINE_RE = re.compile(r"^>\s*引擎\s*[：:]\s*(.*)$")
 _STATUS_RE = re.compile(r"^>\s*状态\s*[：:]\s*(\w+)\s*(?:[（(](.*)[)）])?\s*$")
 _FAILED_RE = re.compile(r"^[（(]本轮未完成[：:](.*)[)）]$")
@@ -78,6 +80,7 @@ def parse_master_md(path: Path, text: str, *, pack_path: Optional[str] = None, e
     observation: dict[str, str] = {}
     obs_line = None
     section = None
+    checks_for = None
     status = stop = ""
     engines: list[str] = []
     debate_id = None
@@ -98,6 +101,20 @@ def parse_master_md(path: Path, text: str, *, pack_path: Optional[str] = None, e
             if s.startswith("### "):
                 raise ImportFormatError(path, i + 1, "a round before the '## 议题：…' heading")
             continue
+        if _CHECKS_HEAD.match(s):
+            section, checks_for = "checks", None
+            continue
+        if section == "checks":
+            cm = _CHECKS_ROUND.match(s)
+            if cm:
+                n = int(cm.group(1))
+                checks_for = speeches[n - 1] if 0 < n <= len(speeches) else None
+                if checks_for is None:
+                    raise ImportFormatError(path, i + 1, f"checks for R{n}, which the transcript does not hold")
+                continue
+            if s.startswith(">") and checks_for is not None and not _ENGINE_RE.match(s) and not _STATUS_RE.match(s):
+                checks_for[4].append(line)
+                continue
         rm = _MROUND_RE.match(s)
         if s.startswith("### ") and not _OBS_HEAD.match(s):
             if not rm:
