@@ -101,11 +101,15 @@ def debate_theme(bank: ArgumentBank, topic: str, a: str, b: str, row_theme: str 
         return ThemeChoice(m.theme, m.title, list(m.terms), how, holders(m.theme))
 
     both = [m for m in matches if len(holders(m.theme)) == 2]
-    for m in both:  # the pair's table row names the question when the topic touches it
-        if m.theme == row_theme:
-            return choice(m)
     if both:
-        return choice(both[0])
+        # the best-scoring theme both hold; on a tie the one the topic names first (its subject usually
+        # leads: 生气的时候…念佛还是观心 asks about anger), then the pair's table row
+        top = [m for m in both if m.score == both[0].score]
+
+        def first_hit(m: ThemeMatch) -> int:
+            return min((topic.find(t) for t in m.terms if t in topic), default=len(topic))
+
+        return choice(min(top, key=lambda m: (first_hit(m), m.theme != row_theme)))
     for tid, how in ((row_theme, "row"), (CORE_THEME, "core")):  # the pair's own question before a one-sided one
         if tid and len(holders(tid)) == 2 and (not matches or how == "row"):
             t = bank.theme(tid)
