@@ -218,3 +218,24 @@ def test_the_pack_reader_takes_every_point_as_teaching_under_its_source(pack):
             if taught.get(p) != sid:
                 lost.append((slug, sid, taught.get(p), p))
     assert not lost, lost[:5]
+
+
+def test_the_written_bank_is_cached_by_content_and_a_changed_file_is_read_again(tmp_path, monkeypatch):
+    """The checked bank is kept as JSON in the user's cache, keyed by the bytes of its files: a second
+    load reads it back equal, and an edited pair file is parsed again (its new objection is there)."""
+    import shutil
+
+    from debate_core.content.arguments import load_bank
+
+    monkeypatch.setenv("DEBATE_CACHE_DIR", str(tmp_path / "cache"))
+    root = tmp_path / "pack"
+    shutil.copytree(DEFAULT_PACK, root)
+    first = load_bank(load_pack(root))
+    assert len(list((tmp_path / "cache").glob("bank-*.json"))) == 1 and not first.problems
+    assert load_bank(load_pack(root)) == first
+    f = root / "master-debate" / "arguments" / "huineng-vs-yinguang.yaml"
+    f.write_text(f.read_text(encoding="utf-8").replace("gist: 一念回光即净", "gist: 一念回光当下即净", 1),
+                 encoding="utf-8")
+    again = load_bank(load_pack(root))
+    assert len(list((tmp_path / "cache").glob("bank-*.json"))) == 2
+    assert any(r.gist == "一念回光当下即净" for r in again.pairs["huineng-vs-yinguang"].replies)

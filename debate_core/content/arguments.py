@@ -187,9 +187,53 @@ def _pairs(root: Path, pack: Pack, bank: ArgumentBank, problems: list[str]) -> d
     return out
 
 
+# A written layer is YAML that takes a few hundred ms to parse; the checked bank is kept as JSON in a
+# user cache folder, keyed by the bytes of every file it was built from and this format's version.
+BANK_CACHE_VERSION = "1"
+CACHE_DIR_ENV = "DEBATE_CACHE_DIR"
+
+
+def _cache_path(root: Path) -> Optional[Path]:
+    import hashlib
+    import os
+
+    files = sorted([root / "themes.yaml", *root.glob("master-*/arguments.yaml"), *root.glob("master-*/meta.json"),
+                    *(root / PROTOCOL_DIR / "arguments").glob("*.yaml")])
+    h = hashlib.sha1(BANK_CACHE_VERSION.encode())
+    try:
+        for f in files:
+            if f.is_file():
+                h.update(str(f.relative_to(root)).encode() + b"\0" + f.read_bytes() + b"\0")
+    except OSError:
+        return None
+    base = Path(os.environ.get(CACHE_DIR_ENV) or Path.home() / ".cache" / "debate-workbench")
+    return base / f"bank-{h.hexdigest()}.json"
+
+
 def load_bank(pack: Pack) -> ArgumentBank:
-    """The pack's argument layer: written when it has one, else derived (see the module doc)."""
+    """The pack's argument layer: written when it has one, else derived (see the module doc).  A written
+    layer is read from the user's cache when its files are unchanged (``$DEBATE_CACHE_DIR``, default
+    ~/.cache/debate-workbench); a cache that cannot be read or written is simply not used."""
     root = Path(pack.path)
+    cache = _cache_path(root) if has_layer(root) else None
+    if cache is not None and cache.is_file():
+        try:
+            return ArgumentBank.model_validate_json(cache.read_bytes())
+        except (OSError, ValueError):
+            pass
+    bank = _load_bank(pack, root)
+    if cache is not None:
+        try:
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            tmp = cache.with_suffix(".tmp")
+            tmp.write_text(bank.model_dump_json(), encoding="utf-8")
+            tmp.replace(cache)
+        except OSError:
+            pass
+    return bank
+
+
+def _load_bank(pack: Pack, root: Path) -> ArgumentBank:
     problems: list[str] = []
     themes = load_themes(root, problems)
     if not has_layer(root):
