@@ -70,7 +70,7 @@ def self_description_faults(speech: Speech) -> list[str]:
     accepts = len(re.findall(r"(?<!部分)我接受：", text))
     if accepts != kinds.count("accept"):
         out.append(f"'我接受' x{accepts} for {kinds.count('accept')} accept points")
-    holds = text.count("我仍坚持：") + text.count("我仍持原说") + text.count("我仍坚持原来的看法：")
+    holds = text.count("我仍坚持：") + text.count("仍持原说")
     if holds != kinds.count("hold"):
         out.append(f"holds x{holds} for {kinds.count('hold')} hold points")
     claim_answer = any(x.target.endswith("#0") for x in p.of("answer"))

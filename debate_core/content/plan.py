@@ -400,10 +400,11 @@ def _plan_response(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Opt
             # no reply in the bank: he holds the point the objection is aimed at, and says on what ground
             n = int(o.target.rsplit("#", 1)[1]) if "#" in o.target else 0
             held = pos.reasons[n - 1] if 0 < n <= len(pos.reasons) else None
-            plan.points.append(PlanPoint(kind="hold", text=pos.claim, ref=pos.point_id(0), target=o.id,
+            plan.points.append(PlanPoint(kind="hold", text=pos.short or pos.claim, ref=pos.point_id(0), target=o.id,
                                          target_text=o.gist) if held is None else
-                               PlanPoint(kind="hold", text=_first_sentence(held.text), ref=pos.point_id(n),
-                                         target=o.id, target_text=o.gist, source=held.source))
+                               PlanPoint(kind="hold", text=held.gist or _first_sentence(held.text),
+                                         ref=pos.point_id(n), target=o.id, target_text=o.gist,
+                                         source="" if held.gist else held.source))
     c = _contrast(bank, speaker, opponent, plan.theme, "回应", spoken)
     if c is not None:
         plan.points.append(c)

@@ -111,7 +111,8 @@ def _thin(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
 def _opening(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
     out = [f"题目问的是「{topic}」。"]
     stance = plan.of("stance")[0]
-    lead = "我的回答是：" if plan.theme_terms else f"我从「{plan.theme_title}」这一层来回答："
+    # the bank argues the theme the topic falls under: the lead says which, and never claims a fuller answer
+    lead = f"这一问落在「{plan.theme_title}」上，我在这上面的看法是："
     out.append(lead + bare(stance.text) + "。")
     reasons = plan.of("reason")
     if len(reasons) > 1:
@@ -120,14 +121,21 @@ def _opening(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
     elif reasons:
         out.append(f"理由是：{said(me, reasons[0])}")
     out += _support(plan, me, "此外，")
-    for i, c in enumerate(plan.of("contrast")):  # the other school's known position, not a speech of his yet
-        what = bare(c.target_text)
+    for i, c in enumerate(plan.of("contrast")):  # the other side's position as the bank states it, not a speech
+        what = _named(c)
         if i == 0:
-            out.append((f"{opp.short_name}向来主张{what}，在这一点上我看法不同：" if what else
-                        f"在这一点上，我与{opp.short_name}向来的主张看法不同：") + said(me, c))
+            out.append((f"{opp.short_name}的主张里有一条：{what}。在这一点上我看法不同：" if what else
+                        f"在这一点上，我与{opp.short_name}的主张看法不同：") + said(me, c))
         else:
-            out.append((f"对{opp.short_name}所说的{what}，我也另有一层看法：" if what else "还有一层：") + said(me, c))
+            out.append((f"{opp.short_name}还主张{what}，我也另有一层看法：" if what else "还有一层：") + said(me, c))
     return "".join(out)
+
+
+def _named(c: PlanPoint) -> str:
+    """The opponent's point an objection is aimed at, for its frame; "" when the objection's own text
+    already opens with it (the frame would say it twice)."""
+    what = bare(c.target_text)
+    return "" if not what or bare(c.text).startswith(what) or what in bare(c.text)[:len(what) + 6] else what
 
 
 
@@ -188,19 +196,20 @@ def _response(plan: SpeechPlan, me: Master, opp: Master) -> str:
     for p in plan.of("accept", "partly", "hold"):
         head = f"关于{bare(p.target_text)}，"
         if p.kind == "hold" and p.ref.startswith(me.slug + ":"):
-            # no reply in the bank: he holds the point it was aimed at, and names that point as his ground
-            out.append(head + f"我仍坚持原来的看法：{bare(p.text)}{cite(me, p.source)}。")
+            # no reply in the bank: he says so, and names the point he keeps (its gist, not the sentence again)
+            out.append(head + f"我没有新的答辩，仍持原说：{bare(p.text)}{cite(me, p.source)}。")
         else:
             out.append(head + STANCE_WORDS[p.kind] + "：" + said(me, p))
     for c in plan.of("contrast"):
-        what = bare(c.target_text)
-        out.append((f"至于{what}，" if what else "另外，") + said(me, c))
+        what = _named(c)
+        out.append((f"至于{opp.short_name}的主张里{what}这一条，" if what else f"对{opp.short_name}的主张，我还有一层看法：")
+                   + said(me, c))
     out += _support(plan, me, "我这一边还有一层根据：")
     return "".join(out)
 
 
 def _synthesis(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
-    out = [f"最后就「{topic}」作个收束。" if plan.theme_terms else f"最后就本场所谈的「{plan.theme_title}」作个收束。"]
+    out = [f"最后就本场所谈的「{plan.theme_title}」作个收束。"]
     mine, theirs = plan.of("stance"), plan.of("opponent_stance")
     if mine and theirs:
         out.append(f"我的主张是{bare(mine[0].text)}；{opp.short_name}的主张是{bare(theirs[0].text)}。")
@@ -213,9 +222,9 @@ def _synthesis(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
         if d.target_text:
             out.append(f"两家仍然不同的，在{d.target_text}上。")
     for c in plan.of("contrast"):
-        what = bare(c.target_text)
-        out.append((f"对{opp.short_name}所主张的{what}，我仍有一层不能放下的看法：" if what else "我仍有一层不能放下的看法：")
-                   + said(me, c))
+        what = _named(c)
+        out.append((f"对{opp.short_name}的主张里{what}这一条，我仍有一层不能放下的看法：" if what else
+                    "我仍有一层不能放下的看法：") + said(me, c))
     for r in plan.of("reason"):
         out.append(said(me, r))
     out += _support(plan, me, "我这一边的根据，还可以再补一层：")
