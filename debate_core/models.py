@@ -338,6 +338,10 @@ class Verdict(BaseModel):
     parsed: bool = True
     raw: str = ""
     judge: str = ""
+    # checked against what the judge was asked for (a row per debater, a comment per round, the reasons):
+    # True / False once checked, None when never checked (stored before the check, or imported)
+    complete: Optional[bool] = None
+    missing: list[str] = Field(default_factory=list)  # what a checked verdict lacks: winner, reasons, row:<label>, round:<n>
 
     @property
     def scores(self) -> dict[str, Optional[float]]:
@@ -475,7 +479,11 @@ class Attack(BaseModel):
     target: str  # the answered claim's id
     speaker: str
     round: int
-    kind: str = "answer"  # cites / answer (to a question) / rebuttal / challenge / concession / restatement
+    kind: str = "answer"  # cites / answer (to a question) / rebuttal / challenge / concession / objection /
+    # partly / hold / engages (an inferred or model-labelled answer)
+    evidence: Literal["explicit", "inferred", "model"] = "explicit"  # a cited id, a plan target or a typed
+    # rebuttal target / the offline aligner / a model's label (docs/research.md, The argument ledger)
+    score: Optional[float] = None  # inferred: the aligner's score
 
 
 class Ledger(BaseModel):
@@ -491,6 +499,9 @@ class Ledger(BaseModel):
     attacks: list[Attack] = Field(default_factory=list)
     dropped: list[Claim] = Field(default_factory=list)
     unresolved: list[str] = Field(default_factory=list)  # cited ids or targets that name no claim
+    evidence: list[str] = Field(default_factory=list)  # the kinds of evidence consulted: explicit, inferred, model
+    labeller: str = ""  # the model whose labels the ledger used (evidence "model")
+    refused: list[str] = Field(default_factory=list)  # recorded targets that cannot be attacks (self, not earlier)
 
 
 # ---------------------------------------------------------------- engine requests

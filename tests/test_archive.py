@@ -73,7 +73,7 @@ def test_older_archive_is_migrated_and_keeps_its_rows(tmp_path):
                     "('old1', ?, ?, ?, '立论', ?, '[]', 'ok')", [r, r - 1, f"s{r}", f"旧发言第{r}轮，言及止观双运"])
     con.close()
     arc = open_archive(path)
-    assert arc.schema_version() == SCHEMA_VERSION == 9
+    assert arc.schema_version() == SCHEMA_VERSION == MIGRATIONS[-1][0]  # every migration applied, in order
     cols = set(arc.query("SELECT column_name FROM information_schema.columns WHERE table_name = 'debates'")
                ["column_name"])
     assert {"pack_hash", "pack_path", "lang", "group_id"} <= cols
@@ -97,6 +97,10 @@ def test_older_archive_is_migrated_and_keeps_its_rows(tmp_path):
     calls = set(arc.query("SELECT column_name FROM information_schema.columns WHERE table_name = 'llm_calls'")
                 ["column_name"])
     assert "cached_tokens" in calls and "cached_tokens" in cols
+    # v10: a verdict's completeness; verdicts stored before were never checked (NULL, not complete)
+    vcols = set(arc.query("SELECT column_name FROM information_schema.columns WHERE table_name = 'verdicts'")
+                ["column_name"])
+    assert {"complete", "missing"} <= vcols
     assert arc.search_speeches("止观双运") == ["old1"]
     assert list(arc.list_debates(text="止观双运")["id"]) == ["old1"]
 

@@ -14,7 +14,8 @@ CLI and notebooks query.  It is composed of:
 * :mod:`~debate_core.archive.reads`: one debate, the list, counts and text search
   (:mod:`~debate_core.archive.text_index`);
 * :mod:`~debate_core.archive.queries`: the analytic reads and the SQL box
-  (:mod:`~debate_core.archive.sql_guard`).
+  (:mod:`~debate_core.archive.sql_guard`);
+* :mod:`~debate_core.archive.labels`: the argument ledger's cached model labels.
 
 Crash safety: a running debate records its writer (pid, host, process start
 time) and a heartbeat; :meth:`Archive.mark_interrupted` flips running debates
@@ -27,6 +28,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Optional
 
+from debate_core.archive.labels import LedgerLabels
 from debate_core.archive.connection import (DEFAULT_ARCHIVE, LOCK_TIMEOUT, REPO_ROOT, Connection, _proc_stat,
                                             default_archive_path, process_alive, writer_identity)
 from debate_core.archive.migrations import MIGRATIONS, SCHEMA_VERSION
@@ -38,7 +40,7 @@ from debate_core.errors import ArchiveError, SqlRefused
 from debate_core.scrub import scrub
 
 
-class Archive(Connection, Reads, Queries, ArchiveRecorder):
+class Archive(Connection, Reads, Queries, ArchiveRecorder, LedgerLabels):
     """A debate archive in one DuckDB file.  Safe to share between threads."""
 
     def __init__(self, path: str | Path, *, lock_timeout: float = LOCK_TIMEOUT, create: bool = True):

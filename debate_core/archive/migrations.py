@@ -1,4 +1,4 @@
-"""The archive's schema: migrations v1..v9, applied in order, and the version checks.
+"""The archive's schema: migrations v1..v12, applied in order, and the version checks.
 
 Each migration is ``(number, what it adds, steps)``; a step is one SQL statement, or a
 function of the connection for a step that needs data (v3 numbers the stored speeches).
@@ -15,7 +15,7 @@ from typing import Optional
 from debate_core.archive.values import now
 from debate_core.errors import ArchiveError
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 12
 
 _V1 = [
     """CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR)""",
@@ -181,6 +181,32 @@ _V8 = [
 
 _V9 = ["ALTER TABLE speeches ADD COLUMN plan JSON"]
 
+_V10 = [
+    # whether a verdict was checked against what the judge was asked for, and what it lacks;
+    # NULL / NULL for every verdict stored before: never checked (not "complete")
+    "ALTER TABLE verdicts ADD COLUMN complete BOOLEAN",
+    "ALTER TABLE verdicts ADD COLUMN missing VARCHAR[]",
+]
+
+_V11 = [
+    # the argument ledger's model labels (ledger ID --model M): one row per attack a model labelled, under the
+    # key of what it was shown (the prompt version and the claims), and one row per labelling run (its cost,
+    # and that it ran even when it found no attack)
+    """CREATE TABLE ledger_labels (debate_id VARCHAR NOT NULL, model VARCHAR NOT NULL, key VARCHAR NOT NULL,
+        ord INTEGER, source VARCHAR, target VARCHAR, kind VARCHAR)""",
+    """CREATE TABLE ledger_label_runs (debate_id VARCHAR NOT NULL, model VARCHAR NOT NULL, key VARCHAR NOT NULL,
+        labels INTEGER, calls INTEGER, prompt_tokens BIGINT, completion_tokens BIGINT, cost DOUBLE,
+        created_at TIMESTAMP)""",
+]
+
+_V12 = [
+    # a batch run claims each cell before it runs it (archive/claims.py): two runs of one spec share the cells;
+    # no key constraint, since every claim is written inside the archive's one write transaction
+    """CREATE TABLE IF NOT EXISTS batch_claims (batch_id VARCHAR NOT NULL, cell VARCHAR NOT NULL,
+        run_id VARCHAR NOT NULL, writer_pid INTEGER, writer_host VARCHAR, writer_start VARCHAR,
+        claimed_at TIMESTAMP, heartbeat_at TIMESTAMP)""",
+]
+
 MIGRATIONS: list[tuple[int, str, list]] = [
     (1, "debates, speeches, summaries, verdicts, observations, llm_calls", _V1),
     (2, "pack snapshot tables (packs, pack_masters, pack_sources, pack_critiques)", _V2),
@@ -191,10 +217,13 @@ MIGRATIONS: list[tuple[int, str, list]] = [
     (7, "per-judge judgments, side-swap groups (debates.group_id), published leaderboards, model names", _V7),
     (8, "cached input tokens per model call and per debate (llm_calls, debates, audit_calls .cached_tokens)", _V8),
     (9, "each master-debate speech's plan over the argument layer (speeches.plan)", _V9),
+    (10, "verdict completeness: verdicts.complete and verdicts.missing (NULL for verdicts never checked)", _V10),
+    (11, "the argument ledger's cached model labels (ledger_labels, ledger_label_runs)", _V11),
+    (12, "batch cell claims (batch_claims): concurrent runs of one spec share its cells", _V12),
 ]
 
 DEBATE_TABLES = ("speeches", "summaries", "observations", "verdicts", "verdict_rows", "verdict_rounds", "llm_calls",
-                 "judgments")
+                 "judgments", "ledger_labels", "ledger_label_runs")
 PACK_TABLES = ("packs", "pack_masters", "pack_sources", "pack_critiques")
 SOURCE_TABLES = ("leaderboards", "model_names")
 AUDIT_TABLES = ("audits", "audit_judgments", "audit_calls")

@@ -143,8 +143,8 @@ class Queries:
         return matrix_from_edges(slugs, edges), gaps
 
     # ---------------------------------------------------------------- SQL box
-    def sql(self, query: str, *, max_rows: int = 10_000, timeout: float = 10.0) -> pd.DataFrame:
-        """Run one user query strictly read-only; raises :class:`SqlRefused` (one line) otherwise.
-        The query holds this process's archive lock while it runs (live debates in the same
-        process wait to commit), hence the short default ``timeout``."""
+    def sql(self, query: str, *, max_rows: int = 10_000, timeout: Optional[float] = None) -> pd.DataFrame:
+        """Run one user query strictly read-only, in a worker process bounded by the SQL caps
+        (``timeout`` default: ``SQL_TIMEOUT_S``); raises :class:`SqlRefused` (one line) otherwise.
+        It never holds this process's archive lock: other sessions read on while it runs."""
         return run_readonly_sql(self.path, query, max_rows=max_rows, timeout=timeout, lock_timeout=self.lock_timeout)

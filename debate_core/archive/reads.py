@@ -68,7 +68,7 @@ def _build(h, speeches, summaries, obs, verdict, vrows, vrounds, calls, judgment
                                      weakness=r["weakness"] or "", score=r["score"]) for r in vrows],
                     per_round=[RoundComment(round=r["round"], comment=r["comment"] or "") for r in vrounds],
                     note=vr["note"] or "", parsed=bool(vr["parsed"]), raw=vr["raw"] or "",
-                    judge=vr["judge"] or "")
+                    judge=vr["judge"] or "", complete=vr.get("complete"), missing=list(vr.get("missing") or []))
     return Debate(
         id=h["id"], protocol=h["protocol"], topic=h["topic"], status=h["status"],
         stop_reason=h["stop_reason"] or "",

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
+from debate_core.archive.claims import BatchClaims
 from debate_core.archive.connection import FINISHED, GROUP_INTERVAL, GroupedRecorder, update_many
 from debate_core.archive.migrations import AUDIT_TABLES, DEBATE_TABLES
 from debate_core.archive.values import dumps, now, to_utc
@@ -197,7 +198,8 @@ def _outcome_rows(debate: Debate, secrets: list[str]) -> list[tuple[str, dict[st
     if v is not None:
         rows.append(("verdicts", {"debate_id": debate.id, "winner": v.winner, "summary": v.summary,
                                   "reasons": dumps(v.reasons), "note": v.note, "parsed": v.parsed,
-                                  "raw": scrub(v.raw, secrets), "judge": v.judge}))
+                                  "raw": scrub(v.raw, secrets), "judge": v.judge,
+                                  "complete": v.complete, "missing": list(v.missing)}))
         rows += [("verdict_rows", {"debate_id": debate.id, "ord": i, "label": r.label, "stance": r.stance,
                                    "strongest": r.strongest, "weakness": r.weakness, "score": r.score})
                  for i, r in enumerate(v.rows)]
@@ -206,7 +208,7 @@ def _outcome_rows(debate: Debate, secrets: list[str]) -> list[tuple[str, dict[st
     return rows
 
 
-class ArchiveRecorder(Recorder):
+class ArchiveRecorder(BatchClaims, Recorder):
     """The writes of :class:`~debate_core.archive.Archive` (sessions come from its connection)."""
 
     _fresh: dict[str, set[str]]  # speech keys written for debates this instance started
@@ -239,7 +241,8 @@ class ArchiveRecorder(Recorder):
         if v is not None:
             _insert(con, "verdicts", {"debate_id": debate.id, "winner": v.winner, "summary": v.summary,
                                       "reasons": dumps(v.reasons), "note": v.note, "parsed": v.parsed,
-                                      "raw": scrub(v.raw, secrets), "judge": v.judge})
+                                      "raw": scrub(v.raw, secrets), "judge": v.judge,
+                                      "complete": v.complete, "missing": list(v.missing)})
             _insert_many(con, "verdict_rows", [{"debate_id": debate.id, "ord": i, "label": r.label,
                                                 "stance": r.stance, "strongest": r.strongest,
                                                 "weakness": r.weakness, "score": r.score}
@@ -538,7 +541,8 @@ class ArchiveRecorder(Recorder):
         if v is not None:
             add("verdicts", []).append({"debate_id": debate.id, "winner": v.winner, "summary": v.summary,
                                         "reasons": dumps(v.reasons), "note": v.note, "parsed": v.parsed,
-                                        "raw": scrub(v.raw, secrets), "judge": v.judge})
+                                        "raw": scrub(v.raw, secrets), "judge": v.judge,
+                                        "complete": v.complete, "missing": list(v.missing)})
             add("verdict_rows", []).extend({"debate_id": debate.id, "ord": i, "label": r.label, "stance": r.stance,
                                             "strongest": r.strongest, "weakness": r.weakness, "score": r.score}
                                            for i, r in enumerate(v.rows))
