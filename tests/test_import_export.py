@@ -449,6 +449,8 @@ def test_a_topic_debate_dir_export_ends_with_the_wrap_up(tmp_path):
     assert r.returncode == 0, r.stderr
     folder = next(out.iterdir())
     assert f"wrote {folder}" in r.stderr
-    assert "## 收尾" in r.stderr and f"debate-log.md 与 verdict.md 在 `{folder}`" in r.stderr
+    # the wrap-up names the files the export wrote, by their paths
+    assert "## 收尾" in r.stderr and f"`{folder}/debate-log.md` 与 `{folder}/verdict.md`" in r.stderr
+    assert (folder / "debate-log.md").is_file() and (folder / "verdict.md").is_file()
     assert f"存档 `{a.path}`" in r.stderr and r.stderr.rstrip().endswith("可以逐条追溯。")
     assert "参考结论，非定论" in r.stderr

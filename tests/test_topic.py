@@ -33,7 +33,8 @@ def envelope(label: str, round_no: int, *, no_new: bool = False, fenced: bool = 
     data = {"stance": "whatever", "no_new_points": no_new,
             "arguments": [] if no_new else [{"id": f"A{round_no}", "point": f"{label}第{round_no}轮论点",
                                               "reasoning": "理由", "evidence": "例子"}],
-            "rebuttals": [] if round_no == 1 else [{"target": "辩手乙 A1", "type": "反驳", "content": f"{label}的反驳"}]}
+            "rebuttals": [] if round_no == 1 else [{"target": "辩手甲 A1" if label == "辩手乙" else "辩手乙 A1",
+                                                    "type": "反驳", "content": f"{label}的反驳"}]}
     text = json.dumps(data, ensure_ascii=False)
     return f"好的。\n```json\n{text}\n```" if fenced else text
 
@@ -319,7 +320,9 @@ def test_drifted_envelopes_from_the_sample_are_accepted():
     assert s.status == "ok" and s.retries == 0
     assert [a["point"] for a in s.envelope["arguments"]] == ["懂爱是稳定供给的能力", "无证据的论点"]
     assert s.envelope["arguments"][1]["evidence"] == ""
-    assert s.envelope["rebuttals"][0]["content"] == "塞进反驳里的收尾论点"
+    # round 1 is a blind opening: its rebuttal is dropped (and said so); round 2 keeps the drifted one
+    assert s.envelope["rebuttals"] == [] and s.warnings == ["第 1 轮是盲立论，看不到其他辩手：丢弃了 1 条反驳"]
+    assert d.rounds[2].envelope["rebuttals"][0]["content"] == "塞进反驳里的收尾论点"
 
 
 # -------------------------------------------------------------- empty rounds
@@ -590,14 +593,23 @@ def test_every_round_empty_means_no_debate_and_the_judge_is_not_asked():
         d = run(srv, rec)
     assert "judge" not in script.kinds and not [c for c in d.llm_calls if c.purpose == "verdict"]
     assert d.status == "failed" and d.verdict is None
-    assert d.stop_reason.startswith("未成辩论：跑过的 1 轮里每位辩手都没有说出任何论点或反驳（两次回复都不是合法信封")
-    assert "所以没有请裁判裁决" in d.stop_reason
+    # the cause once, with whose it was (the same cause twice is said once, not nested twice)
+    assert d.stop_reason == ("未成辩论：跑过的 1 轮里每位辩手都没有说出任何论点或反驳（辩手甲、辩手乙：两次回复都不是"
+                             "合法信封（回复里没有 JSON 对象），按空产出记录），所以没有请裁判裁决。检查模型配置后可续跑，"
+                             "辩论会从立论重新开始")
     assert {s.round for s in d.rounds} == {1}  # an empty first round, tried twice, ends it
     assert rec.events[-1] == ("update", "failed")
-    assert "**未成辩论，没有裁决。**" in verdict_md(d)
+    # one story: no warning that a judge will rule, no judge block, the cause said once
+    assert d.warnings == ["第 1 轮：所有辩手都没有有效产出，本轮重跑一次"]
     md = render_markdown(d)
-    assert "- **判赢**：未成辩论，没有请裁判" in md and "参考结论" not in md
-    assert md.rstrip().endswith("本场未成辩论，没有裁决，也就没有结论；已有的记录都在 debate-log.md 里，可以逐条追溯。")
+    assert "裁判只依据" not in md and "# 裁判判词" not in md and "独立裁判（未参与辩论" not in md
+    assert md.count("回复里没有 JSON 对象") == 1 and md.count("未成辩论：") == 1
+    assert "> 注：辩手甲第 1 轮没有有效产出，按空产出处理（原因见文末的停机说明）" in md
+    assert "- **判赢**：未成辩论，没有请裁判" in md and "参考结论" not in md and "debate-log.md 里" not in md
+    assert md.rstrip().endswith("本场未成辩论，没有裁决，也就没有结论；已有的记录可以用「产物」一行的命令写成文件。")
+    # the folder's verdict.md says no judge was asked, and points at the log it sits beside
+    assert verdict_md(d).endswith("**未成辩论，没有请裁判，所以没有裁决。** 原因见 debate-log.md 文末的停机说明。\n")
+    assert wrap_up_md(d, export="/tmp/x.debate").rstrip().endswith("已有的记录在 `/tmp/x.debate/debate-log.md` 里。")
 
 
 def test_envelopes_that_say_nothing_in_every_round_are_no_debate_either():
@@ -636,18 +648,26 @@ def test_wrap_up_after_the_verdict_follows_the_seed():
         "- **轮次**：跑了 2 轮（上限 3 轮），自然收敛（第 2 轮全员无新论点）",
         "- **模式**：正常（2 位辩手各用一个不同的模型，互相匿名）",
         "- **判赢**：辩手甲（坐班更好）胜出——辩手甲论证更完整",
-        f"- **产物**：辩论编号 `{d.id}`；存档 `/data/runs.duckdb`；debate-log.md 与 verdict.md 在 `/tmp/远程.debate`",
+        f"- **产物**：辩论编号 `{d.id}`；存档 `/data/runs.duckdb`；`/tmp/远程.debate/debate-log.md` 与 "
+        "`/tmp/远程.debate/verdict.md`",
         ""]
-    assert w.rstrip().splitlines()[-1] == ("> 这是 AI 辩论给出的参考结论，非定论；每一轮的论点与反驳都记在 debate-log.md "
-                                           "里，可以逐条追溯。")
-    assert render_markdown(d).rstrip().endswith(w.rstrip().splitlines()[-1])
+    assert w.rstrip().splitlines()[-1] == ("> 这是 AI 辩论给出的参考结论，非定论；每一轮的论点与反驳都记在 "
+                                           "`/tmp/远程.debate/debate-log.md` 里，可以逐条追溯。")
+    # without an export no file is named as if it existed: the record, and the command that writes it
+    plain = wrap_up_md(d)
+    assert "debate-log.md 里" not in plain and "debate-log.md`" not in plain
+    assert plain.rstrip().splitlines()[-1] == ("> 这是 AI 辩论给出的参考结论，非定论；每一轮的论点与反驳都在本场的记录里，"
+                                               "可以逐条追溯（写成文件的命令见「产物」一行）。")
+    assert f"`python -m debate_core export {d.id} --format md --out {d.id}.md`" in plain
+    assert render_markdown(d).rstrip().endswith(plain.rstrip().splitlines()[-1])
     # a capped, degraded debate says so; without an export it says how to write the files
     with ScriptedServer(Script(debater=lambda l, r, a, b: envelope(l, r))) as srv:
         d2 = run(srv, models=["openai/solo"])
     w2 = wrap_up_md(d2)
     assert "- **轮次**：跑了 3 轮（上限 3 轮），触顶停机（3 轮上限）" in w2
     assert "- **模式**：降级（1 个模型供 2 位辩手轮流使用，非异构）" in w2
-    assert f"`python -m debate_core export {d2.id} --format debate-dir` 可写出 debate-log.md 与 verdict.md" in w2
+    assert (f"写成文件：`python -m debate_core export {d2.id} --format md --out {d2.id}.md`（全文），或 "
+            "`--format debate-dir`（写出 debate-log.md 与 verdict.md 两个文件）") in w2
 
 
 ALLOWED_LATIN = {"JSON", "json", "arguments", "rebuttals", "no_new_points", "true", "md", "debate", "log",
@@ -686,7 +706,7 @@ def test_a_chinese_topic_debate_shows_and_sends_chinese_only(capsys, monkeypatch
     assert "第 2 轮：所有辩手都没有有效产出，本轮重跑一次" in data["warnings"]
     progress = [line for line in err.splitlines() if line.startswith("  第")]
     assert progress[:2] == ["  第 1 轮｜辩手甲 立论 完成（重发 1 次）",
-                            "  第 1 轮｜辩手乙 立论 空产出：两次回复都不是合法信封（回复里没有 JSON 对象；重发后：回复里没有 JSON 对象），按空产出记录"]
+                            "  第 1 轮｜辩手乙 立论 空产出：两次回复都不是合法信封（回复里没有 JSON 对象），按空产出记录"]
     assert len(progress) == 6 and len(repairs) >= 4
     for text in shown + progress + repairs:
         assert not latin_words(text), text

@@ -142,3 +142,12 @@ def test_markdown_parser_never_raises(text):
     assert v.parsed == (v.winner is not None)
     for r in v.rows:
         assert r.score is None or 0 <= r.score <= 10
+
+
+def test_trial_synonyms_and_a_winner_written_with_its_win_word():
+    v = parse_verdict(json.dumps({"winner": "con", "reasoning": "证据", "per_round": [{"round": 1, "commentary": "好"}]},
+                                 ensure_ascii=False), trial=True)
+    assert v.reasons == {"判词": "证据"} and [(c.round, c.comment) for c in v.per_round] == [(1, "好")]
+    # 反方胜 / 正方胜出: the side is read even with the win word right after it (no word boundary in Chinese)
+    assert parse_verdict("**裁决：反方胜**——证据更具体", trial=True).winner == "con"
+    assert parse_verdict("胜方：正方胜出", trial=True).winner == "pro"

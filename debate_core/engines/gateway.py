@@ -405,7 +405,8 @@ class Gateway:
     router: Optional[Any] = None
 
     # ------------------------------------------------------------------ helpers
-    def _kwargs(self, messages: list[dict], stream: bool, tools: Optional[list] = None) -> dict:
+    def _kwargs(self, messages: list[dict], stream: bool, tools: Optional[list] = None,
+                response_format: Optional[dict] = None) -> dict:
         sent = cache_layout(messages) if wants_cache_control(self.model) else plain_messages(messages)
         kw: dict[str, Any] = dict(model=self.model, messages=sent, temperature=self.temperature,
                                   timeout=self.timeout, num_retries=0, max_retries=0, stream=stream)
@@ -419,6 +420,8 @@ class Gateway:
             kw["stream_options"] = {"include_usage": True}
         if tools:
             kw["tools"] = tools
+        if response_format:
+            kw["response_format"] = response_format  # structured output (a judge's verdict schema)
         if self.router is not None:
             for key in ("api_base", "api_key", "num_retries", "max_retries"):
                 kw.pop(key, None)  # the router's deployments and retry settings govern
@@ -476,8 +479,10 @@ class Gateway:
 
     # ------------------------------------------------------------------- calls
     def complete(self, messages: list[dict], *, purpose: str = "speech", on_token: Optional[TokenCallback] = None,
-                 tools: Optional[list] = None, **meta: Any) -> Generation:
-        """One completion with bounded retries.  Raises :class:`GatewayError`."""
+                 tools: Optional[list] = None, response_format: Optional[dict] = None, **meta: Any) -> Generation:
+        """One completion with bounded retries.  Raises :class:`GatewayError`.
+
+        ``response_format`` is passed to litellm as it is (``{"type": "json_schema", …}``)."""
         lm = litellm()
         stream = on_token is not None and not tools
         attempt = 0
@@ -488,7 +493,7 @@ class Gateway:
             try:
                 if stream:
                     chunks = []
-                    it = self._client(lm).completion(**self._kwargs(messages, True))
+                    it = self._client(lm).completion(**self._kwargs(messages, True, None, response_format))
                     try:
                         for chunk in it:
                             chunks.append(chunk)
@@ -504,7 +509,7 @@ class Gateway:
                         raise GatewayError(EMPTY_CAUSE, retryable=True)
                     resp = lm.stream_chunk_builder(chunks, messages=plain_messages(messages))
                 else:
-                    resp = self._client(lm).completion(**self._kwargs(messages, False, tools))
+                    resp = self._client(lm).completion(**self._kwargs(messages, False, tools, response_format))
                 gen = self._finish(resp, messages, (time.perf_counter() - t0) * 1000)
                 _reject_empty(gen)
                 gen.retries = attempt
@@ -533,14 +538,14 @@ class Gateway:
                 attempt += 1
 
     async def acomplete(self, messages: list[dict], *, purpose: str = "speech", tools: Optional[list] = None,
-                        **meta: Any) -> Generation:
+                        response_format: Optional[dict] = None, **meta: Any) -> Generation:
         """Async twin of :meth:`complete` (litellm.acompletion), for parallel debaters."""
         lm = litellm()
         attempt = 0
         while True:
             t0 = time.perf_counter()
             try:
-                resp = await self._client(lm).acompletion(**self._kwargs(messages, False, tools))
+                resp = await self._client(lm).acompletion(**self._kwargs(messages, False, tools, response_format))
                 gen = self._finish(resp, messages, (time.perf_counter() - t0) * 1000)
                 _reject_empty(gen)
                 gen.retries = attempt

@@ -8,6 +8,11 @@ the first byte, an empty completion, tool calls.
 
 Point litellm at it with ``model="openai/<any name>"`` and ``api_base=server.url``.
 
+Every request body is kept whole in ``server.requests`` (``response_format`` included:
+:meth:`ScriptedServer.response_formats` lists what each request asked for).  With
+``response_format="refuse"`` it answers a request that carries one with a 400, as a server
+without structured output does.
+
 With ``prompt_cache=True`` it also plays a provider's prompt cache (:class:`PromptCache`):
 usage reports the cached input tokens.  ``POST /v1/messages`` speaks Anthropic's Messages
 API (non-streaming) for ``model="anthropic/<name>"``, honouring ``cache_control`` breakpoints.
@@ -152,6 +157,10 @@ class _Handler(BaseHTTPRequestHandler):
             self._anthropic(server, body)
             return
         server._record(body)
+        if body.get("response_format") and server.response_format == "refuse":
+            self._send_json(400, {"error": {"message": "response_format is not supported by this server",
+                                            "type": "invalid_request_error", "code": 400}})
+            return
         reply = server.script(body)
         if isinstance(reply, str):
             reply = Reply(text=reply)
@@ -273,8 +282,10 @@ class ScriptedServer:
     """``with ScriptedServer(script) as srv: ... srv.url ... srv.requests``"""
 
     def __init__(self, script: Optional[Script] = None, host: str = "127.0.0.1", port: int = 0, *,
-                 prompt_cache: Union[bool, PromptCache, None] = None):
+                 prompt_cache: Union[bool, PromptCache, None] = None, response_format: str = "accept"):
         self.script: Script = script or (lambda body: Reply(text="ok"))
+        # "accept": a request's response_format is kept (and the script answers); "refuse": a 400 for it
+        self.response_format = response_format
         # a provider's prompt cache, simulated (usage reports cached input tokens); off by default
         self.prompt_cache = PromptCache() if prompt_cache is True else (prompt_cache or None)
         self.requests: list[dict] = []
@@ -295,6 +306,11 @@ class ScriptedServer:
     def messages(self) -> list[list[dict]]:
         with self._lock:
             return [r.get("messages", []) for r in self.requests]
+
+    def response_formats(self) -> list[Optional[dict]]:
+        """Each request's ``response_format`` (None where it sent none), in order."""
+        with self._lock:
+            return [r.get("response_format") for r in self.requests]
 
     def start(self) -> "ScriptedServer":
         self._thread = threading.Thread(target=self._httpd.serve_forever, name="scripted-llm", daemon=True)

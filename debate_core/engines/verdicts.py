@@ -1,4 +1,12 @@
-"""Judge verdicts: parse what a judge wrote, in Markdown or JSON, into a :class:`Verdict`.
+"""Judge verdicts: parse what a judge wrote, in JSON or Markdown, into a :class:`Verdict`.
+
+JSON is read through pydantic models of every judge output (:class:`TopicVerdictOut` with
+its :class:`RowOut` rows, :class:`TrialVerdictOut` with its :class:`RoundCommentOut`
+comments), which take the synonyms judges write (``reasoning`` / ``reason`` for
+``reasons``, ``commentary`` / ``comments`` for ``comment``, ``table`` / ``scores`` for
+``rows``, Chinese keys); :func:`response_schema` gives their JSON schema for a call's
+``response_format``.  Asking the judge, the one repair and completeness live in
+:mod:`debate_core.engines.judging`.
 
 The topic-debate judge may answer in the sample's Markdown form::
 
@@ -25,7 +33,9 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Iterable, Optional
+from typing import Any, Iterable, Literal, Optional
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, model_validator
 
 from debate_core.engines.envelopes import extract_json
 from debate_core.models import RoundComment, Verdict, VerdictRow
@@ -248,16 +258,248 @@ def parse_verdict_markdown(text: str, labels: Optional[Iterable[str]] = None, *,
     )
 
 
-# --------------------------------------------------------------------------- JSON
+# ----------------------------------------------------------------- the schema (JSON)
+#
+# What a judge is asked to return, as pydantic models: the JSON schema sent as the call's
+# ``response_format`` comes from them (:func:`response_schema`), and a JSON answer is read
+# through them.  Reading is tolerant: the ``mode="before"`` validators take the synonyms a
+# judge writes (``reasoning`` / ``reason`` for ``reasons``; ``commentary`` / ``comments`` for
+# ``comment``; ``table`` / ``scores`` for ``rows``; Chinese keys), reasons given as a string or
+# a list, rows keyed by label, labels in either language.  The validation context carries the
+# debate's ``labels``, ``lang`` and whether it is a ``trial``.
+
+REASONS_KEYS = ("reasons", "reasoning", "reason", "rationale", "justification", "判词", "理由")
+SUMMARY_KEYS = ("summary", "conclusion", "verdict_summary", "结论", "判赢结论", "裁决")
+NOTE_KEYS = ("note", "to_reader", "note_to_readers", "reader_note", "给读者的话", "给读者")
+WINNER_KEYS = ("winner", "winning_label", "winning_side", "胜方", "获胜方")
+ROWS_KEYS = ("rows", "table", "scores", "debaters", "assessments", "assessment", "逐方点评表", "逐方点评", "点评表")
+PER_ROUND_KEYS = ("per_round", "rounds", "round_comments", "per_round_commentary", "commentary", "comments", "逐轮点评")
+COMMENT_KEYS = ("comment", "commentary", "comments", "点评", "评语", "text")
+ROW_KEYS = {"label": ("label", "debater", "辩手", "name", "side", "who"),
+            "stance": ("stance", "position", "立场"),
+            "strongest": ("strongest", "strongest_argument", "strongest_point", "strength", "最强论点"),
+            "weakness": ("weakness", "fatal_weakness", "weakest_point", "weak_point", "致命弱点", "弱点"),
+            "score": ("score", "rating", "points", "评分", "得分")}
+
+
+def _ctx(info: ValidationInfo) -> dict:
+    return getattr(info, "context", None) or {}
+
+
+def _lang_of(ctx: dict) -> Optional[str]:
+    return ctx.get("lang") or labels_lang(ctx.get("labels"))
+
+
+def _pick(data: dict, keys: Iterable[str]) -> Any:
+    """The value of the first of ``keys`` present in ``data`` (latin keys in any case)."""
+    low = {str(k).lower(): v for k, v in data.items()}
+    for k in keys:
+        if k in data:
+            return data[k]
+        if k.lower() in low:
+            return low[k.lower()]
+    return None
+
+
+def _flat(value: Any, sep: str = "；") -> str:
+    """A judge's value as plain text: lists joined, ``{key: text}`` as ``key：text``."""
+    if value is None:
+        return ""
+    if isinstance(value, (list, tuple)):
+        return sep.join(t for t in (_flat(v, sep) for v in value) if t)
+    if isinstance(value, dict):
+        colon = ": " if sep == "; " else "："
+        return sep.join(f"{k}{colon}{t}" for k, v in value.items() if (t := _flat(v, sep)))
+    return _plain(str(value))
+
+
+def _canonical_reason(key: str, lang: str) -> str:
+    low = key.lower()
+    if re.search(r"论点|strength", low) or re.search(r"攻防|attack|clash|defen", low) or re.search(
+            r"硬伤|flaw|logic", low):
+        return _reason_key(key, lang)
+    return key.strip()
+
+
+def _reasons(value: Any, lang: str) -> dict[str, str]:
+    sep = "; " if lang == "en" else "；"
+    unkeyed = UNKEYED["en" if lang == "en" else "zh"]
+    if isinstance(value, dict):
+        out: dict[str, str] = {}
+        for k, v in value.items():
+            text = _flat(v, sep)
+            if text:
+                key = _canonical_reason(str(k), lang)
+                out[key] = f"{out[key]}{sep}{text}" if key in out else text
+        return out
+    if isinstance(value, (list, tuple)):
+        text = "\n".join(f"- {t}" for t in (_flat(v, sep) for v in value) if t)
+        return {unkeyed: text} if text else {}
+    text = _flat(value, sep)
+    return {unkeyed: text} if text else {}
+
+
+class RowOut(BaseModel):
+    """One debater's line of a topic-debate verdict."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    label: str = Field(description="the debater's label, as listed")
+    stance: str = ""
+    strongest: str = Field("", description="its strongest argument")
+    weakness: str = Field("", description="its fatal weakness")
+    score: Optional[float] = Field(None, description="0 to 10")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _coerce(cls, data: Any, info: ValidationInfo) -> Any:
+        if not isinstance(data, dict):
+            raise ValueError("a row must be an object")
+        lang = _lang_of(_ctx(info))
+        out = {k: _pick(data, names) for k, names in ROW_KEYS.items()}
+        label = _flat(out["label"])
+        m = _LABEL.search(label)
+        if m:
+            label = _label_of(m, lang)
+        elif len(label) == 1 and label in LABEL_CHARS:
+            label = _label(LABEL_CHARS.index(label), lang or "zh")
+        score = out["score"]
+        if isinstance(score, (int, float)) and not isinstance(score, bool):
+            score = float(score)
+        else:
+            score = parse_score(str(score)) if score is not None and str(score).strip() else None
+        return {"label": label, "stance": _flat(out["stance"]), "strongest": _flat(out["strongest"]),
+                "weakness": _flat(out["weakness"]), "score": score if score is not None and 0 <= score <= 10 else None}
+
+
+def _rows(value: Any) -> list:
+    if isinstance(value, dict):  # {"辩手甲": {...}} or {"辩手甲": 7}
+        value = [{"label": k, **(v if isinstance(v, dict) else {"score": v})} for k, v in value.items()]
+    return [r for r in value if isinstance(r, dict)] if isinstance(value, list) else []
+
+
+class TopicVerdictOut(BaseModel):
+    """A topic-debate judge's verdict: one winning label, the reasons, a row per debater, a note."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    winner: Optional[str] = Field(None, description="the winning debater's label")
+    summary: str = Field("", description="the ruling in one sentence: what decided it")
+    reasons: dict[str, str] = Field(default_factory=dict)
+    rows: list[RowOut] = Field(default_factory=list)
+    note: str = ""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _coerce(cls, data: Any, info: ValidationInfo) -> Any:
+        if not isinstance(data, dict):
+            raise ValueError("a verdict must be an object")
+        ctx = _ctx(info)
+        lang = _lang_of(ctx)
+        labels = ctx.get("labels")
+        winner = _winner_from(_pick(data, WINNER_KEYS), set(labels) if labels else None, False, lang)
+        if winner is not None and labels and winner not in labels:
+            winner = None
+        return {"winner": winner, "summary": _flat(_pick(data, SUMMARY_KEYS)),
+                "reasons": _reasons(_pick(data, REASONS_KEYS), lang or "zh"),
+                "rows": _rows(_pick(data, ROWS_KEYS)), "note": _flat(_pick(data, NOTE_KEYS))}
+
+
+class RoundCommentOut(BaseModel):
+    """A trial judge's comment on one round."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    round: int
+    comment: str = ""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _coerce(cls, data: Any, info: ValidationInfo) -> Any:
+        if isinstance(data, dict):
+            m = _NUMBER.search(str(_pick(data, ("round", "round_no", "轮次", "轮")) or ""))
+            comment = _pick(data, COMMENT_KEYS)
+            if comment is None:  # {"round": 1, "pro": "…", "con": "…"}: the rest is the comment
+                comment = {k: v for k, v in data.items() if str(k).lower() not in ("round", "round_no", "轮次", "轮")}
+            sep = "; " if _lang_of(_ctx(info)) == "en" else "；"
+            return {"round": int(float(m.group(1))) if m else 0, "comment": _flat(comment, sep)}
+        raise ValueError("a round comment must be an object")
+
+
+def _per_round(value: Any) -> list:
+    if isinstance(value, dict):  # {"1": "…", "第2轮": "…"}
+        value = [{"round": k, "comment": v} for k, v in value.items()]
+    if not isinstance(value, list):
+        return []
+    out = []
+    for i, item in enumerate(value, 1):
+        if isinstance(item, str):
+            out.append({"round": i, "comment": item})
+        elif isinstance(item, dict):
+            if _pick(item, ("round", "round_no", "轮次", "轮")) is None:
+                item = {**item, "round": i}
+            out.append(item)
+    return out
+
+
+class TrialVerdictOut(BaseModel):
+    """A trial judge's verdict: a comment per round, the winner (pro / con / draw), the reasons."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    per_round: list[RoundCommentOut] = Field(default_factory=list)
+    winner: Optional[Literal["pro", "con", "draw"]] = None
+    summary: str = Field("", description="the verdict in one sentence")
+    reasons: dict[str, str] = Field(default_factory=dict)
+    note: str = ""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _coerce(cls, data: Any, info: ValidationInfo) -> Any:
+        if not isinstance(data, dict):
+            raise ValueError("a verdict must be an object")
+        lang = _lang_of(_ctx(info)) or "zh"
+        per_round = _pick(data, PER_ROUND_KEYS)
+        if isinstance(per_round, str):  # a top-level "commentary" string is no per-round commentary
+            per_round = None
+        return {"per_round": _per_round(per_round),
+                "winner": _winner_from(_pick(data, WINNER_KEYS), None, True, lang),
+                "summary": _flat(_pick(data, SUMMARY_KEYS)), "reasons": _reasons(_pick(data, REASONS_KEYS), lang),
+                "note": _flat(_pick(data, NOTE_KEYS))}
+
+
+def response_schema(*, labels: Optional[Iterable[str]] = None, trial: bool = False, lang: str = "zh") -> dict:
+    """The JSON schema a judge is asked to fill (for ``response_format``): from the models above,
+    with the winner limited to the debate's labels (a trial's to pro / con / draw), the reasons a
+    string for a trial and the three keyed reasons for a topic debate."""
+    if trial:
+        schema = TrialVerdictOut.model_json_schema()
+        props = schema["properties"]
+        props["winner"] = {"type": "string", "enum": ["pro", "con", "draw"]}
+        props["reasons"] = {"type": "string"}
+        props["per_round"]["minItems"] = 1
+        props.pop("note", None)  # a trial's judge is asked for no note
+        schema["required"] = ["per_round", "winner", "summary", "reasons"]
+    else:
+        schema = TopicVerdictOut.model_json_schema()
+        props = schema["properties"]
+        labels = list(labels or [])
+        props["winner"] = {"type": "string", **({"enum": labels} if labels else {})}
+        keys = REASON_KEYS_EN if lang == "en" else REASON_KEYS
+        props["reasons"] = {"type": "object", "properties": {k: {"type": "string"} for k in keys},
+                            "required": list(keys), "additionalProperties": {"type": "string"}}
+        if labels:
+            props["rows"]["minItems"] = len(labels)
+        schema["required"] = ["winner", "summary", "reasons", "rows"]
+    return schema
 
 
 def _winner_from(value: Any, labels: Optional[set[str]], trial: bool, lang: Optional[str] = None) -> Optional[str]:
-    if value is None:
+    if value is None or isinstance(value, (dict, list)):
         return None
     v = _plain(str(value)).strip()
     if trial:
-        low = v.lower()
-        low = re.sub(r"^the\s+", "", low)
+        low = re.sub(r"^the\s+", "", v.lower())
         for key, norm in TRIAL_WINNERS.items():
             if low == key or low.startswith(key):
                 return norm
@@ -274,68 +516,9 @@ def _winner_from(value: Any, labels: Optional[set[str]], trial: bool, lang: Opti
     return None
 
 
-def _reasons_from(value: Any, lang: str = "zh") -> dict[str, str]:
-    unkeyed = UNKEYED["en" if lang == "en" else "zh"]
-    if isinstance(value, dict):
-        return {str(k): _plain(str(v)) for k, v in value.items() if str(v).strip()}
-    if isinstance(value, list):
-        text = "\n".join(f"- {_plain(str(v))}" for v in value if str(v).strip())
-        return {unkeyed: text} if text else {}
-    if isinstance(value, str) and value.strip():
-        return {unkeyed: value.strip()}
-    return {}
-
-
-def _rows_from(value: Any, lang: Optional[str] = None) -> list[VerdictRow]:
-    rows = []
-    if isinstance(value, dict):  # {"辩手甲": {...}}
-        value = [{"label": k, **(v if isinstance(v, dict) else {"score": v})} for k, v in value.items()]
-    for item in value or []:
-        if not isinstance(item, dict):
-            continue
-        label = str(item.get("label") or item.get("debater") or item.get("辩手") or "").strip()
-        m = _LABEL.search(label)
-        if m:
-            label = _label_of(m, lang)
-        score = item.get("score", item.get("评分"))
-        try:
-            score = float(score) if score is not None and str(score).strip() != "" else None
-        except (TypeError, ValueError):
-            score = parse_score(str(score))
-        if score is not None and not 0 <= score <= 10:
-            score = None
-        rows.append(VerdictRow(label=label, stance=_plain(str(item.get("stance") or item.get("立场") or "")),
-                               strongest=_plain(str(item.get("strongest") or item.get("最强论点") or "")),
-                               weakness=_plain(str(item.get("weakness") or item.get("致命弱点") or "")),
-                               score=score))
-    return [r for r in rows if r.label]
-
-
-def _per_round_from(value: Any) -> list[RoundComment]:
-    out = []
-    if isinstance(value, dict):
-        value = [{"round": k, "comment": v} for k, v in value.items()]
-    for i, item in enumerate(value or [], 1):
-        if isinstance(item, str):
-            out.append(RoundComment(round=i, comment=item.strip()))
-            continue
-        if not isinstance(item, dict):
-            continue
-        m = _NUMBER.search(str(item.get("round", i)))
-        comment = item.get("comment") or item.get("commentary") or item.get("点评") or ""
-        if isinstance(comment, (dict, list)):
-            comment = json.dumps(comment, ensure_ascii=False)
-        out.append(RoundComment(round=int(float(m.group(1))) if m else i, comment=str(comment).strip()))
-    return out
-
-
-def parse_verdict_json(text: str, labels: Optional[Iterable[str]] = None, *, trial: bool = False,
-                       lang: Optional[str] = None) -> Optional[Verdict]:
-    """A verdict from a JSON object in the text, or None when there is no usable one.
-
-    ``lang`` (default: the labels', else Chinese) names the unkeyed reasons and the labels' form."""
-    labels = list(labels) if labels else None
-    lang = lang or labels_lang(labels)
+def _json_verdict(text: str, labels: Optional[list[str]], trial: bool, lang: Optional[str]) -> Optional[Verdict]:
+    """What a JSON object in ``text`` says, read through the schema (``parsed`` when it names a
+    winner; the parts are kept either way); None when the text holds no JSON object."""
     candidate = extract_json(text or "")
     if candidate is None:
         return None
@@ -343,81 +526,91 @@ def parse_verdict_json(text: str, labels: Optional[Iterable[str]] = None, *, tri
         data = json.loads(candidate)
     except json.JSONDecodeError:
         return None
-    if not isinstance(data, dict):
+    ctx = {"labels": labels, "lang": lang, "trial": trial}
+    try:
+        out = (TrialVerdictOut if trial else TopicVerdictOut).model_validate(data, context=ctx)
+    except ValidationError:
         return None
-    allowed = set(labels) if labels else None
-    winner = _winner_from(data.get("winner", data.get("胜方")), allowed, trial, lang)
-    if winner is None or (not trial and allowed is not None and winner not in allowed):
-        return None
-    return Verdict(
-        winner=winner, summary=_plain(str(data.get("summary") or data.get("conclusion") or "")),
-        reasons=_reasons_from(data.get("reasons", data.get("判词")), lang or "zh"),
-        rows=_rows_from(data.get("rows") or data.get("table") or data.get("scores"), lang),
-        per_round=_per_round_from(data.get("per_round") or data.get("rounds")),
-        note=_plain(str(data.get("note") or data.get("to_reader") or "")), parsed=True, raw=text,
-    )
+    rows = [VerdictRow(**r.model_dump()) for r in getattr(out, "rows", []) if r.label]
+    per_round = [RoundComment(round=c.round, comment=c.comment) for c in getattr(out, "per_round", [])]
+    return Verdict(winner=out.winner, summary=out.summary, reasons=out.reasons, rows=rows, per_round=per_round,
+                   note=out.note, parsed=out.winner is not None, raw=text)
+
+
+def parse_verdict_json(text: str, labels: Optional[Iterable[str]] = None, *, trial: bool = False,
+                       lang: Optional[str] = None) -> Optional[Verdict]:
+    """A verdict from a JSON object in the text, or None when there is none naming a usable winner.
+
+    ``lang`` (default: the labels', else Chinese) names the unkeyed reasons and the labels' form."""
+    labels = list(labels) if labels else None
+    v = _json_verdict(text, labels, trial, lang or labels_lang(labels))
+    return v if v is not None and v.parsed else None
 
 
 # ------------------------------------------------------------------------ trial md
 
 _ROUND_HEAD = re.compile(r"(?:第\s*(\d+)\s*轮|round\s*(\d+))", re.I)
+_ROUND_LINE = re.compile(r"^\s*(?:[-*]\s+)?(?:\*\*)?\s*(?:第\s*(\d+)\s*轮|round\s*(\d+))\s*(?:\*\*)?\s*[:：]\s*"
+                         r"(?:\*\*\s*)?(.+)$", re.I)
+_REASON_LINE = re.compile(r"^\s*(?:[-*]\s+)?(?:\*\*)?\s*(判词|理由|reasons?|reasoning)\s*(?:\*\*)?\s*[:：]\s*"
+                          r"(?:\*\*\s*)?(.+)$", re.I)
+_TRIAL_WINNER = re.compile(r"(?:胜方|获胜方|\bwinner\b|裁决|判定|\bverdict\b)\s*[:：]?\s*\**\s*(?:the\s+)?"
+                           r"(pro|con|draw|tie|affirmative|negative|正方|反方|平局)(?![A-Za-z])", re.I)
 
 
 def parse_trial_markdown(text: str, lang: str = "zh") -> Verdict:
-    """A trial verdict written as Markdown (Chinese or English): per-round sections plus a winner
-    line (``胜方：反方`` / ``**Winner:** Pro``); never raises."""
+    """A trial verdict written as Markdown (Chinese or English): per-round sections or lines
+    (``## 第 1 轮`` / ``- **Round 1**: …``), the reasons (a ``## 理由`` / ``## Reasons`` section or a
+    ``**判词**：…`` line) and a winner line (``胜方：反方`` / ``**Winner:** Pro``); never raises."""
     text = (text or "").replace("\r\n", "\n")
-    per_round, reasons, winner = [], {}, None
+    unkeyed = UNKEYED["en" if lang == "en" else "zh"]
+    comments: dict[int, str] = {}
+    reasons: dict[str, str] = {}
     for heading, body in _sections(text):
         m = _ROUND_HEAD.search(heading)
-        if m:
-            per_round.append(RoundComment(round=int(m.group(1) or m.group(2)), comment=_plain(body)))
-        elif any(k in heading for k in ("理由", "reason", "Reason")):
-            reasons = {UNKEYED["en" if lang == "en" else "zh"]: _plain(body)}
-    m = re.search(r"(?:胜方|获胜方|\bwinner\b|裁决|判定|\bverdict\b)\s*[:：]?\s*\**\s*(?:the\s+)?"
-                  r"(pro|con|draw|tie|affirmative|negative|正方|反方|平局)\b", text, re.I)
-    if m:
-        winner = TRIAL_WINNERS[m.group(1).lower()]
-    return Verdict(winner=winner, per_round=per_round, reasons=reasons, parsed=winner is not None, raw=text)
+        if m and not _TRIAL_WINNER.search(heading):
+            comments.setdefault(int(m.group(1) or m.group(2)), _plain(body))
+            continue
+        if any(k in heading.lower() for k in ("理由", "判词", "reason")):
+            reasons = {unkeyed: _plain(body)}
+            continue
+        for line in body.splitlines():
+            if (rm := _ROUND_LINE.match(line)):
+                comments.setdefault(int(rm.group(1) or rm.group(2)), _plain(rm.group(3)))
+            elif (wm := _REASON_LINE.match(line)) and _plain(wm.group(2)):
+                reasons.setdefault(unkeyed, _plain(wm.group(2)))
+    m = _TRIAL_WINNER.search(text)
+    winner = TRIAL_WINNERS[m.group(1).lower()] if m else None
+    per_round = [RoundComment(round=r, comment=c) for r, c in sorted(comments.items())]
+    return Verdict(winner=winner, per_round=per_round, reasons={k: v for k, v in reasons.items() if v},
+                   parsed=winner is not None, raw=text)
 
 
 def parse_verdict(text: str, labels: Optional[Iterable[str]] = None, *, trial: bool = False,
                   lang: Optional[str] = None) -> Verdict:
-    """JSON first, then Markdown.  ``parsed=False`` (winner None) when neither yields a winner.
+    """JSON first (through the schema), then Markdown.  ``parsed=False`` (winner None) when neither
+    yields a winner; the parts a JSON object did carry (rows, reasons, comments) are kept then.
 
-    ``lang`` is the debate's language (default: the labels', else Chinese)."""
+    ``lang`` is the debate's language (default: the labels', else Chinese).  Completeness is not
+    judged here: :func:`debate_core.engines.judging.verdict_gaps` does that."""
     labels = list(labels) if labels else None
-    v = parse_verdict_json(text, labels, trial=trial, lang=lang)
-    if v is not None:
-        return v
-    if trial:
-        return parse_trial_markdown(text, lang or "zh")
-    return parse_verdict_markdown(text, labels, lang=lang)
+    lang = lang or labels_lang(labels)
+    from_json = _json_verdict(text, labels, trial, lang)
+    if from_json is not None and from_json.parsed:
+        return from_json
+    md = parse_trial_markdown(text, lang or "zh") if trial else parse_verdict_markdown(text, labels, lang=lang)
+    if md.parsed or from_json is None:
+        return md
+    return from_json
 
 
 def unparsed(text: str, judge: str = "") -> Verdict:
-    return Verdict(winner=None, parsed=False, raw=text or "", judge=judge)
+    return Verdict(winner=None, parsed=False, raw=text or "", judge=judge, complete=False, missing=["winner"])
 
 
 UNPARSED_WARNING = "the judge's verdict could not be parsed twice: stored as raw text, no winner"
 
 
-def ask_judge(gateway, messages: list[dict], parse, repair, *, on_token=None) -> tuple[Verdict, str, bool]:
-    """One judge call, asked once more with a repair message when its answer does not parse.
-
-    Returns ``(verdict, raw text, parsed)``; an answer that never parses becomes an
-    unparsed verdict with no winner (never a silent draw).  Gateway errors propagate.
-    """
-    text = ""
-    for _attempt in range(2):
-        text = gateway.complete(messages, purpose="verdict", on_token=on_token).text
-        verdict = parse(text)
-        if verdict.parsed:
-            verdict.raw = text
-            return verdict, text, True
-        messages = repair(messages, text)
-    return unparsed(text), text, False
-
-
-__all__ = ["ask_judge", "UNPARSED_WARNING", "parse_verdict", "parse_verdict_json", "parse_verdict_markdown", "parse_trial_markdown",
-           "parse_table", "parse_reasons", "find_winner", "unparsed", "REASON_KEYS"]
+__all__ = ["UNPARSED_WARNING", "parse_verdict", "parse_verdict_json", "parse_verdict_markdown", "parse_trial_markdown",
+           "parse_table", "parse_reasons", "find_winner", "unparsed", "REASON_KEYS", "RowOut", "TopicVerdictOut",
+           "RoundCommentOut", "TrialVerdictOut", "response_schema"]

@@ -21,9 +21,16 @@
   warnings, stop reasons, the repair requests to the models — the tables of
   :mod:`debate_core.engines.judged_prompts` (:data:`ZH` is the Chinese one).  Stances are
   cut at :data:`MAX_STANCE_CHARS` characters in Chinese, :data:`MAX_STANCE_WORDS` words in English.
+* A debater's rebuttals are checked before they are kept: round 1 is a blind opening, so
+  its rebuttals are dropped; from round 2 a rebuttal aimed at the debater's own label (and
+  no other) is dropped.  Each drop is a note on the speech (:func:`drop_rebuttals`).
 * The judge is a fresh call that sees the topic, the stances and the anonymous log
-  and names one winning label; an unparseable verdict is asked for once more, then
-  stored raw with ``parsed=False`` and no winner.
+  and names one winning label, asked as a JSON schema where the provider has structured
+  output (:mod:`debate_core.engines.judging`).  An unparseable verdict is asked for once
+  more, then stored raw with ``parsed=False`` and no winner; a verdict that leaves out a
+  debater's row or its reasons is asked for once more naming exactly what is missing, then
+  stored with ``complete=False`` and ``missing``.  The rows carry the stances the debate
+  assigned, in seat order.
 
 No model or provider name is ever passed to a prompt builder: debaters and the
 judge see labels only.
@@ -48,7 +55,8 @@ from debate_core.protocols.base import ASK_STANCES, ProtocolSpec, Role, check_no
 from debate_core.recorder import NULL_RECORDER, Recorder
 from debate_core.render.judged import render_topic, wrap_up_md
 from debate_core.settings import env_backoff, resolve_api_base, resolve_model, validate_topic
-from debate_core.engines.verdicts import ask_judge, parse_verdict
+from debate_core.engines.judging import ask_judge, fit_verdict, structured_output, verdict_gaps
+from debate_core.engines.verdicts import parse_verdict, response_schema
 from debate_core.protocols.master import new_id
 
 LABELS = _zh.LABELS  # the seats, as a Chinese debate labels them (seat_names gives each language's)
@@ -58,6 +66,37 @@ MIN_STANCES, MAX_STANCES = 2, 4
 MAX_STANCE_CHARS = 200  # a Chinese stance is cut at 200 characters
 MAX_STANCE_WORDS = 60  # an English stance is cut at 60 words
 ZH = _zh.NOTES  # what a Chinese topic debate shows (warnings, stop reasons); an English one: en.NOTES
+
+
+MAX_CAUSES = 3  # a no-debate's stop reason names at most this many distinct causes
+
+
+_TARGET_LABEL = re.compile(r"辩手\s*([甲乙丙丁])|\bDebater\s+([A-D])\b", re.I)
+
+
+def target_seats(target: str) -> set[int]:
+    """The seats (0 for 辩手甲 / Debater A, …) a rebuttal's target names, in either language."""
+    return {"甲乙丙丁".index(m.group(1)) if m.group(1) else "ABCD".index(m.group(2).upper())
+            for m in _TARGET_LABEL.finditer(target or "")}
+
+
+def drop_rebuttals(env, label: str, round_no: int, lang: str) -> list[str]:
+    """Drop what a debater may not rebut, in place, and say so (the notes for the speech's warnings):
+    every rebuttal of round 1 (a blind opening: nobody has seen the others yet), and from round 2 on
+    a rebuttal whose target names the debater's own label and no other."""
+    P = for_lang(lang)
+    if not env.rebuttals:
+        return []
+    if round_no == 1:
+        n, env.rebuttals = len(env.rebuttals), []
+        return [P.NOTES["opening_rebuttals_dropped"].format(n=n)]
+    seat = P.LABELS.index(label) if label in P.LABELS else -1
+    own = [r for r in env.rebuttals if target_seats(r.target) == {seat}]
+    if not own:
+        return []
+    env.rebuttals = [r for r in env.rebuttals if r not in own]
+    targets = P.LIST_SEP.join(dict.fromkeys(r.target for r in own))
+    return [P.NOTES["self_rebuttals_dropped"].format(n=len(own), targets=targets)]
 
 
 def cause_in(lang: str, cause: str) -> str:
@@ -350,7 +389,9 @@ class TopicDebate:
                     env = parse_envelope(gen2.text, lang)
                     warnings.append(P.NOTES["repaired"].format(first=first))
                 except EnvelopeError as second:
-                    warnings.append(P.NOTES["invalid_twice"].format(first=first, second=second))
+                    same = str(second) == str(first)
+                    warnings.append(P.NOTES["invalid_twice_same" if same else "invalid_twice"].format(
+                        first=first, second=second))
                     env = empty_envelope(me.stance)
                     return speech(text=render_envelope(env, lang=lang), envelope=env.model_dump(), retries=retries,
                                   status="empty")
@@ -359,6 +400,7 @@ class TopicDebate:
             env = empty_envelope(me.stance)
             return speech(text="", envelope=env.model_dump(), retries=retries, status="failed")
         env.stance = me.stance  # the assigned stance is authoritative; paraphrases are not kept
+        warnings += drop_rebuttals(env, label, round_no, lang)
         return speech(text=render_envelope(env, lang=lang), envelope=env.model_dump(), retries=retries, status="ok")
 
     async def _round_async(self, debate: Debate, gateways: dict[str, Gateway], round_no: int) -> list[Speech]:
@@ -446,7 +488,8 @@ class TopicDebate:
                         s.warnings.append(notes["retried_speech"])
                     self._record_round(debate, speeches, on_speech)
                     if self.all_empty(speeches):
-                        debate.warnings.append(notes["round_empty_again"].format(r=round_no))
+                        if self.has_content(debate.rounds):  # else no judge is asked: no_debate says why
+                            debate.warnings.append(notes["round_empty_again"].format(r=round_no))
                         stop_reason = notes["stop_empty_twice"].format(r=round_no)
                         break
                 else:
@@ -475,13 +518,20 @@ class TopicDebate:
 
     def no_debate(self, debate: Debate) -> Debate:
         """Every round empty: the judge is not asked; the debate ends as 未成辩论 and says why."""
-        notes = for_lang(debate.lang).NOTES
+        P = for_lang(debate.lang)
+        notes = P.NOTES
         played = sorted({s.round for s in debate.rounds})
-        causes = list(dict.fromkeys(w for s in debate.rounds for w in s.warnings if w != notes["retried_speech"]))
+        who: dict[str, list[str]] = {}  # each cause once, with the debaters it was recorded for
+        for s in debate.rounds:
+            for w in s.warnings:
+                if w != notes["retried_speech"] and s.speaker not in who.setdefault(w, []):
+                    who[w].append(s.speaker)
         why = notes["no_debate_played"].format(n=len(played)) if played else notes["no_debate_none"]
-        if causes:
-            more = notes["no_debate_more"].format(n=len(causes) - 1) if len(causes) > 1 else ""
-            why += notes["no_debate_cause"].format(cause=causes[0], more=more)
+        if who:
+            shown = list(who.items())[:MAX_CAUSES]
+            more = notes["no_debate_more"].format(n=len(who) - len(shown)) if len(who) > len(shown) else ""
+            cause = P.SEP.join(f"{P.LIST_SEP.join(labels)}{P.COLON}{w}" for w, labels in shown)
+            why += notes["no_debate_cause"].format(cause=cause, more=more)
         debate.status = "failed"
         debate.stop_reason = notes["no_debate"].format(why=why)
         self._touch(debate)
@@ -495,12 +545,17 @@ class TopicDebate:
         gateways = gateways or self._gateways(debate)
         gw = gateways[self.judge_model(debate)]
         labels = [p.label for p in debate.participants]
+        stances = {p.label: p.stance for p in debate.participants}
         P = for_lang(debate.lang)
         messages = P.judge_messages(debate.topic, [(p.label, p.stance) for p in debate.participants],
                                     debate_log_md(debate, for_judge=True))
+        schema = response_schema(labels=labels, lang=debate.lang or "zh")
         try:
-            verdict, text, ok = ask_judge(gw, messages, lambda t: parse_verdict(t, labels, lang=debate.lang),
-                                          lambda m, t: P.judge_repair_messages(m, t, labels), on_token=on_token)
+            verdict, _raw, ok = ask_judge(
+                gw, messages, lambda t: fit_verdict(parse_verdict(t, labels, lang=debate.lang), stances=stances),
+                lambda m, t, missing: P.judge_repair_messages(m, t, labels, missing), on_token=on_token,
+                response_format=structured_output(gw, schema, "topic_verdict"),
+                gaps=lambda v: verdict_gaps(v, labels=labels))
         except GatewayError as exc:
             debate.status = "failed"
             failed = P.NOTES["judge_failed"].format(cause=cause_in(debate.lang, exc.cause))
@@ -509,8 +564,8 @@ class TopicDebate:
             return debate
         if not ok:
             debate.warnings.append(P.NOTES["unparsed"])
+        verdict = fit_verdict(verdict, stances=stances)  # a repair's rows, filled in, in seat order too
         verdict.judge = gw.model
-        verdict.raw = text
         debate.verdict = verdict
         debate.status = "completed"
         self._touch(debate)

@@ -12,7 +12,10 @@ Three library steps, so that a live page can drive a trial one model turn at a t
   :func:`trial_round` again reruns that round alone (``rerun=True`` redoes the last
   round even when it succeeded);
 * :func:`trial_verdict` — one judge call: per-round commentary, the winner
-  (pro / con / draw) and the reasons; closes the debate.
+  (pro / con / draw) and the reasons (asked as a JSON schema where the provider has
+  structured output); a verdict that skips a round's comment or its reasons is asked
+  for once more, naming what is missing, then stored ``complete=False`` with
+  ``missing`` (:mod:`debate_core.engines.judging`); closes the debate.
 
 With ``config.workspace`` set, debaters get the read-only research tools of
 :mod:`debate_core.research_tools` through litellm tool calling (at most
@@ -41,7 +44,8 @@ from debate_core.recorder import NULL_RECORDER, Recorder
 from debate_core.render.judged import render_trial
 from debate_core.settings import validate_topic
 from debate_core.research.tools import Workspace, tool_message_content, tool_specs
-from debate_core.engines.verdicts import ask_judge, parse_verdict
+from debate_core.engines.judging import ask_judge, fit_verdict, structured_output, verdict_gaps
+from debate_core.engines.verdicts import parse_verdict, response_schema
 from debate_core.protocols.master import new_id
 from debate_core.protocols.topic import (api_base_of, cause_in, check_models, cut_words, debater_models,
                                          gateway_options_from_env, make_gateway)
@@ -334,9 +338,12 @@ def trial_verdict(debate: Debate, recorder: Recorder = NULL_RECORDER, *, on_toke
     gw = ctx.gateway(judge_model)
     P = for_lang(debate.lang)
     messages = P.trial_judge_messages(debate.topic, transcript_of(debate), done)
+    schema = response_schema(trial=True, lang=debate.lang or "zh")
     try:
-        verdict, text, ok = ask_judge(gw, messages, lambda t: parse_verdict(t, trial=True, lang=debate.lang),
-                                      P.trial_judge_repair, on_token=on_token)
+        verdict, _raw, ok = ask_judge(
+            gw, messages, lambda t: fit_verdict(parse_verdict(t, trial=True, lang=debate.lang), rounds=done),
+            P.trial_judge_repair, on_token=on_token, response_format=structured_output(gw, schema, "trial_verdict"),
+            gaps=lambda v: verdict_gaps(v, rounds=done))
     except GatewayError as exc:
         debate.status = "failed"
         debate.stop_reason = P.NOTES["verdict_failed"].format(cause=cause_in(debate.lang, exc.cause))
@@ -345,8 +352,7 @@ def trial_verdict(debate: Debate, recorder: Recorder = NULL_RECORDER, *, on_toke
     if not ok:
         debate.warnings.append(P.NOTES["unparsed"])
     verdict.judge = judge_model
-    verdict.raw = text
-    debate.verdict = verdict
+    debate.verdict = fit_verdict(verdict, rounds=done)
     debate.status = "completed"
     debate.stop_reason = (P.NOTES["all_rounds"].format(done=done) if done == debate.planned_rounds
                           else P.NOTES["some_rounds"].format(done=done, planned=debate.planned_rounds))

@@ -7,8 +7,12 @@
   model: the log is what the judge reads (``for_judge=True`` drops the header's
   run metadata too).  The full rendering ends with the seed's wrap-up
   (:func:`wrap_up_md`): topic, stances, rounds run, converged or capped, degraded
-  or not, where the artifacts are, and the note that the verdict is a reference
-  conclusion, not a final one.  :func:`progress_line` is the CLI's progress line.
+  or not, where the artifacts are (the files an export wrote, else the command that
+  writes them: never a file that does not exist), and the note that the verdict is a
+  reference conclusion, not a final one.  The winner line is written once
+  (:func:`summary_text`); an incomplete verdict says so (:func:`incomplete_line`); a
+  debate that never took place has no verdict block.  :func:`progress_line` is the
+  CLI's progress line.
 * Trial: a transcript (round by round, pro then con, with the research each side
   did and a truncation flag) followed by the verdict with per-round commentary.
 
@@ -19,9 +23,11 @@ Everything is written in the debate's language (``debate.lang``): the tables
 from __future__ import annotations
 
 import re
+from pathlib import PurePath
 from typing import Optional
 
 from debate_core.engines.envelopes import Envelope, render_envelope
+from debate_core.engines.judged_prompts import for_lang
 from debate_core.lang import has_cjk
 from debate_core.models import Debate, Speech
 
@@ -30,8 +36,11 @@ from debate_core.models import Debate, Speech
 ZH_TEXT = {
     "round_titles": {1: "立论（并行，互不可见）"}, "round_title": "交叉反驳",
     "status": {"running": "进行中", "completed": "已完成", "failed": "失败", "stopped": "已停止", "interrupted": "已中断"},
-    "closing": "这是 AI 辩论给出的参考结论，非定论；每一轮的论点与反驳都记在 debate-log.md 里，可以逐条追溯。",
-    "no_debate_note": "本场未成辩论，没有裁决，也就没有结论；已有的记录都在 debate-log.md 里，可以逐条追溯。",
+    "closing": "这是 AI 辩论给出的参考结论，非定论；{trace}",
+    "trace_file": "每一轮的论点与反驳都记在 `{log}` 里，可以逐条追溯。",
+    "trace_how": "每一轮的论点与反驳都在本场的记录里，可以逐条追溯（写成文件的命令见「产物」一行）。",
+    "no_debate_note": "本场未成辩论，没有裁决，也就没有结论；{trace}",
+    "no_debate_file": "已有的记录在 `{log}` 里。", "no_debate_how": "已有的记录可以用「产物」一行的命令写成文件。",
     "reason_order": ("论点强度", "攻防表现", "逻辑硬伤"),
     "side": {"pro": "正方", "con": "反方"}, "winner": {"pro": "正方胜", "con": "反方胜", "draw": "平局"},
     "role": {"opening": "立论", "rebuttal": "交叉反驳", "pro": "发言", "con": "发言"},
@@ -40,6 +49,7 @@ ZH_TEXT = {
     "empty_for_judge": "（本轮没有有效产出，按空信封处理：无论点、无反驳）",
     "no_output": "没有有效产出", "note": "注：",
     "speech_empty_note": "{label}第 {r} 轮没有有效产出（{why}），按空产出处理",
+    "speech_empty_plain": "{label}第 {r} 轮没有有效产出，按空产出处理（原因见文末的停机说明）",
     "log_title": "辩论日志：{topic}", "topic": "辩题", "map": "立场映射（匿名）", "mode": "模式",
     "mode_degraded": "降级（{distinct} 个模型供 {n} 位辩手轮流使用，非异构）",
     "mode_normal": "正常（{n} 位辩手各用一个不同的模型，互相匿名）",
@@ -49,7 +59,9 @@ ZH_TEXT = {
     "verdict_title": "裁判判词：{topic}", "verdict_intro": "独立裁判（未参与辩论，只见匿名日志）依据论证本身裁决。",
     "h_conclusion": "一、判赢结论", "h_reasons": "二、判词", "h_table": "三、逐方点评表", "h_note": "四、给读者的话",
     "h_raw": "裁判原文",
-    "no_debate_verdict": "**未成辩论，没有裁决。** {reason}", "no_verdict_yet": "（尚无裁决：{status}，{reason}）",
+    "no_debate_verdict": "**未成辩论，没有请裁判，所以没有裁决。** 原因见 debate-log.md 文末的停机说明。",
+    "no_verdict_yet": "（尚无裁决：{status}，{reason}）",
+    "incomplete": "判决不完整：缺{what}", "row_missing": "（裁判未点评）", "round_missing": "（裁判未点评这一轮）",
     "judge_not_run": "裁判未运行",
     "unparsed": "**未能解析裁判的输出：没有判定胜方（不是平局）。** 裁判原文如下。", "empty": "（空）",
     "wins": "胜出", "no_reasons": "（裁判未写判词）",
@@ -58,8 +70,9 @@ ZH_TEXT = {
     "end_cap": "触顶停机（{n} 轮上限）", "end_empty": "第 {r} 轮全员空产出后停机", "end_unfinished": "未跑完（{status}）",
     "out_no_debate": "未成辩论，没有请裁判", "out_pending": "尚无裁决（{status}）",
     "out_unparsed": "裁判的输出无法解析，没有判定胜方（不是平局）",
-    "where_id": "辩论编号 `{id}`", "where_archive": "存档 `{path}`", "where_export": "debate-log.md 与 verdict.md 在 `{path}`",
-    "where_how": "用 `python -m debate_core export {id} --format debate-dir` 可写出 debate-log.md 与 verdict.md",
+    "where_id": "辩论编号 `{id}`", "where_archive": "存档 `{path}`", "where_export": "`{log}` 与 `{verdict}`",
+    "where_how": "写成文件：`python -m debate_core export {id} --format md --out {id}.md`（全文），"
+                 "或 `--format debate-dir`（写出 debate-log.md 与 verdict.md 两个文件）",
     "wrap_title": "收尾", "w_topic": "辩题", "w_stances": "立场", "w_stances_v": "{n} 方——{stances}",
     "w_rounds": "轮次", "w_rounds_v": "跑了 {n} 轮（上限 {cap} 轮），{ending}", "w_mode": "模式", "w_win": "判赢",
     "w_out": "产物", "arrow": " →",
@@ -79,10 +92,13 @@ EN_TEXT = {
     "round_titles": {1: "Openings (in parallel, unseen by each other)"}, "round_title": "Cross rebuttals",
     "status": {"running": "running", "completed": "completed", "failed": "failed", "stopped": "stopped",
                "interrupted": "interrupted"},
-    "closing": "This is a reference conclusion from an AI debate, not a final answer; every argument and rebuttal "
-               "of every round is in debate-log.md and can be traced point by point.",
-    "no_debate_note": "No debate took place: there is no verdict and so no conclusion; what was recorded is in "
-                      "debate-log.md and can be traced point by point.",
+    "closing": "This is a reference conclusion from an AI debate, not a final answer; {trace}",
+    "trace_file": "every argument and rebuttal of every round is in `{log}` and can be traced point by point.",
+    "trace_how": "every argument and rebuttal of every round is in this debate's record and can be traced point by "
+                 "point (the Artifacts line gives the command that writes it to a file).",
+    "no_debate_note": "No debate took place: there is no verdict and so no conclusion; {trace}",
+    "no_debate_file": "what was recorded is in `{log}`.",
+    "no_debate_how": "what was recorded can be written to a file with the command on the Artifacts line.",
     "reason_order": ("Argument strength", "Attack and defence", "Logical flaws"),
     "side": {"pro": "Pro", "con": "Con"}, "winner": {"pro": "Pro wins", "con": "Con wins", "draw": "Draw"},
     "role": {"opening": "opening", "rebuttal": "rebuttal", "pro": "speech", "con": "speech"},
@@ -91,6 +107,8 @@ EN_TEXT = {
     "empty_for_judge": "(nothing usable this round; treated as an empty envelope: no arguments, no rebuttals)",
     "no_output": "nothing usable", "note": "Note: ",
     "speech_empty_note": "{label} produced nothing usable in round {r} ({why}); treated as empty",
+    "speech_empty_plain": "{label} produced nothing usable in round {r}; treated as empty (the cause is in the stop "
+                          "note at the end)",
     "log_title": "Debate log: {topic}", "topic": "Topic", "map": "Stances (anonymous)", "mode": "Mode",
     "mode_degraded": "degraded ({distinct} model(s) shared in turn by {n} debaters, not heterogeneous)",
     "mode_normal": "normal ({n} debaters, each on a different model, anonymous to each other)",
@@ -103,7 +121,11 @@ EN_TEXT = {
                      "arguments alone.",
     "h_conclusion": "1. Winner", "h_reasons": "2. Reasons", "h_table": "3. Debater by debater",
     "h_note": "4. A note for readers", "h_raw": "The judge's text",
-    "no_debate_verdict": "**No debate, no verdict.** {reason}", "no_verdict_yet": "(no verdict yet: {status}, {reason})",
+    "no_debate_verdict": "**No debate: the judge was not asked, so there is no verdict.** The cause is in the stop "
+                         "note at the end of debate-log.md.",
+    "no_verdict_yet": "(no verdict yet: {status}, {reason})",
+    "incomplete": "Verdict incomplete: missing {what}", "row_missing": "(not assessed by the judge)",
+    "round_missing": "(the judge did not comment on this round)",
     "judge_not_run": "the judge has not run",
     "unparsed": "**The judge's output could not be parsed: no winner (not a draw).** The judge's text follows.",
     "empty": "(empty)", "wins": "wins", "no_reasons": "(the judge gave no reasons)",
@@ -114,9 +136,9 @@ EN_TEXT = {
     "end_unfinished": "not finished ({status})",
     "out_no_debate": "no debate, the judge was not asked", "out_pending": "no verdict yet ({status})",
     "out_unparsed": "the judge's output could not be parsed: no winner (not a draw)",
-    "where_id": "debate id `{id}`", "where_archive": "archive `{path}`",
-    "where_export": "debate-log.md and verdict.md in `{path}`",
-    "where_how": "`python -m debate_core export {id} --format debate-dir` writes debate-log.md and verdict.md",
+    "where_id": "debate id `{id}`", "where_archive": "archive `{path}`", "where_export": "`{log}` and `{verdict}`",
+    "where_how": "to write files: `python -m debate_core export {id} --format md --out {id}.md` (the whole debate), "
+                 "or `--format debate-dir` (debate-log.md and verdict.md)",
     "wrap_title": "Wrap-up", "w_topic": "Topic", "w_stances": "Stances", "w_stances_v": "{n} sides — {stances}",
     "w_rounds": "Rounds", "w_rounds_v": "{n} played (cap {cap}), {ending}", "w_mode": "Mode", "w_win": "Winner",
     "w_out": "Artifacts", "arrow": " →",
@@ -139,8 +161,6 @@ TEXT = {"zh": ZH_TEXT, "en": EN_TEXT}
 # the Chinese tables under their former names
 ROUND_TITLES = ZH_TEXT["round_titles"]
 STATUS_ZH = ZH_TEXT["status"]
-CLOSING_NOTE = ZH_TEXT["closing"]
-NO_DEBATE_NOTE = ZH_TEXT["no_debate_note"]
 REASON_ORDER = ZH_TEXT["reason_order"]
 SIDE = ZH_TEXT["side"]
 WINNER_TEXT = ZH_TEXT["winner"]
@@ -173,6 +193,8 @@ def _speech_block(debate: Debate, s: Speech, *, for_judge: bool) -> list[str]:
     if s.status in ("failed", "empty") or s.envelope is None:
         if for_judge:
             out += [t["empty_for_judge"], ""]
+        elif no_debate(debate):  # the stop note says the causes, once each
+            out += ["> " + t["note"] + t["speech_empty_plain"].format(label=s.speaker, r=s.round), ""]
         else:
             why = t["sep"].join(s.warnings) or t["no_output"]
             out += ["> " + t["note"] + t["speech_empty_note"].format(label=s.speaker, r=s.round, why=why), ""]
@@ -241,38 +263,68 @@ def _win_head(debate: Debate, winner: str) -> str:
     return f"{winner}（{stance}）胜出" if stance else f"{winner} 胜出"
 
 
-def _summary(debate: Debate) -> str:
-    """The verdict's summary; in English without a leading "Winner: Debater B —" that the heading already says."""
+_SEPS = r"[\s—\-－–:：，,。.；;!！]"
+_WIN_WORD = rf"(?:胜出|获胜|胜(?={_SEPS}|$)|\s+(?:wins|won|prevails|is the winner|carries the debate)\b)"
+
+
+def _win_prefix(winner: str) -> "re.Pattern[str]":
+    """A leading winner statement: 辩手乙（…）胜出—— / **Winner:** Debater B — / Debater B wins."""
+    w, paren = re.escape(winner), r"(?:\s*[（(][^）)]*[）)])?"
+    field = rf"(?:胜方|获胜方|winner)\s*\**\s*[:：]\s*(?:\*\*)?\s*{w}{paren}(?:\*\*)?{_WIN_WORD}?"
+    return re.compile(rf"^\s*(?:\*\*)?(?:{field}|{w}{paren}\s*{_WIN_WORD})(?:\*\*)?{_SEPS}*", re.I)
+
+
+def summary_text(debate: Debate) -> str:
+    """The verdict's summary without a leading winner statement (辩手乙（…）胜出——, Winner: Debater B —):
+    the heading already names the winner, so the winner line says it once."""
     v = debate.verdict
     summary = (v.summary if v else "").strip()
-    if summary and v and v.winner and debate.lang == "en":
-        summary = re.sub(rf"^(?:winner\s*:?\s*)?{re.escape(v.winner)}\b(?:\s+wins\b)?[\s—\-:,.]*", "", summary,
-                         count=1, flags=re.I)
+    if summary and v and v.winner:
+        pat = _win_prefix(v.winner)
+        for _ in range(3):  # a judge who wrote it twice
+            cut = pat.sub("", summary, count=1).strip()
+            if cut == summary:
+                break
+            summary = cut
     return summary
+
+
+_summary = summary_text
+
+
+def incomplete_line(debate: Debate) -> str:
+    """判决不完整：缺辩手乙的逐方点评、判词 / Verdict incomplete: missing …; empty for a verdict that is
+    complete, unparsed (that says so itself) or never checked."""
+    v = debate.verdict
+    if v is None or not v.parsed or v.complete is not False:
+        return ""
+    what = for_lang(debate.lang).missing_text(v.missing) if v.missing else "?"
+    return _t(debate)["incomplete"].format(what=what)
 
 
 def verdict_md(debate: Debate) -> str:
     """The topic debate's ``verdict.md``; an unparsed verdict is shown raw and says no winner was read."""
     t = _t(debate)
     c = t["colon"]
-    out = ["# " + t["verdict_title"].format(topic=debate.topic), "", "> " + t["verdict_intro"], ""]
+    out = ["# " + t["verdict_title"].format(topic=debate.topic), ""]
     v = debate.verdict
+    if no_debate(debate):  # no judge was asked: no judge's introduction, the cause is in the log, once
+        out += ["## " + t["h_conclusion"], "", t["no_debate_verdict"]]
+        return "\n".join(out).rstrip() + "\n"
+    out += ["> " + t["verdict_intro"], ""]
     if v is None:
-        if no_debate(debate):
-            out += ["## " + t["h_conclusion"], "", t["no_debate_verdict"].format(reason=debate.stop_reason)]
-        else:
-            status = t["status"].get(debate.status, debate.status)
-            out += ["## " + t["h_conclusion"], "",
-                    t["no_verdict_yet"].format(status=status, reason=debate.stop_reason or t["judge_not_run"])]
+        status = t["status"].get(debate.status, debate.status)
+        out += ["## " + t["h_conclusion"], "",
+                t["no_verdict_yet"].format(status=status, reason=debate.stop_reason or t["judge_not_run"])]
         return "\n".join(out).rstrip() + "\n"
     if not v.parsed:
         out += ["## " + t["h_conclusion"], "", t["unparsed"], "", "## " + t["h_raw"], "", v.raw.strip() or t["empty"]]
         return "\n".join(out).rstrip() + "\n"
     head = f"**{_win_head(debate, v.winner or '')}**"
     summary = _summary(debate)
-    if summary and v.winner and debate.lang != "en" and summary.startswith(v.winner):
-        summary = re.sub(r"^.*?胜出[\s—\-：:，,]*", "", summary, count=1)
     out += ["## " + t["h_conclusion"], "", head + (f"{t['dash']}{summary}" if summary else ""), ""]
+    if incomplete_line(debate):
+        out += [f"> ⚠️ {incomplete_line(debate)}", ""]
     out += ["## " + t["h_reasons"], ""]
     order = t["reason_order"]
     keys = [k for k in order if k in v.reasons] + [k for k in v.reasons if k not in order]
@@ -285,6 +337,10 @@ def verdict_md(debate: Debate) -> str:
     for row in v.rows:
         out.append(f"| {row.label} | {_cell(row.stance or _stance(debate, row.label), lang)} | "
                    f"{_cell(row.strongest, lang)} | {_cell(row.weakness, lang)} | {_score(row.score)} |")
+    for code in v.missing:  # a debater the judge left out shows as left out
+        if code.startswith("row:") and not any(r.label == code[4:] for r in v.rows):
+            label = code[4:]
+            out.append(f"| {label} | {_cell(_stance(debate, label), lang)} | {t['row_missing']} | — | — |")
     out.append("")
     if v.note.strip():
         out += ["## " + t["h_note"], "", v.note.strip(), ""]
@@ -329,13 +385,22 @@ def wrap_up_md(debate: Debate, *, archive: str | None = None, export: str | None
         summary = _summary(debate)
         if summary:
             outcome += f"{t['dash']}{summary}"
+        if incomplete_line(debate):
+            outcome += f"{t['lp']}{incomplete_line(debate)}{t['rp']}"
     where = [t["where_id"].format(id=debate.id)]
     if archive:
         where.append(t["where_archive"].format(path=archive))
-    if export:
-        where.append(t["where_export"].format(path=export))
+    log = verdict_file = None
+    if export:  # the folder an export wrote (or its log file): the files that exist
+        folder = PurePath(export).parent if str(export).endswith(".md") else PurePath(export)
+        log, verdict_file = str(folder / "debate-log.md"), str(folder / "verdict.md")
+        where.append(t["where_export"].format(log=log, verdict=verdict_file))
     else:
         where.append(t["where_how"].format(id=debate.id))
+    if no_debate(debate) or v is None:
+        closing = t["no_debate_note"].format(trace=t["no_debate_file"].format(log=log) if log else t["no_debate_how"])
+    else:
+        closing = t["closing"].format(trace=t["trace_file"].format(log=log) if log else t["trace_how"])
     out = ["## " + t["wrap_title"], "",
            f"- **{t['w_topic']}**{c}{debate.topic}",
            f"- **{t['w_stances']}**{c}" + t["w_stances_v"].format(n=n, stances=stances),
@@ -344,7 +409,7 @@ def wrap_up_md(debate: Debate, *, archive: str | None = None, export: str | None
            f"- **{t['w_mode']}**{c}{_mode(debate)}",
            f"- **{t['w_win']}**{c}{outcome}",
            f"- **{t['w_out']}**{c}{t['sep'].join(where)}",
-           "", f"> {t['no_debate_note'] if no_debate(debate) or v is None else t['closing']}"]
+           "", f"> {closing}"]
     return "\n".join(out) + "\n"
 
 
@@ -357,8 +422,10 @@ def _stance_order(label: str) -> int:
 
 
 def render_topic(debate: Debate, *, archive: str | None = None, export: str | None = None) -> str:
-    return (debate_log_md(debate) + "\n---\n\n" + verdict_md(debate) + "\n---\n\n"
-            + wrap_up_md(debate, archive=archive, export=export))
+    """The log, the verdict and the wrap-up; a debate that never took place has no verdict block
+    (its log's stop note says why, once, and the wrap-up says no judge was asked)."""
+    verdict = "" if no_debate(debate) else verdict_md(debate) + "\n---\n\n"
+    return debate_log_md(debate) + "\n---\n\n" + verdict + wrap_up_md(debate, archive=archive, export=export)
 
 
 def speech_lang(speech: Speech) -> str:
@@ -427,9 +494,14 @@ def render_trial(debate: Debate) -> str:
     elif not v.parsed:
         out += [t["t_unparsed"], "", v.raw.strip() or t["empty"]]
     else:
-        for cm in v.per_round:
-            out += [f"- **{t['t_round_c'].format(r=cm.round)}**{c}{cm.comment}"]
-        if v.per_round:
+        if incomplete_line(debate):
+            out += [f"> ⚠️ {incomplete_line(debate)}", ""]
+        left_out = [int(m[6:]) for m in v.missing if m.startswith("round:") and m[6:].isdigit()]
+        comments = sorted([(cm.round, cm.comment) for cm in v.per_round]
+                          + [(r, t["round_missing"]) for r in left_out if all(cm.round != r for cm in v.per_round)])
+        for r, comment in comments:
+            out += [f"- **{t['t_round_c'].format(r=r)}**{c}{comment}"]
+        if comments:
             out.append("")
         out += [f"**{t['t_ruling']}{c}{t['winner'].get(v.winner or '', v.winner)}**"
                 + (f"{t['dash']}{v.summary}" if v.summary else ""), ""]

@@ -26,6 +26,7 @@ SIDE_STANCES = {"pro": "支持该命题", "con": "反对该命题"}
 EMPTY_REPLY = "（空回复）"
 SEP = "；"  # joins causes, warnings
 LIST_SEP = "、"  # joins labels
+COLON = "："  # a label and what was recorded for it
 # a length limit as the prompts and notes say it: trial speeches are cut at max_speech_length characters
 LIMIT_UNIT = "字符"
 
@@ -129,7 +130,7 @@ UNKEYED_REASONS = "判词"
 JUDGE_JSON = """只输出一个 JSON 对象（可放进一个 ```json 代码块）：
 {
   "winner": "辩手X（必须是上面列出的标签之一）",
-  "summary": "一句话定论：谁胜出，凭什么",
+  "summary": "一句话定论：凭什么胜出（胜方已写在 winner 里，不必再写一遍）",
   "reasons": {
     "论点强度": "谁的核心论点更站得住、证据更硬",
     "攻防表现": "谁的反驳打中了要害，谁的回应落空或答非所问",
@@ -159,13 +160,29 @@ def judge_messages(topic: str, stances: list[tuple[str, str]], log: str) -> list
     return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
 
-def judge_repair_messages(messages: list[dict], bad_reply: str, labels: list[str]) -> list[dict]:
-    return messages + [
-        {"role": "assistant", "content": bad_reply or EMPTY_REPLY},
-        {"role": "user", "content": (
-            "上一条裁决无法读出胜者。请按约定的 JSON 格式重新输出，winner 必须是以下标签之一："
-            + "、".join(labels) + "。")},
-    ]
+# what a verdict can lack (engines.judging.verdict_gaps), as the repair request and the rendering name it
+MISSING = {"winner": "胜方", "reasons": "判词", "row": "{label}的逐方点评", "round": "第 {n} 轮的点评"}
+
+
+def missing_text(missing: list[str]) -> str:
+    """``["row:辩手乙", "reasons"]`` -> 辩手乙的逐方点评、判词."""
+    out = []
+    for code in missing:
+        kind, _, key = code.partition(":")
+        out.append(MISSING.get(kind, code).format(label=key, n=key))
+    return LIST_SEP.join(out)
+
+
+def judge_repair_messages(messages: list[dict], bad_reply: str, labels: list[str],
+                          missing: list[str] | None = None) -> list[dict]:
+    """The judge's conversation plus its reply and one request: for the winner when none could be
+    read, else for exactly what the verdict lacks (``missing``: codes of verdict_gaps)."""
+    if not missing or "winner" in missing:
+        ask = "上一条裁决无法读出胜者。请按约定的 JSON 格式重新输出，winner 必须是以下标签之一：" + "、".join(labels) + "。"
+    else:
+        ask = (f"上一条裁决不完整，缺：{missing_text(missing)}。请按约定的 JSON 格式重新输出完整的裁决："
+               f"rows 里每位辩手（{'、'.join(labels)}）各一行，reasons 写明判词；已经写好的部分照原样保留。")
+    return messages + [{"role": "assistant", "content": bad_reply or EMPTY_REPLY}, {"role": "user", "content": ask}]
 
 
 # ----------------------------------------------------------------------- trial
@@ -230,11 +247,15 @@ def trial_judge_messages(topic: str, transcript: str, rounds: int) -> list[dict]
     return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
 
-def trial_judge_repair(messages: list[dict], bad_reply: str) -> list[dict]:
-    return messages + [
-        {"role": "assistant", "content": bad_reply or EMPTY_REPLY},
-        {"role": "user", "content": '上一条裁决无法读出结果。请按约定的 JSON 格式重新输出，winner 只能是 "pro"、"con" 或 "draw"。'},
-    ]
+def trial_judge_repair(messages: list[dict], bad_reply: str, missing: list[str] | None = None) -> list[dict]:
+    """The trial judge's conversation plus its reply and one request: for the result when none could
+    be read, else for exactly what the verdict lacks."""
+    if not missing or "winner" in missing:
+        ask = '上一条裁决无法读出结果。请按约定的 JSON 格式重新输出，winner 只能是 "pro"、"con" 或 "draw"。'
+    else:
+        ask = (f"上一条裁决不完整，缺：{missing_text(missing)}。请按约定的 JSON 格式重新输出完整的裁决："
+               "per_round 里每一轮各一条 comment，reasons 写明理由；已经写好的部分照原样保留。")
+    return messages + [{"role": "assistant", "content": bad_reply or EMPTY_REPLY}, {"role": "user", "content": ask}]
 
 
 STANCE_SPLIT_RETRY = '请只输出 JSON：{"stances": [...], "reason": "..."}'
@@ -256,6 +277,9 @@ NOTES = {
     "too_many_stances": "立场拆分给出了 {n} 个立场，只辩前 {max} 个",
     "repaired": "首次回复不是合法信封（{first}），已采用重发的回复",
     "invalid_twice": "两次回复都不是合法信封（{first}；重发后：{second}），按空产出记录",
+    "invalid_twice_same": "两次回复都不是合法信封（{first}），按空产出记录",
+    "opening_rebuttals_dropped": "第 1 轮是盲立论，看不到其他辩手：丢弃了 {n} 条反驳",
+    "self_rebuttals_dropped": "丢弃了 {n} 条针对自己论点的反驳（{targets}）",
     "call_failed": "模型调用失败：{cause}",
     "round_retry": "第 {r} 轮：所有辩手都没有有效产出，本轮重跑一次",
     "retried_speech": "本轮在一次全员空产出之后重跑",
@@ -272,7 +296,7 @@ NOTES = {
     # a topic debate with no usable round
     "no_debate_played": "跑过的 {n} 轮里每位辩手都没有说出任何论点或反驳",
     "no_debate_none": "一轮也没有跑成，每位辩手都没有说出任何论点或反驳",
-    "no_debate_cause": "（{cause}{more}）",
+    "no_debate_cause": "（{cause}{more}）",  # cause: each distinct cause once, with whose it was
     "no_debate_more": "；另有 {n} 条同类记录",
     "no_debate": NO_DEBATE + "：{why}，所以没有请裁判裁决。检查模型配置后可续跑，辩论会从立论重新开始",
     # trials
