@@ -345,9 +345,13 @@ def test_ledger_of_a_benchmark_debate(imported):
 
 def test_ledger_names_the_claims_the_fixture_leaves_unanswered(imported):
     arc, results = imported
-    led = build_ledger(_debate_of(arc, results, "prop_0101__alpha-7b__beta-pro-high__s0"))
+    led = build_ledger(_debate_of(arc, results, "prop_0101__alpha-7b__beta-pro-high__s0"), evidence=("explicit",))
     dropped = {c.id for c in led.dropped}
     assert {"P1.1", "P1.3", "C1.3"} <= dropped
+    # C1.3 (crowded routes fill the carriage) answers P1.3 (a choice for passengers) without citing it
+    led = build_ledger(_debate_of(arc, results, "prop_0101__alpha-7b__beta-pro-high__s0"))
+    assert ("C1.3", "P1.3", "inferred") in {(a.source, a.target, a.evidence) for a in led.attacks}
+    assert "P1.3" not in {c.id for c in led.dropped}
     led = build_ledger(_debate_of(arc, results, "prop_0103__alpha-7b__gamma-2__s1"))
     assert led.unresolved == ["C9.9"]
 
@@ -358,7 +362,8 @@ def test_cli_ledger_json_and_md(imported, tmp_path):
     out = run_cli("ledger", r.id, "--archive", str(arc.path), "--format", "json")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
-    assert set(data) == {"claims", "attacks", "dropped"}
+    assert set(data) == {"claims", "attacks", "dropped", "evidence"}
+    assert data["evidence"]["used"] == ["explicit", "inferred"]
     assert data == json.loads(json.dumps(ledger_json(build_ledger(arc.get_debate(r.id)))))
     assert {"id", "speaker", "round", "text"} <= set(data["claims"][0])
     assert {"source", "target"} <= set(data["attacks"][0])
@@ -386,22 +391,22 @@ def test_ledger_of_a_topic_debate_reads_envelopes_in_both_languages():
         assert [(x.source, x.target, x.kind) for x in led.attacks] == [
             (f"{a} R2.1", f"{b} A1", "challenge"), (f"{b} R2.1", f"{a} A2", "rebuttal")]
         assert led.unresolved == [f"{a} A9"]
-        # A1 and A's rebuttal were never answered though B spoke after them; B's claims were all
-        # answered, or (its last rebuttals) came after everyone else had spoken
-        assert [c.id for c in led.dropped] == [f"{a} A1", f"{a} R2.1"]
+        # A1 was never answered though B spoke in a later round; B's claims were all answered, and the
+        # round-2 rebuttals came after everyone else had spoken (a round's debaters speak at once)
+        assert [c.id for c in led.dropped] == [f"{a} A1"]
 
 
-def test_ledger_of_a_master_debate_follows_the_restatements(tmp_path):
+def test_ledger_of_a_master_debate_follows_the_speech_plans(tmp_path):
     from debate_core import runs
 
     arc = open_archive(tmp_path / "m.duckdb")
     runner, debate = runs.start(DebateConfig(topic="禅宗顿悟和净土念佛，到底谁更直接？"), arc)
     debate = runner.run(debate)
     led = build_ledger(arc.get_debate(debate.id))
-    assert led.basis == "restatements" and [c.id for c in led.claims] == [f"R{s.round}" for s in debate.rounds]
-    restated = [s.round for s in debate.rounds if any(f.rule == "restatement" and f.passed for f in s.findings)]
-    assert [(a.source, a.target) for a in led.attacks] == [(f"R{n}", f"R{n - 1}") for n in restated if n > 1]
-    assert all(c.text for c in led.claims)
+    assert led.basis == "speech plans" and led.evidence == ["explicit"]
+    assert {c.round for c in led.claims} == {s.round for s in debate.rounds} and all(c.text for c in led.claims)
+    # every attack is a plan point's target (tests/test_ledger_evidence.py checks them one by one)
+    assert led.attacks and all(a.evidence == "explicit" and a.kind != "restatement" for a in led.attacks)
 
 
 def test_dropped_rates_per_model_by_hand():

@@ -1,6 +1,7 @@
 """The Outcome page's argument map: a debate's claims by round and speaker, the attacks between
 them and the claims left unanswered, read from :func:`debate_core.analysis.ledger.build_ledger`.
-Nothing here imports streamlit; plotly is imported inside :func:`argument_map`."""
+Every name, id and text reaches plotly HTML-escaped (plotly renders a subset of HTML in legends, ticks,
+marker labels and hovers).  Nothing here imports streamlit; plotly is imported inside :func:`argument_map`."""
 
 from __future__ import annotations
 
@@ -9,24 +10,38 @@ import textwrap
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from debate_core.analysis.ledger import build_ledger
+from debate_core.analysis.ledger import build_ledger, evidence_counts
 from debate_core.models import Debate, Ledger
 
 from webapp.i18n import N_, _
-from webapp.views.common import is_chinese
+from webapp.views.common import is_chinese, plot_text
 
 # what an attack is, by the ledger's kind (msgids; a debate shown in Chinese uses KIND_ZH)
 KIND_NAMES = {"cites": N_("cites"), "answer": N_("answers a question"), "rebuttal": N_("rebuttal"),
-              "challenge": N_("challenge"), "concession": N_("concession"), "restatement": N_("restatement")}
+              "challenge": N_("challenge"), "concession": N_("concession"), "restatement": N_("restatement"),
+              "objection": N_("objection"), "partly": N_("partly accepts"), "hold": N_("holds against"),
+              "engages": N_("engages")}
 KIND_ZH = {"cites": "引用", "answer": "回答提问", "rebuttal": "反驳", "challenge": "质疑", "concession": "让步",
-           "restatement": "复述回应"}
+           "restatement": "复述回应", "objection": "质难", "partly": "部分接受", "hold": "坚持己见",
+           "engages": "回应（未引用）"}
 KIND_COLOURS = {"cites": "#7f7f7f", "answer": "#2ca02c", "rebuttal": "#9467bd", "challenge": "#8c564b",
-                "concession": "#17becf", "restatement": "#bcbd22"}
+                "concession": "#17becf", "restatement": "#bcbd22", "objection": "#e377c2", "partly": "#17becf",
+                "hold": "#8c564b", "engages": "#aec7e8"}
 LANE_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2")
 DROPPED_COLOUR = "#d62728"
 BASIS_NAMES = {"claim ids": N_("the claim ids the speakers cite"),
                "envelopes": N_("the debaters' structured arguments and rebuttals"),
-               "restatements": N_("each round's restatement of the opponent")}
+               "restatements": N_("each round's restatement of the opponent"),
+               "speech plans": N_("the targets of each round's speech plan"),
+               "passages": N_("the passages of each speech"),
+               "speech plans and passages": N_("the speech plans, and the passages of model-written speeches")}
+BASIS_ZH = {"restatements": "每轮开头对对方上一轮的复述", "claim ids": "发言中引用的论点编号",
+            "envelopes": "辩手的结构化论点与反驳", "speech plans": "每轮发言计划所针对的论点",
+            "passages": "每轮发言的段落", "speech plans and passages": "发言计划，以及模型所写发言的段落"}
+# the evidence an attack rests on (debate_core.analysis.ledger): msgids, and a Chinese debate's words
+EVIDENCE_NAMES = {"explicit": N_("explicit references"), "inferred": N_("inferred by the aligner"),
+                  "model": N_("model labels")}
+EVIDENCE_ZH = {"explicit": "明示引用", "inferred": "对齐推断", "model": "模型标注"}
 TABLE_COLUMNS = (N_("claim"), N_("speaker"), N_("round"), N_("answered by"), N_("dropped"), N_("text"))
 TABLE_COLUMNS_ZH = ("论点", "发言者", "轮次", "被回应于", "未回应", "内容")
 HOVER_CHARS = 300
@@ -56,11 +71,21 @@ class LedgerView:
 
     @property
     def basis(self) -> str:
-        """Where the attacks were read from, in the page's language."""
+        """Where the attacks were read from and the evidence they rest on, in the page's language."""
         if self.chinese:
-            return {"restatements": "每轮开头对对方上一轮的复述", "claim ids": "发言中引用的论点编号",
-                    "envelopes": "辩手的结构化论点与反驳"}.get(self.ledger.basis, self.ledger.basis)
-        return _(BASIS_NAMES[self.ledger.basis]) if self.ledger.basis in BASIS_NAMES else self.ledger.basis
+            return f"{BASIS_ZH.get(self.ledger.basis, self.ledger.basis)}（证据：{self.evidence}）"
+        base = _(BASIS_NAMES[self.ledger.basis]) if self.ledger.basis in BASIS_NAMES else self.ledger.basis
+        evidence = _("evidence: {kinds}").format(kinds=self.evidence)
+        return f"{base} ({evidence})"
+
+    @property
+    def evidence(self) -> str:
+        """The evidence kinds the ledger used, each with its count of attacks (``explicit references 7,
+        inferred by the aligner 11``)."""
+        counts = evidence_counts(self.ledger)
+        if self.chinese:
+            return "，".join(f"{EVIDENCE_ZH.get(k, k)} {n}" for k, n in counts.items())
+        return ", ".join(f"{_(EVIDENCE_NAMES[k]) if k in EVIDENCE_NAMES else k} {n}" for k, n in counts.items())
 
     def figure(self):
         return argument_map(self.debate, self.ledger, chinese=self.chinese)
@@ -116,7 +141,8 @@ def _short_id(claim_id: str, speaker: str) -> str:
 
 
 def _escape(text: str) -> str:
-    return (text or "").replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    """Text for plotly (legend names, ticks, hovers, marker labels): HTML-escaped (:func:`plot_text`)."""
+    return plot_text(text)
 
 
 def _hover_text(text: str) -> str:
@@ -191,7 +217,7 @@ def argument_map(debate: Debate, ledger: Ledger, *, chinese: bool = False):
             hover += ["", label, ""]
             shown += ["skip", "text", "skip"]
         fig.add_trace(go.Scatter(
-            x=xs, y=ys, mode="lines+markers", name=kind_name(kind), legendgroup=f"kind-{kind}",
+            x=xs, y=ys, mode="lines+markers", name=_escape(kind_name(kind)), legendgroup=f"kind-{kind}",
             line=dict(color=KIND_COLOURS.get(kind, "#555555"), width=1.3),
             marker=dict(symbol="arrow", size=sizes, angleref="previous", color=KIND_COLOURS.get(kind, "#555555")),
             text=hover, hoverinfo=shown, opacity=0.8))
@@ -209,7 +235,8 @@ def argument_map(debate: Debate, ledger: Ledger, *, chinese: bool = False):
             hover.append(f"<b>{head}</b><br>{_hover_text(c.text)}")
         fig.add_trace(go.Scatter(
             x=[pos[c.id][0] for c in claims], y=[pos[c.id][1] for c in claims], mode="markers+text",
-            name=names.get(sp, sp), text=[_short_id(c.id, sp) for c in claims], textposition="middle right",
+            name=_escape(names.get(sp, sp)), text=[_escape(_short_id(c.id, sp)) for c in claims],
+            textposition="middle right",
             textfont=dict(size=9), hovertext=hover, hovertemplate="%{hovertext}<extra></extra>",
             marker=dict(size=11, color=LANE_COLOURS[i % len(LANE_COLOURS)], line=dict(width=1, color="white"))))
 

@@ -4,8 +4,9 @@ side bias and margin distributions per judge, and dropped-claim rates per model,
 :mod:`debate_core.analysis.judgments` and :mod:`debate_core.analysis.ledger`.
 
 :func:`research_tables` and :func:`dropped_table` compute over the whole archive (the page caches
-them); the figures are built from their tables in the page's language.  Nothing here imports
-streamlit; plotly is imported inside the figure functions."""
+them); the figures are built from their tables in the page's language, with every model and judge name
+HTML-escaped for plotly (:func:`~webapp.views.common.plot_text`).  Nothing here imports streamlit;
+plotly is imported inside the figure functions."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import math
 from typing import Any
 
 from webapp.i18n import N_, _
+from webapp.views.common import plot_frame, plot_text, safe_inline
 
 RATING_COLUMNS = (N_("rank"), N_("model"), N_("name"), N_("rating"), N_("ci_low"), N_("ci_high"), N_("matchups"),
                   N_("score"), N_("judgments"))
@@ -54,6 +56,7 @@ def research_tables(archive: Any, *, bootstrap: int = 200) -> dict[str, Any]:
 def dropped_table(archive: Any):
     """Dropped-claim rates per model (:func:`debate_core.analysis.ledger.dropped_rates`) over every
     debate of the archive with a claim structure; it reads every debate, :data:`CHUNK` at a time."""
+    from debate_core.analysis import judgments as J
     from debate_core.analysis.ledger import dropped_rates
 
     ids = list(archive.query("SELECT id FROM debates ORDER BY created_at, id")["id"])
@@ -62,20 +65,21 @@ def dropped_table(archive: Any):
         for i in range(0, len(ids), CHUNK):
             yield from archive.get_debates(ids[i:i + CHUNK])
 
-    return dropped_rates(debates())
+    return dropped_rates(debates(), names=J.model_names(archive))
 
 
 def agreement_caption(tables: dict[str, Any]) -> str:
-    """The rank correlation with the published leaderboard, as a sentence ("" when none is stored)."""
+    """The rank correlation with the published leaderboard, as a sentence of Markdown ("" when none is
+    stored); the leaderboard's template name comes from imported files, so it is neutralised."""
     ra = tables.get("rank_agreement")
     if not ra or not ra.get("models"):
         return ""
     if ra["models"] < 3 or any(isinstance(v, float) and math.isnan(v) for v in (ra["spearman"], ra["kendall"])):
         return _("Too few models in common with the published leaderboard ({template}) to compare ranks.").format(
-            template=tables.get("published", ""))
+            template=safe_inline(tables.get("published", "")))
     return _("Against the published leaderboard ({template}), over {n} models in common: Spearman {rho}, Kendall "
-             "{tau}.").format(template=tables.get("published", ""), n=ra["models"], rho=f"{ra['spearman']:.3f}",
-                              tau=f"{ra['kendall']:.3f}")
+             "{tau}.").format(template=safe_inline(tables.get("published", "")), n=ra["models"],
+                              rho=f"{ra['spearman']:.3f}", tau=f"{ra['kendall']:.3f}")
 
 
 # -------------------------------------------------------------------- figures
@@ -111,7 +115,8 @@ def margin_heatmap(mean, count):
     z = mean.to_numpy(float)
     lim = float(max(abs(v) for v in z.flatten() if v == v) or 1.0) if (z == z).any() else 1.0
     fig = go.Figure(go.Heatmap(
-        z=z, x=list(mean.columns), y=list(mean.index), customdata=count.to_numpy(), zmid=0, zmin=-lim, zmax=lim,
+        z=z, x=[plot_text(m) for m in mean.columns], y=[plot_text(m) for m in mean.index],
+        customdata=count.to_numpy(), zmid=0, zmin=-lim, zmax=lim,
         colorscale="RdBu", colorbar=dict(title=_("margin")),
         hovertemplate=_("%{y} over %{x}: %{z:.2f} (%{customdata} matchups)") + "<extra></extra>"))
     fig.update_xaxes(title=_("column model"), tickangle=-45)
@@ -128,7 +133,8 @@ def agreement_heatmap(share, common):
     if share is None or not len(share):
         return _empty(title, _("no judgments"))
     fig = go.Figure(go.Heatmap(
-        z=share.to_numpy(float), x=list(share.columns), y=list(share.index), customdata=common.to_numpy(),
+        z=share.to_numpy(float), x=[plot_text(j) for j in share.columns], y=[plot_text(j) for j in share.index],
+        customdata=common.to_numpy(),
         zmin=0, zmax=1, colorscale="Viridis", colorbar=dict(title=_("agreement")),
         hovertemplate=_("%{y} and %{x}: %{z:.0%} of %{customdata} common debates") + "<extra></extra>"))
     fig.update_xaxes(title=_("judge"), tickangle=-30)
@@ -147,8 +153,8 @@ def side_bias_figure(bias):
         return _empty(title, _("no decisive judgment"))
     rate = df["pro_win_rate"].astype(float)
     fig = go.Figure(go.Scatter(
-        x=list(df["judge"]), y=rate, mode="markers", marker=dict(size=10, color=["#d62728" if b else "#1f77b4"
-                                                                                  for b in df["biased"]]),
+        x=[plot_text(j) for j in df["judge"]], y=rate, mode="markers",
+        marker=dict(size=10, color=["#d62728" if b else "#1f77b4" for b in df["biased"]]),
         error_y=dict(type="data", symmetric=False, array=(df["ci_high"].astype(float) - rate).tolist(),
                      arrayminus=(rate - df["ci_low"].astype(float)).tolist()),
         customdata=df[["judgments", "pro_wins", "con_wins"]].to_numpy(),
@@ -169,7 +175,8 @@ def margin_distribution_figure(dist):
     title = _("Margins per judge (absolute margin)")
     if dist is None or not len(dist):
         return _empty(title, _("no margins recorded"))
-    fig = px.bar(dist, x="bin", y="share", color="judge", barmode="group", hover_data=["count"], title=title,
+    fig = px.bar(plot_frame(dist, "judge", "bin"), x="bin", y="share", color="judge", barmode="group",
+                 hover_data=["count"], title=title,
                  labels={"bin": _("absolute margin"), "share": _("share of the judge's judgments"),
                          "judge": _("judge"), "count": _("judgments")})
     fig.update_yaxes(tickformat=".0%")
