@@ -5,6 +5,11 @@
    ``zipfile.extractall`` of the same bytes.
 2. An ordinary research grep and glob over a 300-file workspace: the same ``Workspace`` tool with
    its patterns compiled by RE2 (the cap) and by Python's backtracking ``re`` (as before it).
+3. Ordinary SQL-box queries over a 2,000-debate archive (20,000 speeches, built by
+   bench/archive_bench.py's ``build``): ``run_readonly_sql`` with the SQL caps (a warm worker
+   process, result bytes counted batch by batch) against the path before them (an in-process
+   read-only connection under the archive lock, ``.df()``).  The first query's worker start is
+   printed once.  The SQL figures are the median of 15 interleaved runs.
 
 Each figure is the median of 7 runs; the ratio is capped / plain.  Usage: python bench/caps_bench.py
 """
@@ -24,6 +29,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from debate_core.archive.connection import HOST_LOCK  # noqa: E402
+from debate_core.archive.sql_guard import check_readonly_sql, close_workers, run_readonly_sql  # noqa: E402
 from debate_core.research import tools  # noqa: E402
 from debate_core.research.tools import Workspace  # noqa: E402
 from webapp.views.archive import stage_uploads  # noqa: E402
@@ -90,6 +97,60 @@ def main() -> None:
             b = median_time(call)
             tools.compile_linear = real
             print(f"{what}: RE2 {a * 1000:.1f} ms, Python re {b * 1000:.1f} ms, ratio {a / b:.2f}")
+
+    sql_queries()
+
+
+SQL_RUNS = 15
+SQL_QUERIES = (
+    ("counts by protocol and status",
+     "SELECT protocol, status, count(*) AS n FROM debates GROUP BY ALL ORDER BY n DESC"),
+    ("speech lengths by protocol (join)", "SELECT d.protocol, count(*) AS speeches, avg(length(s.text)) AS chars "
+                                          "FROM speeches s JOIN debates d ON d.id = s.debate_id GROUP BY ALL"),
+    ("the newest 500 debates", "SELECT id, topic, status, created_at FROM debates ORDER BY created_at DESC LIMIT 500"),
+)
+
+
+def plain_sql(path: Path, query: str, max_rows: int = 10_000):
+    """The SQL box before the caps: in this process, holding the archive lock for the whole query."""
+    import duckdb
+
+    with HOST_LOCK:
+        con = duckdb.connect(str(path), read_only=True, config={"enable_external_access": False,
+                                                                "autoinstall_known_extensions": False,
+                                                                "autoload_known_extensions": False})
+        try:
+            con.execute("SET lock_configuration = true")
+            check_readonly_sql(con, query)
+            return con.sql(query).limit(max_rows).df()
+        finally:
+            con.close()
+
+
+def sql_queries() -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from archive_bench import build
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "a.duckdb"
+        build(path, 2000, 10)
+        t0 = time.perf_counter()
+        run_readonly_sql(path, "SELECT 1")
+        print(f"SQL box: the first query starts its worker process: {(time.perf_counter() - t0) * 1000:.0f} ms once")
+        for what, query in SQL_QUERIES:
+            assert run_readonly_sql(path, query).shape == plain_sql(path, query).shape
+            # interleaved, so a change in the machine's load weighs on both alike
+            capped, plain = [], []
+            for _ in range(SQL_RUNS):
+                for fn, times in ((run_readonly_sql, capped), (plain_sql, plain)):
+                    t0 = time.perf_counter()
+                    fn(path, query)
+                    times.append(time.perf_counter() - t0)
+            a, b = statistics.median(capped), statistics.median(plain)
+            print(f"SQL {what}: capped {a * 1000:.1f} ms, before the caps {b * 1000:.1f} ms, ratio {a / b:.2f} "
+                  f"(median of {SQL_RUNS}, interleaved)")
+        close_workers()
+
 
 if __name__ == "__main__":
     main()

@@ -100,6 +100,15 @@ CAPS: dict[str, Cap] = {c.name: c for c in (
     Cap("GREP_MAX_FILE_BYTES", 2_000_000, "bytes", "size of a file the research tools read or search (larger: skipped, and said)"),
     Cap("RESEARCH_MAX_PATTERN_CHARS", 200, "characters", "length of a research-tool glob or grep pattern"),
     Cap("RE2_MAX_MEM", 8 * MiB, "bytes", "memory of one compiled research-tool pattern (RE2 max_mem)"),
+    Cap("IMPORT_MAX_FILE_BYTES", 64 * MiB, "bytes", "size of one file `import` reads (a JSON export, a Markdown "
+        "transcript, a benchmark file); only regular files are read"),
+    Cap("SQL_MEMORY_LIMIT", 512 * MiB, "bytes", "memory of one SQL-box query (DuckDB memory_limit; its worker "
+        "process's address space is bounded too)"),
+    Cap("SQL_TEMP_DIR_BYTES", 1024 * MiB, "bytes", "disk one SQL-box query may spill to (DuckDB "
+        "max_temp_directory_size)"),
+    Cap("SQL_RESULT_BYTES", 64 * MiB, "bytes", "size of one SQL-box result, counted while it is fetched"),
+    Cap("SQL_TIMEOUT_S", 10.0, "seconds", "time one SQL-box query may run"),
+    Cap("SQL_CONCURRENT_QUERIES", 4, "queries", "SQL-box queries running at once in one process"),
 )}
 
 
@@ -111,7 +120,7 @@ def cap(name: str) -> Union[int, float]:
         try:
             value = float(raw)
             if value > 0 and value == value and value != float("inf"):
-                return int(value) if isinstance(c.default, int) else value
+                return max(1, int(value)) if isinstance(c.default, int) else value
         except ValueError:
             pass
     return c.default

@@ -174,3 +174,128 @@ def test_the_app_listens_on_localhost_by_default():
 
     conf = tomllib.loads((REPO / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
     assert conf["server"]["address"] == "localhost"
+
+
+# ------------------------------------------------------------------ the SQL box
+
+
+@pytest.fixture(scope="module")
+def sql_archive(tmp_path_factory):
+    from debate_core.archive import open_archive
+    from tests.archive_helpers import make_pack, run_debate
+
+    root = tmp_path_factory.mktemp("hostile-sql")
+    arc = open_archive(root / "a.duckdb")
+    run_debate(arc, make_pack(root))
+    return arc
+
+
+def test_a_huge_sql_result_stops_at_a_cap_under_a_real_memory_limit(sql_archive):
+    # the CLI in a process tree limited to 3 GiB of address space; before the caps this query
+    # passed 4 GB (8 GB at its 30 s timeout).  The wrapper reports the tree's peak RSS.
+    query = "SELECT repeat('x',1000000) FROM range(100000)"
+    code = textwrap.dedent(f"""
+        import resource, subprocess, sys
+        lim = 3 << 30
+        def limit():
+            resource.setrlimit(resource.RLIMIT_AS, (lim, lim))
+        p = subprocess.run([sys.executable, "-m", "debate_core", "sql", {query!r}, "--archive",
+                            {str(sql_archive.path)!r}], cwd={str(REPO)!r}, capture_output=True, text=True,
+                           preexec_fn=limit, timeout=300)
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+        print(p.returncode, peak)
+        sys.stderr.write(p.stderr)
+        """)
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=400)
+    rc, peak = (int(x) for x in p.stdout.split())
+    assert rc == 2 and "Traceback" not in p.stderr and len(p.stderr.strip().splitlines()) == 1, p.stderr[-2000:]
+    assert "SQL_MEMORY_LIMIT" in p.stderr or "SQL_RESULT_BYTES" in p.stderr, p.stderr
+    assert peak < 2 << 30, f"the process tree peaked at {peak / (1 << 30):.2f} GiB"
+
+
+def test_a_smaller_huge_result_stops_at_the_result_cap(sql_archive):
+    from debate_core.errors import SqlRefused
+
+    with pytest.raises(SqlRefused, match="SQL_RESULT_BYTES") as info:
+        sql_archive.sql("SELECT repeat('x', 100000) FROM range(100000)")  # 10 GB in 100 KB rows
+    assert "\n" not in str(info.value)
+
+
+def test_a_long_query_does_not_block_other_sessions(sql_archive):
+    from debate_core.errors import SqlRefused
+
+    sql_archive.sql("SELECT 1")  # a warm worker, as in a running app
+    done = {}
+
+    def long_query():
+        t0 = time.monotonic()
+        try:
+            sql_archive.sql("SELECT count(*) FROM range(1000000000000) a", timeout=3)
+        except SqlRefused as exc:
+            done["error"] = str(exc)
+        done["took"] = time.monotonic() - t0
+
+    worst, reads = 0.0, 0
+    with Heartbeat() as hb:
+        t = threading.Thread(target=long_query)
+        t.start()
+        time.sleep(0.3)
+        while t.is_alive():
+            t0 = time.monotonic()
+            assert len(sql_archive.list_debates()) == 1
+            worst = max(worst, time.monotonic() - t0)
+            reads += 1
+        t.join()
+    assert "longer than 3 s" in done["error"] and done["took"] >= 3
+    assert reads >= 5 and worst < 0.5, f"{reads} reads, the slowest took {worst:.2f} s"
+    assert hb.worst < 0.5, f"the process stalled {hb.worst:.2f} s"
+
+
+def test_pivot_is_allowed_and_writes_are_not(sql_archive):
+    from debate_core.errors import SqlRefused
+
+    df = sql_archive.sql("PIVOT debates ON status USING count(*) GROUP BY protocol")
+    assert df.to_dict(orient="records") == [{"protocol": "master", "completed": 1}]
+    for query in ("CREATE TABLE t AS PIVOT debates ON status USING count(*)", "DELETE FROM debates"):
+        with pytest.raises(SqlRefused, match="read-only"):
+            sql_archive.sql(query)
+
+
+# ------------------------------------------------------------ CLI numbers
+
+
+BAD_NUMBERS = [
+    (["list", "--limit", "0"], "--limit", "'0'"),
+    (["list", "--limit", "-1"], "--limit", "'-1'"),
+    (["sql", "SELECT 1", "--max-rows", "-1"], "--max-rows", "'-1'"),
+    (["sql", "SELECT 1", "--max-rows", "0"], "--max-rows", "'0'"),
+    (["debate", "Is X good?", "--timeout", "-5"], "--timeout", "'-5'"),
+    (["debate", "Is X good?", "--timeout", "nan"], "--timeout", "'nan'"),
+    (["debate", "Is X good?", "--rounds", "-1"], "--rounds", "'-1'"),
+    (["ratings", "--bootstrap", "-3"], "--bootstrap", "'-3'"),
+    (["judges", "--bootstrap", "-1"], "--bootstrap", "'-1'"),
+    (["batch", "spec.yaml", "--concurrency", "0"], "--concurrency", "'0'"),
+    (["audit", "--concurrency", "-2"], "--concurrency", "'-2'"),
+    (["check", "--round", "0"], "--round", "'0'"),
+    (["list", "--limit", "1" + "0" * 30], "--limit", "out of range"),
+]
+
+
+@pytest.mark.parametrize("argv,flag,value", BAD_NUMBERS, ids=[" ".join(a[0:1] + a[-2:]) for a, _f, _v in BAD_NUMBERS])
+def test_negative_and_zero_numbers_are_refused_in_one_line(argv, flag, value, capsys):
+    from debate_core.cli.main import main
+
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    err = capsys.readouterr().err
+    assert info.value.code == 2
+    assert len(err.strip().splitlines()) == 1 and err.startswith("error: ") and "Traceback" not in err, err
+    assert flag in err and value in err, err
+
+
+def test_a_bad_number_is_one_line_from_the_real_cli(sql_archive):
+    p = subprocess.run([sys.executable, "-m", "debate_core", "list", "--limit", "-1", "--archive",
+                        str(sql_archive.path)], capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert p.returncode == 2 and p.stdout == "" and "Traceback" not in p.stderr
+    assert p.stderr == ("error: list: argument --limit: '-1' is out of range: give a whole number from 1 to "
+                        "1,000,000,000 (see --help)\n")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
+import time
 
 import pytest
 
@@ -82,11 +84,13 @@ def test_refused_with_one_clear_line(archive, name):
 
 
 def test_sql_errors_are_one_line_too(archive):
-    with pytest.raises(SqlRefused, match=r"^SQL error: .*syntax error") as info:
+    # DuckDB's own first line, once: the app shows it as "SQL: Parser Error: …", never "SQL: SQL error: …"
+    with pytest.raises(SqlRefused, match=r"^Parser Error: syntax error") as info:
         archive.sql("SELEC 1")
     assert "\n" not in str(info.value)
-    with pytest.raises(SqlRefused, match="SQL error"):
+    with pytest.raises(SqlRefused, match=r"^Catalog Error: .*no_such_table") as info:
         archive.sql("SELECT * FROM no_such_table")
+    assert "\n" not in str(info.value) and "See also" not in str(info.value)
 
 
 def test_guard_is_a_library_function(archive):
@@ -111,3 +115,75 @@ def test_cli_sql(archive):
     assert json.loads(r.stdout)[0]["status"] == "completed"
     r = cli("sql", "SELECT * FROM read_csv('/etc/passwd')", "--archive", str(archive.path))
     assert r.returncode == 2 and r.stderr == "error: refused: reading or writing files is disabled in the SQL box\n"
+
+
+# ------------------------------------------------------------ caps (issue 23)
+
+
+def test_pivot_is_a_read_and_runs(archive):
+    df = archive.sql("PIVOT debates ON status USING count(*) GROUP BY protocol")
+    assert df.to_dict(orient="records") == [{"protocol": "master", "completed": 1}]
+    assert len(archive.sql("SELECT * FROM (PIVOT debates ON status USING count(*))")) == 1
+    assert len(archive.sql("WITH p AS (PIVOT debates ON status USING count(*)) SELECT * FROM p")) == 1
+    assert len(archive.sql("UNPIVOT (SELECT 1 AS a, 2 AS b) ON a, b")) == 2
+    before = _digest(archive)
+    for query in ("CREATE TABLE x AS PIVOT debates ON status USING count(*)",
+                  "INSERT INTO debates SELECT * FROM (PIVOT debates ON status USING count(*))"):
+        with pytest.raises(SqlRefused, match="read-only") as info:
+            archive.sql(query)
+        assert "MULTI" not in str(info.value)
+    assert _digest(archive) == before
+
+
+def test_result_bytes_are_counted_while_fetching(archive, monkeypatch):
+    monkeypatch.setenv("DEBATE_SQL_RESULT_BYTES", str(1 << 20))
+    with pytest.raises(SqlRefused, match=r"SQL_RESULT_BYTES \(1 MiB") as info:
+        archive.sql("SELECT repeat('x', 10000) AS s FROM range(100000)")
+    assert "\n" not in str(info.value) and "$DEBATE_SQL_RESULT_BYTES" in str(info.value)
+    assert len(archive.sql("SELECT repeat('x', 100) AS s FROM range(1000)")) == 1000  # under the cap
+
+
+def test_timeout_is_a_named_cap(archive, monkeypatch):
+    monkeypatch.setenv("DEBATE_SQL_TIMEOUT_S", "0.5")
+    t0 = time.monotonic()
+    with pytest.raises(SqlRefused, match=r"longer than 0.5 s.*SQL_TIMEOUT_S") as info:
+        archive.sql("SELECT count(*) FROM range(1000000000000) a")
+    assert time.monotonic() - t0 < 5 and "\n" not in str(info.value)
+    assert archive.sql("SELECT count(*) AS n FROM debates")["n"][0] == 1  # a fresh worker answers next
+
+
+def test_temp_directory_is_capped(archive, monkeypatch):
+    monkeypatch.setenv("DEBATE_SQL_MEMORY_LIMIT", str(48 << 20))
+    monkeypatch.setenv("DEBATE_SQL_TEMP_DIR_BYTES", str(4 << 20))
+    with pytest.raises(SqlRefused, match="spilled too much to disk: over the cap SQL_TEMP_DIR_BYTES") as info:
+        archive.sql("SELECT count(*) FROM (SELECT r, repeat('x', 50) AS s FROM range(10000000) r ORDER BY random())")
+    assert "\n" not in str(info.value)
+
+
+def test_concurrent_queries_are_capped(archive, monkeypatch):
+    monkeypatch.setenv("DEBATE_SQL_CONCURRENT_QUERIES", "1")
+    errors = []
+
+    def slow():
+        try:
+            archive.sql("SELECT count(*) FROM range(1000000000000) a", timeout=3)
+        except SqlRefused as exc:
+            errors.append(str(exc))
+
+    t = threading.Thread(target=slow)
+    t.start()
+    time.sleep(0.5)
+    with pytest.raises(SqlRefused, match="SQL_CONCURRENT_QUERIES"):
+        archive.sql("SELECT 1", timeout=0.5)
+    t.join()
+    assert errors and "longer than 3 s" in errors[0]
+    assert len(archive.sql("SELECT 1")) == 1  # the slot is free again
+
+
+def test_the_worker_gets_no_secrets(monkeypatch):
+    from debate_core.archive.sql_guard import _worker_env
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-secret")
+    monkeypatch.setenv("DEBATE_API_BASE", "http://u:p@h/v1")
+    env = _worker_env()
+    assert "OPENAI_API_KEY" not in env and "DEBATE_API_BASE" not in env and "sk-secret" not in str(env)

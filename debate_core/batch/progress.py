@@ -39,7 +39,8 @@ class BatchResult:
 
     @property
     def ok(self) -> bool:
-        return all(r.status in ("completed", "skipped") for r in self.results)
+        """Every cell done: completed here, skipped (done before), or left to another live run of the spec."""
+        return all(r.status in ("completed", "skipped", "busy") for r in self.results)
 
     @property
     def debate_ids(self) -> list[str]:
@@ -70,6 +71,12 @@ class BatchResult:
                  f"- wall time: {s['elapsed_s']} s ({s['debates_per_s']} debates/s)"]
         if self.archive:
             lines.append(f"- archive: {self.archive}")
+        elsewhere: dict[str, int] = {}
+        for r in self.results:
+            if r.status == "busy":
+                elsewhere[r.reason] = elsewhere.get(r.reason, 0) + 1
+        for why, n in elsewhere.items():
+            lines.append(f"- {n} cell{'s were' if n != 1 else ' was'} run by another process, not here: {why}")
         bad = [r for r in self.results if r.status in ("failed", "error", "stopped", "interrupted")]
         if bad:
             lines += ["", "| cell | debate | status | reason |", "| --- | --- | --- | --- |"]
@@ -87,7 +94,7 @@ class Bar:
     def __init__(self, total: int, batch_id: str, enabled: Union[bool, str]):
         self.total = total
         self.enabled = bool(enabled)
-        self.stats = {"ok": 0, "failed": 0, "skipped": 0}
+        self.stats = {"ok": 0, "failed": 0, "skipped": 0, "elsewhere": 0}
         self._progress = None
         self._task = None
         self.batch_id = batch_id
@@ -112,13 +119,16 @@ class Bar:
             self._progress.__exit__(*exc)
 
     def _stats(self) -> str:
-        return f"ok {self.stats['ok']} · failed {self.stats['failed']} · skipped {self.stats['skipped']}"
+        text = f"ok {self.stats['ok']} · failed {self.stats['failed']} · skipped {self.stats['skipped']}"
+        return text + (f" · elsewhere {self.stats['elsewhere']}" if self.stats["elsewhere"] else "")
 
     def done(self, r: CellResult) -> None:
         if r.status == "completed":
             self.stats["ok"] += 1
         elif r.status == "skipped":
             self.stats["skipped"] += 1
+        elif r.status == "busy":
+            self.stats["elsewhere"] += 1
         elif r.status not in ("cancelled",):
             self.stats["failed"] += 1
         if self._progress is not None:

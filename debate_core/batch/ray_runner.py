@@ -290,7 +290,7 @@ class RayBatchRunner(BatchRunner):
         by_key: dict[str, CellResult] = {}
         remote: dict[str, Any] = {}  # the task and the spec in Ray's object store, made at the first submission
         pending: dict[Any, tuple[Cell, str, Optional[str]]] = {}
-        queue = iter(todo)
+        queue = self._claiming(todo, ahead=self.concurrency)  # each cell claimed before its task is submitted
 
         def finish(r: CellResult) -> None:
             by_key[r.cell.key] = r
@@ -344,6 +344,7 @@ class RayBatchRunner(BatchRunner):
                     while pending:
                         collect(block=True)
         finally:
+            self._release_claims()  # every finished debate is written by now (in _write)
             self._settle(result, todo, by_key, t0)
         return self._audit_after(result)
 

@@ -39,6 +39,7 @@ from debate_core.errors import ArchiveError
 from debate_core.models import Debate
 from debate_core.protocols import registry
 from debate_core.recorder import NULL_RECORDER, Recorder
+from debate_core.batch.claiming import _ClaimedQueue, _Claims, _Committer, _first_line
 from debate_core.batch.grid import Cell, Existing, config_for, existing_cells, expand, plan_action
 from debate_core.batch.progress import Bar, BatchResult, CellResult
 from debate_core.batch.router import build_router, quiet_litellm_loop_noise
@@ -71,58 +72,6 @@ class _Tagged(Recorder):
         self.inner.update(debate)
 
 
-def _first_line(exc: BaseException) -> str:
-    cause = getattr(exc, "cause", None)
-    text = cause if isinstance(cause, str) and cause else (str(exc).strip() or type(exc).__name__)
-    text = text.splitlines()[0]
-    name = type(exc).__name__
-    return text if name in ("InputError", "SpecError", "GatewayError", "ConfigError") else f"{name}: {text}"
-
-
-class _Committer:
-    """Group commit for ``commit: debate``: finished debates are written whole, many per transaction.
-
-    Workers hand over a finished :class:`Debate`; one thread writes whatever has queued up
-    with :meth:`Archive.save_many` (one short transaction), so the archive's per-operation
-    cost is paid once per group instead of once per speech.
-    """
-
-    def __init__(self, archive):
-        import queue
-
-        self.archive = archive
-        self.queue: "queue.Queue[Optional[Debate]]" = queue.Queue()
-        self.failures: dict[str, str] = {}
-        self._thread = threading.Thread(target=self._loop, name="batch-commit", daemon=True)
-        self._thread.start()
-
-    def put(self, debate: Debate) -> None:
-        self.queue.put(debate)
-
-    def _loop(self) -> None:
-        import queue
-
-        done = False
-        while not done:
-            group = [self.queue.get()]
-            while True:
-                try:
-                    group.append(self.queue.get_nowait())
-                except queue.Empty:
-                    break
-            done = any(d is None for d in group)
-            debates = [d for d in group if d is not None]
-            if not debates:
-                continue
-            try:
-                self.archive.save_many(debates)
-            except Exception as exc:  # noqa: BLE001 - reported per debate, never raised in a worker
-                for d in debates:
-                    self.failures[d.id] = f"not archived: {_first_line(exc)}"
-
-    def close(self) -> None:
-        self.queue.put(None)
-        self._thread.join()
 
 
 COMMIT_MODES = ("auto", "speech", "group", "debate")
@@ -163,6 +112,7 @@ class BatchRunner:
         self._router_built = router is not None
         self._lock = threading.Lock()
         self._committer: Optional[_Committer] = None
+        self._claims: Optional[_Claims] = None  # this run's claims on its cells (an archive is written)
 
     # ---------------------------------------------------------------- set-up
     @property
@@ -208,10 +158,13 @@ class BatchRunner:
 
         cells = self.cells()
         existing = existing_cells(self.archive, self.batch_id) if self.archive is not None else {}
+        held = self.archive.live_claims(self.batch_id) if hasattr(self.archive, "live_claims") else {}
         rows = []
         for c in cells:
             action, debate_id = plan_action(existing.get(c.key, []), resume=self.spec.resume)
-            rows.append({**c.as_row(), "action": action, "debate_id": debate_id})
+            if action in ("run", "resume") and c.key in held:
+                action = "busy"  # another run of the spec holds it now
+            rows.append({**c.as_row(), "action": action, "debate_id": debate_id, "held_by": held.get(c.key)})
         return pd.DataFrame(rows)
 
     # ------------------------------------------------------------- one cell
@@ -304,22 +257,29 @@ class BatchRunner:
         finally:
             for ch in children:
                 ch.end()
-            if self._grouped is not None:
-                self._grouped.close()
-                for r in by_key.values():
-                    why = self._grouped.failures.get(r.debate_id or "")
-                    if why and r.status not in ("error", "skipped", "busy"):
-                        r.status, r.reason = "error", why
-                self._grouped = None
-            if self._committer is not None:
-                self._committer.close()
-                for r in by_key.values():
-                    why = self._committer.failures.get(r.debate_id or "")
-                    if why:
-                        r.status, r.reason = "error", why
-                self._committer = None
+            try:
+                self._finish_writes(by_key)
+            finally:
+                self._release_claims()  # after every write of this run is committed
             self._settle(result, todo, by_key, t0)
         return self._audit_after(result)
+
+    def _finish_writes(self, by_key: dict[str, CellResult]) -> None:
+        """Close the group writer and the committer; a debate they could not store makes its cell an error."""
+        if self._grouped is not None:
+            self._grouped.close()
+            for r in by_key.values():
+                why = self._grouped.failures.get(r.debate_id or "")
+                if why and r.status not in ("error", "skipped", "busy"):
+                    r.status, r.reason = "error", why
+            self._grouped = None
+        if self._committer is not None:
+            self._committer.close()
+            for r in by_key.values():
+                why = self._committer.failures.get(r.debate_id or "")
+                if why:
+                    r.status, r.reason = "error", why
+            self._committer = None
 
     @staticmethod
     def _settle(result: BatchResult, todo, by_key: dict[str, CellResult], t0: float) -> None:
@@ -348,13 +308,34 @@ class BatchRunner:
 
     def _next_to_run(self, queue, settle) -> Optional[tuple[Cell, list[Existing], str, Optional[str]]]:
         """The next cell of ``queue`` that needs a run, with its action and old id; a cell to skip or
-        held by another run is settled on the way (``settle``).  None when the queue is empty."""
+        held by another run is settled on the way (``settle``).  None when the queue is empty.
+
+        ``queue`` is an iterator of ``(cell, prior)``, or what :meth:`_claiming` made of one: then
+        the cells come claimed, a few at a time, in the archive's write transaction."""
+        if isinstance(queue, _ClaimedQueue):
+            return queue.next(settle)
         for c, prior in queue:
             action, old_id = plan_action(prior, resume=self.spec.resume)
             if action not in ("skip", "busy"):
                 return c, prior, action, old_id
             settle(self.run_cell(c, prior))
         return None
+
+    # ---------------------------------------------------------------- claims
+    def _claiming(self, todo, ahead: Optional[int] = None) -> Any:
+        """``todo`` (``(cell, prior)`` pairs) as a queue whose cells are claimed before they run, ``ahead``
+        at a time (what the caller keeps queued: by default twice the concurrency), when the batch
+        writes an archive; else a plain iterator."""
+        if self.archive is None or not hasattr(self.archive, "claim_cells"):
+            return iter(todo)
+        if self._claims is None:
+            self._claims = _Claims(self.archive, self.batch_id, self.spec.resume)
+        return _ClaimedQueue(self, self._claims, todo, max(1, ahead or self.concurrency * 2))
+
+    def _release_claims(self) -> None:
+        if self._claims is not None:
+            self._claims.close()
+            self._claims = None
 
     def _interrupted(self, bar: Bar) -> None:
         self.stop.set()
@@ -366,7 +347,7 @@ class BatchRunner:
             return
         with ThreadPoolExecutor(max_workers=self.concurrency, thread_name_prefix="batch") as pool:
             pending: dict[Future, Cell] = {}
-            queue = iter(todo)
+            queue = self._claiming(todo)
 
             def submit_more() -> None:
                 while len(pending) < self.concurrency * 2 and not self.stop.is_set():
@@ -417,7 +398,7 @@ class BatchRunner:
         with this process's writer thread (acknowledging the ones a debate waits for).  A cell's
         result is reported once everything its debate wrote is committed (the worker's thread
         has gone on to its next cell by then)."""
-        feed = iter(items)
+        feed = self._claimed_feed(items, lambda r: self._done(r, by_key, bar))
         live = list(children)
         stopping = False
         ready: "queue.SimpleQueue[CellResult]" = queue.SimpleQueue()
@@ -474,6 +455,22 @@ class BatchRunner:
                         live.remove(ch)
             except KeyboardInterrupt:
                 self._interrupted(bar)
+
+    def _claimed_feed(self, items: list[tuple[int, Cell, list[Existing]]], settle):
+        """The worker processes' cells, each claimed before it is handed over (a cell another run
+        holds or finished meanwhile is settled here, never sent)."""
+        index = {c.key: i for i, c, _prior in items}
+        queue = self._claiming([(c, prior) for _i, c, prior in items], ahead=self.concurrency + 1)
+        while True:
+            nxt = self._next_to_run(queue, settle)
+            if nxt is None:
+                return
+            c, prior, action, _old = nxt
+            if action != "run":  # only new debates go to a worker (it cannot reopen a stored one)
+                settle(CellResult(c, "busy", _old, "its debate changed while this run started; rerun the spec "
+                                                   "to continue it"))
+                continue
+            yield index[c.key], c, prior
 
     def _lost(self, ch: "_Child", by_key: dict[str, CellResult], bar: Bar) -> None:
         """A worker process that died: its cells are errors, its debates interrupted (resumable)."""

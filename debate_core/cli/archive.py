@@ -109,15 +109,19 @@ def run_import(args) -> int:
 def add_export(sub) -> None:
     from debate_core.io.exporters import FORMATS
 
-    p = sub.add_parser("export", help="export one debate (md, json, ipynb, parquet, debate-dir)")
+    p = sub.add_parser("export", help="export one debate (md, json, ipynb, html, parquet, debate-dir)")
     p.add_argument("id", help="debate id; with --format parquet, `all` exports every table whole")
-    p.add_argument("--format", choices=FORMATS, default="md")
-    p.add_argument("--out", help="file (md/json/ipynb) or folder (parquet, debate-dir); default stdout / here")
+    p.add_argument("--format", choices=FORMATS, default="md",
+                   help="html: one self-contained page for reading and print (no external request)")
+    p.add_argument("--plain", action="store_true",
+                   help="with --format md: the seed's transcript exactly (a master debate: headings, speeches and "
+                        "the observation; no check lines, citation checks or footer)")
+    p.add_argument("--out", help="file (md/json/ipynb/html) or folder (parquet, debate-dir); default stdout / here")
     p.add_argument("--force", action="store_true", help="overwrite files that already exist (never without it)")
     add_archive_option(p)
 
 
-def _export_safely(archive, debate_id: str, fmt: str, out: str, force: bool):
+def _export_safely(archive, debate_id: str, fmt: str, out: str, force: bool, **options):
     """Export into a fresh folder first, then move the files into place: an existing file is
     never touched unless ``force``.  Returns the path written (as the exporter names it)."""
     import shutil
@@ -131,7 +135,8 @@ def _export_safely(archive, debate_id: str, fmt: str, out: str, force: bool):
     dest_root = dest if into_dir else dest.parent
     with tempfile.TemporaryDirectory(prefix="debate-export-") as tmp:
         tmp_root = Path(tmp).resolve()
-        result = Path(export_debate(archive, debate_id, fmt, tmp_root if into_dir else tmp_root / dest.name)).resolve()
+        result = Path(export_debate(archive, debate_id, fmt, tmp_root if into_dir else tmp_root / dest.name,
+                                    **options)).resolve()
         files = sorted(p for p in tmp_root.rglob("*") if p.is_file())
         targets = [(f, dest_root / f.relative_to(tmp_root)) for f in files]
         clash = [t for _f, t in targets if t.exists()]
@@ -153,10 +158,15 @@ def run_export(args) -> int:
         out = "."  # <slug>.debate/ here
     elif out is None and args.format == "parquet":
         out = f"{'archive' if args.id == 'all' else args.id}.parquet"
+    options = {"plain": args.plain}
+    if args.format == "html":
+        from debate_core.analysis.ledger import build_ledger
+
+        options["ledger_of"] = build_ledger  # the page's analysis shows the argument ledger
     if out is not None:
-        result = _export_safely(archive, args.id, args.format, out, args.force)
+        result = _export_safely(archive, args.id, args.format, out, args.force, **options)
     else:
-        result = export_debate(archive, args.id, args.format, None)  # md / json / ipynb text on stdout
+        result = export_debate(archive, args.id, args.format, None, **options)  # md / json / ipynb / html on stdout
     if isinstance(result, str):
         sys.stdout.write(result if result.endswith("\n") else result + "\n")
     else:
@@ -178,6 +188,8 @@ def _topic_wrap_up(archive, debate_id: str, folder) -> None:
 
 
 def add_list(sub) -> None:
+    from debate_core.cli.main import positive_int
+
     p = sub.add_parser("list", help="list archived debates, newest first")
     p.add_argument("--protocol", choices=registry.stored_names())
     p.add_argument("--master", help="a participant slug, label or name")
@@ -187,7 +199,7 @@ def add_list(sub) -> None:
     p.add_argument("--to", dest="date_to", metavar="DATE", help="created on or before (YYYY-MM-DD)")
     p.add_argument("--text", help="text in the topic or any speech")
     p.add_argument("--lang", choices=("zh", "en"), help="debates speaking this language")
-    p.add_argument("--limit", type=int, default=500)
+    p.add_argument("--limit", type=positive_int(), default=500, help="at most this many debates (default 500)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     add_archive_option(p)
 
@@ -262,10 +274,13 @@ def run_list(args) -> int:
 
 
 def add_sql(sub) -> None:
-    p = sub.add_parser("sql", help="run one read-only SELECT over the archive")
+    from debate_core.cli.main import positive_int
+
+    p = sub.add_parser("sql", help="run one read-only SELECT over the archive (bounded by the SQL_* caps, "
+                                   "docs/security.md)")
     p.add_argument("query")
     p.add_argument("--format", choices=("text", "json", "csv"), default="text")
-    p.add_argument("--max-rows", type=int, default=10_000)
+    p.add_argument("--max-rows", type=positive_int(), default=10_000, help="at most this many rows (default 10,000)")
     add_archive_option(p)
 
 

@@ -10,6 +10,8 @@ import os
 import sys
 from typing import Optional
 
+from debate_core.cli.main import count_int, positive_int
+
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
 
@@ -53,7 +55,7 @@ def add_batch(sub) -> None:
                                    "archive. Rerunning the same spec skips finished cells. See docs/batch.md.")
     p.add_argument("spec", help="batch spec file (.yaml, .yml or .json)")
     _archive_arg(p)
-    p.add_argument("--concurrency", type=int, help="debates at a time (overrides the spec)")
+    p.add_argument("--concurrency", type=positive_int(10_000), help="debates at a time (overrides the spec)")
     p.add_argument("--dry-run", action="store_true", help="list the cells and what a run would do; run nothing")
     p.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
     p.add_argument("--audit-out", help="with `audit: true`: also write the audit's judgments to this CSV file")
@@ -114,7 +116,7 @@ def add_audit(sub) -> None:
     p.add_argument("--variants", default="original,relabel,reorder",
                    help="original, relabel (labels permuted), reorder (presentation order reversed)")
     p.add_argument("--api-base", help="OpenAI-compatible server for the judges")
-    p.add_argument("--concurrency", type=int, default=4)
+    p.add_argument("--concurrency", type=positive_int(10_000), default=4)
     p.add_argument("--out", help="write every judgment to this CSV file")
     p.add_argument("--format", choices=("md", "json"), default="md")
 
@@ -150,7 +152,8 @@ def add_ratings(sub) -> None:
     p.add_argument("--by", choices=("model", "stance", "label"), default="model")
     p.add_argument("--batch", help="only the debates of this batch")
     p.add_argument("--protocol", choices=("topic", "trial", "benchmark"))
-    p.add_argument("--bootstrap", type=int, default=200, help="bootstrap resamples for the intervals (0: none)")
+    p.add_argument("--bootstrap", type=count_int(100_000), default=200,
+                   help="bootstrap resamples for the intervals (0: none)")
     p.add_argument("--judgments", action="store_true",
                    help="rate models over per-judge judgments in side-swapped matchups (imported benchmark panels, "
                         "our own judges) instead of one verdict per debate; `judges` shows the judge analysis too")

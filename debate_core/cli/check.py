@@ -13,6 +13,8 @@ import json
 import sys
 from pathlib import Path
 
+from debate_core.cli.main import positive_int
+
 ROLES = ("立论", "反驳", "回应", "综合")
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -27,7 +29,7 @@ def add_check(sub) -> None:
     p.add_argument("--speaker", help="the master who speaks: slug, name or common name (慧能, 六祖, huineng)")
     p.add_argument("--opponent", help="the master answered: slug, name or common name")
     p.add_argument("--role", help="立论 | 反驳 | 回应 | 综合")
-    p.add_argument("--round", type=int, help="the round number (shown in the report)")
+    p.add_argument("--round", type=positive_int(1000), help="the round number (shown in the report)")
     p.add_argument("--opponent-summary", default="", help="the opponent's latest summary (for 反驳 / 回应)")
     p.add_argument("--pack", help="persona pack folder (default: data/packs/default)")
     p.add_argument("--format", choices=("text", "json"), default="text")

@@ -11,8 +11,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import stat
 import sys
-from typing import Callable, Optional
+from pathlib import Path
+from typing import Callable, NoReturn, Optional
 
 from debate_core.protocols import registry
 
@@ -21,6 +23,51 @@ EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
 def _print_json(data) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
+
+
+# --------------------------------------------------------- numbers and errors
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """Bad arguments are one ``error: …`` line naming the command and what is wrong, exit 2."""
+
+    def error(self, message: str) -> "NoReturn":  # type: ignore[override]
+        command = self.prog.removeprefix("python -m debate_core").strip()
+        sys.stderr.write(f"error: {command + ': ' if command else ''}{message} (see --help)\n")
+        sys.exit(EXIT_USAGE)
+
+
+def _number(kind: type, low, high, what: str) -> Callable[[str], object]:
+    """An argparse type: a ``kind`` (int or float) between ``low`` and ``high`` inclusive, finite;
+    anything else is refused by argparse naming the flag and the value given."""
+    def parse(text: str):
+        try:
+            value = kind(text.strip())
+        except (TypeError, ValueError):
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number: give {what}") from None
+        if value != value or value in (float("inf"), float("-inf")) or value < low or value > high:
+            raise argparse.ArgumentTypeError(f"{text!r} is out of range: give {what}")
+        return value
+    parse.__name__ = what  # argparse names the type in some messages
+    return parse
+
+
+MAX_INT = 1_000_000_000
+
+
+def positive_int(high: int = MAX_INT) -> Callable[[str], object]:
+    """Whole numbers 1 … ``high``."""
+    return _number(int, 1, high, f"a whole number from 1 to {high:,}")
+
+
+def count_int(high: int = MAX_INT) -> Callable[[str], object]:
+    """Whole numbers 0 … ``high`` (0: none)."""
+    return _number(int, 0, high, f"a whole number from 0 to {high:,}")
+
+
+def positive_float(high: float = 86_400.0) -> Callable[[str], object]:
+    """Numbers above 0, up to ``high``."""
+    return _number(float, 1e-9, high, f"a number above 0 and at most {high:g}")
 
 
 def _add_pack(p: argparse.ArgumentParser) -> None:
@@ -35,6 +82,57 @@ def add_archive_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--archive", help="archive file (default: $DEBATE_ARCHIVE or data/archive.duckdb)")
 
 
+CREATE_DIR_HELP = "create the --archive file's folder when it does not exist (without it, a missing folder is an error)"
+# the commands that make a new archive file when none is there (the others only read one, or refuse a missing one)
+CREATES_ARCHIVE = ("debate", "import", "batch")
+
+
+def _add_create_dir(parser: argparse.ArgumentParser) -> None:
+    """``--create-archive-dir`` on every (sub)command that takes ``--archive``."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in set(action.choices.values()):
+                _add_create_dir(sub)
+    opts = {o for a in parser._actions for o in a.option_strings}
+    if "--archive" in opts and "--create-archive-dir" not in opts:
+        parser.add_argument("--create-archive-dir", action="store_true", help=CREATE_DIR_HELP)
+
+
+def _archive_named(args) -> Optional[str]:
+    """The archive a command was pointed at (``--archive``, else $DEBATE_ARCHIVE), when it takes one."""
+    if not hasattr(args, "archive"):
+        return None
+    return getattr(args, "archive", None) or os.environ.get("DEBATE_ARCHIVE") or None
+
+
+def check_archive_folder(args) -> None:
+    """A command that would create a new archive in a folder that does not exist: an error, unless
+    ``--create-archive-dir`` asks for the folder (a typo in ``--archive`` never makes a folder tree)."""
+    from debate_core.errors import InputError
+
+    named = _archive_named(args)
+    if not named:
+        return
+    path = Path(named).expanduser()
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        mode = None
+    if mode is not None and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):  # a pipe would block DuckDB
+        raise InputError(f"--archive {named}: not a regular file; give an archive file such as data/archive.duckdb")
+    if getattr(args, "cmd", None) not in CREATES_ARCHIVE or path.exists():
+        return
+    folder = path.parent
+    if folder.is_dir():
+        return
+    if folder.exists():
+        raise InputError(f"--archive {named}: {folder} is not a folder")
+    if not getattr(args, "create_archive_dir", False):
+        raise InputError(f"--archive {named}: the folder {folder} does not exist; create it, or pass "
+                         "--create-archive-dir")
+    folder.mkdir(parents=True, exist_ok=True)
+
+
 # ----------------------------------------------------------------------- debate
 
 
@@ -43,9 +141,9 @@ def add_debate(sub) -> None:
     p.add_argument("topic")
     p.add_argument("--protocol", choices=registry.names(), default="master")
     p.add_argument("--masters", help="two masters for a master debate: slugs or names, comma-separated")
-    p.add_argument("--rounds", type=int, help="master debate: rounds (the last is 综合, so a 反驳 needs at least 3; "
-                                               "a value outside the pack's range is clamped, with a notice); topic "
-                                               "debate: 1-3; trial: 1-8")
+    p.add_argument("--rounds", type=positive_int(1000),
+                   help="master debate: rounds (the last is 综合, so a 反驳 needs at least 3; a value outside the "
+                        "pack's range is clamped, with a notice); topic debate: 1-3; trial: 1-8")
     p.add_argument("--model", help="litellm model string (default: $DEBATE_MODEL, else the offline engine)")
     p.add_argument("--models", help="topic/trial: one model per debater, comma-separated")
     p.add_argument("--judge-model")
@@ -54,7 +152,7 @@ def add_debate(sub) -> None:
     p.add_argument("--stances", help='topic debate: stances separated by "|" (skips the split)')
     p.add_argument("--workspace", help="trial: folder the debaters may read")
     p.add_argument("--api-base", help="OpenAI-compatible server URL (vLLM, Ollama, a litellm proxy)")
-    p.add_argument("--timeout", type=float, default=60.0)
+    p.add_argument("--timeout", type=positive_float(), default=60.0, help="seconds a model call may take")
     p.add_argument("--lang", choices=("zh", "en"),
                    help="the debate's language (default: the topic's: CJK means zh, anything else en); "
                         "master debates are Chinese only")
@@ -287,12 +385,51 @@ def _load_extra_commands() -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     _load_extra_commands()
-    parser = argparse.ArgumentParser(prog="python -m debate_core",
-                                     description="Debate Workbench: run, archive and analyse LLM debates.")
+    parser = OneLineParser(prog="python -m debate_core",
+                           description="Debate Workbench: run, archive and analyse LLM debates.")
     sub = parser.add_subparsers(dest="cmd", required=True)
     for add, _ in COMMANDS.values():
         add(sub)
+    _add_create_dir(parser)
     return parser
+
+
+TRACEBACK_ENV = "DEBATE_TRACEBACK"  # set to 1: an unexpected error shows its traceback instead of one line
+
+
+def os_error_line(exc: OSError) -> str:
+    """``<path>: <reason>`` for a file-system error (``/proc/x.json: No such file or directory``)."""
+    reason = exc.strerror or (str(exc.args[-1]) if exc.args else "") or type(exc).__name__
+    where = exc.filename
+    if where is not None and exc.filename2 is not None:
+        where = f"{exc.filename} -> {exc.filename2}"
+    return f"{where}: {reason}" if where is not None else reason
+
+
+def _archive_error_line(exc: BaseException, args) -> str:
+    """One line for an error DuckDB raised while the command used its archive, naming the archive
+    (and its folder, when the folder is read-only: DuckDB writes ``<file>.wal`` beside the file)."""
+    from debate_core.errors import one_line
+
+    text = one_line(exc)
+    named = _archive_named(args)
+    if not named:
+        from debate_core.archive.connection import default_archive_path
+
+        named = str(default_archive_path())
+    path = Path(named).expanduser()
+    folder = path.parent
+    if folder.is_dir() and not os.access(folder, os.W_OK):
+        return (f"archive {path}: its folder {folder} is read-only, so the archive cannot be written "
+                f"(DuckDB keeps {path.name}.wal beside it): {text}")
+    if path.exists() and not os.access(path, os.W_OK):
+        return f"archive {path}: the file is read-only, so it cannot be written: {text}"
+    return f"archive {path}: {text}"
+
+
+def _is_duckdb_error(exc: BaseException) -> bool:
+    return any(k.__module__.split(".")[0] in ("duckdb", "_duckdb") and k.__name__ == "Error"
+               for k in type(exc).__mro__)
 
 
 def main(argv: Optional[list[str]] = None) -> int:
@@ -304,19 +441,40 @@ def main(argv: Optional[list[str]] = None) -> int:
     args = parser.parse_args(argv)
     _, run = COMMANDS[args.cmd]
     try:
+        check_archive_folder(args)
         return run(args)
-    except (InputError, ConfigError, PackError, _Usage, KeyError, FileNotFoundError) as exc:
+    except (InputError, ConfigError, PackError, _Usage, KeyError) as exc:
         msg = exc.args[0] if exc.args else str(exc)
-        sys.stderr.write(f"error: {msg}\n")
+        _error(msg)
         return EXIT_USAGE
     except GatewayError as exc:
-        sys.stderr.write(f"error: model call failed: {exc.cause}\n")
+        _error(f"model call failed: {exc.cause}")
         return EXIT_FAIL
     except BrokenPipeError:
         return EXIT_OK
+    except OSError as exc:  # a file or folder the command could not read or write: which, and why
+        _error(os_error_line(exc))
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        return 130
     except Exception as exc:  # noqa: BLE001 - a last line of defence: one line, no traceback
         name = type(exc).__name__
         if name in ("ArchiveError", "ImportFormatError", "SqlRefused"):
-            sys.stderr.write(f"error: {exc}\n")
+            _error(str(exc))
             return EXIT_USAGE
-        raise
+        if _is_duckdb_error(exc):
+            _error(_archive_error_line(exc, args))
+            return EXIT_USAGE
+        if os.environ.get(TRACEBACK_ENV, "").strip() not in ("", "0"):
+            raise
+        from debate_core.errors import one_line
+
+        _error(f"{one_line(exc)} ({name}; set {TRACEBACK_ENV}=1 to see where)")
+        return EXIT_USAGE
+
+
+def _error(msg) -> None:
+    """The one ``error: …`` line (a message of several lines is folded into one)."""
+    text = " ".join(str(msg).split("\n")).strip() or "unknown error"
+    sys.stderr.write(f"error: {text}\n")

@@ -6,7 +6,8 @@ from pathlib import Path
 from typing import Iterable, Optional
 
 from debate_core.io.importers import benchmark, json_export, master_md, topic_folder
-from debate_core.io.importers.common import ImportFormatError, ImportResult, read_text
+from debate_core.errors import one_line
+from debate_core.io.importers.common import ImportFormatError, ImportResult, check_regular, check_values, read_text
 from debate_core.models import Debate
 
 TOPIC, MASTER, JSON, BENCHMARK = topic_folder.KIND, master_md.KIND, json_export.KIND, benchmark.KIND
@@ -34,6 +35,7 @@ def _expand(path: Path) -> list[tuple[str, Path]]:
         if not found:
             raise ImportFormatError(path, None, "nothing to import: no <slug>.debate/ folder, .json or .md file")
         return found
+    check_regular(path)  # a named pipe, a device (or a link to one) is refused before it is opened
     if path.name in ("debate-log.md", "verdict.md"):
         return [(TOPIC, path.parent)]
     suffix = path.suffix.lower()
@@ -52,6 +54,24 @@ def parse_path(path: str | Path, *, pack: Optional[str] = None) -> list[tuple[st
 
 def _parse(path: Path, pack: Optional[str], problems: list[ImportFormatError],
            sources: dict[str, list[dict]]) -> list[tuple[str, Path, Debate]]:
+    """Every debate ``path`` holds, each checked (its id, and values the archive can store) before
+    anything is written; an error names the file."""
+    out = []
+    try:
+        found = _parse_all(path, pack, problems, sources)
+    except ImportFormatError:
+        raise
+    except (ValueError, OverflowError, RecursionError) as exc:  # a parser met a value it cannot take
+        raise ImportFormatError(path, None, one_line(exc)) from None
+    for kind, p, d in found:
+        if kind != JSON:  # a JSON export's debates were checked as they were read (with their lines)
+            check_values(p, d)
+        out.append((kind, p, d))
+    return out
+
+
+def _parse_all(path: Path, pack: Optional[str], problems: list[ImportFormatError],
+               sources: dict[str, list[dict]]) -> list[tuple[str, Path, Debate]]:
     out = []
     for kind, p in _expand(path):
         if kind == BENCHMARK:

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 from typing import Optional
 
+from debate_core.render.safe import restore_markdown
 from debate_core.checks import find_citations
 from debate_core.content.packs import get_pack, resolve_master
 from debate_core.io.importers.common import ID_MARK, ImportFormatError, content_id, file_time
@@ -93,7 +94,7 @@ def parse_master_md(path: Path, text: str, *, pack_path: Optional[str] = None, e
         if not topic:
             tm = _TOPIC_RE.match(s)
             if tm:
-                topic = tm.group(1)
+                topic = restore_markdown(tm.group(1))
                 section = None
                 continue
             if s.startswith(">") and s.lstrip("> ").startswith("⚠️"):
@@ -153,7 +154,7 @@ def parse_master_md(path: Path, text: str, *, pack_path: Optional[str] = None, e
         elif section == "obs" and s.strip():
             om = re.match(r"^[-*]\s*(分歧本质|共识点|留给读者)\s*[：:]\s*(.*)$", s.strip())
             if om:
-                observation[om.group(1)] = om.group(2).strip()
+                observation[om.group(1)] = restore_markdown(om.group(2).strip())
     if not topic:
         raise ImportFormatError(path, 1, "no '## 议题：…' heading: not a master-debate transcript")
     if not speeches:
@@ -206,7 +207,7 @@ def parse_master_md(path: Path, text: str, *, pack_path: Optional[str] = None, e
             kept.append(b)
         while kept and not kept[-1].strip():
             kept.pop()
-        body_text = "\n".join(kept).strip()
+        body_text = restore_markdown("\n".join(kept).strip())  # our exports neutralise Markdown (render.safe)
         if not body_text and failed_cause is None:
             raise ImportFormatError(path, line_no + 1, f"round R{n} has no text")
         slug, school = slug_of(name)
