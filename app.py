@@ -21,9 +21,9 @@ def home() -> None:
     c1, c2 = st.columns(2)
     with c1:
         st.markdown(_("**Engine / model in use**"))
-        st.markdown(f"`{eng['model']}` — {eng['label']}")
+        st.markdown(f"{views.safe_code(eng['model'])} — {views.safe_inline(eng['label'])}")
         if eng["api_base"]:
-            st.caption(_("API base: {url}").format(url=eng["api_base"]))
+            st.caption(views.safe_format(_("API base: {url}"), url=eng["api_base"]))
         st.caption(eng["note"])
     with c2:
         arc = ui.archive()
@@ -44,7 +44,8 @@ def home() -> None:
              column_config={"cost": st.column_config.NumberColumn(format="$%.4f")})
     for row in recent.head(5).itertuples(index=False):
         c1, c2, c3 = st.columns([6, 1, 1])
-        c1.markdown(f"`{row.id}` · {views.status_text(row.status)} · {views.safe_markdown(str(row.topic))}")
+        c1.markdown(f"{views.safe_code(row.id)} · {views.status_text(row.status)} · "
+                    f"{views.safe_inline(str(row.topic))}")
         with c2:
             ui.link_to("live", row.id, _("Live"))
         with c3:

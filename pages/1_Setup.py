@@ -38,10 +38,10 @@ def model_status(value: str, api_base: str, *, offline_ok: bool) -> None:
     with st.spinner(_("Checking the model's configuration (the first check loads litellm)…")):
         problem = views.model_problem(value, api_base)
     if problem:
-        st.error(problem, icon="🔑")
+        st.error(views.safe_markdown(problem), icon="🔑")
     else:
-        st.caption("✅ " + _("`{model}` is configured").format(model=value)
-                   + (" " + _("(API base {url})").format(url=api_base) if api_base else ""))
+        st.caption("✅ " + views.safe_format(_("`{model}` is configured"), model=value)
+                   + (" " + views.safe_format(_("(API base {url})"), url=api_base) if api_base else ""))
 
 
 def masters_section(topic: str, pack) -> tuple[tuple[str, str], list[str]] | None:
@@ -50,10 +50,11 @@ def masters_section(topic: str, pack) -> tuple[tuple[str, str], list[str]] | Non
     choice = views.suggest_pair(topic or "", pack)
     why = views.pair_reason(choice, pack)
     a_name, b_name = pack.masters[choice.a].name, pack.masters[choice.b].name
-    hits = "; ".join(f"{views.safe_markdown(k)}: {'、'.join(v)}" for k, v in why["hits"].items()) or _("none")
-    st.info(_("**Suggested pair: {a} vs {b}**").format(a=a_name, b=b_name) + "  \n"
-            + _("rule **{rule}** ({rule_text}) — {reason}").format(
-                rule=why["rule"], rule_text=why["rule_text"], reason=views.safe_markdown(why["reason"]))
+    hits = "; ".join(f"{views.safe_inline(k)}: {views.safe_inline('、'.join(v))}" for k, v in why["hits"].items()) \
+        or _("none")
+    st.info(views.safe_format(_("**Suggested pair: {a} vs {b}**"), a=a_name, b=b_name) + "  \n"
+            + views.safe_format(_("rule **{rule}** ({rule_text}) — {reason}"), rule=why["rule"],
+                                rule_text=why["rule_text"], reason=why["reason"])
             + "  \n" + _("keywords hit: {hits}").format(hits=hits), icon="🎯")
 
     options = views.master_options(pack)
@@ -75,16 +76,17 @@ def masters_section(topic: str, pack) -> tuple[tuple[str, str], list[str]] | Non
     for col, title, rows in ((c1, f"{ammo.a_name} → {ammo.b_name}", ammo.a_to_b),
                              (c2, f"{ammo.b_name} → {ammo.a_name}", ammo.b_to_a)):
         with col:
-            st.markdown(f"*{title}*")
+            st.markdown(f"*{views.safe_inline(title)}*")
             if rows:
                 for r in rows:
-                    src_title = f" 《{r['source']}》" if r["source"] else ""
-                    st.markdown(f"- {views.safe_markdown(r['position'])} (`{r['citation']}`{src_title})")
+                    src_title = f" 《{views.safe_inline(r['source'])}》" if r["source"] else ""
+                    st.markdown(f"- {views.safe_inline(r['position'])} ({views.safe_code(r['citation'])}{src_title})")
             else:
                 st.markdown("- *" + _("(empty)") + "*")
     if ammo.warning:
-        st.warning(f"{ammo.warning}  \n" + _("Empty direction: {directions} — the debate runs, marked degraded.")
-                   .format(directions=", ".join(ammo.empty)))
+        st.warning(f"{views.safe_inline(ammo.warning)}  \n"
+                   + views.safe_format(_("Empty direction: {directions} — the debate runs, marked degraded."),
+                                       directions=", ".join(ammo.empty)))
     return (a, b), [a, b] if override else []
 
 

@@ -15,7 +15,8 @@ def pick_debate() -> None:
         ui.page_link("setup", _("Start a debate"))
         return
     for row in recent.itertuples(index=False):
-        ui.link_to("live", row.id, f"{row.id} · {views.status_text(row.status)} · {row.topic[:60]}")
+        ui.link_to("live", row.id, f"{views.safe_inline(row.id)} · {views.status_text(row.status)} · "
+                                   f"{views.safe_inline(str(row.topic)[:60])}")  # a page link's label is Markdown
 
 
 def controls(view: views.LiveView, debate_id: str) -> None:
@@ -23,7 +24,7 @@ def controls(view: views.LiveView, debate_id: str) -> None:
     c1, c2, c3, c4 = st.columns(4)
     if view.can_stop and c1.button(_("⏹ Stop"), key="stop",
                                    help=_("Keeps the rounds done; the status becomes stopped.")):
-        st.toast(mgr.stop(debate_id))
+        st.toast(views.safe_inline(mgr.stop(debate_id)))
         st.rerun()
     if view.can_retry and c2.button(_("🔁 Retry round {n}").format(n=view.failed_round or "").strip(), key="retry",
                                      help=_("Reruns the failed round alone.")):
@@ -56,10 +57,10 @@ def body(debate_id: str, polling: bool) -> None:
     if view.running_here or d.status == "running":
         with st.container(border=True):
             if zh:
-                st.markdown(f"### {views.safe_markdown(view.next_turn)}")
+                st.markdown(f"### {views.safe_inline(view.next_turn)}")
                 st.caption("✍️ 撰写中…")
             else:
-                st.markdown(f"#### ✍️ {views.safe_markdown(view.next_turn)} — " + _("writing…"))
+                st.markdown(f"#### ✍️ {views.safe_inline(view.next_turn)} — " + _("writing…"))
             if view.live_text:
                 st.markdown(views.safe_markdown(view.live_text))
             else:

@@ -24,7 +24,7 @@ def pick_debate() -> str:
 def observation(ov: views.OutcomeView) -> None:
     """The seed's closing section, exactly: its heading (``### 教内余争 — 中立观察``) and its three bullets."""
     st.markdown(f"### {ov.heading}")
-    st.markdown("\n".join(f"- {k}：{views.safe_markdown(v)}" for k, v in ov.observation.items()))
+    st.markdown("\n".join(f"- {k}：{views.safe_inline(v)}" for k, v in ov.observation.items()))
     st.caption("祖师辩论不判胜负，只陈述分歧所在。")
 
 
@@ -34,14 +34,16 @@ def verdict(ov: views.OutcomeView) -> None:
         st.warning(_("The judge's verdict could not be parsed: there is no winner (this is not a draw). Raw text:"))
         st.code(ov.raw or _("(empty)"), language=None)
         return
-    st.success("**" + _("Winner: {winner}").format(winner=views.safe_markdown(ov.winner_text)) + "**"
-               + (f" — {views.safe_markdown(ov.summary)}" if ov.summary else ""))
+    st.success("**" + views.safe_format(_("Winner: {winner}"), winner=ov.winner_text) + "**"
+               + (f" — {views.safe_inline(ov.summary)}" if ov.summary else ""))
+    if ov.incomplete:  # the judge left something out, even after being asked once more
+        st.warning(ov.incomplete)
     if ov.judge:
-        st.caption(_("judge: `{model}`").format(model=ov.judge))
+        st.caption(views.safe_format(_("judge: `{model}`"), model=ov.judge))
     if ov.reasons:
         st.markdown(_("**Reasons**"))
         for k, v in ov.reasons.items():
-            st.markdown(f"- **{views.safe_markdown(k)}**：{views.safe_markdown(v)}")
+            st.markdown(f"- **{views.safe_inline(k)}**：{views.safe_inline(v)}")
     if ov.per_round is not None and len(ov.per_round):
         st.markdown(_("**Per-round commentary**"))
         ui.table(ov.per_round, hide_index=True, width="stretch")
@@ -53,7 +55,7 @@ def verdict(ov: views.OutcomeView) -> None:
     if fig is not None:
         st.plotly_chart(fig, key="scores")
     if ov.note:
-        st.markdown(_("**To the reader**") + f"：{views.safe_markdown(ov.note)}")
+        st.markdown(_("**To the reader**") + f"：{views.safe_inline(ov.note)}")
 
 
 def judge_panel(ov: views.OutcomeView) -> None:
@@ -62,12 +64,12 @@ def judge_panel(ov: views.OutcomeView) -> None:
     ui.table(ov.panel, hide_index=True, width="stretch", key="judge-panel")
     st.caption(_("Margins are signed: positive favours PRO, negative CON."))
     for n in ov.panel_notes:
-        line = f"- **{views.safe_markdown(n['judge'])}** ({views.safe_markdown(n['winner'])})"
+        line = f"- **{views.safe_inline(n['judge'])}** ({views.safe_inline(n['winner'])})"
         if n["notes"]:
-            line += f": {views.safe_markdown(n['notes'])}"
+            line += f": {views.safe_inline(n['notes'])}"
         st.markdown(line)
         if n["decisive"]:
-            st.caption(_("Most decisive: {text}").format(text=views.safe_markdown(n["decisive"])))
+            st.caption(views.safe_format(_("Most decisive: {text}"), text=n["decisive"]))
 
 
 def argument_map(debate) -> None:
@@ -89,7 +91,7 @@ def argument_map(debate) -> None:
                      "nobody answered it.").format(basis=lv.basis))
     if lv.ledger.unresolved:
         st.caption(("引用了但找不到：" if zh else _("Cited but not found: "))
-                   + ", ".join(views.safe_markdown(u) for u in lv.ledger.unresolved))
+                   + ", ".join(views.safe_inline(u) for u in lv.ledger.unresolved))
     with st.expander("论点表" if zh else _("Ledger table"), expanded=False):
         ui.table(lv.table, hide_index=True, width="stretch", key="ledger-table")
 
@@ -104,7 +106,7 @@ def outcome() -> None:
     ov = views.outcome_view(debate, arc)
     zh = views.is_chinese(debate)
     ui.debate_header(debate)
-    st.caption(views.safe_markdown(ov.headline))
+    st.caption(views.safe_inline(ov.headline))
     if ov.kind == "observation":
         observation(ov)
     elif ov.kind == "verdict":
@@ -119,8 +121,8 @@ def outcome() -> None:
         st.info(_("No outcome yet: the debate is {status}. Follow it on the Live page.")
                 .format(status=views.status_text(debate.status)))
         ui.link_to("live", debate.id, _("Open Live"))
-    if ov.wrap_up:  # topic debate: the seed's wrap-up (未成辩论 says why; a verdict is a reference conclusion)
-        st.markdown(views.safe_markdown(ov.wrap_up))
+    if ov.wrap_up:  # topic debate: the seed's wrap-up (未成辩论 says why; a verdict is a reference conclusion);
+        st.markdown(ov.wrap_up)  # our Markdown around the debate's neutralised values (views.outcome_view)
     if ov.checks is not None and len(ov.checks):
         st.subheader("各轮检查" if zh else _("Checks per round"))
         if zh:
@@ -131,9 +133,10 @@ def outcome() -> None:
         argument_map(debate)
 
     st.subheader(_("Downloads"))
-    cols = st.columns(4)
-    for i, d in enumerate(views.downloads(debate)):
-        with cols[i % 4]:
+    offered = views.downloads(debate)
+    cols = st.columns(max(len(offered), 1))
+    for i, d in enumerate(offered):
+        with cols[i]:
             st.download_button(d.label, data=lambda fmt=d.fmt: views.export_bytes(arc, debate.id, fmt),
                                file_name=d.file_name, mime=d.mime, key=f"dl-{d.fmt}", on_click="ignore")
 

@@ -45,6 +45,21 @@ def filters(arc) -> dict:
 LIMIT = 500
 
 
+def follow_ticked_row(ids: list, ticked) -> None:
+    """Point the picker (``open_id``) at the row just ticked.
+
+    A selectbox's stored value wins over its ``index=``, so the picker is set through its session
+    state instead, and only when the ticked row changes: picking another debate in the picker
+    afterwards still works. A stored choice the table no longer shows falls back to the ticked
+    row, else the first."""
+    if ticked != st.session_state.get("open_ticked"):
+        st.session_state["open_ticked"] = ticked
+        if ticked is not None:
+            st.session_state["open_id"] = ticked
+    if st.session_state.get("open_id") not in ids:
+        st.session_state["open_id"] = ticked if ticked is not None else ids[0]
+
+
 def table(arc, f: dict) -> None:
     df = views.find_debates(arc, limit=LIMIT, **f)
     if len(df) >= LIMIT:
@@ -61,13 +76,12 @@ def table(arc, f: dict) -> None:
                      key="debates", column_config={"cost": st.column_config.NumberColumn(format="$%.4f")})
     if df.empty:
         return
-    rows = list(getattr(getattr(event, "selection", None), "rows", []) or [])
     ids = list(df["id"])
-    default = ids.index(df.iloc[rows[0]]["id"]) if rows else 0
+    rows = [r for r in list(getattr(getattr(event, "selection", None), "rows", []) or []) if 0 <= r < len(ids)]
+    follow_ticked_row(ids, ids[rows[0]] if rows else None)
     topics = dict(zip(df["id"], df["topic"]))
     c1, c2, c3 = st.columns([4, 1, 1])
-    chosen = c1.selectbox(_("Debate"), ids, index=default, key="open_id",
-                          format_func=lambda i: f"{i} · {str(topics[i])[:70]}")
+    chosen = c1.selectbox(_("Debate"), ids, key="open_id", format_func=lambda i: f"{i} · {str(topics[i])[:70]}")
     with c2:
         ui.link_to("outcome", chosen, _("Open in Outcome"))
     with c3:
@@ -164,11 +178,11 @@ def research() -> None:
 def show_report(rep) -> None:
     if rep.lines:
         st.success(_("Imported:") + " " + rep.summary + "  \n"
-                   + "  \n".join(views.safe_markdown(line) for line in rep.shown_lines))
+                   + "  \n".join(views.safe_inline(line) for line in rep.shown_lines))
     else:
         st.info(rep.summary)
     for msg in rep.skipped:
-        st.warning(_("Skipped: {reason}").format(reason=views.safe_markdown(msg)))
+        st.warning(views.safe_format(_("Skipped: {reason}"), reason=msg))
 
 
 def importer(arc) -> None:

@@ -34,11 +34,12 @@ def coverage() -> None:
             st.caption(_("none: every critique is answered"))
     st.subheader(_("Masters with no critique at all"))
     if cv.no_critique:
-        st.markdown(", ".join(views.safe_markdown(n) for n in cv.no_critique))
+        st.markdown(", ".join(views.safe_inline(n) for n in cv.no_critique))
     else:
         st.caption(_("none: every master writes or receives at least one critique"))
     if cv.gaps["unknown_targets"]:
-        st.warning(_("Critiques aimed at masters not in the pack: ") + ", ".join(cv.gaps["unknown_targets"]))
+        st.warning(_("Critiques aimed at masters not in the pack: ")
+                   + ", ".join(views.safe_inline(t) for t in cv.gaps["unknown_targets"]))
     st.subheader(_("Pairs most debated with the degraded warning"))
     if len(cv.degraded):
         ui.table(cv.degraded, hide_index=True, width="stretch")

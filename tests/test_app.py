@@ -255,7 +255,7 @@ def test_offline_master_debate_from_setup_to_outcome(archive_path, archive):
         clean_speech = all(f.passed and not f.undecided for f in s.findings)
         assert result.startswith("✓") == clean_speech and (cite == "✓") == clean_speech
     downloads = {b.proto.label for b in at.get("download_button")}
-    assert downloads == {"Markdown (.md)", "JSON (.json)", "Notebook (.ipynb)"}
+    assert downloads == {"Markdown (.md)", "HTML page (.html)", "JSON (.json)", "Notebook (.ipynb)"}
 
     from webapp import views
 

@@ -7,6 +7,7 @@ Screenshots of every page go to test-artifacts/ (gitignored).
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -37,7 +38,7 @@ def _skip_reason() -> str | None:
 if _skip_reason():
     pytest.skip(_skip_reason(), allow_module_level=True)
 
-from playwright.sync_api import sync_playwright  # noqa: E402
+from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -291,3 +292,323 @@ def test_language_selector_links_and_browser_locale(server, browser):
         pg.wait_for_url("**/Setup?lang=en")
     finally:
         ctx.close()
+
+
+# ------------------------------------------------------- archive row selection
+
+ROW_PX = 35  # st.dataframe's header and row height (glide-data-grid defaults in Streamlit)
+
+
+def _row_pick_debates(archive_path: Path) -> list:
+    """Four master debates with distinct topics, all holding 选行 (the text filter shows just them),
+    newest first in the order returned."""
+    from datetime import timedelta
+
+    from debate_core.archive import open_archive
+    from debate_core.models import utcnow
+    from tests.app_support import offline_debate
+
+    arc = open_archive(archive_path)
+    base = offline_debate(arc)
+    out, now = [], utcnow()
+    for n, word in enumerate(("顿悟", "渐修", "止观", "唯识")):
+        d = base.model_copy(deep=True)
+        d.id = f"rowpick{n:05d}"
+        d.topic = f"选行第{n + 1}场：{word}与现代人"
+        d.created_at = d.updated_at = now - timedelta(minutes=n)
+        arc.save(d)
+        out.append(d)
+    return out
+
+
+def tick_row(pg, row: int) -> None:
+    """Tick row ``row`` (0 = the first data row) of the page's first table: a click on its row marker."""
+    grid = pg.locator('[data-testid="stDataFrame"]').first
+    grid.scroll_into_view_if_needed()
+    box = grid.bounding_box()
+    pg.mouse.click(box["x"] + 14, box["y"] + ROW_PX * (row + 1) + ROW_PX / 2)
+    settle(pg)
+
+
+def archive_filtered(pg, url: str) -> None:
+    """The Archive page with its text filter on 选行: the four debates of _row_pick_debates."""
+    pg.goto(url + "/Archive?lang=en")
+    pg.get_by_role("heading", name="Charts").wait_for()
+    settle(pg)
+    box = pg.get_by_label("Text in the topic or the speeches")
+    box.fill("选行")
+    box.press("Enter")
+    pg.get_by_text("4 debates, newest first").wait_for()
+    settle(pg)
+
+
+def test_archive_opens_exactly_the_ticked_row(server, page):
+    """Issue 25 item 1: tick a row (not the first), press Open in Outcome: that debate opens,
+    not what the picker held before; then the same for another row."""
+    debates = _row_pick_debates(server["archive"])
+    url = server["url"]
+    archive_filtered(page, url)
+    for row in (2, 1):
+        want = debates[row]
+        tick_row(page, row)
+        picker = page.get_by_role("combobox", name="Debate", exact=True)
+        expect(picker).to_have_value(re.compile(f"^{want.id} · "))  # the picker follows the ticked row
+        link = page.get_by_role("link", name="Open in Outcome")
+        expect(link).to_have_attribute("href", re.compile(f"id={want.id}(&|$)"))
+        settle(page)
+        shot(page, f"archive-row-{row + 1}-ticked")
+        link.click()
+        page.wait_for_url(f"**/Outcome?id={want.id}*")
+        page.get_by_role("heading", name=f"议题：{want.topic}").wait_for()
+        settle(page)
+        for other in debates:
+            if other.id != want.id:
+                assert page.get_by_text(other.topic).count() == 0, (row, other.topic)
+        shot(page, f"archive-row-{row + 1}-outcome")
+        archive_filtered(page, url)
+    assert page.dialogs == []
+
+
+# ------------------------------------------------------------------ the HTML export
+
+
+@pytest.fixture
+def beacon():
+    """A local HTTP listener on 127.0.0.1, the target of every beacon in the hostile debates: it
+    records each request it receives (none may come from the exported page)."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    hits: list[str] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 - the http.server interface
+            hits.append(self.path)
+            self.send_response(200)
+            self.send_header("Content-Type", "image/png")
+            self.end_headers()
+
+        do_POST = do_HEAD = do_GET  # noqa: N815
+
+        def log_message(self, *args):
+            pass
+
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{srv.server_address[1]}", hits
+    srv.shutdown()
+    srv.server_close()
+
+
+def open_offline_file(browser, path: Path, width: int = 1000):
+    """A fresh context on ``path`` (file://) that records every request other than the file itself.
+    Nothing is blocked here, so a request the page made would reach the beacon listener too."""
+    ctx = browser.new_context(viewport={"width": width, "height": 1200})
+    ctx.add_init_script("window.__alerts = []; window.alert = (m) => window.__alerts.push(String(m));")
+    asked: list[str] = []
+    ctx.on("request", lambda r: None if r.url.startswith("file://") else asked.append(r.url))
+    pg = ctx.new_page()
+    pg.set_default_timeout(TIMEOUT_MS)
+    pg.goto(path.resolve().as_uri())
+    return ctx, pg, asked
+
+
+def test_html_export_opens_from_file_complete_and_requests_nothing(server, browser, beacon, tmp_path):
+    """Issue 25 item 4: the Outcome page's HTML download, opened from file:// — complete (every
+    speech, its notes and check badge, the observation, the analysis), the hostile text shown as
+    text, and not one request: the local listener every beacon points at receives nothing."""
+    from debate_core.archive import open_archive
+    from debate_core.io.exporters import export_debate
+    from tests.app_support import offline_debate
+    from tests.test_html_export import hostile_judged, hostile_master
+
+    url, hits = beacon
+    with urllib_get(url + "/control"):  # the listener answers: a request would be seen
+        pass
+    assert hits == ["/control"]
+    hits.clear()
+
+    arc = open_archive(server["archive"])
+    d = hostile_master(offline_debate(arc), url)
+    arc.save(d)
+    ctx = browser.new_context(viewport=VIEWPORT, accept_downloads=True)
+    pg = ctx.new_page()
+    pg.set_default_timeout(TIMEOUT_MS)
+    pg.goto(server["url"] + f"/Outcome?id={d.id}&lang=en")
+    button = pg.get_by_role("button", name="HTML page (.html)")
+    button.wait_for()
+    with pg.expect_download() as dl:
+        button.click()
+    assert dl.value.suggested_filename == f"debate-{d.id}.html"
+    path = tmp_path / dl.value.suggested_filename
+    dl.value.save_as(path)
+    ctx.close()
+    hits.clear()  # whatever the app's own page did, only the file counts from here
+
+    ctx, pg, asked = open_offline_file(browser, path)
+    try:
+        pg.get_by_role("heading", name="发言").wait_for()
+        assert pg.evaluate("document.documentElement.lang") == "zh-CN"
+        assert pg.locator("article.speech").count() == len(d.rounds)
+        assert pg.locator("#closing").get_by_text("分歧本质").is_visible()
+        assert pg.locator("#analysis").get_by_text("各篇检查").is_visible()
+        first = pg.locator("article.speech").first
+        assert first.locator("ol.notes li").count() >= 1
+        assert first.get_by_text("<script>alert(1)</script>", exact=False).first.is_visible()
+        assert first.get_by_text(f"![x]({url}/md.png)", exact=False).first.is_visible()
+        badge = first.locator("details.checks")
+        assert badge.count() == 1 and not badge.locator("li").first.is_visible()
+        badge.locator("summary").click()  # the badge opens to the findings
+        assert badge.locator("li").first.is_visible()
+        assert pg.evaluate("document.querySelectorAll('img, script, iframe, object, embed, video, svg').length") == 0
+        assert pg.evaluate("[...document.querySelectorAll('[style]')].length") == 0
+        pg.wait_for_timeout(1000)
+        shot(pg, "html-export-master")
+        pg.emulate_media(media="print")
+        pg.screenshot(path=str(ARTIFACTS / "html-export-master-print.png"), full_page=True)
+        pg.pdf(path=str(ARTIFACTS / "html-export-master.pdf"))  # PDF is the browser's print
+        assert pg.evaluate("window.__alerts") == []
+    finally:
+        ctx.close()
+
+    # a judged debate and an imported benchmark debate, exported by the library; the benchmark at phone width
+    from debate_core.io.importers import import_paths
+    from tests.app_support import judged_debate
+
+    judged = hostile_judged(judged_debate(arc, "topic", debate_id="judged000009"), url)
+    arc.save(judged)
+    bench = next(r for r in import_paths(arc, [str(REPO / "tests" / "fixtures" / "benchmark")])
+                 if r.status != "skipped")
+    for debate_id, name, width in ((judged.id, "html-export-judged", 1000), (bench.id, "html-export-benchmark-phone",
+                                                                              390)):
+        out = export_debate(arc, debate_id, "html", tmp_path / f"{name}.html")
+        ctx, pg, more = open_offline_file(browser, out, width)
+        try:
+            pg.locator("#closing").wait_for()
+            assert pg.locator("article.speech").count() == len(arc.get_debate(debate_id).rounds)
+            assert pg.evaluate("document.querySelectorAll('img, script, iframe').length") == 0
+            overflow = pg.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            assert overflow <= 1, overflow  # nothing wider than the screen: tables scroll inside their box
+            pg.wait_for_timeout(500)
+            shot(pg, name)
+        finally:
+            ctx.close()
+        asked += more
+    assert asked == [] and hits == [], (asked, hits)
+
+
+class urllib_get:
+    """``with urllib_get(url):`` one GET, its response closed."""
+
+    def __init__(self, url: str):
+        import urllib.request
+
+        self.resp = urllib.request.urlopen(url, timeout=5)
+
+    def __enter__(self):
+        return self.resp
+
+    def __exit__(self, *exc):
+        self.resp.close()
+
+
+# ---------------------------------------------- untrusted text renders as text (issue 23 item 4)
+
+NO_LINK_TO = """(host) => {
+  const bad = [];
+  for (const el of document.querySelectorAll('a, img, image, iframe, source, video, audio, link, script, object, embed')) {
+    for (const attr of ['href', 'src', 'xlink:href', 'srcset', 'data']) {
+      const v = el.getAttribute(attr);
+      let to = '';
+      try { to = v ? new URL(v.trim().split(/\s/)[0], location.href).host : ''; } catch (e) { to = ''; }
+      if (to === host) bad.push(`${el.tagName} ${attr}=${v}`);
+    }
+  }
+  for (const e of performance.getEntriesByType('resource')) if (new URL(e.name).host === host) bad.push(`fetched ${e.name}`);
+  return bad;
+}"""
+
+
+def test_imported_beacons_reach_no_listener(server, page, tmp_path):
+    """Issue 23 item 4: two debates whose topic, speeches, observation, verdict, judge notes, names,
+    stances and models hold Markdown images, links, autolinks, bare URLs and HTML, all pointing at a
+    local HTTP listener, imported through the Archive page (a folder on this machine).  Their Outcome
+    and Live pages, and an Outcome page whose ``?id=`` is an image, hold no link or image to the
+    listener, and the listener receives no request; the names in the plotly charts show as text."""
+    import threading
+    import urllib.request
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from debate_core.archive import open_archive
+    from debate_core.io.exporters import to_json_text
+    from tests import test_safe_render as cases
+
+    hits: list[str] = []
+
+    class Listener(BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 - the http.server interface
+            hits.append(self.path)
+            self.send_response(200)
+            self.send_header("Content-Type", "image/png")
+            self.end_headers()
+
+        do_POST = do_HEAD = do_GET  # noqa: N815
+
+        def log_message(self, *args):
+            pass
+
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), Listener)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    target = f"127.0.0.1:{srv.server_address[1]}"
+    host = f"http://{target}"
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if r.url.startswith(host) else None)
+    try:
+        urllib.request.urlopen(host + "/control", timeout=5).close()  # the listener hears a request
+        assert hits == ["/control"]
+        hits.clear()
+
+        master, topic = cases.hostile_debates(open_archive(tmp_path / "scratch.duckdb"), host)
+        folder = tmp_path / "beacons"
+        folder.mkdir()
+        for d in (master, topic):
+            (folder / f"{d.id}.json").write_text(to_json_text(d), encoding="utf-8")
+
+        url = server["url"]
+        page.goto(url + "/Archive?lang=en")
+        page.get_by_role("button", name="Import folder").wait_for(timeout=4 * TIMEOUT_MS)  # below every chart
+        settle(page)
+        box = page.get_by_role("textbox", name="Folder on this machine")
+        box.fill(str(folder))
+        box.press("Enter")
+        settle(page)
+        page.get_by_role("button", name="Import folder").click()
+        page.get_by_text("2 imported").wait_for()
+        settle(page)
+        assert page.evaluate(NO_LINK_TO, target) == []
+        shot(page, "beacon-archive-import")
+
+        for path, shown, name in ((f"/Outcome?id={master.id}", "m-reader-img.png", "beacon-outcome-master"),
+                                  (f"/Live?id={master.id}", "m-speech-img.png", "beacon-live-master"),
+                                  (f"/Outcome?id={topic.id}", "t-summary-img.png", "beacon-outcome-topic"),
+                                  (f"/Live?id={topic.id}", "t-speech1-img.png", "beacon-live-topic"),
+                                  (f"/Outcome?id=![x]({host}/id.png)", "id.png", "beacon-outcome-id")):
+            page.goto(url + path + ("&" if "?" in path else "?") + "lang=en")
+            page.get_by_text(shown, exact=False).first.wait_for()  # the beacon is on the page, as text
+            settle(page)
+            for chart in page.locator(".js-plotly-plot").all():
+                chart.scroll_into_view_if_needed()
+            page.wait_for_timeout(1000)
+            assert page.evaluate(NO_LINK_TO, target) == [], path
+            if name == "beacon-outcome-topic":  # the scores chart and the argument map name the debaters
+                legends = page.evaluate("[...document.querySelectorAll('.legendtext, .xtick text, .ytick text')]"
+                                        ".map(e => e.textContent)")
+                assert any(f'<a href="{host}/t-name' in t for t in legends), legends
+            shot(page, name)
+        page.wait_for_timeout(500)
+        assert hits == [] and asked == [], (hits, asked)
+        assert page.dialogs == []
+    finally:
+        srv.shutdown()
+        srv.server_close()

@@ -10,8 +10,11 @@
   role, ammo, citations (verified / unknown), checks, retries, tokens, latency.
 
 Speeches are only ever rendered through ``st.markdown`` with its default
-``unsafe_allow_html=False`` (and :func:`webapp.views.safe_markdown`); nothing
-here uses ``st.html`` or unsafe HTML.
+``unsafe_allow_html=False``; nothing here uses ``st.html`` or unsafe HTML.  Every
+untrusted value (debate content, names, ids, error causes) goes through
+:func:`webapp.views.safe_markdown` / ``safe_inline`` / ``safe_code`` / ``safe_format``
+(:mod:`debate_core.render.safe`): no image, link or bare URL in it can fetch or link.
+Our own links are ``st.page_link`` widgets, outside the neutralised text.
 """
 
 from __future__ import annotations
@@ -128,9 +131,14 @@ def _is_control_flow(exc: BaseException) -> bool:
         "RerunException", "StopException", "ScriptControlException")
 
 
+ERROR_CHARS = 300  # an error's cause is shown up to this many characters (an echoed ?id= can be any length)
+
+
 def show_error(exc: BaseException, where: str = "") -> None:
+    """The one-line cause (neutralised: it may echo ``?id=``, a file name or imported text) and what to do."""
     cause, todo = views.explain(exc)
-    st.error(f"**{where + ': ' if where else ''}{cause}**  \n{todo}", icon="⚠️")
+    cause = cause if len(cause) <= ERROR_CHARS else cause[:ERROR_CHARS - 1] + "…"
+    st.error(f"**{where + ': ' if where else ''}{views.safe_inline(cause)}**  \n{todo}", icon="⚠️")
 
 
 @contextmanager
@@ -201,6 +209,9 @@ def table(df, **kwargs):
 
 
 def current_id() -> str:
+    """The ``?id=`` of the URL, as typed: only for looking the debate up.  It is anyone's text (a
+    link can carry any value), so a page shows it only through ``views.safe_inline`` / ``safe_code``;
+    an unknown id reaches the page as the archive's KeyError, which :func:`show_error` neutralises."""
     value = st.query_params.get("id", "")
     return (value or "").strip()
 
@@ -220,22 +231,21 @@ def speech_card(sv: views.SpeechView, *, key: str = "") -> None:
         return
     with st.container(border=True):
         head, badge = st.columns([5, 1])
-        head.markdown(f"#### {views.safe_markdown(sv.title)}")
+        head.markdown(f"#### {views.safe_inline(sv.title)}")
         badge.markdown(_(STATUS_BADGE[sv.status]) if sv.status in STATUS_BADGE else sv.status)
         if sv.status == "failed":
-            st.error(_("This round failed: ") + ("; ".join(sv.warnings) or _("no reply")), icon="⛔")
+            st.error(_("This round failed: ") + (views.safe_inline("; ".join(sv.warnings)) or _("no reply")), icon="⛔")
         if sv.text:
             st.markdown(views.safe_markdown(sv.text))
-        meta = [_("**speaker** {name} (`{label}`)").format(name=views.safe_markdown(sv.speaker_name),
-                                                              label=sv.speaker),
-                _("**role** {role}").format(role=sv.role)]
+        meta = [views.safe_format(_("**speaker** {name} (`{label}`)"), name=sv.speaker_name, label=sv.speaker),
+                views.safe_format(_("**role** {role}"), role=sv.role)]
         if sv.model and not sv.engine:  # an imported turn: its model, and no run of ours to account for
-            meta.append(_("**model** `{model}`").format(model=sv.model))
+            meta.append(views.safe_format(_("**model** `{model}`"), model=sv.model))
         else:
             meta += [_("**retries** {n}").format(n=sv.retries),
                      _("**tokens** {i} in / {o} out").format(i=sv.prompt_tokens, o=sv.completion_tokens),
                      _("**latency** {ms} ms").format(ms=f"{sv.latency_ms:,.0f}"),
-                     _("**engine** `{engine}`").format(engine=sv.engine or "—")]
+                     views.safe_format(_("**engine** `{engine}`"), engine=sv.engine or "—")]
         if sv.cost:
             meta.append(_("**cost** ${cost}").format(cost=f"{sv.cost:.4f}"))
         if sv.truncated:
@@ -246,36 +256,36 @@ def speech_card(sv: views.SpeechView, *, key: str = "") -> None:
             st.markdown(_("**Ammo used**"))
             if sv.ammo_used:
                 for a in sv.ammo_used:
-                    st.markdown(f"- {views.safe_markdown(a)}")
+                    st.markdown(f"- {views.safe_inline(a)}")
             else:
                 st.caption(_("none"))
         with c2:
             st.markdown(_("**Citations**"))
             if sv.citations:
                 for c in sv.citations:
-                    title = f" — {views.safe_markdown(c.title)}" if c.title else ""
-                    st.markdown(f"- `{c.id}` {i18n.maybe(c.label)}{title}")
+                    title = f" — {views.safe_inline(c.title)}" if c.title else ""
+                    st.markdown(f"- {views.safe_code(c.id)} {views.safe_inline(i18n.maybe(c.label))}{title}")
             elif not sv.cited:
                 st.caption(_("none"))
             if sv.cited:
-                st.markdown(_("cites the claims {ids}").format(ids=", ".join(f"`{c}`" for c in sv.cited)))
+                st.markdown(_("cites the claims {ids}").format(ids=", ".join(views.safe_code(c) for c in sv.cited)))
         with c3:
             st.markdown(_("**Checks**"))
             if sv.findings:
                 passed = [f["rule"] for f in sv.findings if f["passed"] and not f.get("undecided")]
                 if passed:
-                    st.markdown(("✓ " if sv.clean else _("passed: ")) + " · ".join(f"`{r}`" for r in passed))
+                    st.markdown(("✓ " if sv.clean else _("passed: ")) + " · ".join(views.safe_code(r) for r in passed))
                 for f in sv.findings:
                     if not f["passed"] or f.get("undecided"):
                         sign = "?" if f.get("undecided") else "✗"
                         layer = _(" (model audit)") if f.get("layer") == "model" else ""
-                        st.markdown(f"{sign} `{f['rule']}`{layer} — {views.safe_markdown(f['message'])}")
+                        st.markdown(f"{sign} {views.safe_code(f['rule'])}{layer} — {views.safe_inline(f['message'])}")
             else:
                 st.caption(_("no checks for this protocol"))
         if sv.tool_calls:
-            st.caption(_("research: ") + "; ".join(views.safe_markdown(t) for t in sv.tool_calls))
+            st.caption(_("research: ") + "; ".join(views.safe_inline(t) for t in sv.tool_calls))
         for w in sv.warnings if sv.status != "failed" else []:
-            st.caption(f"⚠️ {views.safe_markdown(w)}")
+            st.caption(f"⚠️ {views.safe_inline(w)}")
 
 
 def _finding_md(f: dict, clean: bool) -> str:
@@ -285,8 +295,8 @@ def _finding_md(f: dict, clean: bool) -> str:
         sign = "✗"
     else:
         sign = "✓" if clean else "通过"
-    msg = f"：{views.safe_markdown(f['message'])}" if f["message"] and (not f["passed"] or f.get("undecided")) else ""
-    return f"- {sign} {f['label']}{msg}"
+    msg = f"：{views.safe_inline(f['message'])}" if f["message"] and (not f["passed"] or f.get("undecided")) else ""
+    return f"- {sign} {views.safe_inline(f['label'])}{msg}"
 
 
 def _speech_card_zh(sv: views.SpeechView) -> None:
@@ -294,16 +304,16 @@ def _speech_card_zh(sv: views.SpeechView) -> None:
     (deterministic rules, and the model audit in its own column), the citation marks and the ammo."""
     with st.container(border=True):
         head, badge = st.columns([5, 1])
-        head.markdown(f"### {views.safe_markdown(sv.title)}")
+        head.markdown(f"### {views.safe_inline(sv.title)}")
         badge.markdown(STATUS_BADGE_ZH.get(sv.status, sv.status) if sv.status != "ok" or sv.clean
-                       else "🟠 " + views.safe_markdown(sv.verdict))
+                       else "🟠 " + views.safe_inline(sv.verdict))
         if sv.status == "failed":
-            st.error("本轮未完成：" + ("；".join(sv.warnings) or "没有回复"), icon="⛔")
+            st.error("本轮未完成：" + (views.safe_inline("；".join(sv.warnings)) or "没有回复"), icon="⛔")
         if sv.text:
             st.markdown(views.safe_markdown(sv.text))
-        st.markdown(f"**检查结果** {views.safe_markdown(sv.verdict)}")
-        engine = "离线引擎" if sv.engine == "offline" else f"`{sv.engine or '—'}`"  # a model string is a name
-        meta = [f"发言者 {views.safe_markdown(sv.speaker_name)}", f"角色 {sv.role}",
+        st.markdown(f"**检查结果** {views.safe_inline(sv.verdict)}")
+        engine = "离线引擎" if sv.engine == "offline" else views.safe_code(sv.engine or "—")  # a model string is a name
+        meta = [f"发言者 {views.safe_inline(sv.speaker_name)}", f"角色 {views.safe_inline(sv.role)}",
                 f"重试 {sv.retries} 次", f"用量 输入 {sv.prompt_tokens} / 输出 {sv.completion_tokens}",
                 f"耗时 {sv.latency_ms:,.0f} 毫秒", f"引擎 {engine}"]
         if sv.cost:
@@ -317,9 +327,9 @@ def _speech_card_zh(sv: views.SpeechView) -> None:
             st.markdown("**引证核对**")
             if sv.citations:
                 for c in sv.citations:
-                    title = f"《{views.safe_markdown(c.title.strip('《》'))}》" if c.title else ""
-                    quote = f"「{views.safe_markdown(c.quote)}」" if c.quote else ""
-                    st.markdown(f"- `{c.id}`{title} {c.label}{quote}")
+                    title = f"《{views.safe_inline(c.title.strip('《》'))}》" if c.title else ""
+                    quote = f"「{views.safe_inline(c.quote)}」" if c.quote else ""
+                    st.markdown(f"- {views.safe_code(c.id)}{title} {views.safe_inline(c.label)}{quote}")
             else:
                 st.caption("无引证")
         with cols[1]:
@@ -337,26 +347,26 @@ def _speech_card_zh(sv: views.SpeechView) -> None:
             st.markdown("**所用弹药**")
             if sv.ammo_used:
                 for a in sv.ammo_used:
-                    st.markdown(f"- {views.safe_markdown(a)}")
+                    st.markdown(f"- {views.safe_inline(a)}")
             else:
                 st.caption("无")
         if sv.tool_calls:
-            st.caption("检索：" + "；".join(views.safe_markdown(t) for t in sv.tool_calls))
+            st.caption("检索：" + "；".join(views.safe_inline(t) for t in sv.tool_calls))
         for w in sv.warnings if sv.status != "failed" else []:
-            st.caption(f"⚠️ {views.safe_markdown(w)}")
+            st.caption(f"⚠️ {views.safe_inline(w)}")
 
 
 def debate_header(debate) -> None:
     if views.is_chinese(debate):
         _debate_header_zh(debate)
         return
-    who = " vs ".join(views.safe_markdown(p.name or p.label) + (f" ({views.safe_markdown(p.stance)})" if p.stance
-                                                               else "") for p in debate.participants)
-    st.markdown(f"### {views.safe_markdown(debate.topic)}")
-    pack = (" · " + _("pack {name} {version}").format(name=debate.pack_name, version=debate.pack_version).rstrip()
-            if debate.pack_name else "")
-    models = _("models: {models}").format(models=", ".join(debate.models) or "—")
-    st.caption(f"`{debate.id}` · {debate.protocol} · {who} · {models}{pack}")
+    who = " vs ".join(views.safe_inline(p.name or p.label) + (f" ({views.safe_inline(p.stance)})" if p.stance
+                                                             else "") for p in debate.participants)
+    st.markdown(f"### {views.safe_inline(debate.topic)}")
+    pack = (" · " + views.safe_format(_("pack {name} {version}"), name=debate.pack_name,
+                                      version=debate.pack_version).rstrip() if debate.pack_name else "")
+    models = views.safe_format(_("models: {models}"), models=", ".join(debate.models) or "—")
+    st.caption(f"{views.safe_code(debate.id)} · {views.safe_inline(debate.protocol)} · {who} · {models}{pack}")
     for w in debate.warnings:
         st.warning(views.safe_markdown(w))
 
@@ -366,12 +376,12 @@ def _debate_header_zh(debate) -> None:
     from debate_core.render.master import DISCLAIMER
 
     st.markdown(DISCLAIMER)
-    st.markdown(f"## 议题：{views.safe_markdown(debate.topic)}")
-    who = " 对 ".join(views.safe_markdown(p.name or p.label) for p in debate.participants)
+    st.markdown(f"## 议题：{views.safe_inline(debate.topic)}")
+    who = " 对 ".join(views.safe_inline(p.name or p.label) for p in debate.participants)
     pack_id = f"{debate.pack_name} {debate.pack_version}".strip()
-    pack = f" · 人物包 `{pack_id}`" if debate.pack_name else ""
-    check = f" · 审核模型 `{debate.config.check_model}`" if debate.config.check_model else ""
-    st.caption(f"`{debate.id}` · 祖师辩论 · {who} · 模型 {', '.join(f'`{m}`' for m in debate.models) or '—'}"
-               f"{check}{pack}")
+    pack = f" · 人物包 {views.safe_code(pack_id)}" if debate.pack_name else ""
+    check = f" · 审核模型 {views.safe_code(debate.config.check_model)}" if debate.config.check_model else ""
+    models = ", ".join(views.safe_code(m) for m in debate.models) or "—"
+    st.caption(f"{views.safe_code(debate.id)} · 祖师辩论 · {who} · 模型 {models}{check}{pack}")
     for w in debate.warnings:
         st.warning(views.safe_markdown(w))

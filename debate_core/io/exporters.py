@@ -1,4 +1,4 @@
-"""Exporters: a debate record to JSON, Markdown, a notebook, Parquet or a debate folder.
+"""Exporters: a debate record to JSON, Markdown, a notebook, an HTML page, Parquet or a debate folder.
 
 * ``json``: :func:`to_json_dict` — the Debate model plus verdict scores by label;
   it round-trips through :mod:`debate_core.io.importers` exactly (docs/json-export.md).
@@ -6,6 +6,13 @@
   :mod:`debate_core.protocols.registry`).  A master debate's Markdown lists, under each speech, its check
   findings (✗ failed / ? undecided / passed, the model audit apart) and its citation
   marks (✓已核对原文 / 仅经号 / ✗引文未核对), all in Chinese; the importer reads them back.
+  ``plain=True`` asks the renderer for the seed's transcript exactly (a master debate: headings,
+  speeches and the observation, without check blockquotes, citation-check lines or footer); a
+  protocol whose renderer has no plain form refuses it.
+* ``html``: one self-contained page for reading and print (:func:`debate_core.render.html.render_html`):
+  inline CSS, no request of any kind, the debate's text escaped; ``ledger_of`` (a function of the
+  debate, e.g. :func:`debate_core.analysis.ledger.build_ledger`, which this layer cannot import)
+  adds the argument ledger to its analysis.
 * ``ipynb``: a notebook that shows the debate and loads it from the archive to plot
   tokens per round with plotly.
 * ``parquet``: the archive tables (rows of this debate, or everything) as Parquet files.
@@ -16,16 +23,19 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 import unicodedata
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
+from debate_core.render.safe import neutral_debate
+from debate_core.errors import InputError
 from debate_core.models import Debate
 from debate_core.protocols import registry
 
-FORMATS = ("md", "json", "ipynb", "parquet", "debate-dir")
+FORMATS = ("md", "json", "ipynb", "html", "parquet", "debate-dir")
 SLUG_LIMIT = 40
 
 
@@ -94,15 +104,16 @@ def write_debate_dir(debate: Debate, out: Optional[str | Path] = None) -> Path:
     folder = base if base.name.endswith(".debate") else base / f"{slugify(debate.topic)}.debate"
     folder.mkdir(parents=True, exist_ok=True)
     spec = registry.get(debate.protocol)
+    view = neutral_debate(debate)  # untrusted text as inert Markdown (no live image or link)
     if spec.judged:
         from debate_core.render.judged import debate_log_md, verdict_md
 
-        log, verdict = debate_log_md(debate), verdict_md(debate)
+        log, verdict = debate_log_md(view), verdict_md(view)
         if debate.id not in log:
             log = log.rstrip() + f"\n\n{_id_mark(debate)}\n"
     else:
-        log = spec.render(debate).rstrip() + f"\n\n{_id_mark(debate)}\n"
-        verdict = _observation_md(debate)
+        log = spec.render(view).rstrip() + f"\n\n{_id_mark(debate)}\n"
+        verdict = _observation_md(view)
     (folder / "debate-log.md").write_text(log, encoding="utf-8")
     (folder / "verdict.md").write_text(verdict, encoding="utf-8")
     return folder
@@ -214,20 +225,55 @@ def write_parquet(archive, debate_id: Optional[str], out: Optional[str | Path] =
 # -------------------------------------------------------------------- driver
 
 
-def export_debate(archive, debate_id: str, fmt: str, out: Optional[str | Path] = None):
-    """Export one archived debate.  Returns the text for md / json / ipynb when ``out`` is
-    None, else the path written."""
+def markdown(debate: Debate, *, plain: bool = False) -> str:
+    """The protocol's Markdown; ``plain`` the seed's transcript exactly, where its renderer has one.  Untrusted
+    text is neutralised (render.safe): a viewer of the file fetches no image and follows no link of it."""
+    debate = neutral_debate(debate)
+    render = registry.get(debate.protocol).render
+    if not plain:
+        return render(debate)
+    if "plain" not in inspect.signature(render).parameters:
+        raise InputError(f"--plain: a {debate.protocol} debate's Markdown is already its own framework, with no "
+                         "check lines to leave out; export it without --plain")
+    return render(debate, plain=True)
+
+
+def html_text(debate: Debate, ledger_of: Optional[Callable[[Debate], Any]] = None) -> str:
+    """The self-contained HTML page; the ledger (when ``ledger_of`` is given and can read the debate)
+    goes into its analysis."""
+    from debate_core.render.html import render_html
+
+    ledger = None
+    if ledger_of is not None:
+        try:
+            ledger = ledger_of(debate)
+        except Exception:  # noqa: BLE001 - the analysis is an extra: the page is whole without it
+            ledger = None
+    spec = registry.get(debate.protocol)
+    kind = spec.title if debate.lang == "zh" else (spec.app_title or spec.title)
+    return render_html(debate, ledger=ledger, kind=kind)
+
+
+def export_debate(archive, debate_id: str, fmt: str, out: Optional[str | Path] = None, *, plain: bool = False,
+                  ledger_of: Optional[Callable[[Debate], Any]] = None):
+    """Export one archived debate.  Returns the text for md / json / ipynb / html when ``out`` is
+    None, else the path written.  ``plain`` (md only): the seed's transcript exactly; ``ledger_of``
+    (html only): a function giving the debate's argument ledger for the page's analysis."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    if plain and fmt != "md":
+        raise InputError(f"--plain applies to --format md only, not {fmt}")
     if fmt == "parquet":
         return write_parquet(archive, None if debate_id == "all" else debate_id, out)
     debate = archive.get_debate(debate_id)
     if fmt == "debate-dir":
         return write_debate_dir(debate, out)
     if fmt == "md":
-        text = registry.get(debate.protocol).render(debate)
+        text = markdown(debate, plain=plain)
     elif fmt == "json":
         text = to_json_text(debate)
+    elif fmt == "html":
+        text = html_text(debate, ledger_of)
     else:
         text = notebook_text(debate, archive.path)
     if out is None:

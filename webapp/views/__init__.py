@@ -2,7 +2,9 @@
 computed here; the pages only lay it out.
 
 * :mod:`~webapp.views.common` — what several pages share: speeches, a debate's language,
-  safe Markdown, packs, recent debates, errors;
+  safe Markdown (untrusted text through :mod:`debate_core.render.safe`: ``safe_markdown``,
+  ``safe_inline``, ``safe_code``, ``safe_format``; ``plot_text`` / ``plot_frame`` for plotly
+  names), packs, recent debates, errors;
 * :mod:`~webapp.views.setup`, :mod:`~webapp.views.live`, :mod:`~webapp.views.outcome`,
   :mod:`~webapp.views.archive`, :mod:`~webapp.views.coverage` — one page each;
 * :mod:`~webapp.views.ledger` — the Outcome page's argument map;
@@ -22,8 +24,9 @@ from webapp.views.archive import (CHART_GROUPS, SIDE_NAMES, SIDES, SQL_EXAMPLE, 
                                   archive_marker, count_debates, filter_options, find_debates, import_local,
                                   import_uploads, ratings_figure, ratings_tables, run_sql, stage_uploads)
 from webapp.views.common import (CitationView, SpeechView, debates_frame, explain, is_chinese, load_pack,
-                                 pack_summary, recent_debates, safe_markdown, speaker_sources, speech_view,
-                                 speech_views, status_text)
+                                 pack_summary, plot_frame, plot_text, recent_debates, safe_code, safe_format,
+                                 safe_inline, safe_markdown, speaker_sources, speech_view, speech_views,
+                                 status_text)
 from webapp.views.coverage import CoverageView, coverage_heatmap, coverage_view
 from webapp.views.ledger import LedgerView, argument_map, ledger_view
 from webapp.views.live import LiveView, live_view, next_turn, rounds_done
@@ -47,8 +50,8 @@ __all__ = [
     "explain", "export_bytes", "filter_options",
     "find_debates", "import_uploads", "is_chinese", "live_view", "load_pack", "master_label", "master_options",
     "model_fields", "model_problem", "needs_model_message", "next_turn", "outcome_view", "pack_summary",
-    "pair_reason", "protocol_specs", "ratings_figure", "ratings_tables", "recent_debates", "rounds_done",
-    "rounds_help", "rounds_range", "run_sql", "safe_markdown", "scores_figure", "speaker_sources", "speech_view",
+    "pair_reason", "plot_frame", "plot_text", "protocol_specs", "ratings_figure", "ratings_tables", "recent_debates",
+    "rounds_done", "rounds_help", "rounds_range", "run_sql", "safe_code", "safe_format", "safe_inline", "safe_markdown", "scores_figure", "speaker_sources", "speech_view",
     "speech_views", "split_lines", "stage_uploads", "stance_seats", "status_text", "status_zh", "suggest_pair",
     "topic_lang", "language_refused",
     "winner_text",

@@ -18,7 +18,7 @@ from debate_core.protocols import registry
 from debate_core.protocols.base import ASK_MASTERS
 
 from webapp.i18n import N_, _
-from webapp.views.common import debates_frame
+from webapp.views.common import debates_frame, plot_frame
 
 STATUSES = ("running", "completed", "failed", "stopped", "interrupted")
 
@@ -132,7 +132,8 @@ CHART_GROUPS = {  # the keys are msgids: the page shows them translated
 
 
 def archive_figures(archive: Any, group: Optional[str] = None) -> dict[str, Any]:
-    """The Archive page's charts over the whole archive: one group of :data:`CHART_GROUPS`, or all."""
+    """The Archive page's charts over the whole archive: one group of :data:`CHART_GROUPS`, or all.
+    Names (models, masters, stances, rules, protocols) reach plotly HTML-escaped (:func:`plot_frame`)."""
     import plotly.express as px
 
     want = set(CHART_GROUPS.get(group, ())) if group else {k for v in CHART_GROUPS.values() for k in v}
@@ -140,7 +141,7 @@ def archive_figures(archive: Any, group: Optional[str] = None) -> dict[str, Any]
     if want & {"over_time"}:
         t = archive.debates_over_time("day")
         if len(t):
-            figs["over_time"] = _layout(px.bar(t, x="period", y="debates", color="protocol",
+            figs["over_time"] = _layout(px.bar(plot_frame(t, "protocol"), x="period", y="debates", color="protocol",
                                                title=_("Debates over time (per day)"),
                                                labels=_labels(N_("debates"), N_("protocol"))))
             figs["over_time"].update_xaxes(type="date", tickformat="%Y-%m-%d", title="")
@@ -151,6 +152,7 @@ def archive_figures(archive: Any, group: Optional[str] = None) -> dict[str, Any]
         tok = archive.tokens_by_model()
         if len(tok) and (tok["tokens"].fillna(0).sum() > 0 or tok["cost"].fillna(0).sum() > 0):
             # input split into what providers served from their prompt cache and the rest
+            tok = plot_frame(tok, "model")  # names in legends, ticks and hovers: HTML-escaped for plotly
             cached = tok["cached_tokens"].fillna(0) if "cached_tokens" in tok else 0
             parts = {_("input, cached"): cached, _("input, not cached"): tok["prompt_tokens"].fillna(0) - cached,
                      _("output"): tok["completion_tokens"].fillna(0)}
@@ -170,7 +172,8 @@ def archive_figures(archive: Any, group: Optional[str] = None) -> dict[str, Any]
         if len(r):
             counts = r.assign(rounds=r["rounds"].fillna(0).astype("int64")).groupby(
                 ["protocol", "rounds"], as_index=False).size().rename(columns={"size": "debates"})
-            figs["rounds"] = _layout(px.bar(counts, x="rounds", y="debates", color="protocol", barmode="group",
+            figs["rounds"] = _layout(px.bar(plot_frame(counts, "protocol"), x="rounds", y="debates", color="protocol",
+                                            barmode="group",
                                             title=_("Rounds per debate (rounds played)"),
                                             labels=_labels(N_("rounds"), N_("debates"), N_("protocol"))))
         else:
@@ -182,6 +185,7 @@ def archive_figures(archive: Any, group: Optional[str] = None) -> dict[str, Any]
             by_rule = f.groupby("rule", as_index=False)["count"].sum().sort_values("count", ascending=False)
             f = f.assign(master=f["speaker_name"].fillna(f["speaker"]))
             by_master = f.groupby(["master", "rule"], as_index=False)["count"].sum()
+            by_rule, by_master = plot_frame(by_rule, "rule"), plot_frame(by_master, "master", "rule")
             figs["fail_rule"] = _layout(px.bar(by_rule, x="rule", y="count", title=_("Check failures by rule"),
                                                labels=_labels(N_("rule"), N_("count"))))
             figs["fail_master"] = _layout(px.bar(by_master, x="master", y="count", color="rule",
@@ -200,6 +204,8 @@ def archive_figures(archive: Any, group: Optional[str] = None) -> dict[str, Any]
                          winner=w["winner"].fillna("no winner"))
             st_counts = w.groupby(["protocol", "stance"], as_index=False).size().rename(columns={"size": "wins"})
             md_counts = w.groupby(["protocol", "model"], as_index=False).size().rename(columns={"size": "wins"})
+            st_counts = plot_frame(st_counts, "protocol", "stance")
+            md_counts = plot_frame(md_counts, "protocol", "model")
             figs["win_stance"] = _layout(px.bar(st_counts, x="stance", y="wins", color="protocol",
                                                 title=_("Judged debates: wins by stance"),
                                                 labels=_labels(N_("stance"), N_("wins"), N_("protocol"))))
@@ -221,9 +227,10 @@ def ratings_tables(arc, bootstrap: int = 100):
 
 
 def ratings_figure(table, title: str):
+    """:func:`debate_core.analysis.ratings.ratings_figure`, its items (models, stances) HTML-escaped for plotly."""
     from debate_core.analysis.ratings import ratings_figure as _figure
 
-    return _figure(table, title)
+    return _figure(plot_frame(table, "item"), title)
 
 
 # ----------------------------------------------------------------------- SQL

@@ -14,6 +14,7 @@ from debate_core.protocols import registry
 from debate_core.protocols.base import ASK_PACK
 from debate_core.render.master import (MARK_ZH, MARK_ZH_PLAIN, citation_marks, rule_label, speech_clean,
                                        speech_verdict)
+from debate_core.render.safe import md_code, neutralize_markdown, plotly_text
 
 from webapp.i18n import N_, _
 
@@ -31,10 +32,49 @@ def is_chinese(debate: Debate) -> bool:
     return registry.get(debate.protocol).app_in_chinese
 
 
-def safe_markdown(text: str) -> str:
-    """Speech text for ``st.markdown`` (raw HTML is off there): ``<`` is written as an
-    entity as well, so a tag in a speech can only ever show as text."""
-    return (text or "").replace("<", "&lt;")
+def safe_markdown(text: Any) -> str:
+    """Untrusted text (a speech, an observation, a note …) for ``st.markdown`` and the other
+    Markdown elements (raw HTML is off there as well): :func:`debate_core.render.safe.neutralize_markdown`,
+    so no image, link, autolink, bare URL, HTML tag or math can come out of it; emphasis, lists and
+    code spans still render."""
+    return neutralize_markdown(text)
+
+
+def safe_inline(text: Any) -> str:
+    """Untrusted text set inside one line of our own Markdown (a heading, a bullet, a caption, a
+    page-link label): :func:`safe_markdown` with its line breaks made spaces."""
+    return neutralize_markdown(text, inline=True)
+
+
+def safe_code(text: Any) -> str:
+    """Untrusted text (an id, a model string, a rule) as one inline code span, shown exactly."""
+    return md_code(text)
+
+
+def safe_format(template: str, **values: Any) -> str:
+    """Our own Markdown ``template`` (a translated message) with untrusted ``values``: a placeholder
+    written in backticks (```{model}```) becomes :func:`safe_code` of its value, any other one
+    :func:`safe_inline` of it."""
+    for key, value in values.items():
+        template = template.replace(f"`{{{key}}}`", md_code(value).replace("{", "{{").replace("}", "}}"))
+    return template.format(**{k: safe_inline(v) for k, v in values.items()})
+
+
+def plot_text(value: Any) -> str:
+    """A name for a plotly legend, axis tick or hover text (:func:`debate_core.render.safe.plotly_text`)."""
+    return plotly_text(value)
+
+
+def plot_frame(df, *columns: str):
+    """A copy of ``df`` with ``columns`` (the names a figure shows: models, judges, stances, speakers)
+    HTML-escaped for plotly; the frame itself is left as it is (tables show it unescaped)."""
+    if df is None:
+        return df
+    import pandas as pd
+
+    present = [c for c in columns if c in df.columns]
+    escape = lambda v: v if not isinstance(v, str) and pd.isna(v) else plotly_text(v)  # noqa: E731 - gaps stay gaps
+    return df.assign(**{c: df[c].map(escape) for c in present}) if present else df
 
 
 # ------------------------------------------------------------------- packs
@@ -51,9 +91,9 @@ def load_pack(folder: Optional[str] = None) -> Pack:
 def pack_summary(pack: Pack) -> str:
     r = pack.report
     return (_("pack **{name}** {version} — {masters} masters, {critiques} critiques, {both} pairs covered both "
-              "ways, {one_way} one-way entries").format(name=pack.name, version=pack.version, masters=r.masters,
-                                                        critiques=r.critiques, both=r.pairs_both_ways,
-                                                        one_way=r.one_way)
+              "ways, {one_way} one-way entries").format(name=safe_inline(pack.name), version=safe_inline(pack.version),
+                                                        masters=r.masters, critiques=r.critiques,
+                                                        both=r.pairs_both_ways, one_way=r.one_way)
             + (_(", {n} errors").format(n=r.errors) if r.errors else ""))
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from debate_core.models import Pack
 
 from webapp.i18n import N_, _
+from webapp.views.common import plot_text
 
 
 @dataclass
@@ -84,7 +85,7 @@ def coverage_heatmap(matrix, gaps: dict, names: dict[str, str]):
         zr, tr, hr = [], [], []
         for b in slugs:
             n, back = int(matrix.loc[a, b]), int(matrix.loc[b, a])
-            na, nb = names.get(a, a), names.get(b, b)
+            na, nb = plot_text(names.get(a, a)), plot_text(names.get(b, b))  # a pack's names: escaped for plotly
             if a == b:
                 zr.append(None)
                 tr.append("")
@@ -110,7 +111,7 @@ def coverage_heatmap(matrix, gaps: dict, names: dict[str, str]):
     scale = []
     for i, (_label, colour) in enumerate(HEAT_CLASSES):
         scale += [[i / 4, colour], [(i + 1) / 4, colour]]
-    labels = [f"{names.get(s, s)} ({s})" for s in slugs]
+    labels = [plot_text(f"{names.get(s, s)} ({s})") for s in slugs]
     fig = go.Figure(go.Heatmap(
         z=z, x=labels, y=labels, text=text, texttemplate="%{text}", hovertext=hover, hoverinfo="text",
         colorscale=scale, zmin=0, zmax=4, xgap=2, ygap=2,

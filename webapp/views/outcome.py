@@ -11,14 +11,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
+from debate_core.analysis.ledger import build_ledger
 from debate_core.io.exporters import export_debate
 from debate_core.models import Debate
 from debate_core.protocols import registry
 from debate_core.render.master import (MODEL_LAYER_ZH, SPEECH_STATUS_ZH, citation_marks, mark_text, rule_label,
                                        speech_clean, speech_verdict, status_zh)
+from debate_core.render.judged import incomplete_line, summary_text
+from debate_core.render.safe import neutral_debate
 
 from webapp.i18n import N_, _
-from webapp.views.common import SpeechView, is_chinese, speech_views, status_text
+from webapp.views.common import SpeechView, is_chinese, plot_frame, speech_views, status_text
 
 CHECK_RULES = (N_("length"), N_("citation"), N_("ammo"), N_("restatement"), N_("no_verdict"), N_("no_dialogue"),
                N_("hygiene"))
@@ -114,9 +117,10 @@ class OutcomeView:
     per_round: Any = None  # DataFrame
     debaters: Any = None  # DataFrame
     parsed: bool = True
+    incomplete: str = ""  # 判决不完整：缺… / Verdict incomplete: missing … (a checked verdict with gaps)
     raw: str = ""
     note: str = ""
-    wrap_up: str = ""  # the seed's closing summary (Markdown, Chinese) where the protocol has one
+    wrap_up: str = ""  # the seed's closing summary (Markdown, the debate's values neutralised) where there is one
     judge: str = ""
     speeches: list[SpeechView] = field(default_factory=list)
     panel: Any = None  # DataFrame: one row per judge of an imported panel (judge, winner, margins, entertainment)
@@ -164,7 +168,8 @@ def outcome_view(debate: Debate, archive: Any = None) -> OutcomeView:
     view = OutcomeView(kind="verdict" if v else "pending", debate=debate, headline=status_line, speeches=speeches,
                        checks=checks_table(debate) if any(s.findings for s in debate.rounds) else None)
     if spec.wrap_up is not None and debate.status in ("completed", "failed"):
-        view.wrap_up = spec.wrap_up(debate, archive=str(getattr(archive, "path", "") or "") or None)
+        # our Markdown around the debate's values: those are neutralised (no image or link can come out)
+        view.wrap_up = spec.wrap_up(neutral_debate(debate), archive=str(getattr(archive, "path", "") or "") or None)
     if debate.judgments:
         view.panel, view.panel_notes = judge_panel(debate)
     if v is None:
@@ -182,7 +187,9 @@ def outcome_view(debate: Debate, archive: Any = None) -> OutcomeView:
     view.winner, view.winner_text = v.winner, winner_text(debate, v.winner)
     notes = {j.judge: j.notes for j in debate.judgments}
     reasons = {k: r for k, r in v.reasons.items() if notes.get(k) != r}  # a panel's notes show under the panel
-    view.summary, view.reasons, view.note, view.judge = v.summary, reasons, v.note, v.judge
+    # the summary without a leading winner statement: the winner line says the winner once
+    view.summary, view.reasons, view.note, view.judge = summary_text(debate), reasons, v.note, v.judge
+    view.incomplete = incomplete_line(debate)
     view.parsed, view.raw = v.parsed, v.raw
     view.per_round = pd.DataFrame([{"round": c.round, "commentary": c.comment} for c in v.per_round],
                                   columns=[N_("round"), N_("commentary")])
@@ -215,6 +222,7 @@ def scores_figure(debaters):
     df = debaters.dropna(subset=["score"]) if debaters is not None else None
     if df is None or df.empty:
         return None
+    df = plot_frame(df, "debater", "stance", "model")  # names in the axis, legend and hover: HTML-escaped
     fig = px.bar(df, x="debater", y="score", color="debater", hover_data=["stance", "model"], range_y=[0, 10],
                  text="score", title=_("Judge's scores (0-10)"),
                  labels={k: _(k) for k in (N_("debater"), N_("score"), N_("stance"), N_("model"))})
@@ -244,16 +252,21 @@ def downloads(debate: Debate) -> list[Download]:
     every = {"md": Download(_("Markdown (.md)"), f"{base}.md", "text/markdown", "md"),
              "json": Download(_("JSON (.json)"), f"{base}.json", "application/json", "json"),
              "ipynb": Download(_("Notebook (.ipynb)"), f"{base}.ipynb", "application/x-ipynb+json", "ipynb"),
+             "html": Download(_("HTML page (.html)"), f"{base}.html", "text/html", "html"),
              "debate-dir": Download(_("Topic-debate folder (.zip)"), f"{slug_for(debate)}.debate.zip",
                                     "application/zip", "debate-dir")}
-    return [every[fmt] for fmt in registry.get(debate.protocol).export_formats]
+    formats = list(registry.get(debate.protocol).export_formats)
+    if "html" not in formats:  # every protocol's debate reads as a page: offered beside its Markdown
+        formats.insert(formats.index("md") + 1 if "md" in formats else 0, "html")
+    return [every[fmt] for fmt in formats]
 
 
 def export_bytes(archive: Any, debate_id: str, fmt: str) -> bytes:
     """A debate exported as ``fmt`` by :func:`debate_core.io.exporters.export_debate` (md, json,
-    ipynb; debate-dir as a zip of its folder)."""
+    ipynb, html with the argument ledger in its analysis; debate-dir as a zip of its folder)."""
+    options = {"ledger_of": build_ledger} if fmt == "html" else {}
     with tempfile.TemporaryDirectory(prefix="debate-export-") as tmp:
-        written = Path(export_debate(archive, debate_id, fmt, Path(tmp) / f"debate.{fmt}"))
+        written = Path(export_debate(archive, debate_id, fmt, Path(tmp) / f"debate.{fmt}", **options))
         return _zip_folder(written) if written.is_dir() else written.read_bytes()
 
 
