@@ -244,3 +244,21 @@ def test_two_runs_in_one_process_share_the_cells(tmp_path, monkeypatch):
     assert a.count("busy") + b.count("busy") >= 1
     df = batch_debates(arc, "threads")
     assert len(df) == 6 and sorted(df["cell"]) == sorted(c.key for c in expand(spec))
+
+
+def test_a_cell_running_when_the_run_plans_is_reported_by_its_claim(tmp_path):
+    # the other run claimed the cell and began its debate before this run read the archive: the cell is
+    # the other run's, and the report names that run's process (not only "a live process")
+    spec = load_spec({"batch_id": "planned", "topics": [CHAN, KONG], "repeats": 2, "concurrency": 2})
+    arc = open_archive(tmp_path / "a.duckdb")
+    keys = [c.key for c in expand(spec)]
+    assert BatchRunner(spec, arc).run().count("completed") == 4
+    with arc._session(write=True) as con:
+        con.execute("UPDATE debates SET status = 'running', finished_at = NULL "
+                    "WHERE json_extract_string(config, '$.batch_id') = ?", [f"planned#{keys[0]}"])
+    _plant_claims(arc, "planned", keys[:1], pid=1234, host="elsewhere.example", run_id="alive")
+    result = BatchRunner(spec, arc).run()
+    first = next(r for r in result.results if r.cell.key == keys[0])
+    assert first.status == "busy"
+    assert first.reason == "claimed by process 1234 on elsewhere.example (another run of this batch)"
+    assert [r.status for r in result.results[1:]] == ["skipped"] * 3

@@ -136,9 +136,10 @@ class _ClaimedQueue:
         while not self.ready:
             batch: list[Cell] = []
             for c, prior in self.items:
-                if plan_action(prior, resume=resume)[0] in ("skip", "busy"):
-                    settle(self.runner.run_cell(c, prior))
+                if plan_action(prior, resume=resume)[0] == "skip":
+                    settle(self.runner.run_cell(c, prior))  # completed: final, whatever runs now
                     continue
+                # a cell running when the run planned goes to the claim too: the claim says which run holds it
                 batch.append(c)
                 if len(batch) >= self.chunk:
                     break
