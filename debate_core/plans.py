@@ -99,8 +99,44 @@ class PairBank(BaseModel):
     to_reader: list[Common] = Field(default_factory=list)
 
 
+class CaseAnswer(BaseModel):
+    """One master's answer to a case: ``text`` answers the question itself (his first speech), ``then``
+    says what he would have the asker do about it (his second speech)."""
+
+    by: str
+    text: str
+    gist: str = ""
+    source: str = ""
+    quote: str = ""
+    then: str = ""
+    then_source: str = ""
+
+
+class Case(BaseModel):
+    """A concrete question under a theme (放生一定有功德吗 under 布施与供养), with the masters' own answers.
+
+    ``match`` is a list of word groups: a topic is this case when it holds a word of every group."""
+
+    id: str
+    theme: str
+    question: str
+    match: list[list[str]] = Field(default_factory=list)
+    answers: list[CaseAnswer] = Field(default_factory=list)
+    to_reader: str = ""
+
+    def matches(self, topic: str) -> bool:
+        return bool(self.match) and all(any(w and w in topic for w in group) for group in self.match)
+
+    def hits(self, topic: str) -> list[str]:
+        return [w for group in self.match for w in group if w and w in topic]
+
+    def answer(self, slug: str) -> Optional[CaseAnswer]:
+        return next((a for a in self.answers if a.by == slug), None)
+
+
 class ArgumentBank(BaseModel):
     themes: list[Theme] = Field(default_factory=list)
+    cases: list[Case] = Field(default_factory=list)
     positions: dict[str, list[Position]] = Field(default_factory=dict)  # master slug -> positions
     pairs: dict[str, PairBank] = Field(default_factory=dict)  # pair key (sorted slugs joined by -vs-) -> bank
     derived: bool = False  # True: built from the pack's teachings and cross_critique, not written
@@ -122,6 +158,14 @@ class ArgumentBank(BaseModel):
         return [o for o in pb.objections if o.by == by and o.target_master == against
                 and (theme is None or o.target_theme == theme)]
 
+    def cases_for(self, topic: str) -> list[Case]:
+        """The cases ``topic`` is, the most specific first (more words matched, then more groups)."""
+        hit = [c for c in self.cases if c.matches(topic)]
+        return sorted(hit, key=lambda c: (-len(c.match), -sum(len(w) for w in c.hits(topic))))
+
+    def case(self, case_id: str) -> Optional[Case]:
+        return next((c for c in self.cases if c.id == case_id), None)
+
     def replies_to(self, objection_id: str, by: str) -> list[Reply]:
         for pb in self.pairs.values():
             hits = [r for r in pb.replies if r.to == objection_id and r.by == by]
@@ -133,7 +177,8 @@ class ArgumentBank(BaseModel):
 class PlanPoint(BaseModel):
     """One move of a speech plan.  ``kind``: stance, reason, contrast (an objection at the
     opponent's claim), restate, answer (an objection aimed at a restated point), no_answer, accept,
-    partly, hold, common, difference, to_reader, thin."""
+    partly, hold, common, difference, to_reader, thin; case (the speaker's answer to the concrete
+    question the topic is) and case_then (what he would have the asker do about it)."""
 
     kind: str
     text: str = ""
@@ -143,6 +188,7 @@ class PlanPoint(BaseModel):
     gist: str = ""  # this point in a few words: what the round summary carries
     source: str = ""
     quote: str = ""
+    heard: bool = True  # contrast: the opponent has put the point in this debate (else: his school's known view)
 
 
 class SpeechPlan(BaseModel):
@@ -160,6 +206,8 @@ class SpeechPlan(BaseModel):
     points: list[PlanPoint] = Field(default_factory=list)
     cited: list[str] = Field(default_factory=list)
     material: Literal["full", "thin", "none"] = "full"
+    case: str = ""  # the bank's case the topic is (its id), when there is one
+    case_question: str = ""
     derived: bool = False
 
     def of(self, *kinds: str) -> list[PlanPoint]:

@@ -54,7 +54,7 @@ _SENTENCE = re.compile(r"^(.+?[。！？!?.])(?:\s|$)")
 
 # plan points that put something forward (a claim), and those that answer an earlier claim
 _PLAN_CLAIMS = ("stance", "reason", "support", "contrast", "answer", "accept", "partly", "hold", "concede",
-                "difference")
+                "difference", "case", "case_then")
 _PLAN_EDGES = {"answer": "rebuttal", "accept": "concession", "partly": "partly", "hold": "hold",
                "contrast": "objection"}
 _RESTATING = ("反驳", "回应")

@@ -5,6 +5,7 @@ The layer is an optional addition to the Master-skill layout (docs/arguments.md)
     <pack>/themes.yaml                               themes (else the project's default list)
     <pack>/master-<slug>/arguments.yaml              that master's positions on themes
     <pack>/master-debate/arguments/<a>-vs-<b>.yaml   a pair's objections, replies, common ground
+    <pack>/master-debate/cases/<theme>.yaml          concrete questions under a theme, each master's answer
 
 Every entry is checked when it loads: a reason or an objection cited to a source the master does
 not list, a position on an unknown theme, an objection aimed at a point nobody holds, or a reply to
@@ -29,14 +30,15 @@ from pydantic import ValidationError
 from debate_core.content.packs import DEFAULT_PACK, PROTOCOL_DIR, pair_key
 from debate_core.content.themes import match_themes
 from debate_core.models import Master, Pack
-from debate_core.plans import ArgumentBank, Objection, PairBank, Position, Reason, Reply, Theme
+from debate_core.plans import ArgumentBank, Case, Objection, PairBank, Position, Reason, Reply, Theme
 
 __all__ = ["ARGUMENT_FILES", "bank_of", "derive_bank", "load_bank", "load_themes", "has_layer"]
 
 THEMES_FILE = "themes.yaml"
 POSITIONS_FILE = "arguments.yaml"
 PAIRS_DIR = Path(PROTOCOL_DIR) / "arguments"
-ARGUMENT_FILES = (THEMES_FILE, f"master-*/{POSITIONS_FILE}", f"{PAIRS_DIR}/*.yaml")
+CASES_DIR = Path(PROTOCOL_DIR) / "cases"
+ARGUMENT_FILES = (THEMES_FILE, f"master-*/{POSITIONS_FILE}", f"{PAIRS_DIR}/*.yaml", f"{CASES_DIR}/*.yaml")
 MAX_FILE_BYTES = 2_000_000
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's safe loader when PyYAML has it
 
@@ -187,9 +189,59 @@ def _pairs(root: Path, pack: Pack, bank: ArgumentBank, problems: list[str]) -> d
     return out
 
 
+def _cases(root: Path, pack: Pack, bank: ArgumentBank, problems: list[str]) -> list[Case]:
+    """``master-debate/cases/*.yaml``: a ``cases:`` list each.  A case on an unknown theme or without a
+    match is dropped; an answer by a master who holds no position on the case's theme, or cited to a
+    source he does not list, is dropped (one problem line each)."""
+    out: list[Case] = []
+    folder = root / CASES_DIR
+    for f in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
+        rel = _rel(f, root)
+        data = _read_yaml(f, root, problems)
+        if not isinstance(data, dict):
+            if data is not None:
+                problems.append(f"{rel}: expected a mapping with `cases`")
+            continue
+        for i, raw in enumerate(data.get("cases") or []):
+            where = f"{rel}: cases[{i}]"
+            try:
+                c = Case.model_validate(raw)
+            except (ValidationError, TypeError) as exc:
+                e = exc.errors()[0] if isinstance(exc, ValidationError) else {"loc": (), "msg": "not a mapping"}
+                problems.append(f"{where}: {'.'.join(str(x) for x in e['loc'])}: {e['msg']}".replace(": : ", ": "))
+                continue
+            if bank.theme(c.theme) is None:
+                problems.append(f"{where}: theme {c.theme!r} is not a known theme; dropped")
+                continue
+            c.match = [[w.strip() for w in g if w and w.strip()] for g in c.match]
+            if not c.match or any(not g for g in c.match):
+                problems.append(f"{where}: match needs at least one group of words, none empty; dropped")
+                continue
+            if any(k.id == c.id for k in out):
+                problems.append(f"{where}: id {c.id!r} used twice; dropped")
+                continue
+            kept = []
+            for j, a in enumerate(c.answers):
+                m = pack.masters.get(a.by)
+                if m is None:
+                    problems.append(f"{where}.answers[{j}]: {a.by!r} is no master of this pack; dropped")
+                elif bank.position(a.by, c.theme) is None:
+                    problems.append(f"{where}.answers[{j}]: {a.by} holds no position on {c.theme!r}; dropped")
+                elif any(s and s not in m.source_ids for s in (a.source, a.then_source)):
+                    bad = next(s for s in (a.source, a.then_source) if s and s not in m.source_ids)
+                    problems.append(f"{where}.answers[{j}]: source {bad!r} is not one of {a.by}'s sources; dropped")
+                elif any(k.by == a.by for k in kept):
+                    problems.append(f"{where}.answers[{j}]: a second answer by {a.by}; dropped")
+                else:
+                    kept.append(a)
+            c.answers = kept
+            out.append(c)
+    return out
+
+
 # A written layer is YAML that takes a few hundred ms to parse; the checked bank is kept as JSON in a
 # user cache folder, keyed by the bytes of every file it was built from and this format's version.
-BANK_CACHE_VERSION = "1"
+BANK_CACHE_VERSION = "2"
 CACHE_DIR_ENV = "DEBATE_CACHE_DIR"
 
 
@@ -198,7 +250,7 @@ def _cache_path(root: Path) -> Optional[Path]:
     import os
 
     files = sorted([root / "themes.yaml", *root.glob("master-*/arguments.yaml"), *root.glob("master-*/meta.json"),
-                    *(root / PROTOCOL_DIR / "arguments").glob("*.yaml")])
+                    *(root / PROTOCOL_DIR / "arguments").glob("*.yaml"), *(root / CASES_DIR).glob("*.yaml")])
     h = hashlib.sha1(BANK_CACHE_VERSION.encode())
     try:
         for f in files:
@@ -243,6 +295,7 @@ def _load_bank(pack: Pack, root: Path) -> ArgumentBank:
     bank = ArgumentBank(themes=themes)
     bank.positions = _positions(root, pack, {t.id for t in themes}, problems)
     bank.pairs = _pairs(root, pack, bank, problems)
+    bank.cases = _cases(root, pack, bank, problems)
     bank.problems = problems
     return bank
 

@@ -9,7 +9,8 @@
    with a short form ranks first, then the row with more distinct terms hit, then the
    seed's row order; so rows sharing a master (huineng has four) are told apart by
    the other side.
-3. ``coverage``: the topic's best-matching argument-layer theme (``content.themes``) on which a
+3. ``coverage``: a case of the argument layer the topic is (a concrete question under a theme) that
+   two masters both answer, with objections both ways on its theme; else the topic's best-matching argument-layer theme (``content.themes``) on which a
    pair of the bank both hold a position and have objections aimed at each other's claims; pairs
    whose masters the topic names (or whose keywords it holds) rank first, then the pair with more
    objections both ways.
@@ -244,6 +245,32 @@ def _coverage_choice(topic: str, pack: Pack, named: dict[str, int]) -> Optional[
     return None
 
 
+def _case_choice(topic: str, pack: Pack, named: dict[str, int]) -> Optional[PairChoice]:
+    """The topic is a case of the argument layer (a concrete question under a theme): the pair of masters
+    who both answer it and aim objections at each other's claims on its theme (named masters first,
+    then the deeper bank)."""
+    from debate_core.content.arguments import bank_of
+
+    bank = bank_of(pack)
+    for c in bank.cases_for(topic) if bank.cases else []:
+        who = sorted({a.by for a in c.answers if a.by in pack.masters})
+        cands = []
+        for i, a in enumerate(who):
+            for b in who[i + 1:]:
+                ab, ba = _both_ways(bank, a, b, c.theme)
+                if ab and ba:
+                    cands.append(((-sum(named.get(x, 0) for x in (a, b)), -min(ab, ba), -(ab + ba)), a, b, ab, ba))
+        if not cands:
+            continue
+        _k, a, b, ab, ba = min(cands)
+        t = bank.theme(c.theme)
+        return PairChoice(a=a, b=b, rule="coverage", hits={a: c.hits(topic), b: c.hits(topic)},
+                          reason=f"the topic is the argument layer's question 「{c.question}」 under 「{t.title if t else c.theme}」 "
+                                 f"(it says {'、'.join(c.hits(topic))}): both answer it and aim {ab} / {ba} objections "
+                                 "at each other's claims there")
+    return None
+
+
 def _best_partner(pack: Pack, a: str) -> Optional[str]:
     from debate_core.content.arguments import bank_of
 
@@ -293,7 +320,8 @@ def choose_pair(topic: str, pack: Pack, masters: Optional[Sequence[str]] = None)
         a, b = sorted(names, key=lambda s: (-len(names[s]), s))[:2]
         return PairChoice(a=a, b=b, rule="keywords", hits={a: names[a], b: names[b]},
                           reason=f"the topic names both masters ({'、'.join(names[a])} / {'、'.join(names[b])})")
-    cover = _coverage_choice(topic, pack, {s: 2 if s in names else 1 for s in scores})
+    weights = {s: 2 if s in names else 1 for s in scores}
+    cover = _case_choice(topic, pack, weights) or _coverage_choice(topic, pack, weights)
     if cover is not None:
         return cover
 

@@ -42,6 +42,7 @@ class ThemeChoice:
     how: str = "topic"  # topic (the topic names it) / row (the pair table's row) / core (nothing matched)
     held_by: list[str] = field(default_factory=list)
     asked: str = ""  # the theme the topic matched best, when the debate argues another
+    case: str = ""  # the bank's case (a concrete question under the theme) the topic is, when there is one
 
 
 # Bigrams of questions that say nothing about which theme is asked (怎么办, 是不是 …): never evidence.
@@ -87,7 +88,22 @@ def nearest_theme(bank: ArgumentBank, topic: str, a: Optional[str] = None, b: Op
 
 
 def debate_theme(bank: ArgumentBank, topic: str, a: str, b: str, row_theme: str = "") -> ThemeChoice:
-    """The theme a debate of ``a`` and ``b`` argues ``topic`` on (symmetric in a and b)."""
+    """The theme a debate of ``a`` and ``b`` argues ``topic`` on (symmetric in a and b), with the bank's
+    case the topic is.  A case both masters answer, on a theme both hold, decides the theme (how =
+    ``case``): it is the more specific evidence.  Else the theme is chosen from the topic's words, and a
+    case under that theme that either master answers is kept."""
+    cases = bank.cases_for(topic) if bank.cases else []
+    for c in cases:
+        if all(c.answer(s) is not None and bank.position(s, c.theme) is not None for s in (a, b)):
+            t = bank.theme(c.theme)
+            return ThemeChoice(c.theme, t.title if t else c.theme, c.hits(topic), "case", [a, b], case=c.id)
+    choice = _theme_choice(bank, topic, a, b, row_theme)
+    choice.case = next((c.id for c in cases if c.theme == choice.theme
+                        and any(c.answer(s) is not None for s in (a, b))), "")
+    return choice
+
+
+def _theme_choice(bank: ArgumentBank, topic: str, a: str, b: str, row_theme: str = "") -> ThemeChoice:
     matches = match_themes(topic, bank.themes)
     if not matches:  # no keyword: the nearest theme by content, declared as such (how = "near")
         near = nearest_theme(bank, topic, a, b)
@@ -224,13 +240,13 @@ def _point_gist(bank: ArgumentBank, target: str) -> str:
     return pos.short or pos.claim
 
 
-def _as_contrast(bank: ArgumentBank, o: Objection) -> PlanPoint:
+def _as_contrast(bank: ArgumentBank, o: Objection, heard: Optional[set[str]] = None) -> PlanPoint:
     return PlanPoint(kind="contrast", text=o.text, ref=o.id, target=o.target, target_text=_point_gist(bank, o.target),
-                     gist=o.gist, source=o.source, quote=o.quote)
+                     gist=o.gist, source=o.source, quote=o.quote, heard=heard is not None and o.target in heard)
 
 
 def _contrast(bank: ArgumentBank, speaker: str, opponent: str, theme: str, role: str,
-              spoken: frozenset[str] = frozenset()) -> Optional[PlanPoint]:
+              spoken: frozenset[str] = frozenset(), heard: Optional[set[str]] = None) -> Optional[PlanPoint]:
     """The round's own objection, never one the same speaker has spoken in this debate (``spoken``): 立论
     takes the first (one at the claim when there is one); 回应 the next; 综合 one at the claim (a 反驳
     has already spent those aimed at the reasons, and the one at the claim when it had nothing else)."""
@@ -238,6 +254,8 @@ def _contrast(bank: ArgumentBank, speaker: str, opponent: str, theme: str, role:
     if not objs and bank.derived:  # a pack's cross_critique is aimed at the opponent, not at one theme
         objs = sorted(bank.objections(speaker, opponent), key=lambda o: o.id)
     objs = [o for o in objs if o.id not in spoken]
+    if heard:  # a point the other side has put first: the rest are his school's known view, said as such
+        objs.sort(key=lambda o: o.target not in heard)
     if role == "立论":
         pick = objs[:1]
     elif role == "回应":
@@ -245,18 +263,52 @@ def _contrast(bank: ArgumentBank, speaker: str, opponent: str, theme: str, role:
     else:
         spent = _claim_objection(bank, speaker, opponent, theme)
         pick = [o for o in objs if o.target.endswith("#0") and (spent is None or o.id != spent.id)][:1]
-    return _as_contrast(bank, pick[0]) if pick else None
+    return _as_contrast(bank, pick[0], heard) if pick else None
+
+
+def _heard(opp: Optional[Position], summary: str, restated: frozenset[str]) -> set[str]:
+    """The opponent's points the speaker has heard him put: his claim once he has spoken, the points
+    the speaker restated in his own earlier rounds, and those the summary he has now carries.  An
+    objection at any other point is aimed at his school's known view, and the speech says so."""
+    if opp is None:
+        return set()
+    out = {t for t in restated if t.startswith(opp.id + "#")}
+    if out:
+        out.add(opp.point_id(0))
+    if summary:  # he has spoken: his speech argued from his claim, whatever the summary names of it
+        out.add(opp.point_id(0))
+        out |= {opp.point_id(n) for n, r in enumerate(opp.reasons, start=1) if r.gist and _found(r.gist, summary)}
+    return out
+
+
+def _case_points(bank: ArgumentBank, plan: SpeechPlan, speaker: str, spoken: frozenset[str]) -> list[PlanPoint]:
+    """The speaker's answer to the case the topic is, in his first speech; what he would have the asker
+    do about it, in his next one."""
+    case = bank.case(plan.case) if plan.case else None
+    ans = case.answer(speaker) if case is not None else None
+    if case is None or ans is None:
+        return []
+    ref = f"case:{case.id}:{speaker}"
+    if ref not in spoken:
+        return [PlanPoint(kind="case", text=ans.text, ref=ref, gist=ans.gist, source=ans.source, quote=ans.quote)]
+    if ans.then and ref + ":then" not in spoken:
+        return [PlanPoint(kind="case_then", text=ans.then, ref=ref + ":then", source=ans.then_source)]
+    return []
 
 
 def plan_speech(bank: ArgumentBank, *, topic: str, role: str, round_no: int, speaker: str, opponent: str,
-                opponent_summary: str, row_theme: str = "", spoken: frozenset[str] = frozenset()) -> SpeechPlan:
+                opponent_summary: str, row_theme: str = "", spoken: frozenset[str] = frozenset(),
+                restated: frozenset[str] = frozenset()) -> SpeechPlan:
     """The plan of one round.  ``spoken``: the bank entries (refs) the same speaker's earlier plans in
-    this debate spoke — his own record, never the opponent's speech — so that no entry is said twice."""
+    this debate spoke — his own record, never the opponent's speech — so that no entry is said twice;
+    ``restated``: the opponent's points those plans restated (what he has heard of the other side)."""
     choice = debate_theme(bank, topic, speaker, opponent, row_theme)
     pos = bank.position(speaker, choice.theme)
     opp = bank.position(opponent, choice.theme)
+    case = bank.case(choice.case) if choice.case else None
     plan = SpeechPlan(role=role, theme=choice.theme, theme_title=choice.title, theme_terms=choice.terms,
-                      derived=bank.derived)
+                      derived=bank.derived, case=choice.case, case_question=case.question if case else "")
+    heard = _heard(opp, opponent_summary, restated)
     if pos is None:
         plan.material = "none"
         plan.points.append(PlanPoint(kind="thin", text=choice.title))
@@ -269,6 +321,7 @@ def plan_speech(bank: ArgumentBank, *, topic: str, role: str, round_no: int, spe
     plan.material = "full" if len(pos.reasons) >= 3 else "thin"
     if role == "立论":
         plan.points.append(PlanPoint(kind="stance", text=pos.claim, ref=pos.point_id(0)))
+        plan.points += _case_points(bank, plan, speaker, spoken)
         for i, r in enumerate(pos.reasons[:3], start=1):
             plan.points.append(PlanPoint(kind="reason", text=r.text, ref=pos.point_id(i), gist=r.gist,
                                          source=r.source, quote=r.quote))
@@ -277,11 +330,13 @@ def plan_speech(bank: ArgumentBank, *, topic: str, role: str, round_no: int, spe
             plan.points.append(c)
     elif role == "反驳":
         _plan_rebuttal(bank, plan, pos, opp, speaker, opponent, opponent_summary, _rebuttal_index(round_no))
+        plan.points += _case_points(bank, plan, speaker, spoken)
     elif role == "回应":
-        _plan_response(bank, plan, pos, opp, speaker, opponent, opponent_summary, spoken)
+        _plan_response(bank, plan, pos, opp, speaker, opponent, opponent_summary, spoken, heard)
+        plan.points += _case_points(bank, plan, speaker, spoken)
     else:
-        _plan_synthesis(bank, plan, pos, opp, speaker, opponent, spoken)
-    _fill(bank, plan, pos, speaker, opponent, spoken)
+        _plan_synthesis(bank, plan, pos, opp, speaker, opponent, spoken, heard)
+    _fill(bank, plan, pos, speaker, opponent, spoken, heard)
     plan.cited = _cite(plan.points)
     return plan
 
@@ -307,7 +362,7 @@ def estimated_length(plan: SpeechPlan) -> int:
 
 
 def _fill(bank: ArgumentBank, plan: SpeechPlan, pos: Position, speaker: str, opponent: str,
-          spoken: frozenset[str] = frozenset()) -> None:
+          spoken: frozenset[str] = frozenset(), heard: Optional[set[str]] = None) -> None:
     """Supporting points for a plan that would fall short of the length floor: for a 立论 another
     objection at the opponent's points; for the other roles the speaker's own reasons on the theme
     (kind ``support``) that the plan does not yet speak.  Each is added only while it keeps the plan
@@ -315,7 +370,7 @@ def _fill(bank: ArgumentBank, plan: SpeechPlan, pos: Position, speaker: str, opp
     if plan.material == "none":
         return
     used = {p.ref for p in plan.points} | {p.text for p in plan.points} | set(spoken)
-    objections = [_as_contrast(bank, o) for o in _ordered(bank, speaker, opponent, plan.theme)]
+    objections = [_as_contrast(bank, o, heard) for o in _ordered(bank, speaker, opponent, plan.theme)]
     reasons = [PlanPoint(kind="support", text=r.text, ref=pos.point_id(i), gist=r.gist, source=r.source, quote=r.quote)
                for i, r in enumerate(pos.reasons, start=1) if plan.role != "立论" or i > 3]
     # a 立论 takes more objections first; a later round its own reasons it has not yet spoken, then objections
@@ -381,7 +436,8 @@ def _first_sentence(text: str) -> str:
 
 
 def _plan_response(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Optional[Position], speaker: str,
-                   opponent: str, summary: str, spoken: frozenset[str] = frozenset()) -> None:
+                   opponent: str, summary: str, spoken: frozenset[str] = frozenset(),
+                   heard: Optional[set[str]] = None) -> None:
     aimed = bank.objections(opponent, speaker, plan.theme)
     raised = raised_objections(aimed, summary) if summary else []
     if raised and not all(_found(o.gist, summary) for o in raised):
@@ -405,13 +461,13 @@ def _plan_response(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Opt
                                PlanPoint(kind="hold", text=held.gist or _first_sentence(held.text),
                                          ref=pos.point_id(n), target=o.id, target_text=o.gist,
                                          source="" if held.gist else held.source))
-    c = _contrast(bank, speaker, opponent, plan.theme, "回应", spoken)
+    c = _contrast(bank, speaker, opponent, plan.theme, "回应", spoken, heard)
     if c is not None:
         plan.points.append(c)
 
 
 def _plan_synthesis(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Optional[Position], speaker: str,
-                    opponent: str, spoken: frozenset[str] = frozenset()) -> None:
+                    opponent: str, spoken: frozenset[str] = frozenset(), heard: Optional[set[str]] = None) -> None:
     # the pair's word to the reader is the observation's (留给读者), never a line of the master's speech
     pb = bank.pair(speaker, opponent)
     ground = [c for c in (pb.common_ground if pb else []) if c.theme == plan.theme]
@@ -425,7 +481,8 @@ def _plan_synthesis(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Op
         plan.points.append(PlanPoint(kind="concede", text=pos.concedes[0], ref=pos.point_id(0)))
     for c in diffs[:1]:
         plan.points.append(PlanPoint(kind="difference", text=c.text, target_text=c.level))
-    c = _contrast(bank, speaker, opponent, plan.theme, "综合", spoken)
+    plan.points += _case_points(bank, plan, speaker, spoken)
+    c = _contrast(bank, speaker, opponent, plan.theme, "综合", spoken, heard)
     if c is not None:
         plan.points.append(c)
     fresh = [(i, r) for i, r in enumerate(pos.reasons, start=1) if r.source and pos.point_id(i) not in spoken]

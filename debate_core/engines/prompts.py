@@ -54,6 +54,8 @@ PLAN_LINES = {
     "concede": "你愿意承认的：{text}",
     "difference": "仍然相异（{target_text}）：{text}",
     "to_reader": "给读者的话：{text}",
+    "case": "就题目本身，你的回答（论证库写明的）：{text}{cite}",
+    "case_then": "落到题目这件事上，你会怎样做（论证库写明的）：{text}{cite}",
     "thin": "你在「{text}」上没有可凭据的立场：只写简短、真实的几句，不要凑字数",
 }
 

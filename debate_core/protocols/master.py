@@ -135,7 +135,7 @@ class MasterDebate:
             warnings.append(COVERAGE_WARNING)
         bank = bank_of(self.pack)
         choice = debate_theme(bank, config.topic, a.slug, b.slug, row_theme(a.slug, b.slug))
-        warnings += material_note(bank, choice, {a.slug: a.name, b.slug: b.name}, topic_matched=choice.how == "topic")
+        warnings += material_note(bank, choice, {a.slug: a.name, b.slug: b.name}, topic_matched=choice.how in ("topic", "case"))
         model = getattr(self.engine, "name", "offline")
         debate = Debate(
             id=new_id(), protocol="master", topic=config.topic,
@@ -165,9 +165,12 @@ class MasterDebate:
         # the bank entries this speaker's own earlier plans spoke: no entry is said twice
         spoken = frozenset(p.ref for s in debate.rounds if s.speaker == speaker.slug and s.round < round_no and s.plan
                            for p in s.plan.points if p.ref and p.kind not in ("restate", "restate_summary", "hold"))
+        # and the opponent's points they restated: what this speaker has heard of the other side
+        restated = frozenset(p.target for s in debate.rounds if s.speaker == speaker.slug and s.round < round_no
+                             and s.plan for p in s.plan.points if p.kind == "restate" and p.target)
         plan = plan_speech(bank_of(self.pack), topic=debate.topic, role=role, round_no=round_no,
                            speaker=speaker.slug, opponent=opp.slug, opponent_summary=summary,
-                           row_theme=row_theme(a_slug, b_slug), spoken=spoken)
+                           row_theme=row_theme(a_slug, b_slug), spoken=spoken, restated=restated)
         return SpeechRequest(
             topic=debate.topic, round=round_no, role=role,
             is_last=round_no == debate.planned_rounds, speaker=speaker.slug, speaker_name=speaker.name,

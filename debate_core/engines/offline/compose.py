@@ -64,7 +64,10 @@ def fit(plan: SpeechPlan, *, topic: str, me: Master, opp: Master) -> str:
         extra = [i for i, p in enumerate(plan.points) if p.kind == "support"]
         if not extra:
             contrasts = [i for i, p in enumerate(plan.points) if p.kind == "contrast"]
-            extra = contrasts[1:] if len(contrasts) > 1 else []
+            # the only objection goes too when the speech answers the case itself
+            extra = contrasts[1:] if len(contrasts) > 1 else contrasts if plan.of("case", "case_then") else []
+        if not extra:
+            extra = [i for i, p in enumerate(plan.points) if p.kind == "case_then"]
         if not extra:
             break
         del plan.points[extra[-1]]
@@ -111,9 +114,14 @@ def _thin(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
 def _opening(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
     out = [f"题目问的是「{topic}」。"]
     stance = plan.of("stance")[0]
-    # the bank argues the theme the topic falls under: the lead says which, and never claims a fuller answer
-    lead = f"这一问落在「{plan.theme_title}」上，我在这上面的看法是："
-    out.append(lead + bare(stance.text) + "。")
+    case = plan.of("case")
+    if case:  # the bank answers this very question: the answer first, then the ground it stands on
+        out.append("我的回答是：" + said(me, case[0]))
+        out.append(f"这背后是我在{plan.theme_title}上的一个看法：{bare(stance.text)}。")
+    else:
+        # the bank argues the theme the topic falls under: the lead says which, and never claims a fuller answer
+        lead = f"这一问落在「{plan.theme_title}」上，我在这上面的看法是："
+        out.append(lead + bare(stance.text) + "。")
     reasons = plan.of("reason")
     if len(reasons) > 1:
         out.append(f"理由有{NUMBERS[len(reasons) - 1]}。")
@@ -124,11 +132,17 @@ def _opening(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
     for i, c in enumerate(plan.of("contrast")):  # the other side's position as the bank states it, not a speech
         what = _named(c)
         if i == 0:
-            out.append((f"{opp.short_name}的主张里有一条：{what}。在这一点上我看法不同：" if what else
-                        f"在这一点上，我与{opp.short_name}的主张看法不同：") + said(me, c))
+            out.append((f"{_whose(c, opp)}{what}，在这一点上我看法不同：" if what else
+                        f"在这一点上，我与{opp.short_name}一系的主张看法不同：") + said(me, c))
         else:
-            out.append((f"{opp.short_name}还主张{what}，我也另有一层看法：" if what else "还有一层：") + said(me, c))
+            out.append((f"{_whose(c, opp, '还')}{what}，我也另有一层看法：" if what else "还有一层：") + said(me, c))
     return "".join(out)
+
+
+def _whose(c: PlanPoint, opp: Master, also: str = "") -> str:
+    """Whose point an objection takes up: one the opponent has put in this debate is his (X主张), any
+    other is his school's known view (X一系向来主张), never something he is made to have said."""
+    return f"{opp.short_name}{also}主张" if c.heard else f"{opp.short_name}一系{also or '向来'}主张"
 
 
 def _named(c: PlanPoint) -> str:
@@ -176,8 +190,17 @@ def _rebuttal(plan: SpeechPlan, me: Master, opp: Master) -> str:
         out.append(f"{'我' if whole else '只'}把我在{plan.theme_title}上的看法摆出来，请读者对照："
                    f"{bare(plan.of('stance')[0].text)}。")
         out += [f"其{NUMBERS[i]}，{said(me, r)}" for i, r in enumerate(own)]
+    out += _case(plan, me, "回到题目本身，我的回答是：")
     out += _support(plan, me, "我这一边的根据是：")
     return "".join(out)
+
+
+def _case(plan: SpeechPlan, me: Master, lead: str) -> list[str]:
+    """The speaker's own answer to the question the topic asks (``case``), or what he would have the
+    asker do about it (``case_then``)."""
+    out = [lead + said(me, p) for p in plan.of("case")]
+    out += ["落到这件事上，" + said(me, p) for p in plan.of("case_then")]
+    return out
 
 
 def _response(plan: SpeechPlan, me: Master, opp: Master) -> str:
@@ -202,8 +225,9 @@ def _response(plan: SpeechPlan, me: Master, opp: Master) -> str:
             out.append(head + STANCE_WORDS[p.kind] + "：" + said(me, p))
     for c in plan.of("contrast"):
         what = _named(c)
-        out.append((f"至于{opp.short_name}的主张里{what}这一条，" if what else f"对{opp.short_name}的主张，我还有一层看法：")
+        out.append((f"至于{_whose(c, opp)}的{what}这一条，" if what else f"对{opp.short_name}的主张，我还有一层看法：")
                    + said(me, c))
+    out += _case(plan, me, "回到题目本身，我的回答是：")
     out += _support(plan, me, "我这一边还有一层根据：")
     return "".join(out)
 
@@ -221,9 +245,10 @@ def _synthesis(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
     for d in plan.of("difference"):  # the bank's wording names both sides: the observation speaks it
         if d.target_text:
             out.append(f"两家仍然不同的，在{d.target_text}上。")
+    out += _case(plan, me, "回到题目本身，我的回答是：")
     for c in plan.of("contrast"):
         what = _named(c)
-        out.append((f"对{opp.short_name}的主张里{what}这一条，我仍有一层不能放下的看法：" if what else
+        out.append((f"对{_whose(c, opp)}的{what}这一条，我仍有一层不能放下的看法：" if what else
                     "我仍有一层不能放下的看法：") + said(me, c))
     for r in plan.of("reason"):
         out.append(said(me, r))

@@ -13,7 +13,7 @@ from debate_core.content.titles import chinese_title
 from debate_core.engines.gateway import Generation
 from debate_core.engines.offline.compose import bare, fit
 from debate_core.models import Observation, ObservationRequest, Pack, SpeechRequest, SummaryRequest
-from debate_core.plans import SpeechPlan
+from debate_core.plans import Common, SpeechPlan
 
 ENGINE_NAME = "offline"
 
@@ -60,6 +60,9 @@ class OfflineEngine:
         diff = pick(pb.differences) if pb else None
         common = pick(pb.common_ground) if pb else None
         reader = pick(pb.to_reader) if pb else None
+        case = bank.case(choice.case) if choice.case else None
+        if case is not None and case.to_reader:  # the question's own word to the reader, before the theme's
+            reader = Common(theme=choice.theme, text=case.to_reader)
         pa, pbp = bank.position(req.a, choice.theme), bank.position(req.b, choice.theme)
         if diff is not None:
             div = (f"分歧在{diff.level}层面：" if diff.level else "") + bare(diff.text) + "。"
