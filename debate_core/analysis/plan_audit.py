@@ -139,7 +139,7 @@ def theme_faults(debate: Debate, pack: Pack) -> list[str]:
     a, b = (p.label for p in debate.participants)
     choice = debate_theme(bank, debate.topic, a, b, row_theme(a, b))
     out = []
-    if choice.how != "topic" and not any("没有对上" in w or "改就" in w or "没有直接对上" in w for w in debate.warnings):
+    if choice.how not in ("topic", "case") and not any("没有对上" in w or "改就" in w or "没有直接对上" in w for w in debate.warnings):
         out.append("the topic matched no theme and the debate does not say so")
     for slug in (a, b):
         if slug not in choice.held_by and not any(pack.masters[slug].name in w and "没有" in w for w in debate.warnings):
@@ -153,6 +153,9 @@ def theme_faults(debate: Debate, pack: Pack) -> list[str]:
             # a derived layer's objections are a pack's cross_critique, aimed at the opponent as a whole
             # (the seed's ammo); the debate says at its top that the layer is derived
             on = on or (bank.derived and x.kind in ("contrast", "answer") and ">" in x.ref)
+            case = bank.case(s.plan.case) if s.plan.case else None  # the case the topic is, under the theme
+            on = on or (x.kind in ("case", "case_then") and case is not None and case.theme == choice.theme
+                        and x.ref.startswith(f"case:{case.id}:"))
             if not on:
                 out.append(f"R{s.round} {x.kind} {x.ref} is off the theme {choice.theme}")
     if debate.topic not in debate.rounds[0].text and debate.rounds[0].plan.material != "none":

@@ -1,0 +1,127 @@
+"""Cases of the argument layer (issue 22): a concrete question under a theme, with each master's own
+answer.  A topic that is a case is argued on that case: routing picks a pair who both answer it, each
+master's first speech answers the question itself and his next one says what he would have the asker
+do.  All on the project's default pack and real offline debates."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from debate_core.analysis.plan_audit import all_faults
+from debate_core.content.arguments import bank_of
+from debate_core.content.pairing import choose_pair
+from debate_core.content.packs import DEFAULT_PACK, load_pack
+from debate_core.engines.offline import OfflineEngine
+from debate_core.engines.offline.compose import bare
+from debate_core.models import DebateConfig
+from debate_core.protocols.master import MasterDebate
+
+
+def _run(pack, topic, masters=None):
+    md = MasterDebate(pack, OfflineEngine(pack))
+    return md.run(md.prepare(DebateConfig(topic=topic, masters=list(masters or []))))
+
+
+def _cases(pack):
+    return bank_of(pack).cases
+
+
+def test_the_default_pack_has_cases_on_most_themes(default_pack):
+    bank = bank_of(default_pack)
+    assert not [p for p in bank.problems if "cases/" in p], bank.problems
+    themes = {c.theme for c in bank.cases}
+    assert len(bank.cases) >= 20 and len(themes) >= 10, (len(bank.cases), sorted(themes))
+
+
+def test_every_case_is_argued_on_its_own_question(default_pack):
+    pack = default_pack
+    problems = []
+    for c in _cases(pack):
+        pair = choose_pair(c.question, pack)
+        d = _run(pack, c.question)
+        plans = [s.plan for s in d.rounds]
+        if {p.case for p in plans} != {c.id}:
+            problems.append(f"{c.id}: argued as {[p.case for p in plans]} by {pair.a}/{pair.b}")
+            continue
+        for slug in (pair.a, pair.b):
+            ans = c.answer(slug)
+            mine = [s for s in d.rounds if s.speaker == slug]
+            if ans is None:
+                problems.append(f"{c.id}: routed to {slug}, who has no answer")
+                continue
+            if bare(ans.text)[:24] not in mine[0].text:  # his first speech answers the question itself
+                problems.append(f"{c.id}: {slug}'s first speech does not give his answer")
+        problems += [f"{c.id}: R{s.round} {s.status}: {[f.message for f in s.findings if not f.passed]}"
+                     for s in d.rounds if s.status != "ok"]
+        problems += [f"{c.id}: {f}" for f in all_faults(d, pack)]
+        assert c.to_reader == "" or bare(c.to_reader) in d.observation.to_reader
+    assert not problems, "\n".join(problems[:30])
+
+
+def test_two_questions_on_one_theme_are_two_debates(default_pack):
+    by_theme: dict = {}
+    for c in _cases(default_pack):
+        by_theme.setdefault(c.theme, []).append(c)
+    c1, c2 = next(cs for cs in by_theme.values() if len(cs) >= 2)[:2]
+    d1, d2 = _run(default_pack, c1.question), _run(default_pack, c2.question)
+    for s1, s2 in zip(d1.rounds, d2.rounds):
+        assert s1.text != s2.text
+
+
+def test_an_objection_at_a_point_not_yet_put_is_framed_as_the_school_view(default_pack):
+    # the first speaker's opening cannot answer anything the other side has said: a point of the
+    # other side's position is named as his school's known view, never as something he said
+    for c in _cases(default_pack)[:12]:
+        d = _run(default_pack, c.question)
+        first = d.rounds[0]
+        opp = default_pack.masters[d.rounds[1].speaker]
+        contrasts = first.plan.of("contrast")
+        assert all(not p.heard for p in contrasts)
+        if contrasts:
+            assert f"{opp.short_name}一系" in first.text or f"与{opp.short_name}一系" in first.text
+        assert f"{opp.short_name}的主张里有一条" not in first.text
+
+
+def test_bad_case_entries_are_dropped_with_a_line_naming_file_and_field(tmp_path):
+    root = tmp_path / "pack"
+    shutil.copytree(DEFAULT_PACK, root)
+    folder = root / "master-debate" / "cases"
+    for f in folder.glob("*.yaml"):
+        f.unlink()
+    (folder / "mixed.yaml").write_text("""cases:
+- id: giving/ok
+  theme: giving
+  question: 放生一定有功德吗？
+  match: [[放生]]
+  answers:
+  - {by: huineng, text: 功德在心不在数。, source: T48n2008}
+  - {by: yinguang, text: 至诚放生自有功德。, source: T99n9999}
+  - {by: nobody, text: 不存在的人。}
+- id: nowhere/x
+  theme: nowhere
+  question: 没有这个议题？
+  match: [[议题]]
+- id: giving/nomatch
+  theme: giving
+  question: 没有匹配词？
+  match: []
+""", encoding="utf-8")
+    pack = load_pack(root)
+    bank = bank_of(pack)
+    lines = [p for p in bank.problems if "mixed.yaml" in p]
+    assert any("cases[0].answers[1]" in p and "T99n9999" in p for p in lines), lines
+    assert any("cases[0].answers[2]" in p and "nobody" in p for p in lines), lines
+    assert any("cases[1]" in p and "nowhere" in p for p in lines), lines
+    assert any("cases[2]" in p and "match" in p for p in lines), lines
+    assert [c.id for c in bank.cases] == ["giving/ok"]
+    assert [a.by for a in bank.case("giving/ok").answers] == ["huineng"]
+
+
+@pytest.mark.parametrize("words", [("放生",), ("放生", "功德")])
+def test_a_case_matches_only_when_every_group_is_there(default_pack, words):
+    bank = bank_of(default_pack)
+    c = bank.case("giving/release-animals")
+    assert c is not None and c.matches("".join(words))
+    assert not c.matches("布施一定有功德吗")
