@@ -112,3 +112,32 @@ def test_pyproject_lists_what_the_requirements_files_list():
     assert project["optional-dependencies"]["local"] == reqs("requirements-local.txt")
     assert project["optional-dependencies"]["ray"] == reqs("requirements-ray.txt")
     assert project["scripts"]["debate"] == "debate_core.cli.main:main"
+
+
+@pytest.mark.slow
+def test_a_built_wheel_carries_the_default_pack_and_runs_a_debate(tmp_path):
+    # a non-editable install: the wheel uv builds from the checkout, unpacked outside it, imported from there
+    import zipfile
+
+    uv = shutil.which("uv") or str(Path(sys.executable).parent / "uv")
+    if not Path(uv).exists():
+        pytest.skip("uv is not installed in this environment")
+    out = subprocess.run([uv, "build", "--wheel", "-o", str(tmp_path / "dist"), str(REPO)], capture_output=True,
+                         text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
+    wheel = next((tmp_path / "dist").glob("debate_workbench-*.whl"))
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    packed = {p.relative_to(site / "debate_core/resources/packs/default") for p in
+              (site / "debate_core/resources/packs/default").rglob("*") if p.is_file()}
+    mine = {p.relative_to(REPO / "data/packs/default") for p in (REPO / "data/packs/default").rglob("*") if p.is_file()}
+    assert packed == mine
+    env = {**os.environ, "PYTHONPATH": str(site), "DEBATE_CACHE_DIR": str(tmp_path / "cache")}
+    work = tmp_path / "elsewhere"
+    work.mkdir()
+    code = "import debate_core, sys; from debate_core.cli.main import main; print(debate_core.__file__); sys.exit(main(sys.argv[1:]))"
+    r = subprocess.run([sys.executable, "-c", code, "debate", "放生一定有功德吗？", "--archive", str(work / "a.duckdb"),
+                        "--quiet"], cwd=work, env=env, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[0].startswith(str(site))  # the unpacked wheel, not the checkout
+    assert "放生" in r.stdout

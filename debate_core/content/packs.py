@@ -28,7 +28,11 @@ from debate_core.errors import PackError
 from debate_core.models import DebateProtocol, Excerpt, Master, Pack, PackReport, Problem
 from debate_core.content.teachings import read_master
 
-DEFAULT_PACK = Path(__file__).resolve().parents[2] / "data" / "packs" / "default"
+# The project's own pack: data/packs/default in a checkout; in an installed wheel, the copy it carries
+# (debate_core/resources/packs/default, which in the checkout is a link to data/packs/default).
+_CHECKOUT_PACK = Path(__file__).resolve().parents[2] / "data" / "packs" / "default"
+_WHEEL_PACK = Path(__file__).resolve().parents[1] / "resources" / "packs" / "default"
+DEFAULT_PACK = _CHECKOUT_PACK if _CHECKOUT_PACK.is_dir() else _WHEEL_PACK
 PROTOCOL_DIR = "master-debate"
 MAX_META_BYTES = 2_000_000
 
