@@ -374,3 +374,28 @@ def _left_failed(bench, case, pack, tmp_path) -> dict:
         d = md.run(md.prepare(cfg), on_token=lambda t: None)
     assert d.status == "failed"
     return {"archive": str(path), "id": d.id}
+
+
+@pytest.mark.parametrize("model", ["openai/gpt-4o-mini", "openai/scripted"])
+def test_each_reply_is_priced_once(model, srv, monkeypatch):
+    # litellm prices the replies it returns; the gateway uses that figure instead of pricing each reply a
+    # second time, and a model without a price in the cost map is looked up once, not on every reply
+    from debate_core.engines import gateway as g
+
+    lm = g.litellm()
+    lookups: list[str] = []
+    real = lm.completion_cost
+
+    def counted(*a, **kw):
+        lookups.append(model)
+        return real(*a, **kw)
+
+    monkeypatch.setattr(lm, "completion_cost", counted)
+    monkeypatch.setattr(g, "_UNPRICED", set())
+    srv.script = lambda body: Reply(text="ok")
+    gw = Gateway(model=model, api_base=srv.url, backoff=0.01, max_retries=0, timeout=5.0)
+    gens = [gw.complete(MSGS) for _ in range(4)]
+    if model == "openai/gpt-4o-mini":  # priced by litellm on the way back: no lookup of ours at all
+        assert all(x.cost > 0 for x in gens) and lookups == []
+    else:  # no price anywhere: 0, after at most one lookup of ours
+        assert all(x.cost == 0 for x in gens) and len(lookups) <= 1

@@ -210,6 +210,29 @@ def cache_layout(messages: list[dict]) -> list[dict]:
     return out
 
 
+_UNPRICED: set[str] = set()  # models litellm's cost map has no price for: not looked up again
+
+
+def reply_cost(lm: Any, resp: Any, model: str) -> float:
+    """The price of one reply, computed once: litellm prices every reply it returns (``response_cost``
+    in its hidden params), so that figure is used; a reply without it is priced here, and a model the
+    cost map does not know is remembered, so its later replies cost no second lookup."""
+    hidden = getattr(resp, "_hidden_params", None) or {}
+    priced = hidden.get("response_cost") if isinstance(hidden, dict) else None
+    if priced is not None:
+        try:
+            return float(priced or 0.0)
+        except (TypeError, ValueError):
+            return 0.0
+    if model in _UNPRICED:
+        return 0.0
+    try:
+        return float(lm.completion_cost(completion_response=resp) or 0.0)
+    except Exception:  # noqa: BLE001 - no price in the cost map: the reply costs 0, said once per model
+        _UNPRICED.add(model)
+        return 0.0
+
+
 def usage_cached_tokens(usage: Any) -> int:
     """The cached input tokens a provider reports: ``prompt_tokens_details.cached_tokens``
     (OpenAI, DeepSeek through litellm), ``cache_read_input_tokens`` (Anthropic),
@@ -461,10 +484,7 @@ class Gateway:
                 pt = lm.token_counter(model=self.model, messages=plain_messages(messages))
             except Exception:
                 pt = 0
-        try:
-            cost = float(lm.completion_cost(completion_response=resp) or 0.0)
-        except Exception:
-            cost = 0.0
+        cost = reply_cost(lm, resp, self.model)
         tool_calls = []
         for tc in getattr(msg, "tool_calls", None) or []:
             fn = tc.function
