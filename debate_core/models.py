@@ -240,11 +240,6 @@ class CitationMark(BaseModel):
     status: Literal["verified", "id_only", "unverified", "unchecked"] = "id_only"
 
 
-# The rules' names as a Chinese debate shows and sends them (retry prompts, findings).
-RULE_LABELS_ZH = {
-    "length": "篇幅", "citation": "引证", "ammo": "弹药", "restatement": "复述", "no_verdict": "禁裁决",
-    "no_dialogue": "禁伪造对话", "hygiene": "文面", "model_audit": "模型审核",
-}
 
 
 class Finding(BaseModel):

@@ -288,3 +288,33 @@ def test_aliases_are_known_without_the_pack(default_pack):
     for text in ("智者大师对罗什说：「止观双运。」", "唐三藏拜访了天台大师。", "六祖听罢，默然良久。"):
         assert not check_no_dialogue(text, ctx).passed, text
     assert check_no_dialogue("智者不惑，仁者不忧。", ctx).passed  # 智者 without an honorific is a word
+
+
+def test_a_rule_registered_with_the_decorator_runs_everywhere_the_rules_are_read():
+    # one decorated function is a rule: it runs with the others, has its label and is in the audit's list
+    from debate_core import checks
+    from debate_core.checks import registry
+    from debate_core.engines import check_model
+
+    assert checks.RULES == tuple(r.name for r in registry.rules())
+    assert set(check_model.AUDITED_RULES) == set(checks.RULES)
+    assert all(checks.RULE_LABELS_ZH[r] for r in checks.RULES)
+    saved = dict(registry._REGISTRY)
+    try:
+        @registry.rule("no_exclamation", label="禁感叹", requires="不用感叹号。")
+        def no_exclamation(text, ctx):
+            return checks._finding("no_exclamation", "！" not in text, "有感叹号" if "！" in text else "")
+
+        from debate_core.content.packs import load_pack
+
+        pack = load_pack(None)
+        ctx = checks.CheckContext(speaker=pack.masters["huineng"], opponent=pack.masters["yinguang"], role="立论")
+        found = {f.rule: f for f in checks.run_checks("好！", ctx)}
+        assert found["no_exclamation"].passed is False
+        assert registry.labels_zh()["no_exclamation"] == "禁感叹"
+        prompt = check_model.audit_messages("好！", speaker=ctx.speaker, opponent=ctx.opponent, role="立论",
+                                            opponent_summary="", ammo=[])[0]["content"]
+        assert "- no_exclamation：不用感叹号。" in prompt
+    finally:
+        registry._REGISTRY.clear()
+        registry._REGISTRY.update(saved)

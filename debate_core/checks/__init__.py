@@ -25,18 +25,19 @@ from debate_core.content.text import cjk_len, ngrams
 from debate_core.checks.citation import CITATION_PATTERNS, check_citation_text, find_citations, norm_id
 from debate_core.checks.dialogue import dialogue_hits
 from debate_core.checks.hygiene import hygiene_problems
+from debate_core.checks.registry import labels_zh, rule, rule_names, rules
 from debate_core.checks.verdict import VerdictDetector, verdict_hits
 
 MIN_CHARS, MAX_CHARS = 300, 500
 RESTATING_ROLES = _restatement.RESTATING_ROLES
-RULES = ("length", "citation", "ammo", "restatement", "no_verdict", "no_dialogue", "hygiene")
 
 # Kept for callers that test a text for a verdict: one detector object with ``search`` (like a
 # compiled pattern); it runs the structural no_verdict rule, not a phrase list.
 VERDICT_PATTERNS = [VerdictDetector()]
 
 __all__ = ["CheckContext", "run_checks", "ammo_used", "find_citations", "cjk_len", "MIN_CHARS", "MAX_CHARS",
-           "RESTATING_ROLES", "is_safe_fragment", "VERDICT_PATTERNS", "CITATION_PATTERNS", "RULES",
+           "RESTATING_ROLES", "is_safe_fragment", "VERDICT_PATTERNS", "CITATION_PATTERNS", "RULES", "RULE_LABELS_ZH",
+           "rule", "rules",
            "check_length", "check_citations", "check_ammo", "check_restatement", "check_no_verdict",
            "check_no_dialogue", "check_hygiene", "fabricated_dialogue"]
 
@@ -92,6 +93,8 @@ def _finding(rule: str, passed: bool, message: str = "", undecided: bool = False
 # ------------------------------------------------------------------ length
 
 
+@rule("length", label="篇幅",
+      requires="正文 300-500 个汉字。")
 def check_length(text: str, ctx: CheckContext) -> Finding:
     n = cjk_len(text)
     ok = MIN_CHARS <= n <= MAX_CHARS
@@ -101,6 +104,8 @@ def check_length(text: str, ctx: CheckContext) -> Finding:
 # ------------------------------------------------------------------ citation
 
 
+@rule("citation", label="引证",
+      requires="每个经号都必须是发言者自己的经典之一，且与经号同写的经名须指同一部经。")
 def check_citations(text: str, ctx: CheckContext) -> Finding:
     cached = ctx.__dict__.get("_owners")
     if cached is None:
@@ -133,6 +138,8 @@ def ammo_used(text: str, ammo: list[CrossCritique], exclude: str = "") -> list[s
     return out
 
 
+@rule("ammo", label="弹药",
+      requires="至少化用一条针对对方的弹药（如有）。")
 def check_ammo(text: str, ctx: CheckContext) -> Finding:
     opp = ctx.opponent.name
     if not ctx.ammo:
@@ -154,6 +161,8 @@ def _names_of(m: Master, ctx: CheckContext) -> list[str]:
     return sorted(names, key=len, reverse=True)
 
 
+@rule("restatement", label="复述",
+      requires="反驳、回应轮：第一句忠实复述对方最近一轮的摘要，不添加摘要里没有的主张，不夸大成绝对化的说法。")
 def check_restatement(text: str, ctx: CheckContext) -> Finding:
     res = _restatement.check(text, ctx.role, ctx.opponent_summary, _names_of(ctx.opponent, ctx),
                              _names_of(ctx.speaker, ctx), ctx.opponent.name)
@@ -168,6 +177,8 @@ def _others_regex(ctx: CheckContext) -> Optional[re.Pattern]:
     return name_regex(names)
 
 
+@rule("no_verdict", label="禁裁决",
+      requires="不作裁决：不说哪一方、哪一宗、哪位祖师或哪种修法更高、更究竟、是唯一正道、已经获胜，也不劝读者选哪一方。")
 def check_no_verdict(text: str, ctx: CheckContext) -> Finding:
     sides = ctx.__dict__.get("_sides")
     if sides is None:
@@ -201,6 +212,8 @@ def _bare_names(names: tuple[str, ...]) -> tuple[dict[str, str], tuple[str, ...]
     return keys, tuple(sorted(set(keys) | {n for n in names if n and len(n) >= 2}))
 
 
+@rule("no_dialogue", label="禁伪造对话",
+      requires="不虚构对话：不叙述两位祖师见面、交谈、问答或当场反应。引经（如《坛经》云）与引用对方已陈述的立场不算。")
 def check_no_dialogue(text: str, ctx: CheckContext) -> Finding:
     hits = fabricated_dialogue(text, ctx.names, ctx)
     if hits:
@@ -212,6 +225,8 @@ def check_no_dialogue(text: str, ctx: CheckContext) -> Finding:
 # ------------------------------------------------------------------ hygiene
 
 
+@rule("hygiene", label="文面",
+      requires="文面干净：没有网址、链接、资料包的编辑说明、提示词片段、不成对的括号或引号，中文发言里没有成串的英文。")
 def check_hygiene(text: str, ctx: CheckContext) -> Finding:
     cached = ctx.__dict__.get("_hygiene")
     if cached is None:
@@ -224,14 +239,14 @@ def check_hygiene(text: str, ctx: CheckContext) -> Finding:
     return _finding("hygiene", True, "没有网址、链接、编辑说明、提示词残片、不成对的括号或英文")
 
 
-CHECKS: list[Callable[[str, CheckContext], Finding]] = [
-    check_length, check_citations, check_ammo, check_restatement, check_no_verdict, check_no_dialogue,
-    check_hygiene,
-]
+# Everything about the rules comes from the registry (checks.registry): their order, names and labels.
+RULES: tuple[str, ...] = rule_names()
+CHECKS: list[Callable[[str, CheckContext], Finding]] = [r.check for r in rules()]
+RULE_LABELS_ZH: dict[str, str] = labels_zh()
 
 
 def run_checks(text: str, ctx: CheckContext) -> list[Finding]:
-    return [check(text, ctx) for check in CHECKS]
+    return [r.check(text, ctx) for r in rules()]
 
 
 def is_safe_fragment(text: str, names: Iterable[str]) -> bool:

@@ -16,7 +16,8 @@ from typing import Any, Callable, Optional
 
 from debate_core.checks import CheckContext, ammo_used, find_citations, run_checks
 from debate_core.engines.gateway import GatewayError, Generation, TokenCallback, cause_zh
-from debate_core.models import (RULE_LABELS_ZH, CrossCritique, Debate, DebateConfig, Finding, LLMCall, ObservationRequest,
+from debate_core.checks import RULE_LABELS_ZH
+from debate_core.models import (CrossCritique, Debate, DebateConfig, Finding, LLMCall, ObservationRequest,
                       Pack, Participant, RoundSummary, Speech, SpeechRequest, SummaryRequest, utcnow)
 from debate_core.content.arguments import bank_of
 from debate_core.content.packs import get_pack, pair_key

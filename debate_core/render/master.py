@@ -21,7 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
-from debate_core.models import RULE_LABELS_ZH, CitationMark, Debate, Finding, Speech
+from debate_core.checks import RULE_LABELS_ZH
+from debate_core.models import CitationMark, Debate, Finding, Speech
 
 DISCLAIMER = "> 本对话依据历史佛教文献生成，对比旨在展现多元视角，不评判优劣。"
 COVERAGE_PREFIX = "⚠️"
