@@ -58,16 +58,19 @@ OPTIONAL = ("support", "contrast")  # what a plan may lose to stay under the cei
 def fit(plan: SpeechPlan, *, topic: str, me: Master, opp: Master) -> str:
     """The speech of a plan within the length ceiling: while the rendering runs over it, the plan drops its
     last optional point (its own support first, then an extra objection, never the only one) and is
-    rendered again.  The plan is changed in place, so the stored plan is what was said."""
+    rendered again: its own support first, then an extra objection, then the advice on the case, and the only
+    objection last, only when the speech answers the case itself.  The plan is changed in place, so the stored
+    plan is what was said."""
     text = render(plan, topic=topic, me=me, opp=opp)
     while cjk_len(text) > MAX_CHARS:
         extra = [i for i, p in enumerate(plan.points) if p.kind == "support"]
         if not extra:
             contrasts = [i for i, p in enumerate(plan.points) if p.kind == "contrast"]
-            # the only objection goes too when the speech answers the case itself
-            extra = contrasts[1:] if len(contrasts) > 1 else contrasts if plan.of("case", "case_then") else []
-        if not extra:
+            extra = contrasts[1:] if len(contrasts) > 1 else []
+        if not extra:  # the advice on the case before the round's only objection (the seed's ammo)
             extra = [i for i, p in enumerate(plan.points) if p.kind == "case_then"]
+        if not extra and plan.of("case"):
+            extra = [i for i, p in enumerate(plan.points) if p.kind == "contrast"]
         if not extra:
             break
         del plan.points[extra[-1]]
