@@ -246,7 +246,8 @@ def _as_contrast(bank: ArgumentBank, o: Objection, heard: Optional[set[str]] = N
 
 
 def _contrast(bank: ArgumentBank, speaker: str, opponent: str, theme: str, role: str,
-              spoken: frozenset[str] = frozenset(), heard: Optional[set[str]] = None) -> Optional[PlanPoint]:
+              spoken: frozenset[str] = frozenset(), heard: Optional[set[str]] = None,
+              room: Optional[int] = None) -> Optional[PlanPoint]:
     """The round's own objection, never one the same speaker has spoken in this debate (``spoken``): 立论
     takes the first (one at the claim when there is one); 回应 the next; 综合 one at the claim (a 反驳
     has already spent those aimed at the reasons, and the one at the claim when it had nothing else)."""
@@ -260,6 +261,11 @@ def _contrast(bank: ArgumentBank, speaker: str, opponent: str, theme: str, role:
         pick = objs[:1]
     elif role == "回应":
         pick = objs[:1] if spoken else objs[1:2]  # without a record of R1, skip the one a 立论 takes
+        if room is not None and pick and cjk_len(pick[0].text) + 10 > room:
+            # the replies already fill the speech: the first objection that still fits, else the shortest
+            pool = objs if spoken else objs[1:]
+            pick = [next((o for o in pool if cjk_len(o.text) + 10 <= room),
+                         min(pool, key=lambda o: cjk_len(o.text)))]
     else:
         spent = _claim_objection(bank, speaker, opponent, theme)
         pick = [o for o in objs if o.target.endswith("#0") and (spent is None or o.id != spent.id)][:1]
@@ -294,6 +300,11 @@ def _case_points(bank: ArgumentBank, plan: SpeechPlan, speaker: str, spoken: fro
     if ans.then and ref + ":then" not in spoken:
         return [PlanPoint(kind="case_then", text=ans.then, ref=ref + ":then", source=ans.then_source)]
     return []
+
+
+def _case_room(bank: ArgumentBank, plan: SpeechPlan, speaker: str, spoken: frozenset[str]) -> int:
+    """The 汉字 the speaker's case points will take in this speech (0 without a case)."""
+    return sum(cjk_len(p.text) + 10 for p in _case_points(bank, plan, speaker, spoken) if p.kind == "case")
 
 
 def plan_speech(bank: ArgumentBank, *, topic: str, role: str, round_no: int, speaker: str, opponent: str,
@@ -461,7 +472,8 @@ def _plan_response(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Opt
                                PlanPoint(kind="hold", text=held.gist or _first_sentence(held.text),
                                          ref=pos.point_id(n), target=o.id, target_text=o.gist,
                                          source="" if held.gist else held.source))
-    c = _contrast(bank, speaker, opponent, plan.theme, "回应", spoken, heard)
+    room = CEILING + 25 - estimated_length(plan) - _case_room(bank, plan, speaker, spoken)
+    c = _contrast(bank, speaker, opponent, plan.theme, "回应", spoken, heard, room)
     if c is not None:
         plan.points.append(c)
 
