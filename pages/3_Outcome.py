@@ -1,4 +1,6 @@
-"""Outcome: the neutral observation or the judged verdict, the checks, the transcript, downloads.  ?id=…"""
+"""Outcome, in reading order: the debate's speeches, then its neutral observation or judged verdict, then
+the analysis (checks per round, argument map, ledger), then downloads.  ?id=…  (?present=1 opens the
+projector view, /Present?id=…)"""
 
 import streamlit as st
 
@@ -72,18 +74,15 @@ def judge_panel(ov: views.OutcomeView) -> None:
             st.caption(views.safe_format(_("Most decisive: {text}"), text=n["decisive"]))
 
 
-def argument_map(debate) -> None:
+def argument_map(lv) -> None:
     """The ledger as a map (claims by round and speaker, attacks, dropped claims), its counts and table."""
-    lv = views.ledger_view(debate)
-    if lv is None:
-        return
     zh = lv.chinese
-    st.subheader("论证图" if zh else _("Argument map"))
+    st.subheader(_("Argument map"))
     st.plotly_chart(lv.figure(), key="argument-map")
     c = st.columns(3)
-    c[0].metric("论点" if zh else _("Claims"), lv.claims)
-    c[1].metric("回应" if zh else _("Attacks"), lv.attacks)
-    c[2].metric("未被回应" if zh else _("Dropped"), lv.dropped)
+    c[0].metric(_("Claims"), lv.claims)
+    c[1].metric(_("Attacks"), lv.attacks)
+    c[2].metric(_("Dropped"), lv.dropped)
     if zh:
         st.caption(f"回应关系读自{lv.basis}；未被回应：对方之后发过言却没有回应的论点。")
     else:
@@ -92,8 +91,65 @@ def argument_map(debate) -> None:
     if lv.ledger.unresolved:
         st.caption(("引用了但找不到：" if zh else _("Cited but not found: "))
                    + ", ".join(views.safe_inline(u) for u in lv.ledger.unresolved))
-    with st.expander("论点表" if zh else _("Ledger table"), expanded=False):
+    with st.expander(_("Ledger table"), expanded=False):
         ui.table(lv.table, hide_index=True, width="stretch", key="ledger-table")
+
+
+def speeches(ov: views.OutcomeView) -> None:
+    """The debate itself first: every speech as a card to read."""
+    st.subheader(ngettext("Transcript ({n} speech)", "Transcript ({n} speeches)", len(ov.speeches))
+                 .format(n=len(ov.speeches)))
+    if not ov.speeches:
+        st.caption(_("No speech yet."))
+    for i, sv in enumerate(ov.speeches):
+        ui.reading_card(sv, key=f"o{i}")
+
+
+def closing(ov: views.OutcomeView, debate) -> None:
+    """The observation or the verdict (or why there is none yet), and a topic debate's wrap-up."""
+    if ov.kind == "observation":
+        observation(ov)
+    elif ov.kind == "verdict":
+        verdict(ov)
+    elif ov.panel is not None and len(ov.panel):  # a judge panel without a majority verdict stored
+        st.subheader(_("Verdict"))
+        judge_panel(ov)
+    else:
+        st.info(_("No outcome yet: the debate is {status}. Follow it on the Live page.")
+                .format(status=views.status_text(debate.status)))
+        ui.link_to("live", debate.id, _("Open Live"))
+    if ov.wrap_up:  # topic debate: the seed's wrap-up (未成辩论 says why; a verdict is a reference conclusion);
+        st.markdown(ov.wrap_up)  # our Markdown around the debate's neutralised values (views.outcome_view)
+
+
+def analysis(ov: views.OutcomeView, debate) -> None:
+    """Checks per round, the argument map and its ledger."""
+    st.divider()
+    st.subheader(_("Analysis"))
+    lv = None
+    with ui.guard(_("Argument map")):
+        lv = views.ledger_view(debate)
+    has_checks = ov.checks is not None and len(ov.checks) > 0
+    if not has_checks and lv is None:
+        st.caption(_("Nothing to analyse here: this debate has no checks per round and no argument ledger."))
+    if has_checks:
+        st.markdown("**" + _("Checks per round") + "**")
+        st.caption(_("✓ only when every check of a speech passed; ✗ failed, ? undecided. The model audit column "
+                     "is the optional review by a model, beside the deterministic rules."))
+        ui.table(ov.checks, hide_index=True, width="stretch")
+    if lv is not None:
+        with ui.guard(_("Argument map")):
+            argument_map(lv)
+
+
+def downloads(arc, debate) -> None:
+    st.subheader(_("Downloads"))
+    offered = views.downloads(debate)
+    cols = st.columns(max(len(offered), 1))
+    for i, d in enumerate(offered):
+        with cols[i]:
+            st.download_button(d.label, data=lambda fmt=d.fmt: views.export_bytes(arc, debate.id, fmt),
+                               file_name=d.file_name, mime=d.mime, key=f"dl-{d.fmt}", on_click="ignore")
 
 
 @ui.page(N_("Outcome"), "🏁")
@@ -103,50 +159,22 @@ def outcome() -> None:
     if not debate_id:
         return
     debate = arc.get_debate(debate_id)
+    if st.query_params.get("present") in ("1", "true", "yes"):
+        ui.goto("present", debate.id)  # ?present=1: the projector view of the same debate
     ov = views.outcome_view(debate, arc)
-    zh = views.is_chinese(debate)
     ui.debate_header(debate)
-    st.caption(views.safe_inline(ov.headline))
-    if ov.kind == "observation":
-        observation(ov)
-    elif ov.kind == "verdict":
-        verdict(ov)
-    elif ov.panel is not None and len(ov.panel):  # a judge panel without a majority verdict stored
-        st.subheader(_("Verdict"))
-        judge_panel(ov)
-    elif zh:
-        st.info(f"尚无中立观察：本场辩论{views.status_zh(debate.status)}。可在 Live 页查看进度。")
-        ui.link_to("live", debate.id, _("Open Live"))
-    else:
-        st.info(_("No outcome yet: the debate is {status}. Follow it on the Live page.")
-                .format(status=views.status_text(debate.status)))
-        ui.link_to("live", debate.id, _("Open Live"))
-    if ov.wrap_up:  # topic debate: the seed's wrap-up (未成辩论 says why; a verdict is a reference conclusion);
-        st.markdown(ov.wrap_up)  # our Markdown around the debate's neutralised values (views.outcome_view)
-    if ov.checks is not None and len(ov.checks):
-        st.subheader("各轮检查" if zh else _("Checks per round"))
-        if zh:
-            st.caption("✓ 仅在一篇发言的全部检查都通过时出现；✗ 未通过，? 未能判定。模型审核一栏是可选的模型复核，"
-                       "与确定性规则分列。")
-        ui.table(ov.checks, hide_index=True, width="stretch")
-    with ui.guard("论证图" if zh else _("Argument map")):
-        argument_map(debate)
-
-    st.subheader(_("Downloads"))
-    offered = views.downloads(debate)
-    cols = st.columns(max(len(offered), 1))
-    for i, d in enumerate(offered):
-        with cols[i]:
-            st.download_button(d.label, data=lambda fmt=d.fmt: views.export_bytes(arc, debate.id, fmt),
-                               file_name=d.file_name, mime=d.mime, key=f"dl-{d.fmt}", on_click="ignore")
-
-    label = (f"全文（{len(ov.speeches)} 篇发言）" if zh
-             else ngettext("Transcript ({n} speech)", "Transcript ({n} speeches)", len(ov.speeches))
-             .format(n=len(ov.speeches)))
-    with st.expander(label, expanded=False):
-        for i, sv in enumerate(ov.speeches):
-            ui.speech_card(sv, key=f"o{i}")
-    ui.link_to("live", debate.id, _("Open in Live"))
+    c1, c2, c3 = st.columns([4, 1, 1])
+    c1.caption(views.safe_inline(ov.headline))
+    with c2:
+        ui.link_to("present", debate.id, _("Present"))
+    with c3:
+        ui.link_to("live", debate.id, _("Open in Live"))
+    speeches(ov)
+    st.divider()
+    closing(ov, debate)
+    analysis(ov, debate)
+    st.divider()
+    downloads(arc, debate)
 
 
 outcome()

@@ -770,9 +770,14 @@ def card(at, round_no: int) -> str:
     return "\n".join(values[start:end])
 
 
-def test_outcome_of_an_offline_master_debate_uses_the_seed_headings_and_no_english(archive_path, archive):
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_outcome_of_an_offline_master_debate_uses_the_seed_headings_and_no_english(archive_path, archive, lang):
+    """The debate keeps its own language under both UI languages (the seed's headings, its speeches,
+    the observation); the app's labels follow the UI language: under zh the page has no English."""
     d = offline_debate(archive)
-    at = app("outcome", d.id)
+    at = app(run=False)
+    at.query_params["lang"] = lang
+    at = goto(at, "outcome", d.id)
     clean(at)
     headings = [m.value for m in at.markdown if str(m.value).startswith("### ")]
     names = {p.label: p.name for p in d.participants}
@@ -783,7 +788,13 @@ def test_outcome_of_an_offline_master_debate_uses_the_seed_headings_and_no_engli
     assert f"## 议题：{TOPIC}" in [m.value for m in at.markdown]
     body = debate_content(at)
     assert "(divergence)" not in body and "neutral observation" not in body
-    assert not LATIN_WORD.findall(body), sorted(set(LATIN_WORD.findall(body)))
+    subheaders = [s.value for s in at.subheader]
+    if lang == "zh":
+        assert not LATIN_WORD.findall(body), sorted(set(LATIN_WORD.findall(body)))
+        assert subheaders[:2] == ["全文（4 篇发言）", "分析"]
+    else:  # English chrome around the Chinese debate
+        assert subheaders[:2] == ["Transcript (4 speeches)", "Analysis"]
+        assert [e.label for e in at.expander][0].startswith("Checks: ")
 
     at = goto(at, "live", d.id)
     clean(at)
@@ -828,14 +839,23 @@ def test_citation_marks_and_check_findings_on_live_and_outcome(archive_path, arc
     at = app("outcome", d.id)
     clean(at)
     one, two, three, four = (card(at, n) for n in (1, 2, 3, 4))
-    assert "✓已核对原文「本来无一物」" in one and "`T08n0235`《金刚般若波罗蜜经》 仅经号" in one
-    assert "✓ 检查通过" in one and "✓ 篇幅" in one
+    # citations are numbered notes: the source's title, its id and its verification mark
+    assert "1. 《六祖大师法宝坛经》 `T48n2008` ✓已核对原文「本来无一物」" in one
+    assert "2. 《金刚般若波罗蜜经》 `T08n0235` 仅经号" in one
+    assert "不在坐禅还是念佛这个门头上——「人有两种，法无两般」¹。" in one  # the inline citation is its note mark
+    assert "【《六祖大师法宝坛经》，T48n2008】" not in one
+    # one check badge per speech, opening on the findings
+    badges = [e.label for e in at.expander if e.label.startswith("Checks: ")]
+    assert badges == ["Checks: ✓ 检查通过", "Checks: ✗ 引证", "Checks: ? 文面", "Checks: ✗ 禁裁决（模型审核）"]
+    assert "✓ 篇幅" in one
     # a speech with a failed or undecided rule is never shown with ✓
     assert "✗引文未核对「凡事只求速成」" in two and "✗ 引证：引文在《印光法师文钞》中找不到" in two
     assert "✓" not in two and "通过 篇幅" in two
     assert "? 文面：无法判定" in three and "已核对原文「菩提自性」" in three and "✓" not in three
-    assert "**模型审核**" in four and "✗ 禁裁决：有比较高下之意" in four and "✓" not in four
-    assert "**模型审核**" not in one  # the column appears only where the model audited
+    assert "**Model audit**" in four and "✗ 禁裁决：有比较高下之意" in four and "✓" not in four
+    assert "**Model audit**" not in one  # the section appears only where the model audited
+    meta = "\n".join(c.value for c in at.caption)
+    assert "**tokens**" not in meta and "**latency**" in meta  # no token usage for the offline engine
 
     checks = next(f.value for f in at.dataframe if "结果" in f.value.columns)
     by_round = {row["轮次"]: row for row in checks.to_dict("records")}
@@ -850,7 +870,7 @@ def test_citation_marks_and_check_findings_on_live_and_outcome(archive_path, arc
 
     at = goto(at, "live", d.id)
     clean(at)
-    assert card(at, 1) == one and card(at, 2) == two  # Live shows the same cards
+    assert "✓已核对原文「本来无一物」" in card(at, 1) and "✗引文未核对「凡事只求速成」" in card(at, 2)  # Live: the same marks
 
     from webapp import views
 
@@ -919,3 +939,93 @@ def test_setup_check_model_is_off_when_empty_and_never_the_offline_engine(archiv
     assert views.build_config("master", "禅净", check_model="  openai/x ").check_model == "openai/x"
     assert views.build_config("master", "禅净", check_model="").check_model is None
     assert views.build_config("topic", "远程办公", check_model="openai/x").check_model is None
+
+
+# ------------------------------------------- outcome in reading order (issue 25)
+
+
+def reading_order(at) -> list[tuple[str, str]]:
+    """The main area's elements in page order, as (type, text): a markdown's or a heading's value,
+    an expander's label, a chart's key."""
+    out: list[tuple[str, str]] = []
+
+    def walk(node) -> None:
+        kind = str(getattr(node, "type", ""))
+        if kind == "expander":
+            out.append(("expander", str(node.label)))
+        if kind == "plotly_chart":
+            out.append(("plotly_chart", str(node.key)))
+        elif kind in ("markdown", "subheader", "header", "success", "caption", "info", "warning"):
+            out.append((kind, str(node.value)))
+        elif kind in ("dataframe", "download_button"):
+            out.append((kind, ""))
+        for k in sorted(getattr(node, "children", {}) or {}):
+            walk(node.children[k])
+
+    walk(at.main)
+    return out
+
+
+def first(order, kind: str, predicate) -> int:
+    hits = [i for i, (k, v) in enumerate(order) if k == kind and predicate(v)]
+    assert hits, (kind, order)
+    return hits[0]
+
+
+def benchmark_debate(archive, tmp_path):
+    """An imported benchmark debate (the lechmazur/debate layout, made up): ten turns and a judge panel."""
+    from debate_core.io.importers import import_paths
+    from tests.benchmark_synth import write_benchmark
+
+    write_benchmark(tmp_path / "synth", models=2, groups=1, paragraphs=2, words=12)
+    import_paths(archive, [str(tmp_path / "synth")])
+    return archive.get_debate(str(archive.list_debates(limit=1)["id"][0]))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("kind", ["master", "topic", "trial", "benchmark"])
+def test_outcome_shows_speeches_then_outcome_then_analysis_then_downloads(archive_path, archive, tmp_path,
+                                                                          kind, lang):
+    if kind == "master":
+        d = offline_debate(archive)
+    elif kind == "benchmark":
+        d = benchmark_debate(archive, tmp_path)
+    else:
+        d = judged_debate(archive, kind)
+    at = app(run=False)
+    at.query_params["lang"] = lang
+    at = goto(at, "outcome", d.id)
+    clean(at)
+    order = reading_order(at)
+    zh = lang == "zh"
+    heading = ("### R" if kind == "master" else "#### ")
+    speech = first(order, "markdown", lambda v: v.startswith(heading) and "｜" in v or v.startswith("#### Turn"))
+    transcript = first(order, "subheader", lambda v: v.startswith("全文（" if zh else "Transcript ("))
+    if kind == "master":
+        closing = first(order, "markdown", lambda v: v == "### 教内余争 — 中立观察")
+    else:
+        closing = first(order, "subheader", lambda v: v == ("裁决" if zh else "Verdict"))
+    analysis = first(order, "subheader", lambda v: v == ("分析" if zh else "Analysis"))
+    downloads = first(order, "subheader", lambda v: v == ("下载" if zh else "Downloads"))
+    assert transcript < speech < closing < analysis < downloads, order
+    # every speech comes before the outcome; the checks table and the argument map after "Analysis"
+    last_speech = max(i for i, (k, v) in enumerate(order) if k == "markdown" and v.startswith(heading)
+                      and ("｜" in v or v.startswith("#### Turn")))
+    assert last_speech < closing
+    assert len([1 for k, v in order if k == "markdown" and v.startswith(heading) and ("｜" in v or "Turn" in v)]) \
+        == len(d.rounds)
+    tables = [i for i, (k, _v) in enumerate(order) if k == "dataframe"]
+    charts = {v: i for i, (k, v) in enumerate(order) if k == "plotly_chart"}
+    if kind == "master":  # the checks table and the argument map are analysis
+        assert tables and min(tables) > analysis and charts["argument-map"] > analysis
+    if "argument-map" in charts:
+        assert analysis < charts["argument-map"] < downloads
+    assert not any(v.startswith(("全文", "Transcript")) for k, v in order if k == "expander")  # not collapsed
+    # one check badge per checked speech, none for a protocol without checks
+    badges = [v for k, v in order if k == "expander" and v.startswith("检查：" if zh else "Checks: ")]
+    assert len(badges) == (len(d.rounds) if any(s.findings for s in d.rounds) else 0)
+    if kind == "master":  # the offline engine has no token usage to show
+        body = "\n".join(v for k, v in order if k == "caption")
+        assert "用量" not in body and "**tokens**" not in body and ("耗时" in body or "**latency**" in body)
+    links = {p.proto.label: p.proto.page for p in at.get("page_link")}
+    assert links["演示" if zh else "Present"] == "Present"

@@ -612,3 +612,64 @@ def test_imported_beacons_reach_no_listener(server, page, tmp_path):
     finally:
         srv.shutdown()
         srv.server_close()
+
+
+# ------------------------------------------------------------------ presentation mode
+
+
+def test_present_steps_through_a_debate_with_next(server, page):
+    """Issue 25 item 3: /Present?id=… shows a master debate round by round, in large type and without
+    metadata: R1 alone, then Next (the button, or → on the keyboard) reveals R2, R3, R4, and the
+    neutral observation is the last step; the Outcome page's Present link opens the same view."""
+    from debate_core.archive import open_archive
+    from tests.app_support import offline_debate
+
+    arc = open_archive(server["archive"])
+    d = offline_debate(arc).model_copy(deep=True)
+    d.id = "present00001"
+    arc.save(d)
+    titles = [f"R{s.round}｜{s.speaker_name} {s.role}" for s in d.rounds]
+    url = server["url"]
+
+    page.goto(url + f"/Outcome?id={d.id}&lang=en")
+    page.locator('[data-testid="stMain"]').get_by_role("link", name="Present").click()
+    page.wait_for_url(f"**/Present?id={d.id}*")
+    page.get_by_role("heading", name=titles[0]).wait_for()
+    page.get_by_text("Step 1 of 5").wait_for()
+    settle(page)
+    for later in titles[1:]:
+        assert page.get_by_role("heading", name=later).count() == 0  # R1 only
+    assert page.get_by_text(d.id).count() == 0 and page.get_by_text("offline").count() == 0  # no metadata
+    size = page.evaluate("() => parseFloat(getComputedStyle(document.querySelector("
+                         "'[data-testid=\"stMarkdownContainer\"] h4')).fontSize)")
+    assert size >= 20, size  # large type: the paragraphs are bigger than body text (16 px)
+    assert page.get_by_role("button", name="← Previous").is_disabled()
+    shot(page, "present-step-1")
+
+    page.get_by_role("button", name="Next →").click()
+    page.get_by_text("Step 2 of 5").wait_for()
+    page.get_by_role("heading", name=titles[1]).wait_for()
+    settle(page)
+    assert page.get_by_role("heading", name=titles[0]).count() == 0
+    assert "step=2" in page.url
+    shot(page, "present-step-2")
+
+    page.keyboard.press("ArrowRight")  # → is Next's shortcut
+    page.get_by_text("Step 3 of 5").wait_for()
+    page.get_by_role("heading", name=titles[2]).wait_for()
+    settle(page)
+    page.get_by_role("button", name="Next →").click()
+    page.get_by_text("Step 4 of 5").wait_for()
+    settle(page)
+    page.get_by_role("button", name="Next →").click()
+    page.get_by_text("Step 5 of 5").wait_for()
+    page.get_by_role("heading", name="教内余争 — 中立观察").wait_for()
+    page.get_by_text("分歧本质").first.wait_for()
+    settle(page)
+    assert page.get_by_role("button", name="Next →").is_disabled()
+    shot(page, "present-last-step")
+
+    page.get_by_role("button", name="← Previous").click()
+    page.get_by_text("Step 4 of 5").wait_for()
+    page.get_by_role("heading", name=titles[3]).wait_for()
+    assert page.dialogs == []

@@ -27,6 +27,7 @@ import streamlit as st
 
 from webapp import i18n, views
 from webapp.i18n import N_, _
+from webapp.views import present as _present  # noqa: F401 - views.present, the view of pages/6_Present.py
 
 PAGES = {
     "setup": ("pages/1_Setup.py", N_("Setup"), "🛠️"),
@@ -34,6 +35,7 @@ PAGES = {
     "outcome": ("pages/3_Outcome.py", N_("Outcome"), "🏁"),
     "archive": ("pages/4_Archive.py", N_("Archive"), "🗄️"),
     "coverage": ("pages/5_Coverage.py", N_("Coverage"), "🧭"),
+    "present": ("pages/6_Present.py", N_("Present"), "📽️"),
 }
 
 
@@ -152,8 +154,10 @@ def guard(where: str = "") -> Iterator[None]:
         show_error(exc, where)
 
 
-def page(title: str, icon: str = "", *, layout: str = "wide") -> Callable:
-    """Decorator for a page body: page config, title, navigation and the error guard."""
+def page(title: str, icon: str = "", *, layout: str = "wide", show_title: bool = True,
+         sidebar: str = "auto") -> Callable:
+    """Decorator for a page body: page config, title (unless ``show_title`` is off: the projector view
+    shows the debate's topic instead), navigation and the error guard."""
 
     def wrap(body: Callable[[], Any]) -> Callable[[], None]:
         @functools.wraps(body)
@@ -161,8 +165,9 @@ def page(title: str, icon: str = "", *, layout: str = "wide") -> Callable:
             i18n.init()  # again: a page may run without app.py (AppTest's switch_page before a first run)
             shown = _(title)
             st.set_page_config(page_title=f"{shown} · {_('Debate Workbench')}", page_icon=icon or "💬",
-                               layout=layout)
-            st.title(f"{icon} {shown}".strip())
+                               layout=layout, initial_sidebar_state=sidebar)
+            if show_title:
+                st.title(f"{icon} {shown}".strip())
             with guard():
                 body()
 
@@ -176,7 +181,8 @@ def nav_links() -> None:
               "live": _("rounds as they are produced; stop, retry, resume"),
               "outcome": _("observation or verdict, checks, downloads"),
               "archive": _("filters, charts, read-only SQL, import"),
-              "coverage": _("who has ammunition against whom")}
+              "coverage": _("who has ammunition against whom"),
+              "present": _("a debate round by round on a projector, in large type")}
     cols = st.columns(len(PAGES))
     for col, (key, (path, label, icon)) in zip(cols, PAGES.items()):
         with col:
@@ -352,6 +358,89 @@ def _speech_card_zh(sv: views.SpeechView) -> None:
                 st.caption("无")
         if sv.tool_calls:
             st.caption("检索：" + "；".join(views.safe_inline(t) for t in sv.tool_calls))
+        for w in sv.warnings if sv.status != "failed" else []:
+            st.caption(f"⚠️ {views.safe_inline(w)}")
+
+
+def _note_line(n: int, c: views.CitationView, chinese: bool) -> str:
+    """One numbered note: the source's title, its id, and its verification mark (with the quote)."""
+    title = c.title.strip("《》") if c.title else ""
+    title = (f"《{views.safe_inline(title)}》" if chinese else views.safe_inline(title)) if title else ""
+    quote = f"「{views.safe_inline(c.quote)}」" if c.quote else ""
+    mark = views.safe_inline(c.label if chinese else i18n.maybe(c.label))
+    return f"{n}. {title} {views.safe_code(c.id)} {mark}{quote}".replace("  ", " ")
+
+
+def _finding_line(f: dict, sv: views.SpeechView) -> str:
+    if f.get("undecided"):
+        sign = "?"
+    elif not f["passed"]:
+        sign = "✗"
+    else:
+        sign = "✓" if sv.clean else ("通过" if sv.chinese else _("passed"))
+    name = views.safe_inline(f["label"]) if sv.chinese else views.safe_code(f["rule"])
+    msg = views.safe_inline(f["message"]) if f["message"] and (not f["passed"] or f.get("undecided")) else ""
+    return f"- {sign} {name}" + (("：" if sv.chinese else " — ") + msg if msg else "")
+
+
+def _speech_meta(sv: views.SpeechView) -> str:
+    """Who spoke and what the run cost; no token usage for the offline engine (it has none)."""
+    from webapp.views.outcome import shows_usage
+
+    meta = [views.safe_format(_("**speaker** {name} (`{label}`)"), name=sv.speaker_name, label=sv.speaker),
+            views.safe_format(_("**role** {role}"), role=sv.role)]
+    if sv.model and not sv.engine:  # an imported turn: its model, and no run of ours to account for
+        meta.append(views.safe_format(_("**model** `{model}`"), model=sv.model))
+    else:
+        meta.append(_("**retries** {n}").format(n=sv.retries))
+        if shows_usage(sv):
+            meta.append(_("**tokens** {i} in / {o} out").format(i=sv.prompt_tokens, o=sv.completion_tokens))
+        meta += [_("**latency** {ms} ms").format(ms=f"{sv.latency_ms:,.0f}"),
+                 views.safe_format(_("**engine** `{engine}`"), engine=sv.engine or "—")]
+    if sv.cost:
+        meta.append(_("**cost** ${cost}").format(cost=f"{sv.cost:.4f}"))
+    if sv.truncated:
+        meta.append(_("✂️ **truncated**"))
+    return " · ".join(meta)
+
+
+def reading_card(sv: views.SpeechView, *, key: str = "") -> None:
+    """One speech for reading (Outcome): its heading, its text in paragraphs with each citation a
+    numbered note (the source's title and its verification mark), then one check badge that opens on
+    the findings, the ammo and the run's details.  The labels follow the app's language; the speech,
+    its heading and its checks' names stay in the debate's own."""
+    from webapp.views.outcome import check_badge, reading_markdown
+
+    with st.container(border=True, key=f"speech-{key}" if key else None):
+        head, badge = st.columns([5, 1])
+        head.markdown(("### " if sv.chinese else "#### ") + views.safe_inline(sv.title))
+        if sv.status != "ok" and sv.status in STATUS_BADGE:
+            badge.markdown(_(STATUS_BADGE[sv.status]))
+        if sv.status == "failed":
+            sep = "；" if sv.chinese else "; "
+            st.error(_("This round failed: ") + (views.safe_inline(sep.join(sv.warnings)) or _("no reply")), icon="⛔")
+        if sv.text:
+            st.markdown(reading_markdown(sv))
+        if sv.citations:
+            st.markdown(_("**Notes**") + "\n\n" + "\n".join(_note_line(n, c, sv.chinese)
+                                                              for n, c in enumerate(sv.citations, 1)))
+        if sv.cited:
+            st.caption(_("cites the claims {ids}").format(ids=", ".join(views.safe_code(c) for c in sv.cited)))
+        result = check_badge(sv)
+        label = _("Checks: {result}").format(result=views.safe_inline(result)) if result else _("Details")
+        with st.expander(label, expanded=False):
+            rules, model = sv.rule_findings, sv.model_findings
+            if rules:
+                st.markdown(_("**Rule checks**") + "\n\n" + "\n".join(_finding_line(f, sv) for f in rules))
+            if model:
+                st.markdown(_("**Model audit**") + "\n\n" + "\n".join(_finding_line(f, sv) for f in model))
+            if not sv.findings:
+                st.caption(_("no checks for this protocol"))
+            if sv.ammo_used:
+                st.markdown(_("**Ammo used**") + "\n\n" + "\n".join(f"- {views.safe_inline(a)}" for a in sv.ammo_used))
+            if sv.tool_calls:
+                st.caption(_("research: ") + "; ".join(views.safe_inline(t) for t in sv.tool_calls))
+            st.caption(_speech_meta(sv))
         for w in sv.warnings if sv.status != "failed" else []:
             st.caption(f"⚠️ {views.safe_inline(w)}")
 

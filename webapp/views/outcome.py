@@ -277,3 +277,106 @@ def _zip_folder(folder: Path) -> bytes:
             if p.is_file():
                 zf.write(p, str(Path(folder.name) / p.relative_to(folder)))
     return buf.getvalue()
+
+
+# ------------------------------------------------------------- reading a speech
+
+SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+_INLINE_CITE = re.compile(r"【([^【】\n]{1,200})】")
+_NOTE = re.compile("\ue000(\\d+)\ue001")
+_SENTENCE_ZH = re.compile(r"(?<=[。！？])(?![」』”’）)])")
+_SENTENCE_EN = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"”’)]))\s+(?=[A-Z\"“(])")
+PARAGRAPH_CHARS_ZH = 130  # a paragraph is cut at the first sentence end past this many characters
+PARAGRAPH_CHARS_EN = 480
+
+
+def _mark_citations(text: str, citations) -> str:
+    """Each inline citation 【《title》，ID】 of one of the speech's sources becomes a note mark: the
+    n-th citation of an id takes the n-th note of that id (a note per quote, in the order cited)."""
+    notes: dict[str, list[int]] = {}
+    for n, c in enumerate(citations, 1):
+        notes.setdefault(c.id, []).append(n)
+    if not notes:
+        return text
+    used: dict[str, int] = {}
+
+    def sub(m: re.Match) -> str:
+        inner = m.group(1)
+        marks = []
+        for sid, numbers in notes.items():
+            if sid and sid in inner:
+                k = used.get(sid, 0)
+                marks.append(numbers[min(k, len(numbers) - 1)])
+                used[sid] = k + 1
+        return "".join(f"\ue000{n}\ue001" for n in sorted(set(marks))) if marks else m.group(0)
+
+    return _INLINE_CITE.sub(sub, text)
+
+
+_OPENERS = re.compile(r"^\s*(其[一二三四五六七八九十]|第[一二三四五六七八九十]+[点条]|首先|其次|再次|最后|总之|"
+                      r"(First|Second|Third|Fourth|Finally|In short|To conclude)\b)")
+
+
+def paragraphs(text: str, *, chinese: Optional[bool] = None) -> list[str]:
+    """A speech cut into readable paragraphs: its own blank-line paragraphs kept; a long block cut at
+    sentence ends (a Chinese speech at about 130 characters, an English one at about 480)."""
+    text = (text or "").replace("\r\n", "\n").strip()
+    if not text:
+        return []
+    if chinese is None:
+        chinese = bool(re.search(r"[\u4e00-\u9fff]", text))
+    limit = PARAGRAPH_CHARS_ZH if chinese else PARAGRAPH_CHARS_EN
+    splitter = _SENTENCE_ZH if chinese else _SENTENCE_EN
+    out: list[str] = []
+    for block in re.split(r"\n\s*\n", text):
+        block = block.strip()
+        if not block:
+            continue
+        if len(block) <= limit or re.search(r"^\s*([-*+]|\d+[.)]|#|>|\|)", block, re.M):
+            out.append(block)  # short, or Markdown of its own (a list, a table, a quote): kept whole
+            continue
+        current = ""
+        for sentence in (s for s in splitter.split(block) if s and s.strip()):
+            if current and len(current) >= limit // 3 and _OPENERS.match(sentence):
+                out.append(current.strip())  # "其二，…" / "Second, …" opens a paragraph of its own
+                current = ""
+            current += sentence if chinese or not current else " " + sentence.strip()
+            if len(current) >= limit:
+                out.append(current.strip())
+                current = ""
+        if current.strip():
+            out.append(current.strip())
+    return out
+
+
+def reading_paragraphs(sv: SpeechView) -> list[str]:
+    """The speech as safe Markdown paragraphs, its inline citations replaced by note numbers (¹ ²)."""
+    from webapp.views.common import safe_markdown
+
+    marked = _mark_citations(sv.text or "", sv.citations)
+    return [_NOTE.sub(lambda m: m.group(1).translate(SUPERSCRIPT), safe_markdown(p))
+            for p in paragraphs(marked, chinese=sv.chinese or None)]
+
+
+def reading_markdown(sv: SpeechView) -> str:
+    return "\n\n".join(reading_paragraphs(sv))
+
+
+def check_badge(sv: SpeechView) -> str:
+    """One line for all of a speech's checks: ✓ when every one passed, else the rules that failed (✗)
+    or could not be decided (?); empty when the protocol has no checks."""
+    if not sv.findings:
+        return ""
+    if sv.chinese:
+        return sv.verdict
+    if sv.clean:
+        return "✓ " + _("all checks passed")
+    bad = [("? " if f.get("undecided") else "✗ ") + str(f["rule"]) + (_(" (model audit)") if f.get("layer") == "model"
+                                                                       else "")
+           for f in sv.findings if not f["passed"] or f.get("undecided")]
+    return " ".join(bad) or "✓"
+
+
+def shows_usage(sv: SpeechView) -> bool:
+    """Token usage means something only for a model's reply: never for the offline engine."""
+    return bool(sv.engine) and sv.engine != "offline"

@@ -1,0 +1,112 @@
+"""Present: a projector view of one debate, revealed round by round in large type, with Previous / Next
+(← / → on the keyboard) and a step counter, and no metadata; the observation or the verdict is the last
+step.  A debate still running shows the rounds that exist so far, read again on every step.  ?id=…&step=…"""
+
+import streamlit as st
+
+from webapp import ui, views
+from webapp.i18n import N_, _
+
+
+def pick_debate() -> str:
+    st.title("📽️ " + _("Present"))
+    recent = views.recent_debates(ui.archive(), limit=50)
+    if recent.empty:
+        st.info(_("The archive has no debate yet: start one in Setup."))
+        ui.page_link("setup", _("Start a debate"))
+        return ""
+    labels = {row.id: f"{row.id} · {views.status_text(row.status)} · {row.topic[:60]}"
+              for row in recent.itertuples(index=False)}
+    chosen = st.selectbox(_("Debate"), list(labels), format_func=labels.get, index=None,
+                          placeholder=_("choose a debate to present"), key="present-pick")
+    if chosen:
+        st.query_params["id"] = chosen
+        st.query_params["step"] = "1"
+    return chosen or ""
+
+
+def move(delta: int) -> None:
+    """Previous / Next: the step in the URL, so a reload or a shared link stays on it."""
+    value = st.query_params.get("step", "1")
+    step = int(value) if str(value).isdigit() else 1
+    st.query_params["step"] = str(max(1, step + delta))
+
+
+def big(markdown: str) -> None:
+    """A paragraph in large type (a level-4 heading without an anchor); Markdown of its own (a list, a
+    table) as it is."""
+    if "\n" in markdown.strip():
+        st.markdown(markdown)
+    else:
+        st.markdown("#### " + markdown.strip(), anchors=False)
+
+
+def show_round(step) -> None:
+    for sl in step.slides:
+        st.header(views.safe_inline(sl.title), anchor=False)
+        if sl.failed:
+            st.error(_("This round failed: ") + _("no reply"), icon="⛔")
+        for p in sl.paragraphs:
+            big(p)
+
+
+def show_outcome(ov: views.OutcomeView) -> None:
+    if ov.kind == "observation":
+        st.header(views.safe_inline(ov.heading), anchor=False)
+        for k, v in (ov.observation or {}).items():
+            big(f"**{views.safe_inline(k)}**：{views.safe_inline(v)}")
+        return
+    st.header(_("Verdict"), anchor=False)
+    if ov.kind != "verdict":  # an imported panel without a majority verdict
+        ui.table(ov.panel, hide_index=True, width="stretch", key="present-panel")
+        return
+    if not ov.parsed:
+        st.warning(_("The judge's verdict could not be parsed: there is no winner (this is not a draw). Raw text:"))
+        st.code(ov.raw or _("(empty)"), language=None)
+        return
+    st.markdown("## " + views.safe_format(_("Winner: {winner}"), winner=ov.winner_text), anchors=False)
+    if ov.summary:
+        big(views.safe_inline(ov.summary))
+    for k, v in ov.reasons.items():
+        big(f"**{views.safe_inline(k)}**：{views.safe_inline(v)}")
+
+
+def controls(view, step: int) -> None:
+    last = step >= view.total
+    c1, c2, c3 = st.columns([1, 3, 1], vertical_alignment="center")
+    c1.button(_("← Previous"), key="present-prev", on_click=move, args=(-1,), disabled=step <= 1,
+              shortcut="Left", width="stretch")
+    c2.markdown("### " + _("Step {step} of {total}").format(step=step, total=view.total or 1), anchors=False,
+                text_alignment="center")
+    # while the debate runs, Next at the last round reads the archive again for the rounds since
+    c3.button(_("Next →"), key="present-next", on_click=move, args=(1,), disabled=last and not view.running,
+              shortcut="Right", type="primary", width="stretch")
+
+
+@ui.page(N_("Present"), "📽️", show_title=False, sidebar="collapsed")
+def present() -> None:
+    debate_id = ui.current_id() or pick_debate()
+    if not debate_id:
+        return
+    view = views.present.present_view(ui.archive(), debate_id)
+    step = view.clamp(st.query_params.get("step"))
+    if st.query_params.get("step") != str(step):
+        st.query_params["step"] = str(step)
+    st.title(views.safe_inline(view.debate.topic), anchor=False)
+    controls(view, step)
+    st.divider()
+    if not view.steps:
+        st.info(_("No round yet: the debate is {status}.").format(status=views.status_text(view.debate.status)))
+    else:
+        current = view.steps[step - 1]
+        if current.kind == "outcome":
+            show_outcome(view.outcome)
+        else:
+            show_round(current)
+    st.divider()
+    if view.running:
+        st.caption(_("The debate is still running: Next shows the rounds that have arrived since."))
+    ui.link_to("outcome", view.debate.id, _("Back to the outcome"))
+
+
+present()
