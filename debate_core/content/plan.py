@@ -469,9 +469,9 @@ def _plan_response(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Opt
             held = pos.reasons[n - 1] if 0 < n <= len(pos.reasons) else None
             plan.points.append(PlanPoint(kind="hold", text=pos.short or pos.claim, ref=pos.point_id(0), target=o.id,
                                          target_text=o.gist) if held is None else
-                               PlanPoint(kind="hold", text=held.gist or _first_sentence(held.text),
+                               PlanPoint(kind="hold", text=_first_sentence(held.text) or held.gist,
                                          ref=pos.point_id(n), target=o.id, target_text=o.gist,
-                                         source="" if held.gist else held.source))
+                                         source=held.source))
     room = CEILING + 25 - estimated_length(plan) - _case_room(bank, plan, speaker, spoken)
     c = _contrast(bank, speaker, opponent, plan.theme, "回应", spoken, heard, room)
     if c is not None:

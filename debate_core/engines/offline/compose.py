@@ -120,7 +120,7 @@ def _opening(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
     case = plan.of("case")
     if case:  # the bank answers this very question: the answer first, then the ground it stands on
         out.append("我的回答是：" + said(me, case[0]))
-        out.append(f"这背后是我在{plan.theme_title}上的一个看法：{bare(stance.text)}。")
+        out.append(f"我所以这样答，是因为我一向主张：{bare(stance.text)}。")
     else:
         # the bank argues the theme the topic falls under: the lead says which, and never claims a fuller answer
         lead = f"这一问落在「{plan.theme_title}」上，我在这上面的看法是："
@@ -135,17 +135,18 @@ def _opening(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
     for i, c in enumerate(plan.of("contrast")):  # the other side's position as the bank states it, not a speech
         what = _named(c)
         if i == 0:
-            out.append((f"{_whose(c, opp)}{what}，在这一点上我看法不同：" if what else
-                        f"在这一点上，我与{opp.short_name}一系的主张看法不同：") + said(me, c))
+            out.append((f"{_whose(c, opp)}{what}，对此我另有一层看法：" if what else
+                        "有一种看法与我不同，我的看法是：") + said(me, c))
         else:
             out.append((f"{_whose(c, opp, '还')}{what}，我也另有一层看法：" if what else "还有一层：") + said(me, c))
     return "".join(out)
 
 
 def _whose(c: PlanPoint, opp: Master, also: str = "") -> str:
-    """Whose point an objection takes up: one the opponent has put in this debate is his (X主张), any
-    other is his school's known view (X一系向来主张), never something he is made to have said."""
-    return f"{opp.short_name}{also}主张" if c.heard else f"{opp.short_name}一系{also or '向来'}主张"
+    """Whose point an objection takes up: one the opponent has put in this debate is his (X主张); any other
+    is a view some hold (有人主张), neither something he is made to have said nor a school named across the
+    centuries (an earlier master cannot speak of a later one's school)."""
+    return f"{opp.short_name}{also}主张" if c.heard else f"有人{also}主张"
 
 
 def _named(c: PlanPoint) -> str:
@@ -166,7 +167,7 @@ def _rebuttal(plan: SpeechPlan, me: Master, opp: Master) -> str:
     gists = [bare(p.target_text) for p in restated if p.target_text]
     claim_only = len(restated) == 1 and restated[0].target.endswith("#0")
     first = plan.of("restate_summary")
-    out = [f"{opp.short_name}上一轮说：{bare(first[0].text)}。"] if first else []
+    out = [f"{opp.short_name}上一轮说：{_unsigned(first[0].text, opp)}。"] if first else []
     if claim_only:
         out += [] if first else [f"{opp.short_name}上一轮的主张是：{bare(restated[0].target_text or restated[0].text)}。"]
     else:
@@ -211,7 +212,7 @@ def _response(plan: SpeechPlan, me: Master, opp: Master) -> str:
     first = plan.of("restate_summary")
     if raised and first:
         listed = "，".join(f"{'一二三四'[i]}是{bare(p.target_text)}" for i, p in enumerate(raised))
-        out = [f"{opp.short_name}上一轮说：{bare(first[0].text)}。其中对我的质疑，{listed}。"]
+        out = [f"{opp.short_name}上一轮说：{_unsigned(first[0].text, opp)}。其中对我的质疑，{listed}。"]
     elif raised:
         listed = "，".join(f"{'一二三四'[i]}是{bare(p.target_text)}" for i, p in enumerate(raised))
         out = [f"{opp.short_name}上一轮对我的质疑，{listed}。"]
@@ -223,7 +224,7 @@ def _response(plan: SpeechPlan, me: Master, opp: Master) -> str:
         head = f"关于{bare(p.target_text)}，"
         if p.kind == "hold" and p.ref.startswith(me.slug + ":"):
             # no reply in the bank: he says so, and names the point he keeps (its gist, not the sentence again)
-            out.append(head + f"我没有新的答辩，仍持原说：{bare(p.text)}{cite(me, p.source)}。")
+            out.append(head + f"我仍持原说：{bare(p.text)}{cite(me, p.source)}。")
         else:
             out.append(head + STANCE_WORDS[p.kind] + "：" + said(me, p))
     for c in plan.of("contrast"):
@@ -242,12 +243,12 @@ def _synthesis(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
         out.append(f"我的主张是{bare(mine[0].text)}；{opp.short_name}的主张是{bare(theirs[0].text)}。")
     common = plan.of("common")
     if common:
-        out.append("两家都承认的是：" + "；".join(_shared(c.text) for c in common) + "。")
+        out.append("在我看来，两家都承认的是：" + "；".join(_shared(c.text) for c in common) + "。")
     for c in plan.of("concede"):
         out.append(bare(c.text) + "。")
     for d in plan.of("difference"):  # the bank's wording names both sides: the observation speaks it
         if d.target_text:
-            out.append(f"两家仍然不同的，在{d.target_text}上。")
+            out.append(f"至于两家的分歧，依我看是在{d.target_text}上。")
     out += _case(plan, me, "回到题目本身，我的回答是：")
     for c in plan.of("contrast"):
         what = _named(c)
