@@ -112,6 +112,17 @@ class CaseAnswer(BaseModel):
     then_source: str = ""
 
 
+class CaseObjection(BaseModel):
+    """One master's objection at another's answer to a case (``at`` answered it too)."""
+
+    by: str
+    at: str
+    text: str
+    gist: str = ""
+    source: str = ""
+    quote: str = ""
+
+
 class Case(BaseModel):
     """A concrete question under a theme (放生一定有功德吗 under 布施与供养), with the masters' own answers.
 
@@ -122,6 +133,7 @@ class Case(BaseModel):
     question: str
     match: list[list[str]] = Field(default_factory=list)
     answers: list[CaseAnswer] = Field(default_factory=list)
+    objections: list[CaseObjection] = Field(default_factory=list)
     to_reader: str = ""
 
     def matches(self, topic: str) -> bool:
@@ -132,6 +144,13 @@ class Case(BaseModel):
 
     def answer(self, slug: str) -> Optional[CaseAnswer]:
         return next((a for a in self.answers if a.by == slug), None)
+
+    def objections_at(self, by: str, at: str) -> list[Objection]:
+        """``by``'s objections at ``at``'s answer, as objections at ``at``'s claim on the case's theme
+        (id ``by>at/<theme>/case:<case id>``): a debate on the case fires them as ammo."""
+        return [Objection(id=f"{o.by}>{o.at}/{self.theme}/case:{self.id}" + (f"#{i}" if i else ""), by=o.by,
+                          target=f"{o.at}:{self.theme}#0", text=o.text, gist=o.gist, source=o.source, quote=o.quote)
+                for i, o in enumerate(x for x in self.objections if x.by == by and x.at == at)]
 
 
 class ArgumentBank(BaseModel):

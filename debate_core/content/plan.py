@@ -247,11 +247,16 @@ def _as_contrast(bank: ArgumentBank, o: Objection, heard: Optional[set[str]] = N
 
 def _contrast(bank: ArgumentBank, speaker: str, opponent: str, theme: str, role: str,
               spoken: frozenset[str] = frozenset(), heard: Optional[set[str]] = None,
-              room: Optional[int] = None) -> Optional[PlanPoint]:
+              room: Optional[int] = None, case_id: str = "") -> Optional[PlanPoint]:
     """The round's own objection, never one the same speaker has spoken in this debate (``spoken``): 立论
     takes the first (one at the claim when there is one); 回应 the next; 综合 one at the claim (a 反驳
     has already spent those aimed at the reasons, and the one at the claim when it had nothing else)."""
     objs = _ordered(bank, speaker, opponent, theme)
+    case = bank.case(case_id) if case_id else None
+    if case is not None and role in ("回应", "综合"):  # the other's answer to this very question comes first
+        own = [o for o in case.objections_at(speaker, opponent) if o.id not in spoken]
+        if own:
+            return _as_case_contrast(bank, case, own[0], opponent)
     if not objs and bank.derived:  # a pack's cross_critique is aimed at the opponent, not at one theme
         objs = sorted(bank.objections(speaker, opponent), key=lambda o: o.id)
     objs = [o for o in objs if o.id not in spoken]
@@ -270,6 +275,14 @@ def _contrast(bank: ArgumentBank, speaker: str, opponent: str, theme: str, role:
         spent = _claim_objection(bank, speaker, opponent, theme)
         pick = [o for o in objs if o.target.endswith("#0") and (spent is None or o.id != spent.id)][:1]
     return _as_contrast(bank, pick[0], heard) if pick else None
+
+
+def _as_case_contrast(bank: ArgumentBank, case, o: Objection, opponent: str) -> PlanPoint:
+    """An objection at the opponent's answer to the case: he gave it in his first speech (heard)."""
+    ans = case.answer(opponent)
+    return PlanPoint(kind="contrast", text=o.text, ref=o.id, target=o.target,
+                     target_text=(ans.gist if ans is not None and ans.gist else _point_gist(bank, o.target)),
+                     gist=o.gist, source=o.source, quote=o.quote, heard=True)
 
 
 def _heard(opp: Optional[Position], summary: str, restated: frozenset[str]) -> set[str]:
@@ -473,7 +486,7 @@ def _plan_response(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Opt
                                          ref=pos.point_id(n), target=o.id, target_text=o.gist,
                                          source=held.source))
     room = CEILING + 25 - estimated_length(plan) - _case_room(bank, plan, speaker, spoken)
-    c = _contrast(bank, speaker, opponent, plan.theme, "回应", spoken, heard, room)
+    c = _contrast(bank, speaker, opponent, plan.theme, "回应", spoken, heard, room, plan.case)
     if c is not None:
         plan.points.append(c)
 
@@ -494,7 +507,7 @@ def _plan_synthesis(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Op
     for c in diffs[:1]:
         plan.points.append(PlanPoint(kind="difference", text=c.text, target_text=c.level))
     plan.points += _case_points(bank, plan, speaker, spoken)
-    c = _contrast(bank, speaker, opponent, plan.theme, "综合", spoken, heard)
+    c = _contrast(bank, speaker, opponent, plan.theme, "综合", spoken, heard, case_id=plan.case)
     if c is not None:
         plan.points.append(c)
     fresh = [(i, r) for i, r in enumerate(pos.reasons, start=1) if r.source and pos.point_id(i) not in spoken]

@@ -88,11 +88,13 @@ class Ammo:
         return bool(self.a_vs_b) and bool(self.b_vs_a)
 
 
-def ammo_against(pack: Pack, speaker: str, opponent: str) -> list[CrossCritique]:
+def ammo_against(pack: Pack, speaker: str, opponent: str, case: str = "") -> list[CrossCritique]:
     """The speaker's ammo: the argument layer's objections at the opponent's claims (the debate's
-    theme first), in the seed's cross_critique shape."""
+    theme first), and, on a case, his objections at the opponent's answer to it, in the seed's
+    cross_critique shape."""
     bank = bank_of(pack)
-    objs = bank.objections(speaker, opponent)
+    c = bank.case(case) if case else None
+    objs = (c.objections_at(speaker, opponent) if c is not None else []) + bank.objections(speaker, opponent)
     return [CrossCritique(target_master=opponent, position=o.text, citation=o.source) for o in objs]
 
 
@@ -176,7 +178,7 @@ class MasterDebate:
             topic=debate.topic, round=round_no, role=role,
             is_last=round_no == debate.planned_rounds, speaker=speaker.slug, speaker_name=speaker.name,
             opponent=opp.slug, opponent_name=opp.name, opponent_summary=summary,
-            ammo=ammo_against(self.pack, speaker.slug, opp.slug), style=speaker.style,
+            ammo=ammo_against(self.pack, speaker.slug, opp.slug, plan.case), style=speaker.style,
             signature_phrases=speaker.signature_phrases, voice_notes=speaker.voice_notes, sources=speaker.sources,
             plan=plan,
         )
@@ -187,7 +189,8 @@ class MasterDebate:
             names += [m.name, m.short_name]
         return CheckContext(speaker=self.pack.masters[req.speaker], opponent=self.pack.masters[req.opponent],
                             role=req.role, ammo=req.ammo, opponent_summary=req.opponent_summary,
-                            pack_source_ids=self.pack.all_source_ids(), names=names)
+                            pack_source_ids=self.pack.all_source_ids(), names=names,
+                            plan=req.plan)  # the plan the speech is written from (the engages rule reads it)
 
     def speak(self, debate: Debate, round_no: int, on_token: Optional[TokenCallback] = None) -> Speech:
         """Produce one checked speech; raises GatewayError when the engine fails for good."""

@@ -237,7 +237,7 @@ def _response(plan: SpeechPlan, me: Master, opp: Master) -> str:
 
 
 def _synthesis(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
-    out = [f"最后就本场所谈的「{plan.theme_title}」作个收束。"]
+    out = ["最后就本题作个收束。" if plan.case else f"最后就本场所谈的「{plan.theme_title}」作个收束。"]
     mine, theirs = plan.of("stance"), plan.of("opponent_stance")
     if mine and theirs:
         out.append(f"我的主张是{bare(mine[0].text)}；{opp.short_name}的主张是{bare(theirs[0].text)}。")
