@@ -126,3 +126,51 @@ def test_a_case_matches_only_when_every_group_is_there(default_pack, words):
     c = bank.case("giving/release-animals")
     assert c is not None and c.matches("".join(words))
     assert not c.matches("布施一定有功德吗")
+
+
+def test_later_rounds_take_up_the_other_masters_answer_to_the_question(default_pack):
+    # a case's objections at each other's answers are fired in the 回应 and the 综合, framed as what the
+    # other master holds (he gave that answer in his first speech), and they count as the round's ammo
+    seen = 0
+    for c in _cases(default_pack):
+        pair = choose_pair(c.question, default_pack)
+        a_at_b, b_at_a = c.objections_at(pair.a, pair.b), c.objections_at(pair.b, pair.a)
+        if not (a_at_b and b_at_a):
+            continue
+        seen += 1
+        d = _run(default_pack, c.question)
+        r3, r4 = d.rounds[2], d.rounds[3]
+        assert [p.ref for p in r3.plan.of("contrast")] == [a_at_b[0].id], c.id
+        assert [p.ref for p in r4.plan.of("contrast")] == [b_at_a[0].id], c.id
+        assert bare(a_at_b[0].text)[:20] in r3.text and bare(b_at_a[0].text)[:20] in r4.text
+        assert f"{default_pack.masters[pair.b].short_name}主张的" in r3.text
+        assert all(f.passed for s in (r3, r4) for f in s.findings if f.rule == "ammo")
+    assert seen >= 1
+
+
+def test_a_case_objection_not_between_two_answers_is_dropped(tmp_path):
+    root = tmp_path / "pack"
+    shutil.copytree(DEFAULT_PACK, root)
+    folder = root / "master-debate" / "cases"
+    for f in folder.glob("*.yaml"):
+        f.unlink()
+    (folder / "giving.yaml").write_text("""cases:
+- id: giving/ok
+  theme: giving
+  question: 放生一定有功德吗？
+  match: [[放生]]
+  answers:
+  - {by: huineng, text: 功德在心不在数。, source: T48n2008}
+  - {by: yinguang, text: 至诚放生自有功德。, source: X62n1182}
+  objections:
+  - {by: huineng, at: yinguang, text: 仪式不是功德的秤。, source: T08n0235}
+  - {by: huineng, at: xuyun, text: 他没有回答这个问题。}
+  - {by: yinguang, at: huineng, text: 回向给心一个着落。, source: T48n2008}
+""", encoding="utf-8")
+    bank = bank_of(load_pack(root))
+    lines = [p for p in bank.problems if "giving.yaml" in p]
+    assert any("objections[1]" in p and "xuyun" in p for p in lines), lines
+    assert any("objections[2]" in p and "T48n2008" in p for p in lines), lines
+    c = bank.case("giving/ok")
+    assert [(o.by, o.at) for o in c.objections] == [("huineng", "yinguang")]
+    assert c.objections_at("huineng", "yinguang")[0].target == "yinguang:giving#0"
