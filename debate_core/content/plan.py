@@ -14,6 +14,10 @@ text from the plan alone, and the model prompt passes it as grounding.
 - 综合: the pair's common ground and differences on the theme as the bank states them (no common
   ground is asserted when it states none), the speaker's remaining objection, a word to the reader.
 
+A topic that is one of the bank's cases (a concrete question under a theme) adds the speaker's own
+answer to it in his first speech and what he would have the asker do in his next; the 回应 and the
+综合 take up the other master's answer first (docs/arguments.md, "Cases").
+
 The debate's theme is the same for both speakers: the best-matching theme of the topic on which
 both masters hold a position, else one that either holds, else the table row's theme, else the
 core path (``debate_theme``).  The summaries the offline engine writes are made from plans too.
@@ -260,7 +264,7 @@ def _contrast(bank: ArgumentBank, speaker: str, opponent: str, theme: str, role:
     if not objs and bank.derived:  # a pack's cross_critique is aimed at the opponent, not at one theme
         objs = sorted(bank.objections(speaker, opponent), key=lambda o: o.id)
     objs = [o for o in objs if o.id not in spoken]
-    if heard:  # a point the other side has put first: the rest are his school's known view, said as such
+    if heard:  # a point the other side has put first; the rest are framed as a view some hold
         objs.sort(key=lambda o: o.target not in heard)
     if role == "立论":
         pick = objs[:1]
@@ -288,7 +292,7 @@ def _as_case_contrast(bank: ArgumentBank, case, o: Objection, opponent: str) -> 
 def _heard(opp: Optional[Position], summary: str, restated: frozenset[str]) -> set[str]:
     """The opponent's points the speaker has heard him put: his claim once he has spoken, the points
     the speaker restated in his own earlier rounds, and those the summary he has now carries.  An
-    objection at any other point is aimed at his school's known view, and the speech says so."""
+    objection at any other point is framed as aimed at a view some hold, never at something he said."""
     if opp is None:
         return set()
     out = {t for t in restated if t.startswith(opp.id + "#")}
