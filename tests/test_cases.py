@@ -139,12 +139,17 @@ def test_later_rounds_take_up_the_other_masters_answer_to_the_question(default_p
             continue
         seen += 1
         d = _run(default_pack, c.question)
-        r3, r4 = d.rounds[2], d.rounds[3]
+        # the first speaker's 回应 and the second speaker's 综合 (a 5-round debate gives both to the first)
+        r3 = next(s for s in d.rounds if s.role == "回应" and s.speaker == pair.a)
+        r4 = next((s for s in d.rounds if s.role == "综合" and s.speaker == pair.b), None)
         assert [p.ref for p in r3.plan.of("contrast")] == [a_at_b[0].id], c.id
-        assert [p.ref for p in r4.plan.of("contrast")] == [b_at_a[0].id], c.id
-        assert bare(a_at_b[0].text)[:20] in r3.text and bare(b_at_a[0].text)[:20] in r4.text
-        assert f"{default_pack.masters[pair.b].short_name}主张的" in r3.text
-        assert all(f.passed for s in (r3, r4) for f in s.findings if f.rule == "ammo")
+        assert bare(a_at_b[0].text)[:20] in r3.text
+        b_name = default_pack.masters[pair.b].short_name
+        assert f"{b_name}主张的" in r3.text or f"对{b_name}的主张" in r3.text  # his, not a view some hold
+        if r4 is not None:
+            assert [p.ref for p in r4.plan.of("contrast")] == [b_at_a[0].id], c.id
+            assert bare(b_at_a[0].text)[:20] in r4.text
+        assert all(f.passed for s in (r3, r4) if s is not None for f in s.findings if f.rule == "ammo")
     assert seen >= 1
 
 
