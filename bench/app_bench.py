@@ -146,11 +146,15 @@ def build_archive(path: Path) -> dict:
 # ------------------------------------------------------------------ browser
 
 
-def visit(ctx, url: str, marker: str, charts: int = 0) -> float:
+def visit(ctx, url: str, marker: str, charts: int = 0, tab: str = "") -> float:
+    """goto -> ``marker`` on screen (then a click on the tab ``tab`` if given) -> ``charts`` plotly
+    charts drawn -> the script run finished."""
     pg = ctx.new_page()
     t0 = time.perf_counter()
     pg.goto(url)
     pg.get_by_text(marker).first.wait_for(timeout=60_000)
+    if tab:
+        pg.get_by_role("tab", name=tab, exact=True).click()
     if charts:
         pg.wait_for_function(f"() => document.querySelectorAll('.js-plotly-plot .main-svg').length >= {charts}",
                              timeout=60_000)
@@ -180,8 +184,8 @@ def browser_figures(archive: dict) -> tuple[list, dict]:
     plan = [("Setup", "/Setup", "Suggested pair", 0), ("Live (a 4-round debate)", f"/Live?id={rid}", "R4｜", 0),
             ("Outcome (master)", f"/Outcome?id={rid}", "教内余争 — 中立观察", 0),
             ("Outcome (judged, score chart)", f"/Outcome?id={jid}", "Per debater", 1),
-            ("Archive (table + 2 of 8 charts)", "/Archive", "Charts", 2), ("Coverage (heatmap)", "/Coverage",
-                                                                            "Canonical pairs", 1)]
+            ("Archive (Browse, then the Charts tab: first 2 charts)", "/Archive?lang=en", "Browse", 2, "Charts"),
+            ("Coverage (heatmap)", "/Coverage", "Canonical pairs", 1)]
     out, base = [], {}
     log = tempfile.TemporaryFile()  # the servers' output, read only when one fails to start
     with sync_playwright() as p:
@@ -201,8 +205,8 @@ def browser_figures(archive: dict) -> tuple[list, dict]:
             ctx = b.new_context(viewport={"width": 1400, "height": 1000})
             out.append(("home (first render after the server is up)", visit(ctx, url + "/", "Recent debates"),
                         HOME_LIMIT, "text_cold"))
-            for label, path, marker, charts in plan:
-                out.append((label, visit(ctx, url + path, marker, charts), PAGE_LIMIT,
+            for label, path, marker, charts, *tab in plan:
+                out.append((label, visit(ctx, url + path, marker, charts, *tab), PAGE_LIMIT,
                             "chart" if charts else "text"))
             ctx.close()
         finally:

@@ -1,18 +1,35 @@
-"""Archive: filter the debates, open one in Outcome, charts, the read-only SQL box, imports."""
+"""Archive, in tabs: Browse (the filters, the table with each debate's winner, open a debate in
+Outcome), Charts, Ratings and judges, SQL (the read-only box with the tables, their columns and
+example queries), Import.  Every tab says which filters it uses: only Browse uses them."""
 
 import streamlit as st
 
 from webapp import ui, views
-from webapp.i18n import N_, _, ngettext
+from webapp.i18n import N_, _, current, ngettext
+
+av = views.archive  # the Archive's view module (its charts, SQL schema and examples)
 
 ANY = N_("(any)")
+TABS = (N_("Browse"), N_("Charts"), N_("Ratings and judges"), N_("SQL"), N_("Import"))
+WHOLE_ARCHIVE = N_("Over the whole archive: the filters of the Browse tab do not apply here.")
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _cached(name: str, path: str, marker: tuple, args: tuple):
+    """``webapp.views.archive.<name>(archive, **args)`` until the archive changes (as ui.cached)."""
+    return getattr(av, name)(ui.archive(), **dict(args))
+
+
+def cached(arc, name: str, **kwargs):
+    return _cached(name, str(arc.path), views.archive_marker(arc), tuple(sorted(kwargs.items())))
 
 
 def filters(arc) -> dict:
     opts = ui.cached("filter_options")
     any_ = lambda v: _(ANY) if v == ANY else v  # noqa: E731
     c = st.columns(5)
-    protocol = c[0].selectbox(_("Protocol"), [ANY] + opts["protocol"], key="f_protocol", format_func=any_)
+    protocol = c[0].selectbox(_("Protocol"), [ANY] + opts["protocol"], key="f_protocol",
+                              format_func=lambda v: any_(v) if v == ANY else av.protocol_name(v))
     master = c[1].selectbox(_("Master"), [ANY] + opts["master"], key="f_master", format_func=any_)
     model = c[2].selectbox(_("Model"), [ANY] + opts["model"], key="f_model", format_func=any_)
     status = c[3].selectbox(_("Status"), [ANY] + opts["status"], key="f_status",
@@ -72,8 +89,17 @@ def table(arc, f: dict) -> None:
         st.caption(ngettext("{n} debate, newest first (at most 500 shown). Select a row to open it.",
                             "{n} debates, newest first (at most 500 shown). Select a row to open it.", len(df))
                    .format(n=len(df)))
-    event = ui.table(df, hide_index=True, width="stretch", on_select="rerun", selection_mode="single-row",
-                     key="debates", column_config={"cost": st.column_config.NumberColumn(format="$%.4f")})
+    shown = df.assign(protocol=[av.protocol_name(p) for p in df["protocol"]])
+    event = ui.table(shown, hide_index=True, width="stretch", on_select="rerun", selection_mode="single-row",
+                     key="debates", column_config={
+                         "cost": st.column_config.NumberColumn(format="$%.4f", width="small"),
+                         "created_at": st.column_config.DatetimeColumn(format="YYYY-MM-DD HH:mm", width="small"),
+                         "topic": st.column_config.TextColumn(width="large"),
+                         "winner": st.column_config.TextColumn(width="medium"),
+                         "tokens": st.column_config.NumberColumn(width="small"),
+                         "lang": st.column_config.TextColumn(width="small"),
+                         "rounds": st.column_config.TextColumn(width="small"),
+                         "degraded": None})
     if df.empty:
         return
     ids = list(df["id"])
@@ -89,23 +115,25 @@ def table(arc, f: dict) -> None:
 
 
 def charts(arc) -> None:
+    st.subheader(_("Charts"))
+    st.caption(_(WHOLE_ARCHIVE))
     group = st.segmented_control(_("Chart"), list(views.CHART_GROUPS), default="Activity", key="chart_group",
                                  format_func=_, required=True,
                                  help=_("Charts over the whole archive, two at a time.")) or "Activity"
-    figs = views.archive_figures(arc, group)
+    figs, notes = cached(arc, "archive_charts", group=group, lang=current())
     cols = st.columns(2)
     for col, name in zip(cols, views.CHART_GROUPS[group]):
         col.plotly_chart(figs[name], key=f"fig-{name}")
+    for note in notes:
+        st.caption(note)
 
 
-def ratings(arc) -> None:
-    """Bradley-Terry ratings (bootstrap intervals) of models and stances (debate_core.analysis.ratings via views)."""
-    t = views.ratings_tables(arc, bootstrap=100)
+def ratings(arc) -> bool:
+    """Bradley-Terry ratings (bootstrap intervals) of models and stances from verdicts
+    (debate_core.analysis.ratings via views); False when no debate has a verdict to rate."""
+    t = cached(arc, "ratings_tables", bootstrap=100)
     if t["outcomes"].empty:
-        st.caption(_("No judged debate with a verdict yet. Topic debates and trials are rated here; a batch with "
-                     "`tournament: true` and `swap: true` rates models fairly (docs/batch.md). Debates judged by a "
-                     "panel (an imported benchmark) are rated under Judges and matchups."))
-        return
+        return False
     cols = [N_("rank"), N_("item"), N_("rating"), N_("ci_low"), N_("ci_high"), N_("wins"), N_("losses"), N_("ties"),
             N_("win_rate")]
     c1, c2 = st.columns(2)
@@ -121,14 +149,56 @@ def ratings(arc) -> None:
         c1, c2 = st.columns(2)
         c1.plotly_chart(views.ratings_figure(t["models"], _("Models")), key="fig-ratings-models")
         c2.plotly_chart(views.ratings_figure(t["stances"], _("Stances")), key="fig-ratings-stances")
+    return True
+
+
+def ratings_and_judges(arc) -> None:
+    st.caption(_(WHOLE_ARCHIVE))
+    st.subheader(_("Ratings"))
+    rated = True
+    with ui.guard(_("Ratings")):
+        rated = ratings(arc)
+    if not rated:
+        st.caption(_("No debate here has a single verdict to rate: topic debates and trials get one from their "
+                     "judge model (a batch with side swaps rates models fairly, docs/batch.md). Debates judged by a "
+                     "panel of judges, such as an imported benchmark, are rated below under Judges and matchups."))
+    st.subheader(_("Judges and matchups"))
+    with ui.guard(_("Judges and matchups")):
+        research()
+
+
+def _fill_sql(query: str) -> None:
+    st.session_state["sql"] = query
 
 
 def sql_box(arc) -> None:
+    st.caption(_("Over the whole archive: the filters of the Browse tab do not apply; filter in the query itself "
+                 "(WHERE …)."))
     st.caption(_(views.SQL_HELP))
-    query = st.text_area(_("SQL (read-only)"), value=views.SQL_EXAMPLE, key="sql", height=100)
-    if st.button(_("Run query"), key="run_sql"):
-        with ui.guard("SQL"):
+    left, right = st.columns([3, 2])
+    with left:
+        st.caption(_("Example queries (each fills the box):"))
+        cols = st.columns(len(av.SQL_EXAMPLES))
+        for n, (col, (title, query)) in enumerate(zip(cols, av.SQL_EXAMPLES)):
+            col.button(_(title), key=f"sql_example_{n}", on_click=_fill_sql, args=(query,), width="stretch")
+        if "sql" not in st.session_state:
+            st.session_state["sql"] = views.SQL_EXAMPLE
+        query = st.text_area(_("SQL (read-only)"), key="sql", height=140)
+        run = st.button(_("Run query"), key="run_sql", type="primary")
+    with right:
+        st.caption(_("Tables and their columns"))
+        with st.container(height=330):
+            schema = cached(arc, "sql_schema")
+            st.markdown("  \n".join(f"**{views.safe_inline(t)}** — {views.safe_inline(c)}"
+                                    for t, c in schema.itertuples(index=False)))
+    if run:
+        try:
             df = views.run_sql(arc, query)
+        except Exception as exc:  # noqa: BLE001 - any failure is one line under the box
+            if ui._is_control_flow(exc):
+                raise
+            st.error(views.safe_inline(av.sql_error_line(exc)), icon="⚠️")
+        else:
             st.caption(ngettext("{n} row", "{n} rows", len(df)).format(n=len(df)))
             st.dataframe(df, hide_index=True, width="stretch")
 
@@ -138,8 +208,8 @@ def research() -> None:
     margin distributions, dropped claims (debate_core.analysis.judgments and .ledger via views)."""
     t = ui.cached("research_tables", bootstrap=200)
     if not t["judgments"]:
-        st.caption(_("No per-judge judgment yet: import a debate benchmark checkout (below) or judge trials "
-                     "to compare models and judges here."))
+        st.caption(_("No per-judge judgment yet: import a debate benchmark checkout (the Import tab) or judge "
+                     "trials to compare models and judges here."))
         return
     st.caption(ngettext("{n} judgment on {debates} debates (one row per judge and debate).",
                         "{n} judgments on {debates} debates (one row per judge and debate).", t["judgments"])
@@ -186,6 +256,7 @@ def show_report(rep) -> None:
 
 
 def importer(arc) -> None:
+    st.subheader(_("Import"))
     st.caption(_("Topic-debate artifact folders (<slug>.debate/ with debate-log.md and verdict.md), master-debate "
                  "Markdown, this workbench's JSON export, or a debate benchmark checkout (lechmazur/debate layout: "
                  "`transcripts/*.md`, `reports/debate_matchup_judgments/<template>/*.md`, "
@@ -216,22 +287,20 @@ def importer(arc) -> None:
 def archive_page() -> None:
     arc = ui.archive()
     st.caption(_("archive file `{path}`").format(path=arc.path))
-    f = filters(arc)
-    with ui.guard(_("Filter")):
-        table(arc, f)
-    st.subheader(_("Charts"))
-    with ui.guard(_("Charts")):
+    browse, charts_tab, ratings_tab, sql_tab, import_tab = st.tabs([_(t) for t in TABS])
+    with browse:
+        st.caption(_("Every filter below applies to this table; the other tabs cover the whole archive."))
+        f = filters(arc)
+        with ui.guard(_("Filter")):
+            table(arc, f)
+    with charts_tab, ui.guard(_("Charts")):
         charts(arc)
-    st.subheader(_("Ratings"))
-    with ui.guard(_("Ratings")):
-        ratings(arc)
-    st.subheader(_("Judges and matchups"))
-    with ui.guard(_("Judges and matchups")):
-        research()
-    st.subheader("SQL")
-    sql_box(arc)
-    st.subheader(_("Import"))
-    importer(arc)
+    with ratings_tab:
+        ratings_and_judges(arc)
+    with sql_tab:
+        sql_box(arc)
+    with import_tab:
+        importer(arc)
 
 
 archive_page()

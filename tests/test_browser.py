@@ -152,42 +152,6 @@ def test_offline_master_debate_live_outcome_in_the_browser(server, page):
     assert not page.dialogs
 
 
-def test_archive_sql_refusal_and_coverage_in_the_browser(server, page):
-    url = server["url"]
-    page.goto(url + "/Archive")
-    page.get_by_role("heading", name="Charts").wait_for()
-    page.locator(".js-plotly-plot").first.wait_for()
-    settle(page)
-    shot(page, "archive")
-    box = page.get_by_label("SQL (read-only)")
-    box.fill("COPY debates TO '/tmp/stolen.csv'")
-    box.press("Control+Enter")
-    settle(page)
-    page.get_by_role("button", name="Run query").click()
-    page.get_by_text("refused: COPY reads or writes files").wait_for()
-    assert not Path("/tmp/stolen.csv").exists()
-    settle(page)
-    shot(page, "archive-sql")
-
-    page.goto(url + "/Coverage")
-    page.get_by_text("Complete pairs (both ways)").wait_for()
-    page.locator(".js-plotly-plot").first.wait_for()
-    assert page.get_by_text("Canonical pairs", exact=True).is_visible()
-    settle(page)
-    shot(page, "coverage")
-
-    from tests.conftest import REFERENCE_PACK
-
-    if REFERENCE_PACK.is_dir():  # the reference pack: 8 complete pairs and 10 one-way entries
-        page.get_by_text("a folder").click()
-        folder = page.get_by_label("Pack folder", exact=True).and_(page.get_by_role("textbox"))
-        folder.fill(str(REFERENCE_PACK))
-        folder.press("Enter")
-        page.get_by_text("pack master-skill").wait_for()
-        settle(page)
-        metrics = page.locator('[data-testid="stMetricValue"]').all_inner_texts()
-        assert metrics[2:4] == ["8", "10"], metrics
-        shot(page, "coverage-reference")
 
 
 def test_xss_speech_shows_as_text_and_runs_nothing(server, page):
@@ -222,7 +186,8 @@ LANG_PAGES = {  # name -> (path, {lang: labels shown}, {lang: labels that must n
                                        "en": ["Live", "Open the outcome", "Ammo used"]}),
     "outcome": ("/Outcome?id=judged000001", {"zh": ["裁决", "下载", "各辩手"],
                                              "en": ["Verdict", "Downloads", "Per debater"]}),
-    "archive": ("/Archive", {"zh": ["图表", "评级", "导入", "运行查询"], "en": ["Charts", "Ratings", "Import", "Run query"]}),
+    "archive": ("/Archive", {"zh": ["浏览", "图表", "评级与裁判", "导入", "辩论形式", "胜方"],  # the Browse tab shows
+                             "en": ["Browse", "Charts", "Ratings and judges", "Import", "Protocol", "Winner"]}),
     "coverage": ("/Coverage", {"zh": ["经典配对", "完整配对（双向）", "没有任何批评条目的大师"],
                                "en": ["Canonical pairs", "Complete pairs (both ways)", "Masters with no critique at all"]}),
 }
@@ -253,45 +218,6 @@ def test_every_page_in_both_languages_with_screenshots(server, page, lang):
         assert f"lang={lang}" in page.url
         shot(page, f"i18n-{lang}-{name}")
     assert page.dialogs == []
-
-
-def test_language_selector_links_and_browser_locale(server, browser):
-    """The sidebar selector switches the language; links and page switches keep it; with no
-    ?lang= a Chinese browser gets Chinese and any other browser English."""
-    ctx = browser.new_context(viewport=VIEWPORT, locale="zh-CN")
-    pg = ctx.new_page()
-    pg.set_default_timeout(TIMEOUT_MS)
-    try:
-        pg.goto(server["url"] + "/")
-        pg.get_by_role("heading", name="辩论工作台").wait_for()  # st.context.locale is zh-CN
-        pg.wait_for_url("**/?lang=zh")
-        settle(pg)
-        pg.get_by_test_id("stSidebar").get_by_text("English", exact=True).click()
-        pg.get_by_role("heading", name="Debate Workbench").wait_for()
-        pg.wait_for_url("**/?lang=en")
-        settle(pg)
-        pg.get_by_test_id("stSidebar").get_by_text("中文", exact=True).click()
-        pg.get_by_role("heading", name="辩论工作台").wait_for()
-        settle(pg)
-        pg.get_by_test_id("stMain").get_by_role("link", name="档案").click()  # a page link carries ?lang=
-        pg.wait_for_url("**/Archive?lang=zh")
-        pg.get_by_role("heading", name="图表").wait_for()
-        settle(pg)
-        pg.get_by_test_id("stSidebarNav").get_by_text("覆盖", exact=True).click()  # the session keeps it
-        pg.get_by_role("heading", name="经典配对").wait_for()
-        pg.wait_for_url("**/Coverage?lang=zh")
-        shot(pg, "i18n-zh-selector")
-    finally:
-        ctx.close()
-    ctx = browser.new_context(viewport=VIEWPORT, locale="en-US")
-    pg = ctx.new_page()
-    pg.set_default_timeout(TIMEOUT_MS)
-    try:
-        pg.goto(server["url"] + "/Setup")
-        pg.get_by_text("Start debate", exact=True).wait_for()
-        pg.wait_for_url("**/Setup?lang=en")
-    finally:
-        ctx.close()
 
 
 # ------------------------------------------------------- archive row selection
@@ -330,16 +256,6 @@ def tick_row(pg, row: int) -> None:
     settle(pg)
 
 
-def archive_filtered(pg, url: str) -> None:
-    """The Archive page with its text filter on 选行: the four debates of _row_pick_debates."""
-    pg.goto(url + "/Archive?lang=en")
-    pg.get_by_role("heading", name="Charts").wait_for()
-    settle(pg)
-    box = pg.get_by_label("Text in the topic or the speeches")
-    box.fill("选行")
-    box.press("Enter")
-    pg.get_by_text("4 debates, newest first").wait_for()
-    settle(pg)
 
 
 def test_archive_opens_exactly_the_ticked_row(server, page):
@@ -530,7 +446,7 @@ NO_LINK_TO = """(host) => {
 }"""
 
 
-def test_imported_beacons_reach_no_listener(server, page, tmp_path):
+def _imported_beacons(server, page, tmp_path):
     """Issue 23 item 4: two debates whose topic, speeches, observation, verdict, judge notes, names,
     stances and models hold Markdown images, links, autolinks, bare URLs and HTML, all pointing at a
     local HTTP listener, imported through the Archive page (a folder on this machine).  Their Outcome
@@ -672,4 +588,379 @@ def test_present_steps_through_a_debate_with_next(server, page):
     page.get_by_role("button", name="← Previous").click()
     page.get_by_text("Step 4 of 5").wait_for()
     page.get_by_role("heading", name=titles[3]).wait_for()
+    assert page.dialogs == []
+
+
+# ------------------------------------------------------------------ audience vote
+
+
+def test_audience_vote_from_two_phones_before_and_after_then_the_shift_on_present(server, browser, page):
+    """Issue 25 item 3's audience vote: the presenter opens the vote before the debate on Present (its
+    short link and QR code show); two phones (two browser contexts) vote through the link; a second vote
+    from the same phone replaces its first; opening the vote after closes the one before, whose link then
+    refuses with one line; both phones vote after, and Present's last step charts the opinion shift."""
+    from debate_core.archive import open_archive
+
+    arc = open_archive(server["archive"])
+    d = judged_debate(arc, "trial", debate_id="vote00000001")
+    pro, con = "正方（支持该命题）", "反方（反对该命题）"
+    url = server["url"]
+
+    page.goto(url + f"/Present?id={d.id}&lang=en")
+    page.get_by_text("Step 1 of 3").wait_for()
+    settle(page)
+    assert page.locator('[data-testid="stCode"]').count() == 0  # the switch is off: the debate alone
+    page.get_by_text("Audience vote", exact=True).click()
+    page.locator(".st-key-present-vote-before button").click()
+    page.get_by_text("Open: 0 votes so far.").wait_for()
+    settle(page)
+    link = page.locator('[data-testid="stCode"]').first.inner_text().strip()
+    assert link == f"{url}/Vote?id={d.id}&phase=before", link
+    qr = page.locator('[data-testid="stImage"] img').first
+    qr.wait_for()
+    assert qr.bounding_box()["width"] >= 200  # a QR code the room can scan from the screen
+    shot(page, "vote-present-before-open")
+
+    phones = [browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US") for _ in range(2)]
+    try:
+        tabs = [ctx.new_page() for ctx in phones]
+
+        def vote(pg, side: str, said: str) -> None:
+            pg.get_by_text(side, exact=True).click()
+            pg.get_by_role("button", name="Vote", exact=True).click()
+            pg.get_by_text(said).wait_for()
+            settle(pg)
+
+        for pg, side in zip(tabs, (pro, con)):
+            pg.set_default_timeout(TIMEOUT_MS)
+            pg.goto(link)
+            pg.get_by_role("heading", name=d.topic).wait_for()
+            pg.get_by_text("Vote before the debate").wait_for()
+            settle(pg)
+            assert "device=" in pg.url  # this phone's token, in its URL
+            assert pg.get_by_text("openai").count() == 0  # the topic and the sides only
+            vote(pg, side, "Your vote is counted")
+        shot(tabs[0], "vote-phone-before")
+        vote(tabs[1], pro, f"Your vote is changed to {pro}.")  # the second phone changes its mind
+        vote(tabs[1], con, f"Your vote is changed to {con}.")  # and back: still one vote
+        state = arc.vote_state(d.id)["before"]
+        assert state.counts == {"pro": 1, "con": 1, "undecided": 0}, state
+
+        page.locator(".st-key-present-vote-after button").click()  # the vote after: the one before closes
+        page.get_by_text("Closed: 2 votes.").wait_for()
+        settle(page)
+        after = page.locator('[data-testid="stCode"]').first.inner_text().strip()
+        assert after == f"{url}/Vote?id={d.id}&phase=after", after
+
+        tabs[0].reload()  # the link before, now closed: one line, no form
+        tabs[0].get_by_text("This vote is closed: no new votes.").wait_for()
+        settle(tabs[0])
+        assert tabs[0].get_by_role("button", name="Vote", exact=True).count() == 0
+        shot(tabs[0], "vote-phone-closed")
+
+        for pg in tabs:
+            pg.goto(after)
+            pg.get_by_text("Vote after the debate").wait_for()
+            settle(pg)
+            vote(pg, pro, "Your vote is counted")
+        shot(tabs[1], "vote-phone-after")
+    finally:
+        for ctx in phones:
+            ctx.close()
+
+    page.locator(".st-key-present-vote-after button").click()  # close the vote after
+    page.get_by_text("Closed: 2 votes.").nth(1).wait_for()
+    settle(page)
+    page.get_by_role("button", name="Next →").click()
+    page.get_by_text("Step 2 of 3").wait_for()
+    settle(page)
+    page.get_by_role("button", name="Next →").click()
+    page.get_by_text("Step 3 of 3").wait_for()
+    page.get_by_role("heading", name="Opinion shift").wait_for()
+    page.get_by_text(f"{pro}: 50% → 100% (+50 points)").wait_for()
+    page.get_by_text(f"{con}: 50% → 0% (-50 points)").wait_for()
+    chart = page.locator(".js-plotly-plot").first
+    chart.wait_for()
+    chart.scroll_into_view_if_needed()
+    legend = page.evaluate("[...document.querySelectorAll('.legendtext')].map(e => e.textContent)")
+    assert legend == ["Before (2 votes)", "After (2 votes)"], legend
+    settle(page)
+    shot(page, "vote-present-shift")
+    data = arc.vote_results(d.id)
+    assert data["shift"] == {"pro": 50.0, "con": -50.0, "undecided": 0.0}
+    assert page.dialogs == []
+
+
+# ------------------------------------------------------------ the Archive in tabs (issue 25 item 8)
+# The Archive is in tabs (Browse, Charts, Ratings and judges, SQL, Import): only the open tab is on screen.
+
+
+def archive_tab(pg, name: str) -> None:
+    """Open the Archive's tab ``name`` (its label in the page's language)."""
+    pg.get_by_role("tab", name=name, exact=True).click()
+    settle(pg)
+
+
+def archive_filtered(pg, url: str) -> None:
+    """The Archive page (its Browse tab) with its text filter on 选行: the four debates of _row_pick_debates."""
+    pg.goto(url + "/Archive?lang=en")
+    pg.get_by_role("tab", name="Browse", exact=True).wait_for()
+    settle(pg)
+    box = pg.get_by_label("Text in the topic or the speeches")
+    box.fill("选行")
+    box.press("Enter")
+    pg.get_by_text("4 debates, newest first").wait_for()
+    settle(pg)
+
+
+
+class _OpensArchiveTab:
+    """``page`` whose goto to the Archive opens one of its tabs (for a test written before the tabs)."""
+
+    def __init__(self, pg, tab: str):
+        self._pg, self._tab = pg, tab
+
+    def __getattr__(self, name):
+        return getattr(self._pg, name)
+
+    def goto(self, url: str, **kwargs):
+        response = self._pg.goto(url, **kwargs)
+        if "/Archive" in url:
+            archive_tab(self._pg, self._tab)
+        return response
+
+
+def test_imported_beacons_reach_no_listener(server, page, tmp_path):
+    """As above (issue 23 item 4), importing through the Archive's Import tab."""
+    _imported_beacons(server, _OpensArchiveTab(page, "Import"), tmp_path)
+
+
+def test_archive_sql_refusal_and_coverage_in_the_browser(server, page):
+    url = server["url"]
+    page.goto(url + "/Archive?lang=en")
+    archive_tab(page, "Charts")
+    page.get_by_role("heading", name="Charts").wait_for()
+    page.locator(".js-plotly-plot").first.wait_for()
+    settle(page)
+    shot(page, "archive")
+    archive_tab(page, "SQL")
+    box = page.get_by_label("SQL (read-only)")
+    box.fill("COPY debates TO '/tmp/stolen.csv'")
+    box.press("Control+Enter")
+    settle(page)
+    page.get_by_role("button", name="Run query").click()
+    page.get_by_text("refused: COPY reads or writes files").wait_for()
+    assert not Path("/tmp/stolen.csv").exists()
+    settle(page)
+    shot(page, "archive-sql")
+
+    page.goto(url + "/Coverage")
+    page.get_by_text("Complete pairs (both ways)").wait_for()
+    page.locator(".js-plotly-plot").first.wait_for()
+    assert page.get_by_text("Canonical pairs", exact=True).is_visible()
+    settle(page)
+    shot(page, "coverage")
+
+    from tests.conftest import REFERENCE_PACK
+
+    if REFERENCE_PACK.is_dir():  # the reference pack: 8 complete pairs and 10 one-way entries
+        page.get_by_text("a folder").click()
+        folder = page.get_by_label("Pack folder", exact=True).and_(page.get_by_role("textbox"))
+        folder.fill(str(REFERENCE_PACK))
+        folder.press("Enter")
+        page.get_by_text("pack master-skill").wait_for()
+        settle(page)
+        metrics = page.locator('[data-testid="stMetricValue"]').all_inner_texts()
+        assert metrics[2:4] == ["8", "10"], metrics
+        shot(page, "coverage-reference")
+
+
+def test_language_selector_links_and_browser_locale(server, browser):
+    """The sidebar selector switches the language; links and page switches keep it; with no
+    ?lang= a Chinese browser gets Chinese and any other browser English."""
+    ctx = browser.new_context(viewport=VIEWPORT, locale="zh-CN")
+    pg = ctx.new_page()
+    pg.set_default_timeout(TIMEOUT_MS)
+    try:
+        pg.goto(server["url"] + "/")
+        pg.get_by_role("heading", name="辩论工作台").wait_for()  # st.context.locale is zh-CN
+        pg.wait_for_url("**/?lang=zh")
+        settle(pg)
+        pg.get_by_test_id("stSidebar").get_by_text("English", exact=True).click()
+        pg.get_by_role("heading", name="Debate Workbench").wait_for()
+        pg.wait_for_url("**/?lang=en")
+        settle(pg)
+        pg.get_by_test_id("stSidebar").get_by_text("中文", exact=True).click()
+        pg.get_by_role("heading", name="辩论工作台").wait_for()
+        settle(pg)
+        pg.get_by_test_id("stMain").get_by_role("link", name="档案").click()  # a page link carries ?lang=
+        pg.wait_for_url("**/Archive?lang=zh")
+        pg.get_by_role("tab", name="图表", exact=True).wait_for()
+        settle(pg)
+        pg.get_by_test_id("stSidebarNav").get_by_text("覆盖", exact=True).click()  # the session keeps it
+        pg.get_by_role("heading", name="经典配对").wait_for()
+        pg.wait_for_url("**/Coverage?lang=zh")
+        shot(pg, "i18n-zh-selector")
+    finally:
+        ctx.close()
+    ctx = browser.new_context(viewport=VIEWPORT, locale="en-US")
+    pg = ctx.new_page()
+    pg.set_default_timeout(TIMEOUT_MS)
+    try:
+        pg.goto(server["url"] + "/Setup")
+        pg.get_by_text("Start debate", exact=True).wait_for()
+        pg.wait_for_url("**/Setup?lang=en")
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_archive_tabs_in_the_browser(server, page, lang):
+    """Issue 25 item 8: the Archive opens on Browse (the table with its winner column); each tab in
+    turn: Charts (a chart drawn), Ratings and judges, SQL (an example query run, then a bad query:
+    one line), Import.  Screenshots: test-artifacts/archive-tab-<lang>-<tab>.png."""
+    zh = lang == "zh"
+    names = ["浏览", "图表", "评级与裁判", "SQL", "导入"] if zh else ["Browse", "Charts", "Ratings and judges", "SQL",
+                                                                 "Import"]
+    page.goto(server["url"] + f"/Archive?lang={lang}")
+    for name in names:
+        page.get_by_role("tab", name=name, exact=True).wait_for()
+    page.locator('[data-testid="stDataFrame"]').first.wait_for()
+    settle(page)
+    assert page.get_by_role("tab", name=names[0], exact=True).get_attribute("aria-selected") == "true"
+    grid = page.locator('[data-testid="stDataFrame"]').first
+    assert ("胜方" if zh else "winner") in grid.inner_text()
+    shot(page, f"archive-tab-{lang}-browse")
+
+    archive_tab(page, names[1])
+    page.locator(".js-plotly-plot .main-svg").first.wait_for()
+    assert page.get_by_text("基于整个档案" if zh else "Over the whole archive", exact=False).first.is_visible()
+    settle(page)
+    shot(page, f"archive-tab-{lang}-charts")
+
+    archive_tab(page, names[2])
+    page.get_by_role("heading", name="裁判与对阵" if zh else "Judges and matchups").wait_for()
+    shot(page, f"archive-tab-{lang}-ratings")
+
+    archive_tab(page, names[3])
+    page.get_by_text("数据表及其列" if zh else "Tables and their columns").wait_for()
+    page.get_by_role("button", name="已评判辩论的胜方" if zh else "Winners of judged debates").click()
+    settle(page)
+    box = page.get_by_label("SQL（只读）" if zh else "SQL (read-only)")
+    expect(box).to_have_value(re.compile("^SELECT d.created_at"))
+    page.get_by_role("button", name="运行查询" if zh else "Run query").click()
+    page.get_by_text(re.compile("^[0-9]+ (行|rows?)$")).wait_for()
+    settle(page)
+    shot(page, f"archive-tab-{lang}-sql")
+    box.fill("SELECT nope FROM debates")
+    box.press("Control+Enter")
+    settle(page)
+    page.get_by_role("button", name="运行查询" if zh else "Run query").click()
+    alert = page.locator('[data-testid="stAlert"]').filter(has_text="Binder Error")
+    alert.wait_for()
+    line = alert.inner_text().strip()
+    assert "\n" not in line and not line.startswith("SQL"), line
+    settle(page)
+    shot(page, f"archive-tab-{lang}-sql-error")
+
+    archive_tab(page, names[4])
+    page.get_by_role("button", name="导入文件夹" if zh else "Import folder").wait_for()
+    shot(page, f"archive-tab-{lang}-import")
+    assert page.dialogs == []
+
+
+# ------------------------------------------------------------ navigation, copy link, compare
+
+
+def test_deep_link_as_a_first_visit_shows_the_full_sidebar(browser, tmp_path):
+    """Issue 25 item 9: the very first visit to a fresh server through a shared deep link
+    (/Outcome?id=…) shows our sidebar — Home (not the file name "app"), every page, the language
+    selector — not Streamlit's raw pages/ folder list; the same in Chinese."""
+    from debate_core.archive import open_archive
+    from tests.app_support import offline_debate
+
+    archive_path = tmp_path / "archive.duckdb"
+    d = offline_debate(open_archive(archive_path))
+    env = {k: v for k, v in os.environ.items() if k not in ("DEBATE_MODEL", "DEBATE_API_BASE")}
+    env.update(DEBATE_ARCHIVE=str(archive_path), PYTHONUNBUFFERED="1")
+    log = open(tmp_path / "streamlit.log", "w")
+    proc, url = start_streamlit(REPO / "app.py", env, REPO, log)
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+    try:
+        pg = ctx.new_page()
+        pg.set_default_timeout(TIMEOUT_MS)
+        pg.goto(url + f"/Outcome?id={d.id}")  # nobody has opened Home on this server
+        sidebar = pg.locator('[data-testid="stSidebar"]')
+        sidebar.get_by_text("Language · 语言").wait_for()
+        pg.get_by_role("heading", name="R1｜慧能大师 立论").wait_for()
+        settle(pg)
+        nav = sidebar.locator('[data-testid="stSidebarNav"]')
+        names = [t.strip() for t in nav.locator("a").all_inner_texts()]
+        assert "Home" in " ".join(names) and not any(n == "app" or n.endswith("\napp") for n in names), names
+        for name in ("Setup", "Outcome", "Archive", "Compare"):
+            assert name in " ".join(names), names
+        pg.screenshot(path=str(ARTIFACTS / "deep-link-first-visit.png"))
+
+        zh = ctx.new_page()
+        zh.goto(url + f"/Outcome?id={d.id}&lang=zh")
+        zh.locator('[data-testid="stSidebar"]').get_by_text("Language · 语言").wait_for()
+        zh.locator('[data-testid="stSidebarNav"]').get_by_text("首页").wait_for()
+        settle(zh)
+        zh.screenshot(path=str(ARTIFACTS / "deep-link-first-visit-zh.png"))
+    finally:
+        ctx.close()
+        stop_streamlit(proc)
+        log.close()
+
+
+def test_compare_shows_both_debates_round_one_side_by_side(server, page):
+    """Issue 25 item 5: /Compare?a=…&b=… puts a master debate and a judged topic debate side by side, each
+    one's R1 in the Round 1 row (A left, B right, level); Swap sides exchanges them; Outcome's
+    "Compare with…" opens the page with the debate as A and a picker for B; Outcome's Copy link shows
+    the page's own address."""
+    from debate_core.archive import open_archive
+    from tests.app_support import offline_debate
+
+    arc = open_archive(server["archive"])
+    d = offline_debate(arc).model_copy(deep=True)
+    d.id = "compare00001"
+    arc.save(d)
+    url = server["url"]
+    master_r1 = f"R1｜{d.rounds[0].speaker_name} {d.rounds[0].role}"
+
+    page.goto(url + f"/Compare?a={d.id}&b=judged000001&lang=en")
+    page.get_by_role("heading", name="Round 1").wait_for()
+    left = page.get_by_role("heading", name=master_r1)
+    right = page.get_by_role("heading", name="R1｜辩手甲 · opening")
+    left.wait_for()
+    right.wait_for()
+    settle(page)
+    lb, rb = left.bounding_box(), right.bounding_box()
+    assert lb["x"] + lb["width"] <= rb["x"] + 1, (lb, rb)  # side by side: A left of B
+    assert abs(lb["y"] - rb["y"]) < 40, (lb, rb)  # on the same row
+    r2 = page.get_by_role("heading", name="Round 2").bounding_box()
+    assert lb["y"] < r2["y"] and rb["y"] < r2["y"]  # both in the Round 1 row
+    shot(page, "compare")
+
+    page.get_by_role("button", name="⇄ Swap sides").click()
+    page.wait_for_url(f"**/Compare?a=judged000001&b={d.id}*")
+    page.get_by_text("A · 远程办公是否提高效率？").wait_for()
+    settle(page)
+    left, right = page.get_by_role("heading", name=master_r1), page.get_by_role("heading", name="R1｜辩手甲 · opening")
+    left.wait_for()
+    right.wait_for()
+    lb, rb = left.bounding_box(), right.bounding_box()
+    assert rb["x"] + rb["width"] <= lb["x"] + 1, (lb, rb)  # swapped: the topic debate left
+    shot(page, "compare-swapped")
+
+    page.goto(url + f"/Outcome?id={d.id}&lang=zh")
+    page.get_by_role("button", name="🔗 复制链接").click()
+    page.get_by_text(f"/Outcome?id={d.id}&lang=zh").wait_for()
+    assert page.get_by_text(url + f"/Outcome?id={d.id}&lang=zh").count() >= 1  # the full address
+    page.keyboard.press("Escape")
+    page.locator('[data-testid="stMain"]').get_by_role("link", name="与……对比").click()
+    page.wait_for_url(f"**/Compare?a={d.id}*")
+    page.get_by_text("辩论 B").first.wait_for()
+    settle(page)
+    shot(page, "compare-pick-zh")
     assert page.dialogs == []

@@ -17,7 +17,7 @@ from debate_core.io.importers import ImportResult, import_paths
 from debate_core.protocols import registry
 from debate_core.protocols.base import ASK_MASTERS
 
-from webapp.i18n import N_, _
+from webapp.i18n import N_, _, ngettext
 from webapp.views.common import debates_frame, plot_frame
 
 STATUSES = ("running", "completed", "failed", "stopped", "interrupted")
@@ -63,6 +63,15 @@ def filter_options(archive: Any) -> dict[str, list[str]]:
     return out
 
 
+# Strings the Archive no longer shows, kept marked until the next catalog update (pybabel update
+# drops them): the catalogs and the code must agree meanwhile (tests/test_i18n.py).
+RETIRED = (N_("value"), N_("variable"), N_("count"),
+           N_("No per-judge judgment yet: import a debate benchmark checkout (below) or judge trials to compare "
+              "models and judges here."),
+           N_("No judged debate with a verdict yet. Topic debates and trials are rated here; a batch with "
+              "`tournament: true` and `swap: true` rates models fairly (docs/batch.md). Debates judged by a panel "
+              "(an imported benchmark) are rated under Judges and matchups."))
+
 SIDES = ("pro", "con")
 WINNERS = ("pro", "con", "draw")
 SIDE_NAMES = {"pro": N_("PRO"), "con": N_("CON")}
@@ -88,9 +97,52 @@ def find_debates(archive: Any, *, protocol: Optional[str] = None, master: Option
                  judge: Optional[str] = None, side: Optional[str] = None, winner: Optional[str] = None,
                  topic: Optional[str] = None):
     """The Archive table: :meth:`Archive.list_debates` with the page's filters (``side`` counts only
-    with a ``model``: the side that model argued), newest first, at most ``limit``."""
+    with a ``model``: the side that model argued), newest first, at most ``limit``; with a ``winner``
+    column (the verdict's winner by name, "draw", or empty: no verdict) and the columns a reader
+    looks at first (:data:`BROWSE_COLUMNS`) in front."""
     args = _filter_args(protocol, master, model, status, date_from, date_to, text, lang, judge, side, winner, topic)
-    return debates_frame(archive.list_debates(limit=limit, **args))
+    df = debates_frame(archive.list_debates(limit=limit, **args))
+    df.insert(len(df.columns), "winner", [""] * len(df) if df.empty else winner_names(archive, list(df["id"])))
+    return df[[c for c in BROWSE_COLUMNS if c in df.columns] + [c for c in df.columns if c not in BROWSE_COLUMNS]]
+
+
+BROWSE_COLUMNS = ("created_at", "topic", "winner", "participants", "protocol", "status", "rounds", "lang", "models",
+                  "tokens", "cost", "id")
+
+
+def winner_names(archive: Any, ids: list[str]) -> list[str]:
+    """The verdict's winner of each debate, in the order of ``ids``: the winning participant's name
+    (its label when it has none), "draw", or "" when the debate has no verdict (a master debate
+    ends with an observation, not a winner)."""
+    if not ids:
+        return []
+    df = archive.query("""
+        WITH p AS (SELECT d.id, x.p.label AS label, x.p.name AS name
+                   FROM debates d, unnest(from_json(coalesce(d.participants, '[]'),
+                        '[{"label":"VARCHAR","name":"VARCHAR"}]')) AS x(p)
+                   WHERE d.id IN (SELECT unnest(?::VARCHAR[])))
+        SELECT v.debate_id, v.winner, any_value(p.name) AS name
+        FROM verdicts v LEFT JOIN p ON p.id = v.debate_id AND p.label = v.winner
+        WHERE v.debate_id IN (SELECT unnest(?::VARCHAR[])) GROUP BY ALL""", [ids, ids])
+    out: dict[str, str] = {}
+    for did, won, name in df.itertuples(index=False):
+        won = "" if won is None or won != won else str(won)
+        if won == "draw":
+            out[did] = _("draw")
+        elif won:
+            out[did] = str(name) if isinstance(name, str) and name else won
+    return [out.get(i, "") for i in ids]
+
+
+def protocol_name(name: Any) -> str:
+    """A protocol's name as the app shows it (Master debate, Topic debate, Trial, Benchmark debate)."""
+    name = "" if name is None else str(name)
+    if name in registry.names():
+        return _(registry.get(name).app_title)
+    return _(OTHER_PROTOCOLS[name]) if name in OTHER_PROTOCOLS else name
+
+
+OTHER_PROTOCOLS = {"benchmark": N_("Benchmark debate")}
 
 
 def count_debates(archive: Any, **filters) -> int:
@@ -132,18 +184,59 @@ CHART_GROUPS = {  # the keys are msgids: the page shows them translated
 
 
 def archive_figures(archive: Any, group: Optional[str] = None) -> dict[str, Any]:
-    """The Archive page's charts over the whole archive: one group of :data:`CHART_GROUPS`, or all.
-    Names (models, masters, stances, rules, protocols) reach plotly HTML-escaped (:func:`plot_frame`)."""
+    """The Archive page's charts over the whole archive: one group of :data:`CHART_GROUPS`, or all
+    (:func:`archive_charts` without its notes)."""
+    return archive_charts(archive, group)[0]
+
+
+def _over_time_freq(t) -> str:
+    """Bars per day over a few weeks, per week over a year, per month beyond."""
+    if not len(t):
+        return "day"
+    span = (t["period"].max() - t["period"].min()).days
+    return "day" if span <= 45 else "week" if span <= 400 else "month"
+
+
+OVER_TIME_TITLES = {"day": N_("Debates over time (per day)"), "week": N_("Debates over time (per week)"),
+                    "month": N_("Debates over time (per month)")}
+
+
+def _names(df, column: str, mapping) -> Any:
+    return df.assign(**{column: [mapping(v) for v in df[column]]})
+
+
+def _rule_name(rule: Any) -> str:
+    from debate_core.checks import registry as rules
+    from webapp.i18n import current
+
+    lang = current()
+    text = rules.label(str(rule), lang)
+    return text.replace("_", " ") if lang == "en" else text
+
+
+def archive_charts(archive: Any, group: Optional[str] = None, lang: Optional[str] = None
+                   ) -> tuple[dict[str, Any], list[str]]:
+    """(figures, notes): the Archive page's charts over the whole archive — one group of
+    :data:`CHART_GROUPS`, or all — and one line per thing a chart leaves out (draws in the wins
+    charts) or relabels.  Protocols, models (their display names), masters and rules are shown by
+    name; every name reaches plotly HTML-escaped (:func:`plot_frame`).  ``lang`` only keys the page's
+    cache (the strings follow the language being rendered)."""
     import plotly.express as px
 
     want = set(CHART_GROUPS.get(group, ())) if group else {k for v in CHART_GROUPS.values() for k in v}
     figs: dict[str, Any] = {}
+    notes: list[str] = []
+    proto_label = _labels(N_("debates"), N_("protocol"))
     if want & {"over_time"}:
         t = archive.debates_over_time("day")
         if len(t):
-            figs["over_time"] = _layout(px.bar(plot_frame(t, "protocol"), x="period", y="debates", color="protocol",
-                                               title=_("Debates over time (per day)"),
-                                               labels=_labels(N_("debates"), N_("protocol"))))
+            freq = _over_time_freq(t)
+            if freq != "day":
+                t = archive.debates_over_time(freq)
+            t = t.groupby(["period", "protocol"], as_index=False)["debates"].sum()
+            t = plot_frame(_names(t, "protocol", protocol_name), "protocol")
+            figs["over_time"] = _layout(px.bar(t, x="period", y="debates", color="protocol",
+                                               title=_(OVER_TIME_TITLES[freq]), labels=proto_label))
             figs["over_time"].update_xaxes(type="date", tickformat="%Y-%m-%d", title="")
         else:
             figs["over_time"] = _empty_fig(_("Debates over time"))
@@ -151,17 +244,22 @@ def archive_figures(archive: Any, group: Optional[str] = None) -> dict[str, Any]
     if want & {"tokens", "cost"}:
         tok = archive.tokens_by_model()
         if len(tok) and (tok["tokens"].fillna(0).sum() > 0 or tok["cost"].fillna(0).sum() > 0):
-            # input split into what providers served from their prompt cache and the rest
-            tok = plot_frame(tok, "model")  # names in legends, ticks and hovers: HTML-escaped for plotly
+            names = _model_names(archive)
+            offline = tok["model"].isin(["offline", ""]) | tok["model"].isna()
+            if offline.any():
+                notes.append(_("The offline engine uses no tokens and costs nothing: it is not in the token and "
+                               "cost charts."))
+            tok = tok[~offline]
+            tok = plot_frame(_names(tok, "model", lambda m: names.get(m, m)), "model")
             cached = tok["cached_tokens"].fillna(0) if "cached_tokens" in tok else 0
             parts = {_("input, cached"): cached, _("input, not cached"): tok["prompt_tokens"].fillna(0) - cached,
                      _("output"): tok["completion_tokens"].fillna(0)}
             bars = tok[["model"]].assign(**parts)
             figs["tokens"] = _layout(px.bar(bars, x="model", y=list(parts), title=_("Tokens by model"),
                                             barmode="stack",
-                                            labels=_labels(N_("model"), N_("value"), N_("variable"))))
+                                            labels={"model": _("model"), "value": _("tokens")}))
             figs["cost"] = _layout(px.bar(tok, x="model", y="cost", title=_("Cost by model (USD)"),
-                                          labels=_labels(N_("model"), N_("cost"))))
+                                          labels={"model": _("model"), "cost": _("cost (USD)")}))
         else:
             note = _("no tokens recorded yet (the offline engine uses none)")
             figs["tokens"] = _empty_fig(_("Tokens by model"), note)
@@ -172,25 +270,29 @@ def archive_figures(archive: Any, group: Optional[str] = None) -> dict[str, Any]
         if len(r):
             counts = r.assign(rounds=r["rounds"].fillna(0).astype("int64")).groupby(
                 ["protocol", "rounds"], as_index=False).size().rename(columns={"size": "debates"})
-            figs["rounds"] = _layout(px.bar(plot_frame(counts, "protocol"), x="rounds", y="debates", color="protocol",
-                                            barmode="group",
+            counts = plot_frame(_names(counts, "protocol", protocol_name), "protocol")
+            figs["rounds"] = _layout(px.bar(counts, x="rounds", y="debates", color="protocol", barmode="group",
                                             title=_("Rounds per debate (rounds played)"),
-                                            labels=_labels(N_("rounds"), N_("debates"), N_("protocol"))))
+                                            labels={"rounds": _("rounds played"), "debates": _("debates"),
+                                                    "protocol": _("protocol")}))
+            figs["rounds"].update_xaxes(dtick=1)
         else:
             figs["rounds"] = _empty_fig(_("Rounds per debate"))
 
     if want & {"fail_rule", "fail_master"}:
         f = archive.check_failures()
         if len(f):
+            f = _names(f, "rule", _rule_name)
             by_rule = f.groupby("rule", as_index=False)["count"].sum().sort_values("count", ascending=False)
             f = f.assign(master=f["speaker_name"].fillna(f["speaker"]))
             by_master = f.groupby(["master", "rule"], as_index=False)["count"].sum()
             by_rule, by_master = plot_frame(by_rule, "rule"), plot_frame(by_master, "master", "rule")
             figs["fail_rule"] = _layout(px.bar(by_rule, x="rule", y="count", title=_("Check failures by rule"),
-                                               labels=_labels(N_("rule"), N_("count"))))
+                                               labels={"rule": _("rule"), "count": _("failed checks")}))
             figs["fail_master"] = _layout(px.bar(by_master, x="master", y="count", color="rule",
                                                  title=_("Check failures by master"),
-                                                 labels=_labels(N_("master"), N_("count"), N_("rule"))))
+                                                 labels={"master": _("master"), "count": _("failed checks"),
+                                                         "rule": _("rule")}))
         else:
             note = _("no failed check recorded")
             figs["fail_rule"] = _empty_fig(_("Check failures by rule"), note)
@@ -198,14 +300,25 @@ def archive_figures(archive: Any, group: Optional[str] = None) -> dict[str, Any]
 
     if want & {"win_stance", "win_model"}:
         w = archive.winners()
+        draws = int((w["winner"] == "draw").sum()) if len(w) else 0
+        w = w[w["winner"].notna() & (w["winner"] != "draw")] if len(w) else w
+        if draws:
+            notes.append(ngettext("{n} judged debate ended in a draw: nobody won, so it is not in the wins charts.",
+                                  "{n} judged debates ended in a draw: nobody won, so they are not in the wins "
+                                  "charts.", draws).format(n=draws))
         if len(w):
-            w = w.assign(stance=w["stance"].fillna("(none)").replace("", "(none)"),
-                         model=w["model"].fillna("(unknown)").replace("", "(unknown)"),
-                         winner=w["winner"].fillna("no winner"))
+            names = _model_names(archive)
+            none, unknown = _("(no stance)"), _("no model recorded")
+            w = w.assign(stance=w["stance"].fillna(none).replace("", none),
+                         model=[names.get(m, m) if isinstance(m, str) and m else unknown for m in w["model"]],
+                         protocol=[protocol_name(p) for p in w["protocol"]])
+            if (w["model"] == unknown).any():
+                notes.append(_("\"no model recorded\": the winner's model is not in the archive (an imported "
+                               "debate that did not name it)."))
             st_counts = w.groupby(["protocol", "stance"], as_index=False).size().rename(columns={"size": "wins"})
             md_counts = w.groupby(["protocol", "model"], as_index=False).size().rename(columns={"size": "wins"})
-            st_counts = plot_frame(st_counts, "protocol", "stance")
-            md_counts = plot_frame(md_counts, "protocol", "model")
+            st_counts = plot_frame(st_counts.sort_values("wins", ascending=False), "protocol", "stance")
+            md_counts = plot_frame(md_counts.sort_values("wins", ascending=False), "protocol", "model")
             figs["win_stance"] = _layout(px.bar(st_counts, x="stance", y="wins", color="protocol",
                                                 title=_("Judged debates: wins by stance"),
                                                 labels=_labels(N_("stance"), N_("wins"), N_("protocol"))))
@@ -216,7 +329,25 @@ def archive_figures(archive: Any, group: Optional[str] = None) -> dict[str, Any]
             note = _("no judged debate yet")
             figs["win_stance"] = _empty_fig(_("Judged debates: wins by stance"), note)
             figs["win_model"] = _empty_fig(_("Judged debates: wins by model"), note)
-    return {k: v for k, v in figs.items() if k in want}
+    for fig in figs.values():
+        fig.update_xaxes(automargin=True, tickangle=-30 if len(fig.data) and _many_ticks(fig) else None)
+    return {k: v for k, v in figs.items() if k in want}, notes
+
+
+def _many_ticks(fig) -> bool:
+    """Long or many category names: tilt them rather than let them overlap."""
+    cats = {x for tr in fig.data for x in list(getattr(tr, "x", None) if getattr(tr, "x", None) is not None else ())
+            if isinstance(x, str)}
+    return len(cats) > 6 or any(len(c) > 14 for c in cats)
+
+
+def _model_names(archive: Any) -> dict[str, str]:
+    """model -> the display name a source gave it (benchmark imports), else nothing."""
+    try:
+        return {str(m): str(n) for m, n in archive.query("SELECT model, name FROM model_names").itertuples(index=False)
+                if m and n}
+    except Exception:  # noqa: BLE001 - an older archive without the table: slugs then
+        return {}
 
 
 def ratings_tables(arc, bootstrap: int = 100):
@@ -246,6 +377,49 @@ SQL_HELP = N_("Read-only: one SELECT (or EXPLAIN / an informational PRAGMA) at a
 def run_sql(archive: Any, query: str):
     """The SQL box: :meth:`Archive.sql` (raises SqlRefused with a one-line reason)."""
     return archive.sql(query, max_rows=2000)
+
+
+SQL_EXAMPLES = (  # (msgid of the button, the query it puts in the box)
+    (N_("Debates by protocol and status"), SQL_EXAMPLE),
+    (N_("Winners of judged debates"),
+     "SELECT d.created_at, d.protocol, d.topic, v.winner, v.judge\nFROM verdicts v JOIN debates d ON d.id = "
+     "v.debate_id\nORDER BY d.created_at DESC LIMIT 50"),
+    (N_("Failed checks by rule"),
+     "SELECT rule, count(*) AS failures, count(DISTINCT debate_id) AS debates\nFROM findings WHERE NOT passed\n"
+     "GROUP BY rule ORDER BY failures DESC"),
+    (N_("Longest speeches"),
+     "SELECT debate_id, round, speaker_name, length(text) AS characters\nFROM speeches ORDER BY characters DESC "
+     "LIMIT 20"),
+)
+
+SQL_HIDDEN_TABLES = ("meta", "search_runs", "ledger_label_runs", "batch_claims")  # bookkeeping, not data
+
+
+def sql_schema(archive: Any):
+    """The tables the SQL box reads and their columns: one row per table (``table``, ``columns``
+    as "name type, …"), the debates first, bookkeeping tables left out."""
+    import pandas as pd
+
+    df = archive.query("""
+        SELECT table_name, string_agg(column_name || ' ' || lower(data_type), ', ' ORDER BY ordinal_position) AS cols
+        FROM information_schema.columns WHERE table_schema = 'main' GROUP BY table_name""")
+    first = ("debates", "speeches", "findings", "verdicts", "verdict_rows", "verdict_rounds", "observations",
+             "summaries", "judgments", "llm_calls")
+    rows = [(t, c) for t, c in df.itertuples(index=False) if t not in SQL_HIDDEN_TABLES]
+    rows.sort(key=lambda r: (first.index(r[0]) if r[0] in first else len(first), r[0]))
+    return pd.DataFrame(rows, columns=["table", "columns"])
+
+
+def sql_error_line(exc: BaseException) -> str:
+    """A refused or failed query as one line: DuckDB's own message (its first line, without a
+    leading "SQL error:"), with what the box allows after a refusal."""
+    from debate_core.jobs import one_line
+
+    line = re.sub(r"^(SQL error:\s*)+", "", one_line(exc).strip())
+    if line.lower().startswith("refused"):
+        return line.rstrip(".") + ". " + _("Only one read-only SELECT runs at a time; COPY, ATTACH, INSTALL and "
+                                          "file access are refused.")
+    return line
 
 
 # ------------------------------------------------------------------- imports
