@@ -53,11 +53,17 @@ def _build(raw: dict, bases: dict) -> tuple[str, dict]:
     return text, meta
 
 
-def load_corpus() -> list[Case]:
-    bases = yaml.safe_load((CORPUS / "bases.yaml").read_text(encoding="utf-8"))["bases"]
+def load_corpus(corpus: Optional[Path] = None) -> list[Case]:
+    """The cases of a corpus directory (bases.yaml, violations.yaml, traps.yaml); ours by default.
+    A corpus without bases.yaml builds on ours (the sealed sets are written over our bases)."""
+    corpus = Path(corpus) if corpus is not None else CORPUS
+    bases_file = corpus / "bases.yaml" if (corpus / "bases.yaml").exists() else CORPUS / "bases.yaml"
+    bases = yaml.safe_load(bases_file.read_text(encoding="utf-8"))["bases"] if bases_file.exists() else {}
     out: list[Case] = []
     for fname, kind in (("violations.yaml", "violation"), ("traps.yaml", "trap")):
-        for raw in yaml.safe_load((CORPUS / fname).read_text(encoding="utf-8"))["cases"]:
+        if not (corpus / fname).exists():
+            continue
+        for raw in yaml.safe_load((corpus / fname).read_text(encoding="utf-8"))["cases"]:
             text, meta = _build(raw, bases)
             out.append(Case(id=raw["id"], kind=kind, rule=raw.get("rule"), text=text,
                             source_text=raw.get("source_text") or {}, also=raw.get("also") or [],

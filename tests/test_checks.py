@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from pathlib import Path
 
 from debate_core.checks import (RULES, VERDICT_PATTERNS, CheckContext, check_ammo, check_citations, check_hygiene,
                                 check_length, check_no_dialogue, check_no_verdict, check_restatement, cjk_len,
@@ -192,7 +193,7 @@ def test_hygiene(ctx):
 
 def test_run_checks_returns_one_finding_per_rule(ctx):
     assert [f.rule for f in run_checks("短。", ctx)] == list(RULES)
-    assert RULES == ("length", "citation", "ammo", "restatement", "no_verdict", "no_dialogue", "hygiene")
+    assert RULES == ("length", "citation", "ammo", "restatement", "engages", "no_verdict", "no_dialogue", "hygiene")
 
 
 def test_compatibility_helpers():
@@ -297,7 +298,7 @@ def test_a_rule_registered_with_the_decorator_runs_everywhere_the_rules_are_read
     from debate_core.engines import check_model
 
     assert checks.RULES == tuple(r.name for r in registry.rules())
-    assert set(check_model.AUDITED_RULES) == set(checks.RULES)
+    assert set(check_model.AUDITED_RULES) == {r.name for r in registry.rules() if r.audited}
     assert all(checks.RULE_LABELS_ZH[r] for r in checks.RULES)
     saved = dict(registry._REGISTRY)
     try:
@@ -318,3 +319,198 @@ def test_a_rule_registered_with_the_decorator_runs_everywhere_the_rules_are_read
     finally:
         registry._REGISTRY.clear()
         registry._REGISTRY.update(saved)
+
+
+# ------------------------------------------------------------------ registry: labels, scope, not applicable
+
+
+def test_the_registry_carries_labels_in_both_languages_and_a_scope():
+    from debate_core.checks import registry
+
+    for r in registry.rules():
+        assert r.labels["zh"] and r.labels["en"] and r.requires, r.name
+        assert "master" in r.protocols
+    assert registry.label("restatement", "zh") == "复述" and registry.label("restatement", "en") == "restatement"
+    assert registry.label("engages", "zh") == "切题回应" and registry.label("engages", "en") == "answers the point"
+    assert registry.get("restatement").roles == frozenset({"反驳", "回应"}) == registry.get("engages").roles
+    assert registry.in_scope("立论") == ("length", "citation", "ammo", "no_verdict", "no_dialogue", "hygiene")
+    assert "engages" in registry.in_scope("反驳") and "restatement" in registry.in_scope("回应")
+    assert registry.in_scope("反驳", protocol="topic") == ()
+
+
+def test_a_rule_out_of_scope_is_not_applicable_never_a_pass(ctx):
+    from debate_core.checks import registry
+    from debate_core.render.master import finding_lines, speech_clean, split_findings
+
+    for role in ("立论", "综合"):
+        c = CheckContext(speaker=ctx.speaker, opponent=ctx.opponent, role=role, opponent_summary="")
+        found = {f.rule: f for f in run_checks("短。", c)}
+        for name in ("restatement", "engages"):
+            f = found[name]
+            assert f.applies is False and "不适用" in f.message, (role, name, f)
+        st = split_findings(found.values())
+        assert {f.rule for f in st.not_applicable} >= {"restatement", "engages"}
+        assert not {f.rule for f in st.passed} & {"restatement", "engages"}
+    # a speech whose applicable rules pass is ✓ without counting the not-applicable ones as passed
+    only_na = [registry.not_applicable(registry.get("restatement"), "立论")]
+    assert not speech_clean(only_na)
+    from debate_core.models import Finding
+
+    lines = finding_lines([Finding(rule="length", passed=True)] + only_na)
+    assert lines == ["✓ 检查通过：篇幅", "本轮不适用：复述"], lines
+    # another protocol: out of scope too
+    c = CheckContext(speaker=ctx.speaker, opponent=ctx.opponent, role="反驳", protocol="topic")
+    assert all(not f.applies for f in run_checks("短。", c))
+
+
+def test_every_hard_coded_rule_list_reads_the_registry():
+    from debate_core import checks
+    from debate_core.checks import registry
+    from debate_core.engines import check_model
+    from webapp.views.outcome import CHECK_RULES
+
+    assert CHECK_RULES == checks.RULES == registry.rule_names()
+    assert checks.RULE_LABELS_ZH == registry.labels_zh() and checks.RULE_LABELS_EN == registry.labels_en()
+    assert check_model.audited_rules("立论") == tuple(r for r in check_model.audited_rules()
+                                                     if r not in ("restatement", "engages"))
+
+
+def test_the_model_audit_leaves_out_of_scope_rules_not_applicable():
+    import json as _json
+
+    from debate_core.engines.check_model import audited_rules, parse_audit
+
+    reply = _json.dumps({r: {"passed": True, "message": "ok"} for r in audited_rules()})
+    found = {f.rule: f for f in parse_audit(reply, role="立论")}
+    assert found["restatement"].applies is False and found["restatement"].layer == "model"
+    assert found["length"].applies and found["length"].passed
+    found = {f.rule: f for f in parse_audit(reply, role="反驳")}
+    assert found["restatement"].applies and found["restatement"].passed
+
+
+# ------------------------------------------------------------------ lexicons as data
+
+
+def _lexicon_entries():
+    from debate_core.checks import lexicons
+
+    return [(name, key) for name in lexicons.names() for key in lexicons.load(name).entries]
+
+
+@pytest.mark.parametrize("name, key", _lexicon_entries(), ids=lambda x: str(x))
+def test_every_lexicon_entry_matches_its_example_and_not_its_counterexample(name, key):
+    from debate_core.checks import lexicons
+
+    e = lexicons.load(name).entries[key]
+    examples = e.example if isinstance(e.example, list) else [e.example]
+    nots = e.not_ if isinstance(e.not_, list) else ([e.not_] if e.not_ else [])
+    for ex in examples:
+        assert lexicons.matches(f"{name}.{key}", ex), (name, key, ex)
+    for ex in nots:
+        assert not lexicons.matches(f"{name}.{key}", ex), (name, key, ex)
+
+
+def test_the_lexicons_are_package_data_and_the_rules_read_them():
+    import tomllib
+
+    from debate_core.checks import dialogue, hygiene, lexicons, verdict
+
+    data = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "resources/lexicons/*.yaml" in data["tool"]["setuptools"]["package-data"]["debate_core"]
+    assert verdict._OUTCOME is lexicons.regex("verdict.outcome")
+    assert dialogue._MEET == lexicons.pattern("dialogue.meet")
+    assert hygiene._PROMPT is lexicons.regex("hygiene.prompt")
+    assert len(lexicons.names()) >= 5 and sum(len(lexicons.load(n).entries) for n in lexicons.names()) >= 60
+
+
+# ------------------------------------------------------------------ synonyms
+
+
+def test_the_synonym_table_is_ours_and_maps_each_example_pair_together():
+    import yaml as _yaml
+
+    from debate_core.checks import lexicons
+
+    groups = lexicons.synonym_groups()
+    pairs = sum(len(g) * (len(g) - 1) // 2 for g in groups)
+    assert len(groups) >= 60 and pairs >= 60
+    words = [w for g in groups for w in g]
+    assert len(words) == len(set(words))  # a word belongs to one group
+    raw = _yaml.safe_load((Path(lexicons.__file__).resolve().parent.parent / "resources/lexicons/synonyms.yaml")
+                          .read_text(encoding="utf-8"))["groups"]
+    for g in raw:
+        a, b = g["example"]
+        assert a != b and lexicons.canon(a) == lexicons.canon(b), g
+    assert lexicons.canon("浅薄") == lexicons.canon("陋劣") and lexicons.canon("末世") == lexicons.canon("末法")
+
+
+def test_a_faithful_paraphrase_with_synonyms_passes_and_an_added_claim_still_fails(ctx):
+    summary = "印光立净土：末法众生根机浅薄，自力难以出离，须直接仗佛力往生；引《文钞》。"
+    c = CheckContext(speaker=ctx.speaker, opponent=ctx.opponent, role="反驳", opponent_summary=summary)
+    para = "印光大师上一轮认为，末世众生根器陋劣，己力难以出离，须径直仗他力往生。"
+    f = check_restatement(para + "然而本宗以为自性本具。", c)
+    assert f.passed, f.message
+    before = check_restatement("印光大师上一轮认为，末世众生根器陋劣，己力难以出离。", c)
+    assert before.passed, before.message
+    added = check_restatement(para.rstrip("。") + "，参禅的人都是妄想空谈。", c)
+    assert not added.passed
+    extra = check_restatement("印光大师上一轮认为，末世众生根器陋劣，须径直仗他力往生，又主张出家人应当另建寺院广收门徒。", c)
+    assert not extra.passed and "加入了" in extra.message, extra.message
+
+
+# ------------------------------------------------------------------ engages
+
+
+def _engage_ctx(ctx, summary, role="反驳", plan=None):
+    return CheckContext(speaker=ctx.speaker, opponent=ctx.opponent, role=role, opponent_summary=summary, plan=plan)
+
+
+_ENG_SUMMARY = "印光立净土：末法众生根机浅薄，自力难以出离，主张信愿持名、仗佛力往生；引《文钞》。"
+_ENG_RESTATE = "印光大师上一轮认为，末法众生根机浅薄，自力难以出离，主张信愿持名、仗佛力往生。"
+
+
+def test_engages_passes_a_body_that_answers_the_restated_points_even_in_other_words(ctx):
+    from debate_core.checks import check_engages
+
+    body = ("本宗以为，众生根器虽然陋劣，己力出离虽难，本心却人人具足。"
+            "信愿持名若能向自心认取，念佛便是见性的功夫；仗他力往生之说，也不离自心。")
+    f = check_engages(_ENG_RESTATE + body, _engage_ctx(ctx, _ENG_SUMMARY))
+    assert f.passed and f.applies, f.message
+
+
+def test_engages_fails_a_body_that_turns_to_another_subject_naming_the_point(ctx):
+    from debate_core.checks import check_engages
+
+    body = ("今天要谈的是出家人的威仪。行住坐卧，衣钵整齐，早晚功课不可懈怠。"
+            "寺院的清规自百丈以来代代相传，丛林里的执事各司其职，这是僧团得以长久的缘故。")
+    f = check_engages(_ENG_RESTATE + body, _engage_ctx(ctx, _ENG_SUMMARY))
+    assert not f.passed and not f.undecided
+    assert "没有回应对方的论点「" in f.message and "\n" not in f.message
+    assert any(p in f.message for p in ("末法众生根机浅薄", "自力难以出离", "主张信愿持名", "仗佛力往生"))
+
+
+def test_engages_is_not_applicable_outside_rebuttals_and_undecided_without_a_summary(ctx):
+    from debate_core.checks import check_engages
+
+    f = check_engages(_ENG_RESTATE, _engage_ctx(ctx, _ENG_SUMMARY, role="立论"))
+    assert f.applies is False
+    f = check_engages(_ENG_RESTATE + "本宗以为。", _engage_ctx(ctx, "", role="回应"))
+    assert f.undecided and not f.passed and f.message.startswith("无法判定")
+
+
+def test_engages_reads_the_plan_of_an_offline_speech(ctx):
+    from debate_core.checks import check_engages
+    from debate_core.plans import PlanPoint, SpeechPlan
+
+    body = "持戒坐禅各有次第，行者须自量其力，如登阶梯一步一步走上去，不可躐等。"
+    text = _ENG_RESTATE + body
+    plan = SpeechPlan(role="反驳", points=[
+        PlanPoint(kind="restate", target="yinguang:pure-land#1", target_text="根机浅薄"),
+        PlanPoint(kind="answer", target="yinguang:pure-land#1", text=body)])
+    assert not check_engages(text, _engage_ctx(ctx, _ENG_SUMMARY)).passed
+    f = check_engages(text, _engage_ctx(ctx, _ENG_SUMMARY, plan=plan))
+    assert f.passed and "发言计划" in f.message, f.message
+    # a plan whose answer is not in the body does not vouch for it
+    other = plan.model_copy(update={"points": [plan.points[0], PlanPoint(kind="answer", target="yinguang:pure-land#1",
+                                                                         text="完全不同的一段话，说的是别的事情。")]})
+    assert not check_engages(text, _engage_ctx(ctx, _ENG_SUMMARY, plan=other)).passed

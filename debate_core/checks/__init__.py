@@ -19,13 +19,15 @@ from functools import lru_cache
 from typing import Callable, Iterable, Optional
 
 from debate_core.models import CrossCritique, Finding, Master, Pack
+from debate_core.plans import SpeechPlan
+from debate_core.checks import engages as _engages
 from debate_core.checks import restatement as _restatement
 from debate_core.checks._lexicon import master_names, name_map, name_regex, side_terms_for
 from debate_core.content.text import cjk_len, ngrams
 from debate_core.checks.citation import CITATION_PATTERNS, check_citation_text, find_citations, norm_id
 from debate_core.checks.dialogue import dialogue_hits
 from debate_core.checks.hygiene import hygiene_problems
-from debate_core.checks.registry import labels_zh, rule, rule_names, rules
+from debate_core.checks.registry import labels_en, labels_zh, rule, rule_names, rules
 from debate_core.checks.verdict import VerdictDetector, verdict_hits
 
 MIN_CHARS, MAX_CHARS = 300, 500
@@ -36,9 +38,9 @@ RESTATING_ROLES = _restatement.RESTATING_ROLES
 VERDICT_PATTERNS = [VerdictDetector()]
 
 __all__ = ["CheckContext", "run_checks", "ammo_used", "find_citations", "cjk_len", "MIN_CHARS", "MAX_CHARS",
-           "RESTATING_ROLES", "is_safe_fragment", "VERDICT_PATTERNS", "CITATION_PATTERNS", "RULES", "RULE_LABELS_ZH",
+           "RESTATING_ROLES", "is_safe_fragment", "VERDICT_PATTERNS", "CITATION_PATTERNS", "RULES", "RULE_LABELS_ZH", "RULE_LABELS_EN",
            "rule", "rules",
-           "check_length", "check_citations", "check_ammo", "check_restatement", "check_no_verdict",
+           "check_length", "check_citations", "check_ammo", "check_restatement", "check_engages", "check_no_verdict",
            "check_no_dialogue", "check_hygiene", "fabricated_dialogue"]
 
 
@@ -57,6 +59,8 @@ class CheckContext:
     names: list[str] = field(default_factory=list)  # every master name that may appear
     pack: Optional[Pack] = None  # when given: every master of the pack, with aliases
     masters: list[Master] = field(default_factory=list)  # or: the masters of the pack
+    protocol: str = "master"  # the protocol the speech belongs to (a rule's scope names protocols)
+    plan: Optional[SpeechPlan] = None  # the speech plan it was written from (offline engine), when known
 
     # ------------------------------------------------------------ derived
     def all_masters(self) -> list[Master]:
@@ -93,7 +97,7 @@ def _finding(rule: str, passed: bool, message: str = "", undecided: bool = False
 # ------------------------------------------------------------------ length
 
 
-@rule("length", label="篇幅",
+@rule("length", label="篇幅", label_en="length",
       requires="正文 300-500 个汉字。")
 def check_length(text: str, ctx: CheckContext) -> Finding:
     n = cjk_len(text)
@@ -104,7 +108,7 @@ def check_length(text: str, ctx: CheckContext) -> Finding:
 # ------------------------------------------------------------------ citation
 
 
-@rule("citation", label="引证",
+@rule("citation", label="引证", label_en="citations",
       requires="每个经号都必须是发言者自己的经典之一，且与经号同写的经名须指同一部经。")
 def check_citations(text: str, ctx: CheckContext) -> Finding:
     cached = ctx.__dict__.get("_owners")
@@ -138,7 +142,7 @@ def ammo_used(text: str, ammo: list[CrossCritique], exclude: str = "") -> list[s
     return out
 
 
-@rule("ammo", label="弹药",
+@rule("ammo", label="弹药", label_en="ammo used",
       requires="至少化用一条针对对方的弹药（如有）。")
 def check_ammo(text: str, ctx: CheckContext) -> Finding:
     opp = ctx.opponent.name
@@ -161,12 +165,24 @@ def _names_of(m: Master, ctx: CheckContext) -> list[str]:
     return sorted(names, key=len, reverse=True)
 
 
-@rule("restatement", label="复述",
+@rule("restatement", label="复述", label_en="restatement", roles=RESTATING_ROLES,
       requires="反驳、回应轮：第一句忠实复述对方最近一轮的摘要，不添加摘要里没有的主张，不夸大成绝对化的说法。")
 def check_restatement(text: str, ctx: CheckContext) -> Finding:
     res = _restatement.check(text, ctx.role, ctx.opponent_summary, _names_of(ctx.opponent, ctx),
                              _names_of(ctx.speaker, ctx), ctx.opponent.name)
-    return _finding("restatement", res.passed, res.message, res.undecided, applies=ctx.role in RESTATING_ROLES)
+    return _finding("restatement", res.passed, res.message, res.undecided)
+
+
+# ------------------------------------------------------------------ engages
+
+
+@rule("engages", label="切题回应", label_en="answers the point", roles=RESTATING_ROLES, audited=False,
+      requires="反驳、回应轮：复述之后的正文须针对所复述的对方论点作答（有共同的实词或其同义词，或依发言计划回应该论点），"
+               "不可复述一句便转而另谈别题。")
+def check_engages(text: str, ctx: CheckContext) -> Finding:
+    res = _engages.check(text, ctx.role, ctx.opponent_summary, _names_of(ctx.opponent, ctx),
+                         _names_of(ctx.speaker, ctx), ctx.opponent.name, plan=ctx.plan)
+    return _finding("engages", res.passed, res.message, res.undecided)
 
 
 # ------------------------------------------------------------------ no_verdict
@@ -177,7 +193,7 @@ def _others_regex(ctx: CheckContext) -> Optional[re.Pattern]:
     return name_regex(names)
 
 
-@rule("no_verdict", label="禁裁决",
+@rule("no_verdict", label="禁裁决", label_en="no verdict",
       requires="不作裁决：不说哪一方、哪一宗、哪位祖师或哪种修法更高、更究竟、是唯一正道、已经获胜，也不劝读者选哪一方。")
 def check_no_verdict(text: str, ctx: CheckContext) -> Finding:
     sides = ctx.__dict__.get("_sides")
@@ -212,7 +228,7 @@ def _bare_names(names: tuple[str, ...]) -> tuple[dict[str, str], tuple[str, ...]
     return keys, tuple(sorted(set(keys) | {n for n in names if n and len(n) >= 2}))
 
 
-@rule("no_dialogue", label="禁伪造对话",
+@rule("no_dialogue", label="禁伪造对话", label_en="no invented dialogue",
       requires="不虚构对话：不叙述两位祖师见面、交谈、问答或当场反应。引经（如《坛经》云）与引用对方已陈述的立场不算。")
 def check_no_dialogue(text: str, ctx: CheckContext) -> Finding:
     hits = fabricated_dialogue(text, ctx.names, ctx)
@@ -225,7 +241,7 @@ def check_no_dialogue(text: str, ctx: CheckContext) -> Finding:
 # ------------------------------------------------------------------ hygiene
 
 
-@rule("hygiene", label="文面",
+@rule("hygiene", label="文面", label_en="clean text",
       requires="文面干净：没有网址、链接、资料包的编辑说明、提示词片段、不成对的括号或引号，中文发言里没有成串的英文。")
 def check_hygiene(text: str, ctx: CheckContext) -> Finding:
     cached = ctx.__dict__.get("_hygiene")
@@ -243,6 +259,7 @@ def check_hygiene(text: str, ctx: CheckContext) -> Finding:
 RULES: tuple[str, ...] = rule_names()
 CHECKS: list[Callable[[str, CheckContext], Finding]] = [r.check for r in rules()]
 RULE_LABELS_ZH: dict[str, str] = labels_zh()
+RULE_LABELS_EN: dict[str, str] = labels_en()
 
 
 def run_checks(text: str, ctx: CheckContext) -> list[Finding]:

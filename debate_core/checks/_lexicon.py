@@ -10,54 +10,26 @@ import re
 from functools import lru_cache
 from typing import Iterable, Optional
 
+from debate_core.checks import lexicons as _lx
 from debate_core.content.aliases import default_aliases
 from debate_core.models import Master
 
 # Schools, traditions and vehicles: a named side of a debate.
-SCHOOLS = (
-    "禅宗", "禅门", "禅法", "宗门", "宗下", "南宗", "北宗", "临济", "曹洞", "净土宗", "净土法门", "净土", "净宗", "莲宗",
-    "念佛法门", "天台宗", "天台", "台宗", "教下", "教门", "唯识宗", "唯识", "法相宗", "法相", "相宗", "性宗",
-    "中观派", "中观", "应成派", "应成", "自续派", "三论宗", "三论", "空宗", "有宗", "华严宗", "华严", "贤首宗",
-    "密宗", "密教", "金刚乘", "律宗", "南传", "上座部", "汉传", "藏传", "格鲁派", "格鲁", "噶举派", "噶举",
-    "宁玛派", "宁玛", "萨迦派", "噶当派", "噶当", "大乘", "小乘", "声闻乘", "显教", "显宗", "森林传统", "内观传统",
-    "禅", "净", "教", "宗",
-)
+SCHOOLS = _lx.words("sides.schools")
 # Practices and doctrines that stand for a side in the seed's pairings.
-PRACTICES = (
-    "念佛", "持名", "称名", "信愿持名", "老实念佛", "求生西方", "往生", "他力", "佛力", "自力", "参禅", "坐禅",
-    "参话头", "看话头", "话头禅", "默照", "打坐", "静坐", "顿悟", "顿教", "顿门", "渐修", "渐教", "渐门", "次第",
-    "道次第", "三士道", "止观", "一念三千", "教观", "判教", "明心见性", "见性", "直指人心", "不立文字",
-    "持戒", "戒律", "内观", "毗婆舍那", "观禅", "正念", "四念处", "念处", "林居", "头陀", "苦行", "观想",
-    "诵经", "看经", "读经", "经教", "义理", "讲经", "闻思", "般若", "缘起性空", "万法唯识", "大手印",
-    "大圆满", "拙火", "那洛六法", "密法", "事法界", "法界缘起", "标记法", "标记", "辩经", "实修", "山中实修", "闭关",
-    "观腹部起伏", "行禅", "经行", "上师相应", "闻思", "道歌",
-)
+PRACTICES = _lx.words("sides.practices")
 # Pronouns and descriptions that point at a side.
-SIDE_POINTERS = (
-    "本宗", "吾宗", "我宗", "敝宗", "自宗", "彼宗", "贵宗", "汝宗", "此宗", "他宗", "两宗", "二宗", "诸宗", "各宗",
-    "对方", "我方", "此门", "彼门", "本门", "这一门", "那一门", "此法", "彼法", "这个法门", "那个法门", "此道",
-    "彼道", "这条路", "那条路", "前者", "后者", "自家", "他家", "两家", "二家", "我们这一宗", "他们那一宗",
-    "您的法门", "你的法门", "对方的法门", "彼家", "此家", "其他法门", "其余法门", "别的法门", "余宗", "他派",
-    "诸家", "各家", "别家", "其他宗派",
-)
+SIDE_POINTERS = _lx.words("sides.side_pointers")
 # Things that stand for a practice when a reader is told to put them down or take them up
 # (放下佛号, 收起念珠, 丢下蒲团): sides only in a recommendation.
-EMBLEMS = (
-    "佛号", "名号", "圣号", "洪名", "念珠", "数珠", "佛珠", "蒲团", "禅床", "禅板", "话头", "公案", "经卷", "经本",
-    "木鱼", "净业", "莲社", "持名", "称名", "称念", "念弥陀", "弥陀名号",
-)
+EMBLEMS = _lx.words("sides.emblems")
 # Who a recommendation is addressed to.
-READERS = (
-    "读者", "你们", "您", "你", "诸位", "各位", "大家", "诸君", "列位", "学人", "学者", "行者", "后学", "初学者",
-    "初学", "初机", "听者", "仁者", "善知识", "修行人", "同修", "道友", "有心人", "求道者", "世人", "众人",
-    "看官", "有志者", "修学者", "求法者",
-)
+READERS = _lx.words("sides.readers")
 # First-person words a speaker uses for himself.
-SELF = ("老僧", "贫僧", "老衲", "山僧", "老朽", "本人", "吾", "我", "余", "予")
+SELF = _lx.words("sides.self")
 
 # Honorifics that may follow a name.
-HONORIFICS = ("老和尚", "老法师", "大和尚", "仁波切", "和尚", "大师", "法师", "禅师", "尊者", "菩萨", "祖师",
-              "长老", "论师", "三藏", "国师", "上人", "老人")
+HONORIFICS = _lx.words("sides.honorifics")
 
 # Names that are ordinary words too: a master only when an honorific follows.
 COMMON_WORDS = frozenset({"智者", "唐僧", "法藏", "虚老", "贤首", "觉音"})

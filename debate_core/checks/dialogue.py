@@ -28,58 +28,34 @@ import re
 from functools import lru_cache
 from typing import Optional
 
+from debate_core.checks import lexicons as _lx
 from debate_core.checks._lexicon import SELF
 from debate_core.content.text import mask, sentences
 
-_PAST = r"(?:曾经|曾|当年|昔日|昔年|早年|那日|那年|一日|某日|有一次|当时|彼时|其时|后来|那天|那一次|那次|那回|有一回|记得)"
-_SPEECH = (r"(?:说道|说|道|讲|言|曰|云|问|答|请教|请益|开示|表示|坦言|笑|叹|称|谈|论|发问|提问|追问|反问|质问|回答|"
-           r"顶礼|礼拜|作礼|合掌|合十|致意|问讯|问候|作揖|施礼|还礼|鞠躬|行礼|拱手|求教|请法|问法|点头|颔首)")
-_MEET = (r"(?:论道|论法|谈法|说法|对谈|交谈|相谈|畅谈|晤谈|面谈|共话|问答|辩论|论辩|辩难|问难|相见|会面|见面|相遇|相会|"
-         r"对坐|同坐|相对而坐|相视|促膝|寒暄|握手|拱手|叙谈|谈论|切磋|对答|辩了|辩至|论了|谈了|一问一答|你来我往|"
-         r"坐而论道|同参|同行|会晤|相逢|重逢|见过|讨论|探讨|商讨|研讨|交流|议论|论议|共修|共参|商量|对弈|共饮|品茶|同游|同住|共住|同登|相约|相伴|结伴|"
-         r"(?:长|深|夜|畅|恳|密|笔|细|闲|促膝|彻夜|连日|当面)谈|谈禅|论禅|说禅|话禅|共论|论难|激辩|对辩|争辩|舌战|交锋|过招|"
-         r"较量|斗法|往来|书信往来|通信|通书|互通|互致|酬唱|唱和|赠答|酬答|结交|相交|订交|相识|过从|盘桓|印可|请益|"
-         r"争执|争论|争吵|不欢而散|分手|告别|作别|道别|辞别|握别|对话|同在一|同处|共处|同寺|挂单|"
-         r"同台|同席|同座|同场|同一(?:法会|场合|寺|道场|讲堂)|"
-         r"(?:一同|一起|共同|同台|同堂|一道|并肩)[^，。；]{0,3}?(?:讲经|说法|讲法|弘法|弘化|开示|论法|修行|念佛|参禅|打坐|用功|闭关|住|游|坐|行|听经|译经))")
-_TRAVEL = r"(?:亲至|亲赴|亲往|专程|特地|特意|前往|来到|赶到|赴|到|至|往|造访|登门|入|上)"
-_VISIT = r"(?:拜访|参访|拜谒|谒见|拜见|参见|会见|造访|探望|求见|面见|晋见|叩见|参谒|亲近|见了|见到|遇到|遇见|逢)"
-_REACT_AFTER = (r"(?:听罢|听完|听了|闻言|闻罢|闻之|闻此|听后|见状|听到这里|听到此处|闻听|"
-                r"(?:闻|听|听到|听闻|听说)[^，。；]{0,8}?(?:之言|此言|所言|之说|所说|此说|的话|之语|此语|一番话|这番话|这话|开示|说法))")
-_REACT = (r"(?:默然良久|默然不语|默然无语|默然|连连点头|点头称是|点头称善|颔首称是|频频点头|点头|颔首|称是|称善|哑口无言|"
-          r"无言以对|语塞|沉吟|拂袖而去|拂袖|抚掌|拍案|大笑|微笑|一笑|相视而笑|会心一笑|合掌|起身|作礼|叹息|长叹|"
-          r"肃然|动容|释然|恍然|欣然|愕然|哑然|皱眉|蹙眉|皱起(?:了)?眉头?|眉头一皱|摇头|叹道|称赞|赞叹|大喜|不悦|变色)")
-_REACT_STRONG = (r"(?:默然良久|默然不语|默然无语|连连点头|点头称是|点头称善|颔首称是|频频点头|哑口无言|无言以对|语塞|"
-                 r"拂袖而去|抚掌大笑|相视而笑|会心一笑|合掌称善|起身作礼|作礼而退|听罢默然|闻言默然|微微一笑|淡淡一笑|"
-                 r"哈哈大笑|笑而不答|笑而不语|默然不答|不置可否|没有作答|未作答|沉默不语|良久不语|一言不发|若有所思|"
-                 r"(?:终于|当场|当下|最终)?被[^，。；]{0,6}?(?:说服|折服|驳倒|问住|难住|点醒|打动|驳得)|心悦诚服)")
+_PAST = _lx.pattern("dialogue.past")
+_SPEECH = _lx.pattern("dialogue.speech")
+_MEET = _lx.pattern("dialogue.meet")
+_TRAVEL = _lx.pattern("dialogue.travel")
+_VISIT = _lx.pattern("dialogue.visit")
+_REACT_AFTER = _lx.pattern("dialogue.react_after")
+_REACT = _lx.pattern("dialogue.react")
+_REACT_STRONG = _lx.pattern("dialogue.react_strong")
 # being won over or awakened by another master's words: told only when that master is named too
-_WON_OVER = r"(?:当下|当即|顿时|立即|随即|便|就|遂|终于)?(?:开悟|大悟|省悟|领悟|信服|折服|叹服|心服|拜服|赞叹不已|称赞|满意|释然)"
-_ANSWER = (r"(?:答曰|答道|回答道|回答说|回道|答云|对曰|应道|应声道|应声说|笑道|笑答|笑曰|叹道|反问道|沉吟道|接口道|"
-           r"回应道|答：|答:|问道：|问道:|问曰|问：|问:)")
-_TEXT_FRAME = re.compile(r"(?:在|于)《[^》]*》|《[^》]*》(?:中|里|云|曰|有言|所|卷)|书中|信中|文中|文钞|开示录|语录|"
-                         r"(?:答|复|与)[^，。：]{0,6}(?:书|信)")
-_DEBATE_FRAME = re.compile(r"方才|刚才|适才|上一轮|上轮|前一轮|本轮|此前|先前|前面|在辩论中|本场|这场辩论|此番辩论|辩论中|"
-                           r"开篇|立论中|发言中")
-_PAIR_WORDS = (r"(?:两位大师|两位祖师|二位大师|二位祖师|双方祖师|双方大师|两位高僧|二位高僧|两位老人家|他们二人|他们两人|"
-               r"两人|二人|两位|二位|二师|两师|二老|宾主|二祖|二公|两公|他俩)")
-_PAIR = re.compile(_PAIR_WORDS + r"(?P<gap>[^，。；：]{0,8}?)" + _MEET)
+_WON_OVER = _lx.pattern("dialogue.won_over")
+_ANSWER = _lx.pattern("dialogue.answer")
+_TEXT_FRAME = _lx.regex("dialogue.text_frame")
+_DEBATE_FRAME = _lx.regex("dialogue.debate_frame")
+_PAIR_WORDS = _lx.pattern("dialogue.pair_words")
+_PAIR = _lx.regex("dialogue.pair")
 # a pair, then (in this clause or the next) a reciprocal exchange: 二师书信往来，互相切磋
-_PAIR_RECIPROCAL = re.compile(_PAIR_WORDS + r"(?P<gap>[^。；：]{0,14}?)(?:互相|相互|彼此|往复|往返|来回)"
-                              r"(?:切磋|请益|问难|辩难|论难|勉励|致意|酬答|唱和|问答|对答|辩论|论辩|争辩|交流|讨论|商讨|"
-                              r"探讨|拜访|请教|印可|赞叹|致信|通信|问讯|问候|答问|质问|驳难)")
+_PAIR_RECIPROCAL = _lx.regex("dialogue.pair_reciprocal")
 # a reaction of a master, told as it happened: 印光面露难色, 六祖抚掌大笑, 慧能沉吟半晌
-_REACT_TOLD = (r"(?:面露[^，。；]{1,3}|面有(?:难色|愧色|喜色|惭色|窘色|不悦之色|得色)|面红耳赤|脸色(?:一变|大变|发白|铁青)|"
-               r"神色(?:一变|黯然|凝重|一凛)|(?:一时)?语塞|张口结舌|瞠目结舌|目瞪口呆|哑口无言|无言以对|无言可对|"
-               r"说不出话|默不作声|拍案(?:而起|叫绝|称奇|称善)?|抚掌|大笑|摇头|颔首|叹息|长叹|沉吟|拂袖|皱眉|蹙眉|莞尔|"
-               r"失笑|一愣|一怔|愣住|怔住|默然|变色|动容|不悦|大怒|勃然|赧然|愕然|哑然|点头|微笑|合掌微笑|合十微笑)")
+_REACT_TOLD = _lx.pattern("dialogue.react_told")
 # a parting, a welcome or hospitality (告辞, 送至山门, 出迎, 款待, 留宿): a meeting told
-_HOST = re.compile(r"告辞|辞行|拜别|辞别|送(?:至|到|出|别|行)(?!给)|相送|出迎|迎(?:至|入|出)|款待|招待|留宿|挽留|设斋|奉茶|让座|"
-                   r"读后回了|回赠|回了一(?:首|偈|封|信)|和了一(?:首|偈)")
+_HOST = _lx.regex("dialogue.host")
 # not the name's possessive (印光大师的…), even when the name's alias is a prefix of the full name
-_HON = r"(?:老和尚|大和尚|老法师|大师|法师|禅师|尊者|和尚|祖师|菩萨|三藏|长老|论师)?"
-_NOT_TOLD = re.compile(r"若|如果|倘|假如|假使|会|恐怕|想必|或许|也许|必定|定然|一定|必然|势必|只怕|怕是|大概|"
-                       r"常|每|屡|往往|一生|平生|多次|一向|向来|素来|总是")
+_HON = _lx.pattern("dialogue.hon")
+_NOT_TOLD = _lx.regex("dialogue.not_told")
 
 
 def _self_pattern() -> str:

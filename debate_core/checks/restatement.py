@@ -18,6 +18,8 @@ import re
 from dataclasses import dataclass
 from typing import Iterable
 
+from debate_core.checks import lexicons as _lx
+from debate_core.checks.lexicons import canon, same_group
 from debate_core.content.text import cjk_only, clauses, mask, sentences
 
 RESTATING_ROLES = {"反驳", "回应"}
@@ -32,19 +34,11 @@ _ABSOLUTES = {
     "never": ("从不", "从来不", "从未", "永远", "绝不", "决不", "万万不", "一向不"),
     "exclusive": ("唯有", "只有", "惟有", "唯一", "唯独", "独有"),
 }
-_DISMISSALS = ("空谈", "妄想", "无意义", "没有意义", "无用", "没用", "无益", "徒劳", "白费", "多余", "可笑", "荒谬", "错误", "迷信",
-               "愚昧", "愚蠢", "骗人", "否定", "排斥", "反对", "废弃", "抛弃", "鄙视", "轻视", "贬低", "不要", "不需要",
-               "用不着", "不必", "不值", "无效", "取消", "废除", "摒弃", "歧途", "外道", "邪见", "毫无价值", "一无是处",
-               "否认", "不承认", "驳斥", "拒斥", "拒绝", "贬斥", "排除", "抹杀", "抹煞", "看不起", "瞧不起", "不屑",
-               "嗤之以鼻", "用处都没有", "没有用处", "毫无用处", "不可能", "行不通", "走不通", "骗局", "糊涂")
-_EXCLUSIVE_SUMMARY = ("唯", "惟", "只", "独", "方可", "才")
-_FRAME_WORDS = re.compile(r"先|谨|且|复述|重述|概括|归纳|转述|原意|本意|要旨|大意|三条|两条|几点|要点|立场|观点|主张|认为|以为|"
-                          r"指出|强调|所言|所说|之说|说|言|谓|的|之|方才|刚才|上一轮|上轮|前一轮|对方|大师|法师|尊者|意思|是|在|"
-                          r"里|中|如下|如此|这样|其|意|言下|所论|提出|论证|归结|概言|简言|总之|一言以蔽|我|吾|老衲|贫僧|"
-                          r"明白|理解|听|懂|得|清楚|无误|若|如|没|有|误会|误解|错|的话")
-_CONTRAST = re.compile(r"然而|但是|可是|不过|殊不知|对此|(?<![不非])但|却|此说|这一说法|这种说法|这种看法|此论|此见|"
-                       r"本宗以为|本宗认为|本宗看来|依本宗看|在本宗看来|我以为|老衲以为|贫僧以为")
-_OPP_POINTERS = ("对方", "彼宗", "贵宗", "您", "师兄", "仁者", "大师", "法师", "尊者")
+_DISMISSALS = _lx.words("restatement.dismissals")
+_EXCLUSIVE_SUMMARY = _lx.words("restatement.exclusive_summary")
+_FRAME_WORDS = _lx.regex("restatement.frame_words")
+_CONTRAST = _lx.regex("restatement.contrast")
+_OPP_POINTERS = _lx.words("restatement.opp_pointers")
 
 
 @dataclass
@@ -54,8 +48,10 @@ class Restatement:
     message: str
 
 
-def _bigrams(s: str) -> set[str]:
-    c = cjk_only(s)
+def _bigrams(s: str, syn: bool = False) -> set[str]:
+    """The two-character phrases of ``s``; with ``syn``, its synonyms first mapped to one word each
+    (lexicons/synonyms.yaml): a paraphrase that says 陋劣 for 浅薄 shares the summary's phrases."""
+    c = cjk_only(canon(s) if syn else s)
     return {c[i:i + 2] for i in range(len(c) - 1)}
 
 
@@ -115,6 +111,10 @@ def check(text: str, role: str, summary: str, opp_names: list[str], speaker_name
     rb = _bigrams(sent_core)
     shared = rb & sb
     coverage = len(shared) / len(sb) if sb else 0.0
+    sbs = _bigrams(summ_core, syn=True)  # the same, with synonyms mapped together
+    shared_syn = _bigrams(sent_core, syn=True) & sbs
+    if sbs and len(shared_syn) / len(sbs) > coverage:
+        shared, coverage = shared_syn, len(shared_syn) / len(sbs)
     names_opp = any(n and n in sent for n in opp_names) or any(p in sent for p in _OPP_POINTERS)
     names_self = [n for n in speaker_names if n and n in sent and not any(n in o for o in opp_names)]
     if not shared or coverage < 0.2:
@@ -124,11 +124,13 @@ def check(text: str, role: str, summary: str, opp_names: list[str], speaker_name
     extra: list[str] = []
     for a, b in clauses(sent):
         cl = sent[a:b]
-        core = _FRAME_WORDS.sub("", _strip(cjk_only(mask(cl, "【")), opp_names + speaker_names + list(_OPP_POINTERS)))
+        bare_cl = _strip(cjk_only(mask(cl, "【")), opp_names + speaker_names + list(_OPP_POINTERS))
+        core = _FRAME_WORDS.sub("", bare_cl)
         if len(core) <= 3:
             continue
         cb = _bigrams(core)
-        if cb and len(cb & sb) / len(cb) < 0.25:
+        cbs = _bigrams(_FRAME_WORDS.sub("", canon(bare_cl)), syn=True)  # the clause read with synonyms
+        if cb and len(cb & sb) / len(cb) < 0.25 and not (cbs and len(cbs & sbs) / len(cbs) >= 0.25):
             extra.append(cl.strip())
     distortions: list[str] = []
     for group, words in _ABSOLUTES.items():
@@ -139,7 +141,7 @@ def check(text: str, role: str, summary: str, opp_names: list[str], speaker_name
                 if not any(x in summ for x in words):
                     distortions.append(w)
     for w in _DISMISSALS:
-        if w in sent_core and w not in summ:
+        if w in sent_core and not any(x in summ for x in same_group(w)):
             distortions.append(w)
     if distortions:
         return Restatement(False, False, f"{where}歪曲了{opp_display}：对方摘要中没有「{'、'.join(dict.fromkeys(distortions))}」"

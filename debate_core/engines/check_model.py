@@ -19,11 +19,13 @@ from typing import Optional
 
 from debate_core.engines.gateway import Gateway, GatewayError, cause_zh
 from debate_core.checks import rules
+from debate_core.checks.registry import get as get_rule, not_applicable
 from debate_core.models import Finding, Master
 
-def audited_rules() -> tuple[str, ...]:
-    """The rules the audit grades, as the registry holds them now (checks.registry)."""
-    return tuple(r.name for r in rules() if r.audited)
+def audited_rules(role: str = "") -> tuple[str, ...]:
+    """The rules the audit grades, as the registry holds them now (checks.registry); with ``role``, only
+    those in scope for it (a 立论 is not graded on restatement)."""
+    return tuple(r.name for r in rules() if r.audited and (not role or r.applies_to(role)))
 
 
 AUDITED_RULES = audited_rules()  # at import, for callers that read a constant
@@ -33,7 +35,7 @@ def audit_messages(text: str, *, speaker: Master, opponent: Master, role: str, o
                    ammo: list[str]) -> list[dict]:
     """The audit prompt: the rules first (stable across calls), the speech last."""
     wording = {r.name: r.requires for r in rules()}
-    listed = "\n".join(f"- {r}：{wording[r]}" for r in audited_rules())
+    listed = "\n".join(f"- {r}：{wording[r]}" for r in audited_rules(role))
     system = (
         "你是祖师辩论的审核员，只检查规则，不评价观点的对错。逐条判断下面的发言是否遵守各条规则，"
         "只输出一个 JSON 对象，键为规则名，值为 {\"passed\": true 或 false, \"message\": \"一句中文理由\"}。"
@@ -64,14 +66,18 @@ def _json_object(text: str) -> Optional[dict]:
     return data if isinstance(data, dict) else None
 
 
-def parse_audit(reply: str) -> list[Finding]:
-    """Per-rule findings from the model's JSON; a rule it did not answer is undecided, never a pass."""
+def parse_audit(reply: str, role: str = "") -> list[Finding]:
+    """Per-rule findings from the model's JSON; a rule it did not answer is undecided, never a pass.
+    With ``role``, a rule out of scope for it is not applicable (whatever the model said)."""
     data = _json_object(reply)
     if data is None:
         return [Finding(rule="model_audit", passed=False, undecided=True, layer="model",
                         message="无法判定：审核模型的回答不是 JSON")]
     out = []
     for rule in audited_rules():
+        if role and rule not in audited_rules(role):
+            out.append(not_applicable(get_rule(rule), role).model_copy(update={"layer": "model"}))
+            continue
         item = data.get(rule)
         if isinstance(item, bool):
             item = {"passed": item}
@@ -100,4 +106,4 @@ class ModelAuditor:
         except GatewayError as exc:
             return [Finding(rule="model_audit", passed=False, undecided=True, layer="model",
                             message=f"无法判定：审核模型调用失败（{cause_zh(exc.cause)}）")]
-        return parse_audit(gen.text)
+        return parse_audit(gen.text, role)
