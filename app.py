@@ -1,7 +1,8 @@
 """Debate Workbench — the home page and the app's navigation.  Run with `make run` (streamlit run app.py).
 
 The pages are the numbered files in pages/; ``ui.navigation`` registers them (with
-their titles and URL paths: /Setup, /Live?id=…, /Outcome?id=…, /Archive, /Coverage).
+their titles and URL paths: /Setup, /Live?id=…, /Outcome?id=…, /Archive, /Coverage,
+/Present?id=…, /Compare?a=…&b=…).
 """
 
 import streamlit as st
@@ -31,25 +32,42 @@ def home() -> None:
         st.code(str(arc.path), language=None)
         st.caption(_("Set DEBATE_ARCHIVE to use another file."))
 
-    st.subheader(_("Pages"))
-    ui.nav_links()
+    start, hint = st.columns([1, 3], vertical_alignment="center")
+    with start:  # the way in, whatever the archive holds
+        ui.page_link("setup", _("Start a debate"), icon="▶️")
+    hint.caption(_("Choose a protocol, a topic and who speaks; the offline engine needs no key and runs in seconds."))
 
     st.subheader(_("Recent debates"))
     recent = views.recent_debates(arc, limit=10)
     if recent.empty:
         st.info(_("No debate in the archive yet: start one in Setup (the offline engine needs no key)."))
-        ui.page_link("setup", _("Start a debate"))
-        return
-    ui.table(recent, hide_index=True, width="stretch",
-             column_config={"cost": st.column_config.NumberColumn(format="$%.4f")})
-    for row in recent.head(5).itertuples(index=False):
-        c1, c2, c3 = st.columns([6, 1, 1])
-        c1.markdown(f"{views.safe_code(row.id)} · {views.status_text(row.status)} · "
-                    f"{views.safe_inline(str(row.topic))}")
-        with c2:
-            ui.link_to("live", row.id, _("Live"))
-        with c3:
-            ui.link_to("outcome", row.id, _("Outcome"))
+    else:
+        recent_list(recent)
+
+    st.subheader(_("Pages"))
+    ui.nav_links()
+
+
+def recent_list(recent) -> None:
+    """The newest debates once, as a table; below it, the links of the ticked row (else of the newest)."""
+    st.caption(_("Tick a row to open another debate below."))
+    picked = ui.table(recent, hide_index=True, width="stretch", on_select="rerun", selection_mode="single-row",
+                      key="home-recent", column_config={"cost": st.column_config.NumberColumn(format="$%.4f")})
+    rows = [r for r in (getattr(getattr(picked, "selection", None), "rows", None) or []) if 0 <= r < len(recent)]
+    row = recent.iloc[rows[0] if rows else 0]
+    which = _("Ticked") if rows else _("Newest")
+    with st.container(border=True, key="home-open"):
+        st.markdown(f"**{which}** · {views.safe_code(row['id'])} · {views.status_text(row['status'])} · "
+                    f"{views.safe_inline(str(row['topic']))}")
+        cols = st.columns(4)
+        with cols[0]:
+            ui.link_to("outcome", row["id"], _("Outcome"))
+        with cols[1]:
+            ui.link_to("live", row["id"], _("Live"))
+        with cols[2]:
+            ui.link_to("present", row["id"], _("Present"))
+        with cols[3]:
+            ui.link_with("compare", _("Compare with…"), a=row["id"])
 
 
 ui.navigation(home).run()

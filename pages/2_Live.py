@@ -8,17 +8,6 @@ from webapp.i18n import N_, _
 POLL_SECONDS = 0.7
 
 
-def pick_debate() -> None:
-    st.info(_("No debate chosen: start one in Setup, or open one below (the id goes into the URL as ?id=…)."))
-    recent = views.recent_debates(ui.archive(), limit=20)
-    if recent.empty:
-        ui.page_link("setup", _("Start a debate"))
-        return
-    for row in recent.itertuples(index=False):
-        ui.link_to("live", row.id, f"{views.safe_inline(row.id)} · {views.status_text(row.status)} · "
-                                   f"{views.safe_inline(str(row.topic)[:60])}")  # a page link's label is Markdown
-
-
 def controls(view: views.LiveView, debate_id: str) -> None:
     mgr = ui.jobs()
     c1, c2, c3, c4 = st.columns(4)
@@ -71,9 +60,8 @@ def body(debate_id: str, polling: bool) -> None:
 
 @ui.page(N_("Live"), "📡")
 def live() -> None:
-    debate_id = ui.current_id()
+    debate_id = ui.current_id() or ui.choose_debate("live")  # the same picker as Outcome's
     if not debate_id:
-        pick_debate()
         return
     first = views.live_view(ui.archive(), ui.jobs(), debate_id)
     ui.debate_header(first.debate)

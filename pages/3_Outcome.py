@@ -8,21 +8,6 @@ from webapp import ui, views
 from webapp.i18n import N_, _, ngettext
 
 
-def pick_debate() -> str:
-    recent = views.recent_debates(ui.archive(), limit=50)
-    if recent.empty:
-        st.info(_("The archive has no debate yet: start one in Setup."))
-        ui.page_link("setup", _("Start a debate"))
-        return ""
-    labels = {row.id: f"{row.id} · {row.protocol} · {views.status_text(row.status)} · {row.topic[:60]}"
-              for row in recent.itertuples(index=False)}
-    chosen = st.selectbox(_("Debate"), list(labels), format_func=labels.get, index=None,
-                          placeholder=_("choose a debate (or open one from the Archive page)"), key="pick")
-    if chosen:
-        st.query_params["id"] = chosen
-    return chosen or ""
-
-
 def observation(ov: views.OutcomeView) -> None:
     """The seed's closing section, exactly: its heading (``### 教内余争 — 中立观察``) and its three bullets."""
     st.markdown(f"### {ov.heading}")
@@ -155,7 +140,7 @@ def downloads(arc, debate) -> None:
 @ui.page(N_("Outcome"), "🏁")
 def outcome() -> None:
     arc = ui.archive()
-    debate_id = ui.current_id() or pick_debate()
+    debate_id = ui.current_id() or ui.choose_debate("outcome")  # the same picker as Live's
     if not debate_id:
         return
     debate = arc.get_debate(debate_id)
@@ -163,12 +148,16 @@ def outcome() -> None:
         ui.goto("present", debate.id)  # ?present=1: the projector view of the same debate
     ov = views.outcome_view(debate, arc)
     ui.debate_header(debate)
-    c1, c2, c3 = st.columns([4, 1, 1])
+    c1, c2, c3, c4, c5 = st.columns([3, 1, 1, 1, 1], vertical_alignment="center")
     c1.caption(views.safe_inline(ov.headline))
     with c2:
         ui.link_to("present", debate.id, _("Present"))
     with c3:
         ui.link_to("live", debate.id, _("Open in Live"))
+    with c4:
+        ui.link_with("compare", _("Compare with…"), a=debate.id)
+    with c5:
+        ui.copy_link("outcome", id=debate.id)
     speeches(ov)
     st.divider()
     closing(ov, debate)

@@ -63,15 +63,6 @@ def filter_options(archive: Any) -> dict[str, list[str]]:
     return out
 
 
-# Strings the Archive no longer shows, kept marked until the next catalog update (pybabel update
-# drops them): the catalogs and the code must agree meanwhile (tests/test_i18n.py).
-RETIRED = (N_("value"), N_("variable"), N_("count"),
-           N_("No per-judge judgment yet: import a debate benchmark checkout (below) or judge trials to compare "
-              "models and judges here."),
-           N_("No judged debate with a verdict yet. Topic debates and trials are rated here; a batch with "
-              "`tournament: true` and `swap: true` rates models fairly (docs/batch.md). Debates judged by a panel "
-              "(an imported benchmark) are rated under Judges and matchups."))
-
 SIDES = ("pro", "con")
 WINNERS = ("pro", "con", "draw")
 SIDE_NAMES = {"pro": N_("PRO"), "con": N_("CON")}

@@ -15,6 +15,7 @@ from debate_core.analysis.ledger import build_ledger
 from debate_core.io.exporters import export_debate
 from debate_core.models import Debate
 from debate_core.protocols import registry
+from debate_core.checks.registry import label as rule_label_in, rule_names
 from debate_core.render.master import (MODEL_LAYER_ZH, SPEECH_STATUS_ZH, citation_marks, mark_text, rule_label,
                                        speech_clean, speech_verdict, status_zh)
 from debate_core.render.judged import incomplete_line, summary_text
@@ -23,8 +24,8 @@ from debate_core.render.safe import neutral_debate
 from webapp.i18n import N_, _
 from webapp.views.common import SpeechView, is_chinese, plot_frame, speech_views, status_text
 
-CHECK_RULES = (N_("length"), N_("citation"), N_("ammo"), N_("restatement"), N_("no_verdict"), N_("no_dialogue"),
-               N_("hygiene"))
+# the deterministic rules, in the order they run: read from the rule registry (debate_core.checks.registry)
+CHECK_RULES = rule_names()
 MARKS_COLUMN_ZH = "引文核对"
 
 
@@ -32,6 +33,8 @@ def _cell(f, clean: bool) -> str:
     """One finding in the checks table: ✓ only when the whole speech passed; ✗ failed; ? undecided."""
     if f is None:
         return "—"
+    if not getattr(f, "applies", True):  # not applicable is never a pass
+        return "不适用"
     if f.undecided:
         return f"? {f.message}".strip()
     if not f.passed:
@@ -67,7 +70,7 @@ def checks_table(debate: Debate):
                 rules.append(f.rule)
     has_model = any(f.layer == "model" for s in debate.rounds for f in s.findings)
     has_marks = any(citation_marks(s.findings) for s in debate.rounds)
-    name = rule_label if zh else (lambda r: r)
+    name = rule_label if zh else (lambda r: rule_label_in(r, "en"))
     head = ["轮次", "发言者", "角色", "状态", "重试", "结果"] if zh else \
         [N_("round"), N_("speaker"), N_("role"), N_("status"), N_("retries"), N_("result")]
     marks_column = MARKS_COLUMN_ZH if zh else N_("quotes")
