@@ -1,6 +1,10 @@
 """Present: a projector view of one debate, revealed round by round in large type, with Previous / Next
 (← / → on the keyboard) and a step counter, and no metadata; the observation or the verdict is the last
-step.  A debate still running shows the rounds that exist so far, read again on every step.  ?id=…&step=…"""
+step.  A debate still running shows the rounds that exist so far, read again on every step.  ?id=…&step=…
+
+The audience vote (Oxford style) sits behind the "Audience vote" switch below the debate: the presenter
+opens the vote before the debate and the one after it, each with its short link and QR code to the Vote
+page (pages/8_Vote.py); the last step shows the opinion shift as a chart once anyone has voted."""
 
 import streamlit as st
 
@@ -83,6 +87,55 @@ def controls(view, step: int) -> None:
               shortcut="Right", type="primary", width="stretch")
 
 
+def vote_action(debate_id: str, phase: str, what: str, sides: list[str]) -> None:
+    if what == "close":
+        ui.archive().close_vote(debate_id, phase)
+    else:  # opening one phase closes the other
+        ui.archive().open_vote(debate_id, phase, sides)
+
+
+def browser_url() -> str | None:
+    try:
+        return st.context.url
+    except Exception:  # noqa: BLE001 - no browser (AppTest)
+        return None
+
+
+def vote_panel(view) -> None:
+    """The presenter's vote controls behind a switch (off, the projector shows the debate alone; on by
+    itself while a phase is open): per phase its state, Open / Close, and while open its link and QR code."""
+    state = ui.archive().vote_state(view.debate.id)
+    if not st.toggle(_("Audience vote"), value=any(s.is_open for s in state.values()), key="present-vote"):
+        return
+    base = views.vote.base_url(browser_url(), [label for _p, label, _i in ui.PAGES.values()])
+    sides = [k for k, _n in views.vote.side_options(view.debate)]
+    for phase, col in zip(views.vote.PHASES, st.columns(2)):
+        s = state[phase]
+        with col:
+            st.subheader(_(views.vote.PHASE_TITLES[phase]), anchor=False)
+            st.caption(views.vote.status_line(s))
+            what, label = views.vote.action(s)
+            col.button(label, key=f"present-vote-{phase}", on_click=vote_action,
+                       args=(view.debate.id, phase, what, sides), type="primary" if what == "open" else "secondary")
+            if s.is_open:
+                link = views.vote.vote_link(base, view.debate.id, phase)
+                st.image(views.vote.qr_svg(link), width=300)
+                st.code(link, language=None, wrap_lines=True)
+    st.button(_("Refresh the count"), key="present-vote-refresh")
+
+
+def shift_chart(view) -> None:
+    """The opinion shift (each side's share before and after), once anyone has voted."""
+    state = ui.archive().vote_state(view.debate.id)
+    if not views.vote.has_votes(state):
+        return
+    st.subheader(_("Opinion shift"), anchor=False)
+    st.plotly_chart(views.vote.shift_figure(view.debate, state), key="present-shift",
+                    config={"displayModeBar": False})
+    for line in views.vote.shift_lines(view.debate, state):
+        big(views.safe_inline(line))
+
+
 @ui.page(N_("Present"), "📽️", show_title=False, sidebar="collapsed")
 def present() -> None:
     debate_id = ui.current_id() or pick_debate()
@@ -103,7 +156,10 @@ def present() -> None:
             show_outcome(view.outcome)
         else:
             show_round(current)
+        if step == view.total:
+            shift_chart(view)
     st.divider()
+    vote_panel(view)
     if view.running:
         st.caption(_("The debate is still running: Next shows the rounds that have arrived since."))
     ui.link_to("outcome", view.debate.id, _("Back to the outcome"))

@@ -28,6 +28,8 @@ import streamlit as st
 from webapp import i18n, views
 from webapp.i18n import N_, _
 from webapp.views import present as _present  # noqa: F401 - views.present, the view of pages/6_Present.py
+from webapp.views import compare as _compare  # noqa: F401 - views.compare, the view of pages/7_Compare.py
+from webapp.views import vote as _vote  # noqa: F401 - views.vote, the view of pages/8_Vote.py and the vote on Present
 
 PAGES = {
     "setup": ("pages/1_Setup.py", N_("Setup"), "🛠️"),
@@ -37,6 +39,9 @@ PAGES = {
     "coverage": ("pages/5_Coverage.py", N_("Coverage"), "🧭"),
     "present": ("pages/6_Present.py", N_("Present"), "📽️"),
 }
+# Compare is registered beside the list (not inside it), with its Home blurb in nav_links
+PAGES["compare"] = ("pages/7_Compare.py", N_("Compare"), "⚖️")
+PAGES["vote"] = ("pages/8_Vote.py", N_("Vote"), "🗳️")  # the room's page of Present's audience vote
 
 
 def pack_picker(key: str, help_text: str = ""):
@@ -68,6 +73,7 @@ def load_secrets() -> None:
 
 def navigation(home: Callable[[], None]):
     """The app's pages: ``home`` (app.py) first, then the numbered files in pages/."""
+    _leave_pages_folder_mode()  # the home page reached through Streamlit's pages/ folder mode (AppTest)
     load_secrets()
     i18n.init()
     i18n.selector()
@@ -154,6 +160,24 @@ def guard(where: str = "") -> Iterator[None]:
         show_error(exc, where)
 
 
+def _leave_pages_folder_mode() -> bool:
+    """Whether this run came through Streamlit's pages/ folder mode (and leaves it for good).
+
+    Until app.py has called ``st.navigation`` once in the server's process, Streamlit treats pages/
+    as a multipage folder: a first visit through a deep link (/Outcome?id=…) runs the page file alone,
+    with the folder's raw sidebar (its home named "app") and no language selector.  The flag is the
+    process's; once off, every run goes through app.py and its navigation.  AppTest sets it again before
+    each of its runs (its switch_page runs the page file alone): left as it is there, or every run would
+    restart and lose its clicks."""
+    from streamlit import config
+    from streamlit.runtime.pages_manager import PagesManager
+
+    if not PagesManager.uses_pages_directory or config.get_option("global.appTest"):
+        return False
+    PagesManager.uses_pages_directory = False
+    return True
+
+
 def page(title: str, icon: str = "", *, layout: str = "wide", show_title: bool = True,
          sidebar: str = "auto") -> Callable:
     """Decorator for a page body: page config, title (unless ``show_title`` is off: the projector view
@@ -162,7 +186,9 @@ def page(title: str, icon: str = "", *, layout: str = "wide", show_title: bool =
     def wrap(body: Callable[[], Any]) -> Callable[[], None]:
         @functools.wraps(body)
         def run() -> None:
-            i18n.init()  # again: a page may run without app.py (AppTest's switch_page before a first run)
+            if _leave_pages_folder_mode():  # a first visit through a deep link: the same URL through app.py,
+                st.rerun()  # so the sidebar is ours (Home, the language selector), as on every other run
+            i18n.init()
             shown = _(title)
             st.set_page_config(page_title=f"{shown} · {_('Debate Workbench')}", page_icon=icon or "💬",
                                layout=layout, initial_sidebar_state=sidebar)
@@ -182,12 +208,14 @@ def nav_links() -> None:
               "outcome": _("observation or verdict, checks, downloads"),
               "archive": _("filters, charts, read-only SQL, import"),
               "coverage": _("who has ammunition against whom"),
-              "present": _("a debate round by round on a projector, in large type")}
+              "present": _("a debate round by round on a projector, in large type"),
+              "compare": _("two debates side by side, round by round")}
     cols = st.columns(len(PAGES))
     for col, (key, (path, label, icon)) in zip(cols, PAGES.items()):
         with col:
             st.page_link(path, label=_(label), icon=icon, query_params=i18n.params())
-            st.caption(blurbs[key])
+            if blurbs.get(key):
+                st.caption(blurbs[key])
 
 
 def page_link(key: str, label: str, icon: str = "") -> None:
@@ -199,6 +227,60 @@ def page_link(key: str, label: str, icon: str = "") -> None:
 def link_to(key: str, debate_id: str, label: str, icon: str = "") -> None:
     path = PAGES[key][0]
     st.page_link(path, label=label, icon=icon or PAGES[key][2], query_params=i18n.params(id=debate_id))
+
+
+def link_with(key: str, label: str, icon: str = "", **params: str | None) -> None:
+    """A link to a page with the given query params (None dropped) and the language."""
+    path = PAGES[key][0]
+    st.page_link(path, label=label, icon=icon or PAGES[key][2], query_params=i18n.params(**params))
+
+
+def share_url(key: str, **params: str | None) -> str:
+    """The shareable address of a page with ``params`` and the language: the browser's own address
+    (``st.context.url``, its scheme, host and port) with the page's path, else the path alone."""
+    from urllib.parse import urlencode, urlsplit, urlunsplit
+
+    path = "/" + PAGES[key][1]
+    query = urlencode(i18n.params(**params))
+    try:
+        base = st.context.url or ""
+    except Exception:  # noqa: BLE001 - no browser (AppTest, bare mode)
+        base = ""
+    if not base:
+        return f"{path}?{query}"
+    parts = urlsplit(base)
+    root = parts.path.rstrip("/")
+    for known in (v[1] for v in PAGES.values()):  # the app may sit under a prefix: keep it, replace the page
+        if root.endswith("/" + known):
+            root = root[: -len(known) - 1]
+            break
+    return urlunsplit((parts.scheme, parts.netloc, root + path, query, ""))
+
+
+def copy_link(key: str, **params: str | None) -> None:
+    """"Copy link": a popover with the page's shareable address in a code block (its copy button
+    puts it on the clipboard); no script of ours, only Streamlit widgets."""
+    with st.popover(_("🔗 Copy link")):
+        st.caption(_("The address of this page, to share: the copy button at the right of the box copies it."))
+        st.code(share_url(key, **params), language=None, wrap_lines=True)
+
+
+def choose_debate(key: str, limit: int = 50) -> str:
+    """What a one-debate page (Live, Outcome) shows without ``?id=``, the same on each: what is missing,
+    a picker of the newest debates and the way to start one; the chosen id goes into the URL."""
+    from webapp.views.compare import choice_label
+
+    st.info(_("No debate chosen: pick one below, open one from the Archive page, or start one in Setup."))
+    recent = views.recent_debates(archive(), limit=limit)
+    chosen = None
+    if not recent.empty:
+        labels = {row.id: choice_label(row) for row in recent.itertuples(index=False)}
+        chosen = st.selectbox(_("Debate"), list(labels), format_func=labels.get, index=None,
+                              placeholder=_("choose a debate (or open one from the Archive page)"), key=f"{key}-pick")
+    page_link("setup", _("Start a debate"))
+    if chosen:
+        st.query_params["id"] = chosen
+    return chosen or ""
 
 
 def goto(key: str, debate_id: str | None = None) -> None:

@@ -15,7 +15,9 @@ CLI and notebooks query.  It is composed of:
   (:mod:`~debate_core.archive.text_index`);
 * :mod:`~debate_core.archive.queries`: the analytic reads and the SQL box
   (:mod:`~debate_core.archive.sql_guard`);
-* :mod:`~debate_core.archive.labels`: the argument ledger's cached model labels.
+* :mod:`~debate_core.archive.labels`: the argument ledger's cached model labels;
+* :mod:`~debate_core.archive.votes`: a presented debate's audience vote (before / after, one vote
+  per device per phase).
 
 Crash safety: a running debate records its writer (pid, host, process start
 time) and a heartbeat; :meth:`Archive.mark_interrupted` flips running debates
@@ -35,12 +37,13 @@ from debate_core.archive.migrations import MIGRATIONS, SCHEMA_VERSION
 from debate_core.archive.queries import Queries
 from debate_core.archive.reads import Reads
 from debate_core.archive.recorder import ArchiveRecorder
+from debate_core.archive.votes import PHASES, UNDECIDED, AudienceVotes, PhaseState, VoteRefused
 from debate_core.archive.sql_guard import check_readonly_sql, run_readonly_sql
 from debate_core.errors import ArchiveError, SqlRefused
 from debate_core.scrub import scrub
 
 
-class Archive(Connection, Reads, Queries, ArchiveRecorder, LedgerLabels):
+class Archive(Connection, Reads, Queries, ArchiveRecorder, LedgerLabels, AudienceVotes):
     """A debate archive in one DuckDB file.  Safe to share between threads."""
 
     def __init__(self, path: str | Path, *, lock_timeout: float = LOCK_TIMEOUT, create: bool = True):
@@ -69,4 +72,5 @@ def open_archive(path: Optional[str | Path] = None, *, create: bool = True,
 
 __all__ = ["Archive", "ArchiveError", "SqlRefused", "open_archive", "run_readonly_sql", "check_readonly_sql",
            "scrub", "SCHEMA_VERSION", "MIGRATIONS", "DEFAULT_ARCHIVE", "REPO_ROOT", "LOCK_TIMEOUT",
-           "default_archive_path", "process_alive", "writer_identity"]
+           "default_archive_path", "process_alive", "writer_identity",
+           "PHASES", "UNDECIDED", "PhaseState", "VoteRefused"]

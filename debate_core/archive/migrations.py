@@ -1,4 +1,4 @@
-"""The archive's schema: migrations v1..v12, applied in order, and the version checks.
+"""The archive's schema: migrations v1..v13, applied in order, and the version checks.
 
 Each migration is ``(number, what it adds, steps)``; a step is one SQL statement, or a
 function of the connection for a step that needs data (v3 numbers the stored speeches).
@@ -15,7 +15,7 @@ from typing import Optional
 from debate_core.archive.values import now
 from debate_core.errors import ArchiveError
 
-SCHEMA_VERSION = 12
+SCHEMA_VERSION = 13
 
 _V1 = [
     """CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR)""",
@@ -207,6 +207,16 @@ _V12 = [
         claimed_at TIMESTAMP, heartbeat_at TIMESTAMP)""",
 ]
 
+_V13 = [
+    # the audience vote of a presented debate (archive/votes.py): the presenter opens a phase (before / after)
+    # with the sides it offers, and closes it; a device holds one vote per phase (a second one replaces it).
+    # No key constraint: every write checks and writes inside the archive's one write transaction
+    """CREATE TABLE IF NOT EXISTS vote_phases (debate_id VARCHAR NOT NULL, phase VARCHAR NOT NULL,
+        status VARCHAR NOT NULL, sides VARCHAR[], opened_at TIMESTAMP, closed_at TIMESTAMP)""",
+    """CREATE TABLE IF NOT EXISTS audience_votes (debate_id VARCHAR NOT NULL, phase VARCHAR NOT NULL,
+        device VARCHAR NOT NULL, side VARCHAR NOT NULL, voted_at TIMESTAMP)""",
+]
+
 MIGRATIONS: list[tuple[int, str, list]] = [
     (1, "debates, speeches, summaries, verdicts, observations, llm_calls", _V1),
     (2, "pack snapshot tables (packs, pack_masters, pack_sources, pack_critiques)", _V2),
@@ -220,6 +230,7 @@ MIGRATIONS: list[tuple[int, str, list]] = [
     (10, "verdict completeness: verdicts.complete and verdicts.missing (NULL for verdicts never checked)", _V10),
     (11, "the argument ledger's cached model labels (ledger_labels, ledger_label_runs)", _V11),
     (12, "batch cell claims (batch_claims): concurrent runs of one spec share its cells", _V12),
+    (13, "audience votes (vote_phases, audience_votes): one vote per device per phase, before and after", _V13),
 ]
 
 DEBATE_TABLES = ("speeches", "summaries", "observations", "verdicts", "verdict_rows", "verdict_rounds", "llm_calls",
@@ -227,6 +238,8 @@ DEBATE_TABLES = ("speeches", "summaries", "observations", "verdicts", "verdict_r
 PACK_TABLES = ("packs", "pack_masters", "pack_sources", "pack_critiques")
 SOURCE_TABLES = ("leaderboards", "model_names")
 AUDIT_TABLES = ("audits", "audit_judgments", "audit_calls")
+# a debate's audience vote: kept when the debate is written again (a re-save, an import), dropped with the debate
+VOTE_TABLES = ("vote_phases", "audience_votes")
 
 
 def stored_version(con) -> Optional[int]:

@@ -12,7 +12,7 @@ import duckdb
 import pandas as pd
 
 from debate_core.archive import text_index
-from debate_core.archive.migrations import AUDIT_TABLES, DEBATE_TABLES, PACK_TABLES, SOURCE_TABLES
+from debate_core.archive.migrations import AUDIT_TABLES, DEBATE_TABLES, PACK_TABLES, SOURCE_TABLES, VOTE_TABLES
 from debate_core.archive.values import first_line, loads, to_aware, to_utc
 from debate_core.errors import ArchiveError
 from debate_core.models import (Debate, DebateConfig, Finding, Judgment, LLMCall, Observation, Participant,
@@ -280,12 +280,13 @@ class Reads:
                 if row is None:
                     raise KeyError(f"no debate {debate_id!r} in archive {self.path}")
                 queries = {"debates": f"SELECT * FROM debates WHERE id = {_lit(debate_id)}"}
-                queries.update({t: f"SELECT * FROM {t} WHERE debate_id = {_lit(debate_id)}" for t in DEBATE_TABLES})
+                queries.update({t: f"SELECT * FROM {t} WHERE debate_id = {_lit(debate_id)}"
+                                for t in DEBATE_TABLES + VOTE_TABLES})
                 for t in PACK_TABLES:
                     queries[t] = f"SELECT * FROM {t} WHERE pack_hash = {_lit(row[0] or '')}"
             else:
                 queries = {t: f"SELECT * FROM {t}" for t in ("debates",) + DEBATE_TABLES + PACK_TABLES + AUDIT_TABLES
-                           + SOURCE_TABLES}
+                           + SOURCE_TABLES + VOTE_TABLES}
             written = []
             for table, sql in queries.items():
                 target = folder / (table + ".parquet")

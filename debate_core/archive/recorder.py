@@ -17,7 +17,7 @@ from typing import Any, Optional, Sequence
 
 from debate_core.archive.claims import BatchClaims
 from debate_core.archive.connection import FINISHED, GROUP_INTERVAL, GroupedRecorder, update_many
-from debate_core.archive.migrations import AUDIT_TABLES, DEBATE_TABLES
+from debate_core.archive.migrations import AUDIT_TABLES, DEBATE_TABLES, VOTE_TABLES
 from debate_core.archive.values import dumps, now, to_utc
 from debate_core.models import Debate, LLMCall, Pack, RoundSummary, Speech
 from debate_core.recorder import Recorder
@@ -583,7 +583,7 @@ class ArchiveRecorder(BatchClaims, Recorder):
         with self._session(write=True) as con:
             if con.execute("SELECT 1 FROM debates WHERE id = ?", [debate_id]).fetchone() is None:
                 return False
-            for table in DEBATE_TABLES:
+            for table in DEBATE_TABLES + VOTE_TABLES:
                 con.execute(f"DELETE FROM {table} WHERE debate_id = ?", [debate_id])
             con.execute("DELETE FROM debates WHERE id = ?", [debate_id])
         return True

@@ -1,6 +1,7 @@
 """Exporters: a debate record to JSON, Markdown, a notebook, an HTML page, Parquet or a debate folder.
 
-* ``json``: :func:`to_json_dict` — the Debate model plus verdict scores by label;
+* ``json``: :func:`to_json_dict` — the Debate model plus verdict scores by label (and, exported
+  from the archive, the debate's ``audience_vote`` when it had one);
   it round-trips through :mod:`debate_core.io.importers` exactly (docs/json-export.md).
 * ``md``: the protocol's own framework (its spec's ``render``, from
   :mod:`debate_core.protocols.registry`).  A master debate's Markdown lists, under each speech, its check
@@ -39,16 +40,20 @@ FORMATS = ("md", "json", "ipynb", "html", "parquet", "debate-dir")
 SLUG_LIMIT = 40
 
 
-def to_json_dict(debate: Debate) -> dict[str, Any]:
-    """The workbench's JSON export: the Debate model, plus verdict scores by label."""
+def to_json_dict(debate: Debate, votes: Optional[dict[str, Any]] = None) -> dict[str, Any]:
+    """The workbench's JSON export: the Debate model, plus verdict scores by label, plus ``audience_vote``
+    when the debate had one (``votes``: :meth:`debate_core.archive.Archive.vote_results`; an import
+    ignores it)."""
     data = debate.model_dump(mode="json")
     if debate.verdict is not None:
         data["verdict"]["scores"] = debate.verdict.scores
+    if votes:
+        data["audience_vote"] = votes
     return data
 
 
-def to_json_text(debate: Debate) -> str:
-    return json.dumps(to_json_dict(debate), ensure_ascii=False, indent=2) + "\n"
+def to_json_text(debate: Debate, votes: Optional[dict[str, Any]] = None) -> str:
+    return json.dumps(to_json_dict(debate, votes), ensure_ascii=False, indent=2) + "\n"
 
 
 # ----------------------------------------------------------------- slugs
@@ -270,8 +275,9 @@ def export_debate(archive, debate_id: str, fmt: str, out: Optional[str | Path] =
         return write_debate_dir(debate, out)
     if fmt == "md":
         text = markdown(debate, plain=plain)
-    elif fmt == "json":
-        text = to_json_text(debate)
+    elif fmt == "json":  # with the debate's audience vote, when it had one
+        votes = archive.vote_results(debate.id) if hasattr(archive, "vote_results") else None
+        text = to_json_text(debate, votes)
     elif fmt == "html":
         text = html_text(debate, ledger_of)
     else:
