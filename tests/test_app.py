@@ -333,7 +333,9 @@ def test_live_reload_or_second_tab_shows_the_same_debate(archive_path, archive):
     nothing = app("live")
     clean(nothing)
     assert "No debate chosen" in texts(nothing)
-    assert any(d.id in p.proto.label for p in nothing.get("page_link"))
+    # the same picker as Outcome's: the archive's debates to choose from, and the way to start one
+    assert any(d.id in o for o in nothing.selectbox(key="live-pick").options)
+    assert any("Start a debate" in p.proto.label for p in nothing.get("page_link"))
 
 
 def test_live_streams_tokens_from_an_llm_engine(archive_path, archive, default_pack, scripted):
