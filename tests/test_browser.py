@@ -828,13 +828,15 @@ def test_archive_tabs_in_the_browser(server, page, lang):
     page.locator('[data-testid="stDataFrame"]').first.wait_for()
     settle(page)
     assert page.get_by_role("tab", name=names[0], exact=True).get_attribute("aria-selected") == "true"
-    grid = page.locator('[data-testid="stDataFrame"]').first
-    assert ("胜方" if zh else "winner") in grid.inner_text()
+    # the grid draws on a canvas; its accessible table carries the column headers
+    header = page.locator('[data-testid="stDataFrame"] [role="columnheader"]').filter(has_text="胜方" if zh else "winner")
+    assert header.count() >= 1
     shot(page, f"archive-tab-{lang}-browse")
 
     archive_tab(page, names[1])
     page.locator(".js-plotly-plot .main-svg").first.wait_for()
-    assert page.get_by_text("基于整个档案" if zh else "Over the whole archive", exact=False).first.is_visible()
+    said = page.get_by_text("整个档案" if zh else "Over the whole archive", exact=False)  # other tabs hold it too
+    assert any(said.nth(i).is_visible() for i in range(said.count()))
     settle(page)
     shot(page, f"archive-tab-{lang}-charts")
 
@@ -858,8 +860,8 @@ def test_archive_tabs_in_the_browser(server, page, lang):
     page.get_by_role("button", name="运行查询" if zh else "Run query").click()
     alert = page.locator('[data-testid="stAlert"]').filter(has_text="Binder Error")
     alert.wait_for()
-    line = alert.inner_text().strip()
-    assert "\n" not in line and not line.startswith("SQL"), line
+    lines = [x for x in alert.inner_text().splitlines() if x.strip() and x.strip() != "⚠️"]  # the alert's icon apart
+    assert len(lines) == 1 and not lines[0].startswith("SQL"), lines
     settle(page)
     shot(page, f"archive-tab-{lang}-sql-error")
 
