@@ -24,6 +24,17 @@ def _run(pack, topic, masters=None):
     return md.run(md.prepare(DebateConfig(topic=topic, masters=list(masters or []))))
 
 
+def _pack_with_cases(tmp_path, name: str, text: str):
+    """A copy of the default pack whose only cases file is ``name`` holding ``text``."""
+    root = tmp_path / "pack"
+    shutil.copytree(DEFAULT_PACK, root)
+    folder = root / "master-debate" / "cases"
+    for f in folder.glob("*.yaml"):
+        f.unlink()
+    (folder / name).write_text(text, encoding="utf-8")
+    return root
+
+
 def _cases(pack):
     return bank_of(pack).cases
 
@@ -86,12 +97,7 @@ def test_an_objection_at_a_point_not_yet_put_is_framed_as_a_view_some_hold(defau
 
 
 def test_bad_case_entries_are_dropped_with_a_line_naming_file_and_field(tmp_path):
-    root = tmp_path / "pack"
-    shutil.copytree(DEFAULT_PACK, root)
-    folder = root / "master-debate" / "cases"
-    for f in folder.glob("*.yaml"):
-        f.unlink()
-    (folder / "mixed.yaml").write_text("""cases:
+    root = _pack_with_cases(tmp_path, "mixed.yaml", """cases:
 - id: giving/ok
   theme: giving
   question: 放生一定有功德吗？
@@ -108,7 +114,7 @@ def test_bad_case_entries_are_dropped_with_a_line_naming_file_and_field(tmp_path
   theme: giving
   question: 没有匹配词？
   match: []
-""", encoding="utf-8")
+""")
     pack = load_pack(root)
     bank = bank_of(pack)
     lines = [p for p in bank.problems if "mixed.yaml" in p]
@@ -154,12 +160,7 @@ def test_later_rounds_take_up_the_other_masters_answer_to_the_question(default_p
 
 
 def test_a_case_objection_not_between_two_answers_is_dropped(tmp_path):
-    root = tmp_path / "pack"
-    shutil.copytree(DEFAULT_PACK, root)
-    folder = root / "master-debate" / "cases"
-    for f in folder.glob("*.yaml"):
-        f.unlink()
-    (folder / "giving.yaml").write_text("""cases:
+    root = _pack_with_cases(tmp_path, "giving.yaml", """cases:
 - id: giving/ok
   theme: giving
   question: 放生一定有功德吗？
@@ -171,7 +172,7 @@ def test_a_case_objection_not_between_two_answers_is_dropped(tmp_path):
   - {by: huineng, at: yinguang, text: 仪式不是功德的秤。, source: T08n0235}
   - {by: huineng, at: xuyun, text: 他没有回答这个问题。}
   - {by: yinguang, at: huineng, text: 回向给心一个着落。, source: T48n2008}
-""", encoding="utf-8")
+""")
     bank = bank_of(load_pack(root))
     lines = [p for p in bank.problems if "giving.yaml" in p]
     assert any("objections[1]" in p and "xuyun" in p for p in lines), lines
