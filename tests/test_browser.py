@@ -830,7 +830,7 @@ def test_archive_tabs_in_the_browser(server, page, lang):
     assert page.get_by_role("tab", name=names[0], exact=True).get_attribute("aria-selected") == "true"
     # the grid draws on a canvas; its accessible table carries the column headers
     header = page.locator('[data-testid="stDataFrame"] [role="columnheader"]').filter(has_text="胜方" if zh else "winner")
-    assert header.count() >= 1
+    header.first.wait_for(state="attached")  # the grid builds its accessible table after it draws
     shot(page, f"archive-tab-{lang}-browse")
 
     archive_tab(page, names[1])

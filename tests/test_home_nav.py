@@ -5,6 +5,8 @@ The deep link as a first visit (the full sidebar, the language selector) is in t
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from tests.app_support import REPO, judged_debate, offline_debate
@@ -45,6 +47,7 @@ def test_start_path_on_an_empty_and_a_full_archive(archive_path, archive):
 
 def test_recent_debates_are_listed_once_with_the_newest_links(archive_path, archive):
     older = offline_debate(archive)
+    time.sleep(1.1)  # created_at is kept to the second: the newest is newer, not a tie
     newest = offline_debate(archive)
     at = home()
     assert len(at.dataframe) == 1
