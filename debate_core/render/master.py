@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
-from debate_core.checks import RULE_LABELS_ZH
+from debate_core.checks import RULE_LABELS_ZH, RULES
 from debate_core.models import CitationMark, Debate, Finding, Speech
 
 DISCLAIMER = "> 本对话依据历史佛教文献生成，对比旨在展现多元视角，不评判优劣。"
@@ -181,8 +181,8 @@ def speech_heading(speech: Speech, name: Optional[str] = None) -> str:
 
 CHECKS_HEADING = "附：各轮检查"
 CHECKS_NOTE = ("（每轮发言的规则检查与引证核对。✓ 只在该轮所有适用的规则都通过时出现；不适用的规则另列，不算通过。"
-               "✓ 只说明这些规则（篇幅、引证编号属于本人、复述、无裁决、无伪造对话、文面）没有查出问题，"
-               "不说明发言切题，也不说明引文内容与出处相符：「仅经号」表示只核对了编号。）")
+               "✓ 只说明这些规则（" + "、".join(RULE_LABELS_ZH[r] for r in RULES) + "）没有查出问题，"
+               "不说明发言切题（切题回应只看是否回应了对方的论点），也不说明引文内容与出处相符：「仅经号」表示只核对了编号。）")
 
 
 def render_master(debate: Debate, *, engine_line: bool = True, plain: bool = False) -> str:
