@@ -81,9 +81,10 @@ def test_two_questions_on_one_theme_are_two_debates(default_pack):
         assert s1.text != s2.text
 
 
-def test_an_objection_at_a_point_not_yet_put_is_framed_as_a_view_some_hold(default_pack):
+def test_an_objection_at_a_point_not_yet_put_is_framed_as_what_he_teaches(default_pack):
     # the first speaker's opening cannot answer anything the other side has said: a point of the
-    # other side's position is named as his school's known view, never as something he said
+    # other side's position is named as what he teaches (X所传的…一说), never as something he said,
+    # never as a view of an anonymous someone (r5: 有人 for the man in the room), never as his school
     for c in _cases(default_pack)[:12]:
         d = _run(default_pack, c.question)
         first = d.rounds[0]
@@ -91,9 +92,24 @@ def test_an_objection_at_a_point_not_yet_put_is_framed_as_a_view_some_hold(defau
         contrasts = first.plan.of("contrast")
         assert all(not p.heard for p in contrasts)
         if contrasts:
-            assert "有人主张" in first.text or "有一种看法与我不同" in first.text
+            assert f"{opp.short_name}所传的" in first.text
+        assert "有人主张" not in first.text and f"{opp.short_name}主张的" not in first.text
         assert f"{opp.short_name}一系" not in first.text  # no school named across the centuries
         assert f"{opp.short_name}的主张里有一条" not in first.text
+
+
+def test_later_rounds_take_up_first_what_the_other_side_has_put(default_pack):
+    # a 回应's own objection is at a point the other side has put (his answer to the case, or his claim
+    # once he has spoken), named as his (X主张的…这一条); no speech names him as 有人
+    for c in _cases(default_pack)[:12]:
+        d = _run(default_pack, c.question)
+        for s in d.rounds:
+            assert "有人主张" not in s.text and "有人还主张" not in s.text
+        third = d.rounds[2]
+        opp = default_pack.masters[third.plan and d.rounds[1].speaker]
+        mine = third.plan.of("contrast")
+        assert mine and mine[0].heard, (c.id, [p.kind for p in third.plan.points])
+        assert f"{opp.short_name}主张的" in third.text
 
 
 def test_bad_case_entries_are_dropped_with_a_line_naming_file_and_field(tmp_path):

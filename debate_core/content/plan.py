@@ -264,10 +264,13 @@ def _contrast(bank: ArgumentBank, speaker: str, opponent: str, theme: str, role:
     if not objs and bank.derived:  # a pack's cross_critique is aimed at the opponent, not at one theme
         objs = sorted(bank.objections(speaker, opponent), key=lambda o: o.id)
     objs = [o for o in objs if o.id not in spoken]
-    if heard:  # a point the other side has put first; the rest are framed as a view some hold
-        objs.sort(key=lambda o: o.target not in heard)
+    if role != "立论":  # only a point the other side has put in this debate: never a view nobody here holds
+        objs = [o for o in objs if heard and o.target in heard]
+    if not objs:
+        return None
     if role == "立论":
-        pick = objs[:1]
+        # one at a reason of his: the one at his claim waits for the 回应, once he has put that claim
+        pick = sorted(objs, key=lambda o: o.target.endswith("#0"))[:1]
     elif role == "回应":
         pick = objs[:1] if spoken else objs[1:2]  # without a record of R1, skip the one a 立论 takes
         if room is not None and pick and cjk_len(pick[0].text) + 10 > room:
@@ -278,6 +281,8 @@ def _contrast(bank: ArgumentBank, speaker: str, opponent: str, theme: str, role:
     else:
         spent = _claim_objection(bank, speaker, opponent, theme)
         pick = [o for o in objs if o.target.endswith("#0") and (spent is None or o.id != spent.id)][:1]
+        if not pick:  # none left at his claim: one at a point of his he has put, when there is one
+            pick = [o for o in objs if spent is None or o.id != spent.id][:1]
     return _as_contrast(bank, pick[0], heard) if pick else None
 
 
@@ -353,6 +358,8 @@ def plan_speech(bank: ArgumentBank, *, topic: str, role: str, round_no: int, spe
         for i, r in enumerate(pos.reasons[:3], start=1):
             plan.points.append(PlanPoint(kind="reason", text=r.text, ref=pos.point_id(i), gist=r.gist,
                                          source=r.source, quote=r.quote))
+        # the seed's ammo (至少引用 1 条): one objection at a point of the other side's known teaching,
+        # framed as what he teaches (X所传的…), never as something he has said in this debate
         c = _contrast(bank, speaker, opponent, choice.theme, role, spoken)
         if c is not None:
             plan.points.append(c)
@@ -363,7 +370,7 @@ def plan_speech(bank: ArgumentBank, *, topic: str, role: str, round_no: int, spe
         _plan_response(bank, plan, pos, opp, speaker, opponent, opponent_summary, spoken, heard)
         plan.points += _case_points(bank, plan, speaker, spoken)
     else:
-        _plan_synthesis(bank, plan, pos, opp, speaker, opponent, spoken, heard)
+        _plan_synthesis(bank, plan, pos, opp, speaker, opponent, spoken, heard, opponent_summary)
     _fill(bank, plan, pos, speaker, opponent, spoken, heard)
     plan.cited = _cite(plan.points)
     return plan
@@ -398,7 +405,11 @@ def _fill(bank: ArgumentBank, plan: SpeechPlan, pos: Position, speaker: str, opp
     if plan.material == "none":
         return
     used = {p.ref for p in plan.points} | {p.text for p in plan.points} | set(spoken)
-    objections = [_as_contrast(bank, o, heard) for o in _ordered(bank, speaker, opponent, plan.theme)]
+    # (those at points he has put first; any other is rendered as what he teaches, not what he said;
+    # a 立论 leaves the one at his claim for the 回应)
+    objections = [_as_contrast(bank, o, heard) for o in _ordered(bank, speaker, opponent, plan.theme)
+                  if not (plan.role == "立论" and o.target.endswith("#0"))]
+    objections.sort(key=lambda p: not p.heard)
     reasons = [PlanPoint(kind="support", text=r.text, ref=pos.point_id(i), gist=r.gist, source=r.source, quote=r.quote)
                for i, r in enumerate(pos.reasons, start=1) if plan.role != "立论" or i > 3]
     # a 立论 takes more objections first; a later round its own reasons it has not yet spoken, then objections
@@ -484,11 +495,11 @@ def _plan_response(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Opt
             # no reply in the bank: he holds the point the objection is aimed at, and says on what ground
             n = int(o.target.rsplit("#", 1)[1]) if "#" in o.target else 0
             held = pos.reasons[n - 1] if 0 < n <= len(pos.reasons) else None
+            # (its gist, not its sentence again: r5's readers found the repeated sentence answered nothing)
             plan.points.append(PlanPoint(kind="hold", text=pos.short or pos.claim, ref=pos.point_id(0), target=o.id,
                                          target_text=o.gist) if held is None else
-                               PlanPoint(kind="hold", text=_first_sentence(held.text) or held.gist,
-                                         ref=pos.point_id(n), target=o.id, target_text=o.gist,
-                                         source=held.source))
+                               PlanPoint(kind="hold", text=held.gist or _first_sentence(held.text),
+                                         ref=pos.point_id(n), target=o.id, target_text=o.gist))
     room = CEILING + 25 - estimated_length(plan) - _case_room(bank, plan, speaker, spoken)
     c = _contrast(bank, speaker, opponent, plan.theme, "回应", spoken, heard, room, plan.case)
     if c is not None:
@@ -496,7 +507,8 @@ def _plan_response(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Opt
 
 
 def _plan_synthesis(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Optional[Position], speaker: str,
-                    opponent: str, spoken: frozenset[str] = frozenset(), heard: Optional[set[str]] = None) -> None:
+                    opponent: str, spoken: frozenset[str] = frozenset(), heard: Optional[set[str]] = None,
+                    summary: str = "") -> None:
     # the pair's word to the reader is the observation's (留给读者), never a line of the master's speech
     pb = bank.pair(speaker, opponent)
     ground = [c for c in (pb.common_ground if pb else []) if c.theme == plan.theme]
@@ -506,8 +518,11 @@ def _plan_synthesis(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Op
         plan.points.append(PlanPoint(kind="opponent_stance", text=opp.claim, ref=opp.point_id(0)))
     for c in ground[:2]:
         plan.points.append(PlanPoint(kind="common", text=c.text))
-    if pos.concedes:  # what the speaker grants: his own words, never presented as shared
-        plan.points.append(PlanPoint(kind="concede", text=pos.concedes[0], ref=pos.point_id(0)))
+    # what the speaker grants, in his own words, never presented as shared; and only a grant that
+    # meets something the other side has said in this debate (its summary), never one nobody asked for
+    for c in pos.concedes[:1]:
+        if summary and len(bigrams_of(c) & bigrams_of(summary)) >= 2:
+            plan.points.append(PlanPoint(kind="concede", text=c, ref=pos.point_id(0)))
     for c in diffs[:1]:
         plan.points.append(PlanPoint(kind="difference", text=c.text, target_text=c.level))
     plan.points += _case_points(bank, plan, speaker, spoken)

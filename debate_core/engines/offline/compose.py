@@ -132,21 +132,22 @@ def _opening(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
     elif reasons:
         out.append(f"理由是：{said(me, reasons[0])}")
     out += _support(plan, me, "此外，")
-    for i, c in enumerate(plan.of("contrast")):  # the other side's position as the bank states it, not a speech
+    for i, c in enumerate(plan.of("contrast")):  # the other side's teaching as the bank states it, not a speech
         what = _named(c)
         if i == 0:
-            out.append((f"{_whose(c, opp)}{what}，对此我另有一层看法：" if what else
-                        "有一种看法与我不同，我的看法是：") + said(me, c))
+            out.append((f"{opp.short_name}所传的有{what}一说，对此我另有一层看法：" if what else
+                        f"{opp.short_name}所传的与我不同，我的看法是：") + said(me, c))
         else:
-            out.append((f"{_whose(c, opp, '还')}{what}，我也另有一层看法：" if what else "还有一层：") + said(me, c))
+            out.append((f"{opp.short_name}所传的还有{what}一说，我也另有一层看法：" if what else "还有一层：")
+                       + said(me, c))
     return "".join(out)
 
 
-def _whose(c: PlanPoint, opp: Master, also: str = "") -> str:
-    """Whose point an objection takes up: one the opponent has put in this debate is his (X主张); any other
-    is a view some hold (有人主张), neither something he is made to have said nor a school named across the
-    centuries (an earlier master cannot speak of a later one's school)."""
-    return f"{opp.short_name}{also}主张" if c.heard else f"有人{also}主张"
+def _point(c: PlanPoint, opp: Master, what: str) -> str:
+    """The opponent's point an objection takes up: one he has put in this debate is his (X主张的…这一条);
+    any other is named as what he teaches (X所传的…一说), never as something he said here, and never a
+    school named across the centuries (an earlier master cannot speak of a later one's school)."""
+    return f"{opp.short_name}主张的{what}这一条" if c.heard else f"{opp.short_name}所传的{what}一说"
 
 
 def _named(c: PlanPoint) -> str:
@@ -223,13 +224,13 @@ def _response(plan: SpeechPlan, me: Master, opp: Master) -> str:
     for p in plan.of("accept", "partly", "hold"):
         head = f"关于{bare(p.target_text)}，"
         if p.kind == "hold" and p.ref.startswith(me.slug + ":"):
-            # no reply in the bank: he says so, and names the point he keeps (its gist, not the sentence again)
-            out.append(head + f"我仍持原说：{bare(p.text)}{cite(me, p.source)}。")
+            # no reply in the bank: he keeps his point and names it (its gist), without saying it again
+            out.append(head + f"我仍持原说，所据的就是前面讲过的{bare(p.text)}这一层，不再重复。")
         else:
             out.append(head + STANCE_WORDS[p.kind] + "：" + said(me, p))
     for c in plan.of("contrast"):
         what = _named(c)
-        out.append((f"至于{_whose(c, opp)}的{what}这一条，" if what else f"对{opp.short_name}的主张，我还有一层看法：")
+        out.append((f"至于{_point(c, opp, what)}，" if what else f"对{opp.short_name}的主张，我还有一层看法：")
                    + said(me, c))
     out += _case(plan, me, "回到题目本身，我的回答是：")
     out += _support(plan, me, "我这一边还有一层根据：")
@@ -252,7 +253,7 @@ def _synthesis(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
     out += _case(plan, me, "回到题目本身，我的回答是：")
     for c in plan.of("contrast"):
         what = _named(c)
-        out.append((f"对{_whose(c, opp)}的{what}这一条，我仍有一层不能放下的看法：" if what else
+        out.append((f"对{_point(c, opp, what)}，我仍有一层不能放下的看法：" if what else
                     "我仍有一层不能放下的看法：") + said(me, c))
     for r in plan.of("reason"):
         out.append(said(me, r))
