@@ -196,3 +196,18 @@ def test_a_case_objection_not_between_two_answers_is_dropped(tmp_path):
     c = bank.case("giving/ok")
     assert [(o.by, o.at) for o in c.objections] == [("huineng", "yinguang")]
     assert c.objections_at("huineng", "yinguang")[0].target == "yinguang:giving#0"
+
+
+def test_a_question_with_no_case_is_told_so_at_the_top_and_in_the_opening(default_pack):
+    # a topic on a theme the bank has no case for: the debate argues the theme, and says so before R1
+    # instead of presenting the theme's stock debate as the answer to the concrete question
+    topic = "顿悟与渐修，到底哪个才是修行的正路？"
+    assert not bank_of(default_pack).cases_for(topic)
+    d = _run(default_pack, topic)
+    assert d.rounds[0].plan.case == ""
+    assert any("没有现成的个案回答" in w for w in d.warnings), d.warnings
+    assert "这件事本身，我不凭空作答" in d.rounds[0].text
+    # and a question the bank has a case for carries no such line
+    c = _cases(default_pack)[0]
+    d2 = _run(default_pack, c.question)
+    assert not any("个案" in w for w in d2.warnings) and "不凭空作答" not in d2.rounds[0].text

@@ -123,7 +123,7 @@ def _opening(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
         out.append(f"我所以这样答，是因为我一向主张：{bare(stance.text)}。")
     else:
         # the bank argues the theme the topic falls under: the lead says which, and never claims a fuller answer
-        lead = f"这一问落在「{plan.theme_title}」上，我在这上面的看法是："
+        lead = f"这件事本身，我不凭空作答；它落在「{plan.theme_title}」上，我在这上面的看法是："
         out.append(lead + bare(stance.text) + "。")
     reasons = plan.of("reason")
     if len(reasons) > 1:
