@@ -26,6 +26,7 @@ core path (``debate_theme``).  The summaries the offline engine writes are made 
 from __future__ import annotations
 
 import re
+import weakref
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -57,6 +58,30 @@ _FUNCTION_BIGRAMS = frozenset(
     "佛法 学佛 修行 佛教 师父 大师".split())
 
 
+_DOCS: dict[tuple[int, tuple[str, ...]], tuple[weakref.ref, dict[str, set[str]]]] = {}
+
+
+def _theme_docs(bank: ArgumentBank, who: tuple[str, ...]) -> dict[str, set[str]]:
+    """Each theme's material as content bigrams (title, question, keywords, the masters' claims and
+    reasons on it): built once per bank and pair, not on every topic."""
+    key = (id(bank), who)
+    hit = _DOCS.get(key)
+    if hit is not None and hit[0]() is bank:
+        return hit[1]
+    docs: dict[str, set[str]] = {}
+    for t in bank.themes:
+        parts = [t.title, t.question, *t.keywords]
+        for s in who:
+            pos = bank.position(s, t.id)
+            if pos is not None:
+                parts += [pos.claim, *(r.text for r in pos.reasons), *(r.gist for r in pos.reasons)]
+        docs[t.id] = bigrams_of(" ".join(parts))
+    if len(_DOCS) > 256:  # a long-lived process that loads many banks: start again rather than grow
+        _DOCS.clear()
+    _DOCS[key] = (weakref.ref(bank), docs)
+    return docs
+
+
 def nearest_theme(bank: ArgumentBank, topic: str, a: Optional[str] = None, b: Optional[str] = None,
                   min_score: float = 6.0, min_hits: int = 3) -> Optional[ThemeMatch]:
     """For a topic whose words match no theme's keywords: the theme whose own material (title, question,
@@ -70,15 +95,8 @@ def nearest_theme(bank: ArgumentBank, topic: str, a: Optional[str] = None, b: Op
     q = bigrams_of(topic) - _FUNCTION_BIGRAMS
     if not q:
         return None
-    docs: dict[str, set[str]] = {}
-    who = [a, b] if a and b else list(bank.positions)  # the pair's material, or every master's (routing)
-    for t in bank.themes:
-        parts = [t.title, t.question, *t.keywords]
-        for s in who:
-            pos = bank.position(s, t.id)
-            if pos is not None:
-                parts += [pos.claim, *(r.text for r in pos.reasons), *(r.gist for r in pos.reasons)]
-        docs[t.id] = bigrams_of(" ".join(parts))
+    who = (a, b) if a and b else tuple(bank.positions)  # the pair's material, or every master's (routing)
+    docs = _theme_docs(bank, who)
     df = {g: sum(1 for d in docs.values() if g in d) for g in q}
     best: Optional[tuple[float, ThemeMatch]] = None
     for t in bank.themes:
