@@ -211,3 +211,29 @@ def test_a_question_with_no_case_is_told_so_at_the_top_and_in_the_opening(defaul
     c = _cases(default_pack)[0]
     d2 = _run(default_pack, c.question)
     assert not any("个案" in w for w in d2.warnings) and "不凭空作答" not in d2.rounds[0].text
+
+
+def test_the_pack_synonym_table_widens_every_case_match(tmp_path):
+    # a case lists 失眠 once; the pack's table says people also say 睡不着 / 睡不好: the case matches them,
+    # a word of one character or in two groups is a problem line naming file, group and word
+    root = _pack_with_cases(tmp_path, "sleep.yaml", """cases:
+- id: fear-anxiety/t-sleep
+  theme: fear-anxiety
+  question: 总是失眠，怎么办？
+  match: [[失眠]]
+  answers:
+  - {by: ajahn-chah, text: 睡不着时看着念头来去。, source: AjahnChah:FoodForTheHeart}
+""")
+    syn = root / "master-debate" / "match-synonyms.yaml"
+    syn.write_text("groups:\n- [失眠, 睡不着, 睡不好]\n- words: [怕, 害怕]\n- [睡不好, 难眠]\n", encoding="utf-8")
+    bank = bank_of(load_pack(root))
+    assert [c.id for c in bank.cases_for("最近老是睡不着，心里很烦")] == ["fear-anxiety/t-sleep"]
+    assert [c.id for c in bank.cases_for("晚上睡不好")] == ["fear-anxiety/t-sleep"]
+    assert bank.cases_for("难眠") == []  # 睡不好 is in the first group only: its second group is left out
+    problems = [p for p in bank.problems if "match-synonyms.yaml" in p]
+    assert any("groups[1]" in p and "'怕'" in p for p in problems), problems
+    assert any("groups[2]" in p and "'睡不好'" in p and "another group" in p for p in problems), problems
+    # without the table the case matches only its own word
+    syn.unlink()
+    bank2 = bank_of(load_pack(root))
+    assert bank2.cases_for("最近老是睡不着") == [] and bank2.cases_for("总是失眠")

@@ -189,11 +189,62 @@ def _pairs(root: Path, pack: Pack, bank: ArgumentBank, problems: list[str]) -> d
     return out
 
 
+MATCH_SYNONYMS = "match-synonyms.yaml"  # in master-debate/: everyday words a case's match may also take
+
+
+def match_synonyms(root: Path, problems: list[str]) -> dict[str, list[str]]:
+    """``master-debate/match-synonyms.yaml``: ``groups:``, each a list of everyday words a reader may use
+    for one another (睡不着 / 失眠 / 睡不好).  A case's match group that holds one word of a synonym group
+    also matches on the others, so a case author lists a word once and the pack's table supplies how
+    people say it.  Returns word -> its group; a word of fewer than two characters, or in two groups,
+    is a problem line and is left out."""
+    f = root / PROTOCOL_DIR / MATCH_SYNONYMS
+    if not f.is_file():
+        return {}
+    rel = _rel(f, root)
+    data = _read_yaml(f, root, problems)
+    groups = data.get("groups") if isinstance(data, dict) else None
+    if not isinstance(groups, list):
+        if data is not None:
+            problems.append(f"{rel}: expected a mapping with a `groups` list")
+        return {}
+    out: dict[str, list[str]] = {}
+    for i, g in enumerate(groups):
+        words = g.get("words") if isinstance(g, dict) else g
+        if not isinstance(words, list):
+            problems.append(f"{rel}: groups[{i}]: expected a list of words")
+            continue
+        kept = []
+        for w in words:
+            w = str(w).strip()
+            if len(w) < 2:
+                problems.append(f"{rel}: groups[{i}]: word {w!r} is shorter than two characters; left out")
+            elif w in out:
+                problems.append(f"{rel}: groups[{i}]: word {w!r} is already in another group; left out")
+            elif w not in kept:
+                kept.append(w)
+        for w in kept:
+            out[w] = kept
+    return out
+
+
+def _widened(match: list[list[str]], synonyms: dict[str, list[str]]) -> list[list[str]]:
+    """Each match group with the synonyms of its words added (its own words first, in their order)."""
+    out = []
+    for g in match:
+        seen = list(dict.fromkeys(g))
+        for w in g:
+            seen += [x for x in synonyms.get(w, ()) if x not in seen]
+        out.append(seen)
+    return out
+
+
 def _cases(root: Path, pack: Pack, bank: ArgumentBank, problems: list[str]) -> list[Case]:
     """``master-debate/cases/*.yaml``: a ``cases:`` list each.  A case on an unknown theme or without a
     match is dropped; an answer by a master who holds no position on the case's theme, or cited to a
     source he does not list, is dropped (one problem line each)."""
     out: list[Case] = []
+    synonyms = match_synonyms(root, problems)
     folder = root / CASES_DIR
     for f in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
         rel = _rel(f, root)
@@ -217,6 +268,7 @@ def _cases(root: Path, pack: Pack, bank: ArgumentBank, problems: list[str]) -> l
             if not c.match or any(not g for g in c.match):
                 problems.append(f"{where}: match needs at least one group of words, none empty; dropped")
                 continue
+            c.match = _widened(c.match, synonyms)
             if any(k.id == c.id for k in out):
                 problems.append(f"{where}: id {c.id!r} used twice; dropped")
                 continue
@@ -251,7 +303,7 @@ def _cases(root: Path, pack: Pack, bank: ArgumentBank, problems: list[str]) -> l
 
 # A written layer is YAML that takes a few hundred ms to parse; the checked bank is kept as JSON in a
 # user cache folder, keyed by the bytes of every file it was built from and this format's version.
-BANK_CACHE_VERSION = "2"
+BANK_CACHE_VERSION = "3"
 CACHE_DIR_ENV = "DEBATE_CACHE_DIR"
 
 
@@ -260,7 +312,8 @@ def _cache_path(root: Path) -> Optional[Path]:
     import os
 
     files = sorted([root / "themes.yaml", *root.glob("master-*/arguments.yaml"), *root.glob("master-*/meta.json"),
-                    *(root / PROTOCOL_DIR / "arguments").glob("*.yaml"), *(root / CASES_DIR).glob("*.yaml")])
+                    *(root / PROTOCOL_DIR / "arguments").glob("*.yaml"), *(root / CASES_DIR).glob("*.yaml"),
+                    root / PROTOCOL_DIR / MATCH_SYNONYMS])
     h = hashlib.sha1(BANK_CACHE_VERSION.encode())
     try:
         for f in files:
