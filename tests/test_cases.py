@@ -151,8 +151,9 @@ def test_a_case_matches_only_when_every_group_is_there(default_pack, words):
 
 
 def test_later_rounds_take_up_the_other_masters_answer_to_the_question(default_pack):
-    # a case's objections at each other's answers are fired in the 回应 and the 综合, framed as what the
-    # other master holds (he gave that answer in his first speech), and they count as the round's ammo
+    # the 反驳 restates the first speaker's answer to the question as his first point (his summary carries
+    # it) and answers it with the case's objection; the 回应 fires the first speaker's objection at the
+    # second's answer; both are framed as what the other master holds, and count as the round's ammo
     seen = 0
     for c in _cases(default_pack):
         pair = choose_pair(c.question, default_pack)
@@ -161,17 +162,19 @@ def test_later_rounds_take_up_the_other_masters_answer_to_the_question(default_p
             continue
         seen += 1
         d = _run(default_pack, c.question)
-        # the first speaker's 回应 and the second speaker's 综合 (a 5-round debate gives both to the first)
+        r2 = next(s for s in d.rounds if s.role == "反驳" and s.speaker == pair.b)
         r3 = next(s for s in d.rounds if s.role == "回应" and s.speaker == pair.a)
-        r4 = next((s for s in d.rounds if s.role == "综合" and s.speaker == pair.b), None)
-        assert [p.ref for p in r3.plan.of("contrast")] == [a_at_b[0].id], c.id
+        first = r2.plan.of("restate")[0]
+        assert first.target == f"{pair.a}:{c.theme}#case" and first.target_text == c.answer(pair.a).gist, c.id
+        assert b_at_a[0].id in [p.ref for p in r2.plan.of("answer") if p.target == first.target], c.id
+        assert bare(b_at_a[0].text)[:20] in r2.text and len(r2.plan.of("restate")) <= 3
+        assert [p.ref for p in r3.plan.of("contrast")][:1] == [a_at_b[0].id], c.id
         assert bare(a_at_b[0].text)[:20] in r3.text
         b_name = default_pack.masters[pair.b].short_name
         assert f"{b_name}主张的" in r3.text or f"对{b_name}的主张" in r3.text  # his, not a view some hold
-        if r4 is not None:
-            assert [p.ref for p in r4.plan.of("contrast")] == [b_at_a[0].id], c.id
-            assert bare(b_at_a[0].text)[:20] in r4.text
-        assert all(f.passed for s in (r3, r4) if s is not None for f in s.findings if f.rule == "ammo")
+        # the 回应 takes up the objection at his own answer too: he keeps that answer and names it
+        assert b_at_a[0].id in [p.target for p in r3.plan.of("accept", "partly", "hold")], c.id
+        assert all(f.passed for s in (r2, r3) for f in s.findings if f.rule == "ammo")
     assert seen >= 1
 
 

@@ -154,7 +154,7 @@ def theme_faults(debate: Debate, pack: Pack) -> list[str]:
             # (the seed's ammo); the debate says at its top that the layer is derived
             on = on or (bank.derived and x.kind in ("contrast", "answer") and ">" in x.ref)
             case = bank.case(s.plan.case) if s.plan.case else None  # the case the topic is, under the theme
-            on = on or (x.kind in ("case", "case_then") and case is not None and case.theme == choice.theme
+            on = on or (x.kind in ("case", "case_then", "hold") and case is not None and case.theme == choice.theme
                         and x.ref.startswith(f"case:{case.id}:"))
             if not on:
                 out.append(f"R{s.round} {x.kind} {x.ref} is off the theme {choice.theme}")

@@ -30,7 +30,7 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Optional
 
-from debate_core.content.text import cjk_len, cjk_only, ngrams
+from debate_core.content.text import cjk_len, cjk_only, ngrams, personal_question
 from debate_core.content.themes import ThemeMatch, match_themes  # noqa: F401 (ThemeMatch in nearest_theme)
 from debate_core.plans import ArgumentBank, Objection, PlanPoint, Position, SpeechPlan
 
@@ -163,7 +163,8 @@ def _theme_choice(bank: ArgumentBank, topic: str, a: str, b: str, row_theme: str
     return ThemeChoice(tid, t.title if t else tid, [], "row" if row_theme else "core", holders(tid))
 
 
-def material_note(bank: ArgumentBank, choice: ThemeChoice, names: dict[str, str], topic_matched: bool) -> list[str]:
+def material_note(bank: ArgumentBank, choice: ThemeChoice, names: dict[str, str], topic_matched: bool,
+                  topic: str = "") -> list[str]:
     """The warnings a debate carries at its top about its material (Chinese, like the debate)."""
     out = []
     if choice.how == "near":
@@ -173,7 +174,7 @@ def material_note(bank: ArgumentBank, choice: ThemeChoice, names: dict[str, str]
                    "未必切中所问。")
     elif not topic_matched:
         out.append(f"⚠️ 本题没有对上人物包里的任何议题；双方改就「{choice.title}」各陈本宗宗旨，未必切中所问。")
-    elif choice.how == "topic" and bank.cases:
+    elif choice.how == "topic" and bank.cases and personal_question(topic):
         # the bank answers concrete questions (cases), but not this one: the reader is told before R1
         out.append(f"⚠️ 题中所问的具体情形，人物包里没有现成的个案回答；双方就它所属的「{choice.title}」各陈其说，"
                    "未必逐一回答题中的情形。")
@@ -456,9 +457,22 @@ def _plan_rebuttal(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Opt
         plan.points.append(PlanPoint(kind="no_answer", target=f"{opponent}:{plan.theme}#0"))
         return
     idx = restated_points(opp, summary) if nth == 0 else [0]
+    said_case = _case_said(bank, plan, opponent, summary) if nth == 0 else None
+    if said_case is not None:  # his answer to the question is the first of the three points
+        idx = [n for n in idx if n][:2]
     if summary and not all(n and _found(opp.reasons[n - 1].gist, summary) for n in idx):
         # a summary that does not carry the points' gists (a model's): restate it as it stands first
         plan.points.append(PlanPoint(kind="restate_summary", text=summary, target=opp.point_id(0)))
+    if said_case is not None:
+        case, ans, target = said_case
+        plan.points.append(PlanPoint(kind="restate", text=ans.text, target=target, target_text=ans.gist))
+        own = case.objections_at(speaker, opponent)
+        if own:
+            o = own[0]
+            plan.points.append(PlanPoint(kind="answer", text=o.text, ref=o.id, target=target, target_text=ans.gist,
+                                         gist=o.gist, source=o.source, quote=o.quote))
+        else:
+            plan.points.append(PlanPoint(kind="no_answer", target=target, target_text=ans.gist))
     used: set[str] = set()
     for n in idx:
         gist = opp.reasons[n - 1].gist if n else (opp.short or opp.claim)
@@ -491,6 +505,21 @@ def _plan_rebuttal(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Opt
                                          source=r.source, quote=r.quote))
 
 
+def case_target(opponent: str, theme: str) -> str:
+    """The point id a plan gives the opponent's answer to the case (``<slug>:<theme>#case``)."""
+    return f"{opponent}:{theme}#case"
+
+
+def _case_said(bank: ArgumentBank, plan: SpeechPlan, opponent: str, summary: str):
+    """(case, the opponent's answer, its point id) when the topic is a case he answers and his summary
+    carries that answer's gist: a 反驳 restates and answers it first."""
+    case = bank.case(plan.case) if plan.case else None
+    ans = case.answer(opponent) if case is not None else None
+    if case is None or ans is None or not ans.gist or not summary or not _found(ans.gist, summary):
+        return None
+    return case, ans, case_target(opponent, plan.theme)
+
+
 def _first_sentence(text: str) -> str:
     """The first sentence of a bank text: a hold names the ground it keeps, it does not repeat the whole."""
     return re.split(r"(?<=[。！？])", (text or "").strip())[0]
@@ -500,6 +529,10 @@ def _plan_response(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Opt
                    opponent: str, summary: str, spoken: frozenset[str] = frozenset(),
                    heard: Optional[set[str]] = None) -> None:
     aimed = bank.objections(opponent, speaker, plan.theme)
+    case = bank.case(plan.case) if plan.case else None
+    mine = case.answer(speaker) if case is not None else None
+    at_case = case.objections_at(opponent, speaker) if case is not None and mine is not None else []
+    aimed = at_case + aimed
     raised = raised_objections(aimed, summary) if summary else []
     if raised and not all(_found(o.gist, summary) for o in raised):
         plan.points.append(PlanPoint(kind="restate_summary", text=summary, target=f"{opponent}:{plan.theme}"))
@@ -513,6 +546,10 @@ def _plan_response(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Opt
             r = replies[0]
             plan.points.append(PlanPoint(kind=r.stance, text=r.text, ref=o.id, target=o.id, target_text=o.gist,
                                          gist=r.gist, source=r.source, quote=r.quote))
+        elif o in at_case and mine is not None:
+            # an objection at his answer to the question: he keeps that answer, and names it
+            plan.points.append(PlanPoint(kind="hold", text=mine.gist or _first_sentence(mine.text),
+                                         ref=f"case:{case.id}:{speaker}", target=o.id, target_text=o.gist))
         else:
             # no reply in the bank: he holds the point the objection is aimed at, and says on what ground
             n = int(o.target.rsplit("#", 1)[1]) if "#" in o.target else 0
@@ -575,7 +612,9 @@ def summary_of(plan: SpeechPlan, short_name: str, titles: dict[str, str], limit:
     if plan.material == "none":
         body = f"{short_name}：于「{plan.theme_title}」没有专门的立场，未展开。"
     elif plan.role == "立论":
-        body = f"{short_name}立{tidy(plan.short)}：" + "；".join(tidy(p.gist) for p in plan.of("reason")) + "。"
+        answer = [tidy(p.gist) for p in plan.of("case") if p.gist]
+        body = (f"{short_name}答：{answer[0]}；立" if answer else f"{short_name}立") + f"{tidy(plan.short)}：" \
+            + "；".join(tidy(p.gist) for p in plan.of("reason")) + "。"
     elif plan.role == "反驳":
         answers = [tidy(p.gist) for p in plan.of("answer")]
         own = f"另立{tidy(plan.short)}" if plan.of("reason") else ""

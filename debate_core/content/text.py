@@ -192,3 +192,13 @@ def normalize_quote(text: str) -> str:
 def ngrams(text: str, n: int) -> set[str]:
     chars = cjk_only(text)
     return {chars[i: i + n] for i in range(len(chars) - n + 1)}
+
+
+# A question about one's own situation (我…, 怎么办, a family member) rather than a doctrinal question
+# (禅宗顿悟和净土念佛，到底谁更直接？): the words that mark it.
+_PERSONAL = ("我", "怎么办", "咋办", "家里", "孩子", "老公", "老婆", "父母", "爸", "妈")
+
+
+def personal_question(topic: str) -> bool:
+    """True when ``topic`` asks about the asker's own situation (it holds 我, 怎么办, a family word)."""
+    return any(w in (topic or "") for w in _PERSONAL)

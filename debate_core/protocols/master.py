@@ -138,7 +138,8 @@ class MasterDebate:
             warnings.append(COVERAGE_WARNING)
         bank = bank_of(self.pack)
         choice = debate_theme(bank, config.topic, a.slug, b.slug, row_theme(a.slug, b.slug))
-        warnings += material_note(bank, choice, {a.slug: a.name, b.slug: b.name}, topic_matched=choice.how in ("topic", "case"))
+        warnings += material_note(bank, choice, {a.slug: a.name, b.slug: b.name},
+                                  topic_matched=choice.how in ("topic", "case"), topic=config.topic)
         model = getattr(self.engine, "name", "offline")
         debate = Debate(
             id=new_id(), protocol="master", topic=config.topic,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from debate_core.content.text import cjk_len
+from debate_core.content.text import cjk_len, personal_question
 from debate_core.content.titles import chinese_title
 from debate_core.models import Master
 from debate_core.plans import PlanPoint, SpeechPlan
@@ -58,7 +58,8 @@ OPTIONAL = ("support", "contrast")  # what a plan may lose to stay under the cei
 def fit(plan: SpeechPlan, *, topic: str, me: Master, opp: Master) -> str:
     """The speech of a plan within the length ceiling: while the rendering runs over it, the plan drops its
     last optional point (its own support first, then an extra objection, never the only one) and is
-    rendered again: its own support first, then an extra objection, then the advice on the case, and the only
+    rendered again: its own support first, then an extra objection, then the advice on the case, then (a 反驳
+    that took up the other's answer to the question) its last restated reason with its answer, and the only
     objection last, only when the speech answers the case itself.  The plan is changed in place, so the stored
     plan is what was said."""
     text = render(plan, topic=topic, me=me, opp=opp)
@@ -71,6 +72,15 @@ def fit(plan: SpeechPlan, *, topic: str, me: Master, opp: Master) -> str:
             extra = [i for i, p in enumerate(plan.points) if p.kind == "case_then"]
         if not extra and plan.of("case"):
             extra = [i for i, p in enumerate(plan.points) if p.kind == "contrast"]
+        if not extra and plan.role == "反驳":
+            # a rebuttal that took up his answer to the question as well: it answers one reason fewer
+            restated = [p for p in plan.of("restate") if p.target and not p.target.endswith("#case")]
+            if len(restated) > 1 and any(p.target.endswith("#case") for p in plan.of("restate")):
+                gone = restated[-1].target
+                plan.points = [p for p in plan.points if p.target != gone or p.kind not in ("restate", "answer", "no_answer")]
+                plan.cited = list(dict.fromkeys(p.source for p in plan.points if p.source))
+                text = render(plan, topic=topic, me=me, opp=opp)
+                continue
         if not extra:
             break
         del plan.points[extra[-1]]
@@ -123,7 +133,8 @@ def _opening(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
         out.append(f"我所以这样答，是因为我一向主张：{bare(stance.text)}。")
     else:
         # the bank argues the theme the topic falls under: the lead says which, and never claims a fuller answer
-        lead = f"这件事本身，我不凭空作答；它落在「{plan.theme_title}」上，我在这上面的看法是："
+        lead = (f"这件事本身，我不凭空作答；它落在「{plan.theme_title}」上，我在这上面的看法是：" if personal_question(topic)
+                else f"这一问落在「{plan.theme_title}」上，我在这上面的看法是：")
         out.append(lead + bare(stance.text) + "。")
     reasons = plan.of("reason")
     if len(reasons) > 1:
@@ -223,7 +234,7 @@ def _response(plan: SpeechPlan, me: Master, opp: Master) -> str:
         out.append("其中没有专门针对我所立之说的质疑，我仍持原来的主张。")
     for p in plan.of("accept", "partly", "hold"):
         head = f"关于{bare(p.target_text)}，"
-        if p.kind == "hold" and p.ref.startswith(me.slug + ":"):
+        if p.kind == "hold" and (p.ref.startswith(me.slug + ":") or p.ref.startswith("case:")):
             # no reply in the bank: he keeps his point and names it (its gist), without saying it again
             out.append(head + f"我仍持原说，所据的就是前面讲过的{bare(p.text)}这一层，不再重复。")
         else:
