@@ -10,8 +10,15 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"
-REFERENCE_PACK = SHARED / "reference" / "master-skill" / "prebuilt"
+# DEBATE_NO_REFERENCE=1 hides the upstream pack, as on a user's clone (docs/default-pack.md, "Tests without
+# the upstream pack"): every test then sees a REFERENCE_PACK that does not exist.
+REFERENCE_HIDDEN = os.environ.get("DEBATE_NO_REFERENCE", "").strip().lower() not in ("", "0", "false", "no")
+REFERENCE_PACK = SHARED / "reference" / "master-skill" / ("prebuilt-hidden-by-DEBATE_NO_REFERENCE" if REFERENCE_HIDDEN
+                                                          else "prebuilt")
 TOPIC_SAMPLE = SHARED / "reference" / "topic-debate-sample"
+# The project's own small pack in the Master-skill layout (six masters, written in our own words):
+# every test of the layout runs on it, with or without the upstream pack.
+SKILL_FIXTURE = REPO / "tests" / "fixtures" / "master-skill-mini"
 DEFAULT_PACK = REPO / "data" / "packs" / "default"
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -26,10 +33,36 @@ import tempfile as _tempfile  # noqa: E402
 os.environ.setdefault("DEBATE_WORKSPACE_ROOTS", os.pathsep.join([_tempfile.gettempdir(), str(REPO), str(REPO.parent)]))
 
 
-def need_reference() -> Path:
+def reference_present() -> bool:
+    """The upstream Master-skill pack is here and not hidden by DEBATE_NO_REFERENCE."""
+    return not REFERENCE_HIDDEN and REFERENCE_PACK.is_dir()
+
+
+UPSTREAM_ONLY = ("asserts facts of the upstream pack's own content (counts, teachings, its test cases); "
+                 "the layout itself is tested on tests/fixtures/master-skill-mini")
+
+
+def need_reference(why: str = UPSTREAM_ONLY) -> Path:
+    """The upstream pack's folder, or a skip naming why the test needs it."""
+    if REFERENCE_HIDDEN:
+        pytest.skip(f"upstream pack hidden by DEBATE_NO_REFERENCE: {why}")
     if not REFERENCE_PACK.is_dir():
-        pytest.skip("reference pack ../shared/reference/master-skill/prebuilt is absent in this checkout")
+        pytest.skip(f"upstream pack ../shared/reference/master-skill/prebuilt is absent: {why}")
     return REFERENCE_PACK
+
+
+SAME_ON_FIXTURE = "this run is the upstream one; the same test runs on the fixture pack (the [fixture] case)"
+# The Master-skill packs a layout test runs on: the fixture always, the upstream pack only where it is present
+# (on a user's clone a [reference] case would be a skip that says nothing the fixture run does not).
+SKILL_PACKS = (["reference"] if reference_present() else []) + ["fixture"]
+
+
+def need_masters(pack, *slugs: str) -> None:
+    """Skip when ``pack`` lacks one of ``slugs`` (the mini fixture holds six masters, not fifteen)."""
+    missing = [s for s in slugs if s not in pack.masters]
+    if missing:
+        pytest.skip(f"pack {pack.name!r} has no master {', '.join(missing)}: the case is about a master "
+                    "outside it")
 
 
 @pytest.fixture(scope="session")
@@ -40,18 +73,45 @@ def reference_pack():
 
 
 @pytest.fixture(scope="session")
+def skill_fixture_pack():
+    """tests/fixtures/master-skill-mini, loaded: present in every checkout."""
+    from debate_core.content.packs import load_pack
+
+    return load_pack(SKILL_FIXTURE)
+
+
+@pytest.fixture(scope="session")
 def default_pack():
     from debate_core.content.packs import load_pack
 
     return load_pack(DEFAULT_PACK)
 
 
-@pytest.fixture(params=["default", "reference"])
+@pytest.fixture(params=["default", *SKILL_PACKS])
 def any_pack(request):
     if request.param == "default":
         return request.getfixturevalue("default_pack")
-    need_reference()
+    if request.param == "fixture":
+        return request.getfixturevalue("skill_fixture_pack")
+    need_reference(SAME_ON_FIXTURE)
     return request.getfixturevalue("reference_pack")
+
+
+@pytest.fixture(params=SKILL_PACKS)
+def skill_pack(request):
+    """A loaded pack in the Master-skill layout: the upstream one when present, and always the fixture."""
+    if request.param == "fixture":
+        return request.getfixturevalue("skill_fixture_pack")
+    need_reference(SAME_ON_FIXTURE)
+    return request.getfixturevalue("reference_pack")
+
+
+@pytest.fixture(params=SKILL_PACKS)
+def skill_pack_path(request) -> Path:
+    """The folder of a pack in the Master-skill layout (for copies and the CLI), as :func:`skill_pack`."""
+    if request.param == "fixture":
+        return SKILL_FIXTURE
+    return need_reference(SAME_ON_FIXTURE)
 
 
 @pytest.fixture

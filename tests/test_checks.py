@@ -16,11 +16,12 @@ SUMMARY = "印光立持名念佛：末法根机陋劣，仗佛力往生最稳当
 
 
 @pytest.fixture
-def ctx(reference_pack):
-    m = reference_pack.masters
+def ctx(skill_pack):
+    """慧能 answering 印光 on a pack in the Master-skill layout: the upstream one, and always the fixture."""
+    m = skill_pack.masters
     return CheckContext(speaker=m["huineng"], opponent=m["yinguang"], role="反驳",
                         ammo=m["huineng"].ammo_against("yinguang"), opponent_summary=SUMMARY,
-                        pack_source_ids=reference_pack.all_source_ids(), pack=reference_pack)
+                        pack_source_ids=skill_pack.all_source_ids(), pack=skill_pack)
 
 
 @pytest.fixture
@@ -53,8 +54,10 @@ def test_citations_must_be_the_speakers_own(ctx):
     assert not check_citations("如 T99n9999 所说。", ctx).passed  # invented id
     f = check_citations("没有任何出处。", ctx)
     assert not f.passed and "没有出处" in f.message
-    f = check_citations("参 Lam-rim-chen-mo。", ctx)  # another master's non-CBETA id
-    assert not f.passed and "Lam-rim-chen-mo" in f.message
+    # another master's non-CBETA id (宗喀巴's in the upstream pack, 阿姜查's in the fixture)
+    other = "Lam-rim-chen-mo" if "tsongkhapa" in ctx.pack.masters else "AjahnChah:LivingDhamma"
+    f = check_citations(f"参 {other}。", ctx)
+    assert not f.passed and other in f.message
 
 
 def test_the_title_must_name_the_cited_source(ctx):
@@ -132,7 +135,8 @@ def test_restatement_first(ctx):
 def _boundary_cases(kind):
     path = REFERENCE_PACK / "master-debate" / "tests" / "fidelity.jsonl"
     if not path.is_file():
-        pytest.skip("reference fidelity.jsonl absent")
+        pytest.skip("the boundary phrases are the upstream pack's own test cases "
+                    "(master-debate/tests/fidelity.jsonl), absent or hidden by DEBATE_NO_REFERENCE")
     cases = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
     return [p for c in cases if c.get("boundary") in kind for p in c["must_not_contain"]]
 
@@ -168,7 +172,13 @@ def test_verdict_traps_pass(text, ctx):
 
 
 def test_fabricated_dialogue_refused(ctx):
+    from debate_core.content.aliases import default_aliases
+
+    # the upstream boundary cases name its masters; a pack knows the names of its own masters only
+    outside = [n for slug, names in default_aliases().items() if slug not in ctx.pack.masters for n in names]
     for p in _boundary_cases({"no_fabricated_dialogue"}):
+        if any(n in p for n in outside):
+            continue
         assert not check_no_dialogue(f"当时{p}：“……”", ctx).passed, p
     for text in ("慧能对印光说：念佛即是念心。", "慧能曰：「本来无一物。」印光答曰：「老实念佛。」",
                  "印光大师曾亲至曹溪与六祖论道。", "印光听罢默然。", "印光大师连连点头。", "两人相对而坐，良久无言。"):

@@ -56,12 +56,12 @@ def test_a_mark_without_a_written_title_shows_no_english(ctx):
     assert f.marks[0].title == "山中书简"
 
 
-def test_the_engine_cites_the_chinese_title_or_the_id_alone(pack, reference_pack):
+def test_the_engine_cites_the_chinese_title_or_the_id_alone(pack, skill_pack):
     from debate_core.engines.offline.compose import cite
 
     m = pack.masters["qingxi"]
     assert cite(m, "QX:Letters") == "【《山中书简》，QX:Letters】"
-    chah, mahasi = reference_pack.masters["ajahn-chah"], reference_pack.masters["mahasi-sayadaw"]
+    chah, mahasi = skill_pack.masters["ajahn-chah"], skill_pack.masters["mahasi-sayadaw"]
     assert cite(chah, "AjahnChah:FoodForTheHeart") == "【《心灵的资粮》，AjahnChah:FoodForTheHeart】"
     assert cite(mahasi, "Mahasi:ProgressOfInsight") == "【Mahasi:ProgressOfInsight】"
     for m in (chah, mahasi):

@@ -24,12 +24,18 @@ def offline(pack, topic=TOPIC, **kw):
     return md.run(md.prepare(DebateConfig(topic=topic, **kw)))
 
 
-def test_rounds_from_overrides_default_and_clamp(reference_pack):
-    assert plan_rounds(reference_pack, "tsongkhapa", "huineng", None) == (5, None)
-    assert plan_rounds(reference_pack, "huineng", "yinguang", None) == (4, None)
-    assert plan_rounds(reference_pack, "xuyun", "fazang", None) == (4, None)  # protocol default
-    assert plan_rounds(reference_pack, "huineng", "yinguang", 9)[0] == 6
-    rounds, note = plan_rounds(reference_pack, "huineng", "yinguang", 1)
+# per pack: a pair whose override is 5 rounds, and a pair with no override (the protocol default)
+ROUND_PAIRS = {"master-skill": (("tsongkhapa", "huineng"), ("xuyun", "fazang")),
+               "master-skill-mini": (("xuanzang", "kumarajiva"), ("huineng", "ajahn-chah"))}
+
+
+def test_rounds_from_overrides_default_and_clamp(skill_pack):
+    five, plain = ROUND_PAIRS[skill_pack.name]
+    assert plan_rounds(skill_pack, *five, None) == (5, None)
+    assert plan_rounds(skill_pack, "huineng", "yinguang", None) == (4, None)
+    assert plan_rounds(skill_pack, *plain, None) == (4, None)  # protocol default
+    assert plan_rounds(skill_pack, "huineng", "yinguang", 9)[0] == 6
+    rounds, note = plan_rounds(skill_pack, "huineng", "yinguang", 1)
     assert rounds == 2 and "已调整为 2 轮" in note
 
 
@@ -108,13 +114,20 @@ def test_different_topics_and_pairs_give_different_debates(default_pack):
     assert offline(default_pack).rounds[0].text == a.rounds[0].text  # deterministic
 
 
-def test_coverage_warning_when_a_direction_is_empty(reference_pack):
-    # xuyun aims critiques at yinguang and mahasi-sayadaw; fazang at xuanzang and zhiyi: none between them
-    d = offline(reference_pack, "话头与华严", masters=["xuyun", "fazang"])
+# per pack: a pair not covered both ways, and a topic for it.  Upstream, xuyun aims critiques at
+# yinguang and mahasi-sayadaw and fazang at xuanzang and zhiyi: none between them.  In the fixture,
+# huineng critiques xuanzang and xuanzang critiques only kumarajiva: one way.
+UNCOVERED = {"master-skill": (["xuyun", "fazang"], "话头与华严"),
+             "master-skill-mini": (["xuanzang", "huineng"], "唯识名相与直指本心")}
+
+
+def test_coverage_warning_when_a_direction_is_empty(skill_pack):
+    masters, topic = UNCOVERED[skill_pack.name]
+    d = offline(skill_pack, topic, masters=masters)
     assert COVERAGE_WARNING in d.warnings and d.status == "completed"
     assert render_master(d).splitlines()[2] == "> " + COVERAGE_WARNING
     assert all((s.status == "ok") == all(f.passed for f in s.findings) for s in d.rounds)
-    full = offline(reference_pack)
+    full = offline(skill_pack)
     assert COVERAGE_WARNING not in full.warnings
 
 

@@ -1,7 +1,8 @@
 """The offline engine argues from the argument bank and says only what its plan holds.
 
 Property tests over every ordered pair of the default pack and over the development topics
-(tests/fixtures/topics/dev.txt) on both packs.  What is asserted of every debate:
+(tests/fixtures/topics/dev.txt) on every pack: the default one, the upstream one when present and
+tests/fixtures/master-skill-mini.  What is asserted of every debate:
 
 - every sentence that describes the speech (理由有三, 讲了三点, 我接受, 两家都承认, 暂不辩驳 …)
   has its plan entries, and the old fixed frames that claimed engagement never appear;

@@ -130,6 +130,30 @@ def test_upstream_pack_teachings(reference_pack):
     assert {t.source_id for t in chah.teachings} >= {"AjahnChah:FoodForTheHeart", "AjahnChah:LivingDhamma"}
 
 
+def test_fixture_pack_teachings(skill_fixture_pack):
+    """The reader on the project's own Master-skill pack: the same invariants, and each kind of
+    material that pack holds (editors' notes, a URL, a sutra's words, headings) is set aside."""
+    pack = skill_fixture_pack
+    _pack_invariants(pack)
+    total = {}
+    for r in teaching_report(pack.masters.values()):
+        assert r["teachings"] >= 10, r
+        for k, v in r["set_aside"].items():
+            total[k] = total.get(k, 0) + v
+    for reason in ("editorial", "url", "quote", "meta", "fragment", "heading"):
+        assert total.get(reason, 0) > 0, reason
+    huineng = pack.masters["huineng"]
+    texts = _texts(huineng)
+    # the 坛经 is his own words: its lines under 原典 are teachings; the 金刚经's are the sutra's, set aside
+    assert "菩提本无树，明镜亦非台。" in texts
+    assert any(a.reason == "quote" and "应无所住" in a.text for a in huineng.set_aside)
+    assert {t.source_id for t in huineng.teachings} == {"T48n2008", "T08n0235", ""}  # "": the outline's
+    chah = pack.masters["ajahn-chah"]
+    assert {t.source_id for t in chah.teachings} >= {"AjahnChah:FoodForTheHeart", "AjahnChah:LivingDhamma",
+                                                      "SuttaCentral"}
+    assert all("本项目" not in t.text for m in pack.masters.values() for t in m.teachings)
+
+
 def _cli(*args):
     return subprocess.run([sys.executable, "-m", "debate_core", *args], capture_output=True, text=True, timeout=120)
 

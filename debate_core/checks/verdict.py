@@ -13,7 +13,13 @@ citation brackets are blanked first, and what the speaker attributes to someone 
   方为…之极, X 才是根本, X 不过是权宜 / 方便);
 * a recommendation that the reader choose a side (舍净归禅, 应当改修…, 与其…不如…, 不必再…,
   奉劝诸位放下佛号 — a practice may be named by its emblem);
-* a resolved "which is better" (孰优孰劣，一目了然).
+* a resolved "which is better" (孰优孰劣，一目了然; 谁优谁劣…，当然是禅宗).
+
+Classical and implicit shapes join these: a bare 胜 / 负 / 为优 closing a side's clause (此辩禅门为胜),
+two sides set one above the other across clauses (X 为优，Y 为劣; X 为上，Y 次之; X 之弊…，Y 之长…),
+a side made the standard (当以 X 为准 / 为归), a superlative by negation (没有比念佛更稳当的), marks given
+(禅宗九十分), a flaw said of a side (不得要领, 失之于简) and a rhetorical 何苦去参那…话头？.  One practice
+compared with itself (散乱的念佛不如专注的念佛) and a tradition's own order (以持名为正行) rank no side.
 
 A *side* is a school, a practice the pairings oppose, a master of the pack, or a pointer to one
 (本宗, 彼宗, 此门, 前者 …).  Negated (并非更为究竟, 无有高下) and genuinely questioning clauses
@@ -52,12 +58,12 @@ _BI = re.compile(r"(?:比起|相比于|相较于|较之)(?P<y0>[^。；：]{1,14
                  + "|".join(sorted(_ADJ_MULTI, key=len, reverse=True)) + r")|[高低深浅优劣好差胜强弱](?=了|得|出|一|些|许多|不少|很多|多))")
 # 比 Y + any quality + 得多 / 更 + a capability: 比马哈希的标记法自然得多, 比念佛的人更容易开悟
 _BI_MORE = re.compile(r"比(?!较|如|方|喻|丘|例|量|拟|照|起来)(?P<y>[^，。；：、]{1,12}?)(?:[\u4e00-\u9fff]{1,4}?(?:得多|多了|许多)"
-                      r"|(?:更|还要|更加|更为|要更)(?:容易|能|快|早|稳|易|有效|适合|直接|简单|踏实|可靠|彻底|究竟|深|高|透|契|合|得力|管用))")
+                      r"|(?:更|还要|更加|更为|要更)(?:容易|能|快|早|稳|易|有效|适合|直接|简单|踏实|可靠|彻底|究竟|深|高|透|契|合|得力|管用|远|准|清|全|细|周到|到位|切实))")
 _BI_ABLE = re.compile(r"(?:比起|相比于|相较于|较之|与[^，。；]{1,10}?相比)[^，。；]{0,14}?[，,]?[^，。；]{0,6}?"
                       r"(?:更|更加|更为|要更|还要|远|远远)(?:能够|能|足以|可以)")
 _MUCH = re.compile(r"(?P<adj>" + "|".join(sorted(_ADJ_MULTI, key=len, reverse=True))
                    + r")(?:得多|得太多|许多|不少|一截|一大截|百倍|千倍|万倍)")
-_NEAR = re.compile(_DEGREE + r"(?:接近|契合|符合|贴近|合乎|得)[^，。；]{0,6}?(?:佛意|本怀|真理|实相|佛说|圣教|经意|真意|佛心)"
+_NEAR = re.compile(_DEGREE + r"(?:接近|契合|符合|贴近|合乎|得|近)[^，。；]{0,6}?(?:佛意|本怀|真理|实相|佛说|圣教|经意|真意|佛心)"
                    + "|" + _DEGREE + r"(?:能)?(?:契合|适合|适宜|契|应|对应|切合)[^，。；]{0,4}?(?:末法|根机|时机|时代|当今|今人|众生|凡夫)")
 _DISMISS = _lx.regex("verdict.dismiss")
 _JUDGE_NOUN = _lx.pattern("verdict.judge_noun")
@@ -76,6 +82,22 @@ _READER_CHOICE = re.compile("(?:" + "|".join(READERS) + r")(?:还是|应该|应�
                            r"|(?:自然|当然|自会|自能|不难|一看便|一想便|一望便)(?:知道|明白|懂得|晓得)?(?:该)?(?:怎么|如何|怎样|该)(?:选|取舍|抉择|走)")
 _STOP_OTHER = _lx.regex("verdict.stop_other")
 _RESOLVED = _lx.regex("verdict.resolved")
+_RANK_PAIR = _lx.regex("verdict.rank_pair")
+_TAKE_AS_STANDARD = _lx.regex("verdict.take_as_standard")
+_TURN_TO = _lx.regex("verdict.turn_to")
+_READER_CHOICE_MORE = _lx.regex("verdict.reader_choice_more")
+_ANSWER_SIDE = _lx.regex("verdict.answer_side")
+_WHY_BOTHER = _lx.regex("verdict.why_bother")
+_SOLE_REFUGE = _lx.regex("verdict.sole_refuge")
+_NONE_BETTER = _lx.regex("verdict.none_better")
+_SCORE = _lx.regex("verdict.score")
+_FLAW = _lx.regex("verdict.flaw")
+
+
+@lru_cache(maxsize=32)
+def _side_beats_side(side_pattern: str) -> re.Pattern:
+    """X 胜 Y with two sides and no adverb (念佛胜参禅, 中观之学胜唯识)."""
+    return re.compile(rf"(?:{side_pattern})(?:之学|之法|之说|一门|法门)?(?:胜|胜过|压倒|强过|赢过)(?:{side_pattern})")
 
 _SUBJECTLESS = _lx.regex("verdict.subjectless")
 _NEG_MULTI = _lx.regex("verdict.neg_multi")
@@ -99,7 +121,7 @@ class VerdictHit:
 
 @lru_cache(maxsize=32)
 def _report_frame(others: str) -> re.Pattern:
-    subj = r"(?:对方|彼宗|贵宗|有人|或人|世人|论者|批评者|外人|有论者|一般人|人们|彼等|他们|彼|他"
+    subj = r"(?:对方|彼宗|贵宗|有人|或人|世人|论者|批评者|外人|有论者|一般人|人们|彼等|他们|彼|他|经中|经上|经里|经文|论中|古德|古人"
     if others:
         subj += "|" + others
     subj += ")"
@@ -113,6 +135,8 @@ def _reported_ranges(sent: str, others: Optional[re.Pattern]) -> list[tuple[int,
     out: list[tuple[int, int]] = []
     frames: list[tuple[int, int, bool]] = []  # (start, end of frame, clause-only)
     for m in _report_frame(others.pattern if others is not None else "").finditer(sent):
+        if _THEORY_NOUN.search(sent, m.start(), m.end() + 1):
+            continue  # 六祖的顿悟说，…: a theory named (顿悟说), not a report of what he says
         frames.append((m.start(), m.end(), False))
     for m in _HYPOTHETICAL.finditer(sent):
         frames.append((m.start(), m.end(), True))
@@ -134,6 +158,7 @@ def _in(ranges: list[tuple[int, int]], pos: int) -> bool:
 
 
 _LOCATIVE = _lx.regex("verdict.locative")
+_THEORY_NOUN = _lx.regex("verdict.theory_noun")
 _NOT_NEGATION = _lx.regex("verdict.not_negation")
 
 
@@ -213,6 +238,10 @@ def verdict_hits(text: str, *, extra_sides: Iterable[str] = (), others: Optional
         for m in _OUTCOME_SIDED.finditer(sent):
             accept("outcome", m, needs_side=True)
         for m in _COMPARE2.finditer(sent):
+            a, b = clause_of(m.start())
+            left, right = side.findall(sent[a:m.start()]), side.findall(sent[m.end():b])
+            if left and right and set(left) == set(right):
+                continue  # 散乱的念佛不如专注的念佛: one practice compared with itself, no side ranked
             if m.group("obj") is not None:  # 超过 / 超越: only with a side right after
                 accept("comparison", m, needs_side=True, side_window=(m.end(), m.end() + 10))
             else:
@@ -234,6 +263,9 @@ def verdict_hits(text: str, *, extra_sides: Iterable[str] = (), others: Optional
             for m in pat.finditer(sent):
                 accept("degree", m, needs_side=True)
         for m in _BI_MORE.finditer(sent):  # what 比 compares with must be a side (not 比以前专注得多)
+            compared, before_ = set(side.findall(m.group("y"))), set(side.findall(sent[:m.start()]))
+            if compared and compared <= before_:
+                continue  # 持戒清净的人，入定比持戒松懈的人容易得多: one practice against itself
             accept("degree", m, needs_side=True, side_window=(m.start("y"), m.end("y")))
         for m in _IDIOM_RANK.finditer(sent):
             accept("comparison", m, needs_side=True)
@@ -244,7 +276,13 @@ def verdict_hits(text: str, *, extra_sides: Iterable[str] = (), others: Optional
             accept("rightness", m, needs_side=True)
         for m in _DISMISS.finditer(sent):
             accept("rightness", m, needs_side=True)
+        for m in _FLAW.finditer(sent):
+            # a flaw said of a side named earlier in the sentence (唯识一家，论证虽繁，终究不得要领)
+            accept("rightness", m, needs_side=True, side_window=(0, m.end()))
         for m in _RIGHT.finditer(sent):
+            a, _b = clause_of(m.start())
+            if m.group(0) in ("为正", "为偏") and re.search(r"(?<![当应宜须])以[^，。；]{1,12}$", sent[a:m.start()]):
+                continue  # 以持名为正: a tradition's own main practice named, not a side ruled right
             if _WRONG_PATH.search(m.group(0)):
                 # a wrong path is said of whatever side the sentence names (净土行人…，方知走的是弯路)
                 accept("rightness", m, needs_side=True, side_window=(0, len(sent)))
@@ -273,6 +311,28 @@ def verdict_hits(text: str, *, extra_sides: Iterable[str] = (), others: Optional
             accept("recommendation", m, needs_side=True, check_question=False, side_window=(0, len(sent)))
         for m in _RESOLVED.finditer(sent):
             accept("outcome", m, needs_side=False, check_question=False)
+        for m in _RANK_PAIR.finditer(sent):
+            accept("comparison", m, needs_side=True, side_window=(0, len(sent)))
+        for m in _TAKE_AS_STANDARD.finditer(sent):
+            accept("rightness", m, needs_side=True, side_window=(m.start(), m.end()))
+        for m in _TURN_TO.finditer(sent):
+            accept("recommendation", m, needs_side=True, side_window=(m.end(), m.end() + 6), check_question=False)
+        for m in _side_beats_side(side.pattern).finditer(sent):
+            accept("comparison", m, needs_side=False)
+        for m in _NONE_BETTER.finditer(sent):
+            accept("degree", m, needs_side=True, side_window=(m.start(), m.end()))
+        for m in _SCORE.finditer(sent):
+            accept("comparison", m, needs_side=True, check_question=False)
+        for m in _SOLE_REFUGE.finditer(sent):
+            accept("rightness", m, needs_side=True, side_window=(0, len(sent)))
+        for m in _ANSWER_SIDE.finditer(sent):
+            accept("rightness", m, needs_side=True, side_window=(m.end(), m.end() + 6), check_question=False)
+        for m in _WHY_BOTHER.finditer(sent):
+            # 何苦去参那…话头？: the question is the recommendation; what is dropped follows it
+            accept("recommendation", m, needs_side=True, side_window=(m.start(), m.end() + 12), check_question=False,
+                   side_pat=rec_side)
+        for m in _READER_CHOICE_MORE.finditer(sent):
+            accept("recommendation", m, needs_side=True, check_question=False, side_window=(0, len(sent)))
         if limit and len(hits) >= limit:
             break
     # one hit per phrase and sentence
