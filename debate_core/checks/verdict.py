@@ -242,8 +242,8 @@ def verdict_hits(text: str, *, extra_sides: Iterable[str] = (), others: Optional
             left, right = side.findall(sent[a:m.start()]), side.findall(sent[m.end():b])
             if left and right and set(left) == set(right):
                 continue  # 散乱的念佛不如专注的念佛: one practice compared with itself, no side ranked
-            if m.group("obj") is not None:  # 超过 / 超越: only with a side right after
-                accept("comparison", m, needs_side=True, side_window=(m.end(), m.end() + 10))
+            if m.group("obj") is not None:  # 超过 / 超越: only with a side right after, in the same clause
+                accept("comparison", m, needs_side=True, side_window=(m.end(), min(m.end() + 10, b)))
             else:
                 accept("comparison", m, needs_side=True)
         for m in _DEGREE_ADJ.finditer(sent):
