@@ -243,3 +243,15 @@ def test_the_pack_synonym_table_widens_every_case_match(tmp_path):
     syn.unlink()
     bank2 = bank_of(load_pack(root))
     assert bank2.cases_for("最近老是睡不着") == [] and bank2.cases_for("总是失眠")
+
+
+# Words of any question (adverbs, question forms): a case's first match group names what the question
+# is about, so none of these may be one of its words (根本 matched 我根本不配学佛 to "what matters most").
+FUNCTION_WORDS = set("根本 一直 总是 其实 真的 到底 怎么 还是 自己 别人 觉得 知道 一定 非常 现在 每天 时候 以后 之后 什么 "
+                     "这样 如何 为什么 可以 能不能 是不是 有没有 应该 需要 一点 特别 怎样 核心 关键 问题 事情".split())
+
+
+def test_no_case_is_recognised_by_a_word_any_question_has(default_pack):
+    bad = [(c.id, sorted(set(c.match[0]) & FUNCTION_WORDS)) for c in _cases(default_pack)
+           if set(c.match[0]) & FUNCTION_WORDS]
+    assert not bad, bad
