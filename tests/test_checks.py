@@ -341,7 +341,7 @@ def test_the_registry_carries_labels_in_both_languages_and_a_scope():
         assert r.labels["zh"] and r.labels["en"] and r.requires, r.name
         assert "master" in r.protocols
     assert registry.label("restatement", "zh") == "复述" and registry.label("restatement", "en") == "restatement"
-    assert registry.label("engages", "zh") == "切题回应" and registry.label("engages", "en") == "answers the point"
+    assert registry.label("engages", "zh") == "回应论点" and registry.label("engages", "en") == "answers the point"
     assert registry.get("restatement").roles == frozenset({"反驳", "回应"}) == registry.get("engages").roles
     assert registry.in_scope("立论") == ("length", "citation", "ammo", "no_verdict", "no_dialogue", "hygiene")
     assert "engages" in registry.in_scope("反驳") and "restatement" in registry.in_scope("回应")
@@ -383,6 +383,7 @@ def test_every_hard_coded_rule_list_reads_the_registry():
     assert checks.RULE_LABELS_ZH == registry.labels_zh() and checks.RULE_LABELS_EN == registry.labels_en()
     assert check_model.audited_rules("立论") == tuple(r for r in check_model.audited_rules()
                                                      if r not in ("restatement", "engages"))
+    assert "engages" in check_model.audited_rules("反驳")  # the audit grades it too
 
 
 def test_the_model_audit_leaves_out_of_scope_rules_not_applicable():
@@ -524,3 +525,10 @@ def test_engages_reads_the_plan_of_an_offline_speech(ctx):
     other = plan.model_copy(update={"points": [plan.points[0], PlanPoint(kind="answer", target="yinguang:pure-land#1",
                                                                          text="完全不同的一段话，说的是别的事情。")]})
     assert not check_engages(text, _engage_ctx(ctx, _ENG_SUMMARY, plan=other)).passed
+
+
+def test_a_transcript_with_the_old_engages_label_reads_back_as_engages():
+    from debate_core.render.master import rule_from_label, rule_label
+
+    assert rule_label("engages") == "回应论点"
+    assert rule_from_label("回应论点") == "engages" and rule_from_label("切题回应") == "engages"

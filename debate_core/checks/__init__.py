@@ -176,7 +176,7 @@ def check_restatement(text: str, ctx: CheckContext) -> Finding:
 # ------------------------------------------------------------------ engages
 
 
-@rule("engages", label="切题回应", label_en="answers the point", roles=RESTATING_ROLES, audited=False,
+@rule("engages", label="回应论点", label_en="answers the point", roles=RESTATING_ROLES,
       requires="反驳、回应轮：复述之后的正文须针对所复述的对方论点作答（有共同的实词或其同义词，或依发言计划回应该论点），"
                "不可复述一句便转而另谈别题。")
 def check_engages(text: str, ctx: CheckContext) -> Finding:

@@ -1,4 +1,4 @@
-"""``engages`` (切题回应): in a 反驳 or 回应 the body after the restatement answers the restated point(s).
+"""``engages`` (回应论点): in a 反驳 or 回应 the body after the restatement answers the restated point(s).
 
 The restatement rule checks that the first sentence restates the opponent's summary faithfully; it says
 nothing of what follows.  A speech that echoes the summary in one sentence and then talks about

@@ -53,10 +53,15 @@ def rule_label(rule: str) -> str:
     return RULE_LABELS_ZH.get(rule, rule)
 
 
+# Labels older transcripts wrote, read back as the rule they named (切题回应 read as "on topic": renamed).
+OLD_LABELS = {"切题回应": "engages"}
+
+
 def rule_from_label(label: str) -> str:
-    """The rule id for a label written by :func:`rule_label` (unknown labels stay as they are)."""
+    """The rule id for a label written by :func:`rule_label`, or by an older version (unknown labels stay
+    as they are)."""
     back = {v: k for k, v in RULE_LABELS_ZH.items()}
-    return back.get(label, label)
+    return back.get(label, OLD_LABELS.get(label, label))
 
 
 def status_zh(status: str) -> str:
@@ -182,7 +187,7 @@ def speech_heading(speech: Speech, name: Optional[str] = None) -> str:
 CHECKS_HEADING = "附：各轮检查"
 CHECKS_NOTE = ("（每轮发言的规则检查与引证核对。✓ 只在该轮所有适用的规则都通过时出现；不适用的规则另列，不算通过。"
                "✓ 只说明这些规则（" + "、".join(RULE_LABELS_ZH[r] for r in RULES) + "）没有查出问题，"
-               "不说明发言切题（切题回应只看是否回应了对方的论点），也不说明引文内容与出处相符：「仅经号」表示只核对了编号。）")
+               "不说明发言切题（回应论点只看是否回应了对方的论点），也不说明引文内容与出处相符：「仅经号」表示只核对了编号。）")
 
 
 def render_master(debate: Debate, *, engine_line: bool = True, plain: bool = False) -> str:
