@@ -255,3 +255,23 @@ def test_no_case_is_recognised_by_a_word_any_question_has(default_pack):
     bad = [(c.id, sorted(set(c.match[0]) & FUNCTION_WORDS)) for c in _cases(default_pack)
            if set(c.match[0]) & FUNCTION_WORDS]
     assert not bad, bad
+
+
+def test_a_reworded_question_is_answered_as_the_case_it_is_named_as(default_pack):
+    # the reader's wording differs from the case's question: the opening names the question it answers,
+    # so a near question is never passed off as this one; the case's own wording needs no such line
+    c = next(c for c in _cases(default_pack) if c.id == "anger/temper-at-family")
+    topic = "孩子写作业太慢，我老是忍不住冲他发火，怎么控制？"
+    assert bank_of(default_pack).cases_for(topic)[0].id == c.id
+    first = _run(default_pack, topic).rounds[0]
+    assert f"和「{c.question}」是一类事" in first.text and "我的回答是：" in first.text
+    assert "是一类事" not in _run(default_pack, c.question).rounds[0].text
+
+
+def test_a_topic_that_matches_no_theme_is_never_said_to_fall_on_one(default_pack):
+    topic = "我想学画画，可是总画不好，怎么办？"
+    d = _run(default_pack, topic)
+    first = d.rounds[0]
+    assert not first.plan.theme_terms and not first.plan.case
+    assert "落在" not in first.text and "我的教言里没有直接的话" in first.text
+    assert any("没有对上" in w for w in d.warnings), d.warnings

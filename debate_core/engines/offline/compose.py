@@ -129,12 +129,19 @@ def _opening(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
     stance = plan.of("stance")[0]
     case = plan.of("case")
     if case:  # the bank answers this very question: the answer first, then the ground it stands on
+        if plan.case_question and bare(plan.case_question) != bare(topic):
+            # the reader's own wording: say which question the answer is to, so a near one is not passed off
+            out.append(f"这一问，和「{plan.case_question}」是一类事，我就照这一问来答。")
         out.append("我的回答是：" + said(me, case[0]))
         out.append(f"我所以这样答，是因为我一向主张：{bare(stance.text)}。")
     else:
         # the bank argues the theme the topic falls under: the lead says which, and never claims a fuller answer
-        lead = (f"这件事本身，我不凭空作答；它落在「{plan.theme_title}」上，我在这上面的看法是：" if personal_question(topic)
-                else f"这一问落在「{plan.theme_title}」上，我在这上面的看法是：")
+        if not plan.theme_terms:  # the topic matched no theme: the speech argues one, and never says it "falls" there
+            lead = f"题中这件事，我的教言里没有直接的话；下面只说我在「{plan.theme_title}」上的一贯看法："
+        elif personal_question(topic):
+            lead = f"这件事本身，我不凭空作答；它落在「{plan.theme_title}」上，我在这上面的看法是："
+        else:
+            lead = f"这一问落在「{plan.theme_title}」上，我在这上面的看法是："
         out.append(lead + bare(stance.text) + "。")
     reasons = plan.of("reason")
     if len(reasons) > 1:
