@@ -112,8 +112,18 @@ class CaseAnswer(BaseModel):
     then_source: str = ""
 
 
+class CaseReply(BaseModel):
+    """The answer's author replying to an objection at his answer: accept, partly accept or hold, and why."""
+
+    stance: Literal["accept", "partly", "hold"]
+    text: str
+    gist: str = ""
+    source: str = ""
+    quote: str = ""
+
+
 class CaseObjection(BaseModel):
-    """One master's objection at another's answer to a case (``at`` answered it too)."""
+    """One master's objection at another's answer to a case (``at`` answered it too), and ``at``'s reply."""
 
     by: str
     at: str
@@ -121,6 +131,7 @@ class CaseObjection(BaseModel):
     gist: str = ""
     source: str = ""
     quote: str = ""
+    reply: Optional[CaseReply] = None
 
 
 class Case(BaseModel):
@@ -144,6 +155,14 @@ class Case(BaseModel):
 
     def answer(self, slug: str) -> Optional[CaseAnswer]:
         return next((a for a in self.answers if a.by == slug), None)
+
+    def reply_to(self, objection_id: str) -> Optional[CaseReply]:
+        """The reply to one of this case's objections, by the id :meth:`objections_at` gave it."""
+        for by, at in {(o.by, o.at) for o in self.objections}:
+            for obj, raw in zip(self.objections_at(by, at), [x for x in self.objections if x.by == by and x.at == at]):
+                if obj.id == objection_id:
+                    return raw.reply
+        return None
 
     def objections_at(self, by: str, at: str) -> list[Objection]:
         """``by``'s objections at ``at``'s answer, as objections at ``at``'s claim on the case's theme

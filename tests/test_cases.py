@@ -275,3 +275,27 @@ def test_a_topic_that_matches_no_theme_is_never_said_to_fall_on_one(default_pack
     assert not first.plan.theme_terms and not first.plan.case
     assert "落在" not in first.text and "我的教言里没有直接的话" in first.text
     assert any("没有对上" in w for w in d.warnings), d.warnings
+
+
+def test_a_reply_cited_to_a_source_not_its_authors_is_dropped_with_a_line(tmp_path):
+    root = _pack_with_cases(tmp_path, "reply.yaml", """cases:
+- id: anger/t-reply
+  theme: anger
+  question: 总忍不住对家人发火，怎么办？
+  match: [[发火]]
+  answers:
+  - {by: ajahn-chah, text: 认出火来，它也不确定。, gist: 认出火来, source: AjahnChah:FoodForTheHeart}
+  - {by: mahasi-sayadaw, text: 标记生气生气。, gist: 标记生气, source: Mahasi:ManualOfInsight}
+  objections:
+  - by: mahasi-sayadaw
+    at: ajahn-chah
+    text: 认出常落在事后。
+    gist: 认出常落在事后
+    source: Mahasi:ManualOfInsight
+    reply: {stance: partly, text: 事后认出也是认出。, gist: 事后也是认出, source: Mahasi:ManualOfInsight}
+""")
+    bank = bank_of(load_pack(root))
+    c = bank.case("anger/t-reply")
+    assert c is not None and c.objections and c.objections[0].reply is None
+    assert any("objections[0].reply" in p and "Mahasi:ManualOfInsight" in p and "ajahn-chah" in p
+               for p in bank.problems), bank.problems

@@ -295,6 +295,11 @@ def _cases(root: Path, pack: Pack, bank: ArgumentBank, problems: list[str]) -> l
                 elif o.source and o.source not in m.source_ids:
                     problems.append(f"{where}.objections[{j}]: source {o.source!r} is not one of {o.by}'s sources; dropped")
                 else:
+                    at = pack.masters.get(o.at)
+                    if o.reply is not None and o.reply.source and (at is None or o.reply.source not in at.source_ids):
+                        problems.append(f"{where}.objections[{j}].reply: source {o.reply.source!r} is not one of "
+                                        f"{o.at}'s sources; reply dropped")
+                        o.reply = None
                     objs.append(o)
             c.objections = objs
             out.append(c)
@@ -303,7 +308,7 @@ def _cases(root: Path, pack: Pack, bank: ArgumentBank, problems: list[str]) -> l
 
 # A written layer is YAML that takes a few hundred ms to parse; the checked bank is kept as JSON in a
 # user cache folder, keyed by the bytes of every file it was built from and this format's version.
-BANK_CACHE_VERSION = "3"
+BANK_CACHE_VERSION = "4"
 CACHE_DIR_ENV = "DEBATE_CACHE_DIR"
 
 

@@ -546,8 +546,12 @@ def _plan_response(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Opt
             r = replies[0]
             plan.points.append(PlanPoint(kind=r.stance, text=r.text, ref=o.id, target=o.id, target_text=o.gist,
                                          gist=r.gist, source=r.source, quote=r.quote))
+        elif o in at_case and case.reply_to(o.id) is not None:
+            r = case.reply_to(o.id)  # his own reply to the objection at his answer
+            plan.points.append(PlanPoint(kind=r.stance, text=r.text, ref=o.id, target=o.id, target_text=o.gist,
+                                         gist=r.gist, source=r.source, quote=r.quote))
         elif o in at_case and mine is not None:
-            # an objection at his answer to the question: he keeps that answer, and names it
+            # an objection at his answer to the question, with no reply written: he keeps that answer, and names it
             plan.points.append(PlanPoint(kind="hold", text=mine.gist or _first_sentence(mine.text),
                                          ref=f"case:{case.id}:{speaker}", target=o.id, target_text=o.gist))
         else:
