@@ -51,7 +51,9 @@ def home() -> None:
 def recent_list(recent) -> None:
     """The newest debates once, as a table; below it, the links of the ticked row (else of the newest)."""
     st.caption(_("Tick a row to open another debate below."))
-    picked = ui.table(recent, hide_index=True, width="stretch", on_select="rerun", selection_mode="single-row",
+    shown = recent.assign(protocol=[views.protocol_text(p) for p in recent["protocol"]],  # the app's words
+                          status=[views.status_text(x) for x in recent["status"]])
+    picked = ui.table(shown, hide_index=True, width="stretch", on_select="rerun", selection_mode="single-row",
                       key="home-recent", column_config={"cost": st.column_config.NumberColumn(format="$%.4f")})
     rows = [r for r in (getattr(getattr(picked, "selection", None), "rows", None) or []) if 0 <= r < len(recent)]
     row = recent.iloc[rows[0] if rows else 0]

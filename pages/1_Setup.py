@@ -53,7 +53,7 @@ def masters_section(topic: str, pack) -> tuple[tuple[str, str], list[str]] | Non
     hits = "; ".join(f"{views.safe_inline(k)}: {views.safe_inline('、'.join(v))}" for k, v in why["hits"].items()) \
         or _("none")
     st.info(views.safe_format(_("**Suggested pair: {a} vs {b}**"), a=a_name, b=b_name) + "  \n"
-            + views.safe_format(_("rule **{rule}** ({rule_text}) — {reason}"), rule=why["rule"],
+            + views.safe_format(_("rule `{rule}` ({rule_text}) — {reason}"), rule=why["rule"],
                                 rule_text=why["rule_text"], reason=why["reason"])
             + "  \n" + _("keywords hit: {hits}").format(hits=hits), icon="🎯")
 
@@ -84,7 +84,7 @@ def masters_section(topic: str, pack) -> tuple[tuple[str, str], list[str]] | Non
             else:
                 st.markdown("- *" + _("(empty)") + "*")
     if ammo.warning:
-        st.warning(f"{views.safe_inline(ammo.warning)}  \n"
+        st.warning(f"{views.safe_inline(views.warning_text(ammo.warning))}  \n"
                    + views.safe_format(_("Empty direction: {directions} — the debate runs, marked degraded."),
                                        directions=", ".join(ammo.empty)))
     return (a, b), [a, b] if override else []

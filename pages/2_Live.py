@@ -30,8 +30,7 @@ def controls(view: views.LiveView, debate_id: str) -> None:
 def body(debate_id: str, polling: bool) -> None:
     view = views.live_view(ui.archive(), ui.jobs(), debate_id)
     d = view.debate
-    zh = views.is_chinese(d)
-    st.progress(view.progress, text=view.progress_text if zh else _("Progress: {text}").format(text=view.progress_text))
+    st.progress(view.progress, text=_("Progress: {text}").format(text=view.progress_text))
     line = views.safe_markdown(view.message)
     if d.status == "completed":
         st.success(line)
@@ -45,15 +44,11 @@ def body(debate_id: str, polling: bool) -> None:
         ui.speech_card(sv, key=f"s{i}")
     if view.running_here or d.status == "running":
         with st.container(border=True):
-            if zh:
-                st.markdown(f"### {views.safe_inline(view.next_turn)}")
-                st.caption("✍️ 撰写中…")
-            else:
-                st.markdown(f"#### ✍️ {views.safe_inline(view.next_turn)} — " + _("writing…"))
+            st.markdown(f"#### ✍️ {views.safe_inline(view.next_turn)} — " + _("writing…"))
             if view.live_text:
                 st.markdown(views.safe_markdown(view.live_text))
             else:
-                st.caption("等待模型的第一个字…" if zh else _("waiting for the first tokens…"))
+                st.caption(_("waiting for the first tokens…"))
     if polling and view.finished:
         st.rerun()  # the whole page once more, without polling
 

@@ -9,10 +9,13 @@ from webapp.i18n import N_, _, ngettext
 
 
 def observation(ov: views.OutcomeView) -> None:
-    """The seed's closing section, exactly: its heading (``### 教内余争 — 中立观察``) and its three bullets."""
-    st.markdown(f"### {ov.heading}")
-    st.markdown("\n".join(f"- {k}：{views.safe_inline(v)}" for k, v in ov.observation.items()))
-    st.caption("祖师辩论不判胜负，只陈述分歧所在。")
+    """The seed's closing section: its heading and its three bullets' keys in the reader's language
+    (``### 教内余争 — 中立观察`` in Chinese), the observation itself in the debate's (a ``content-…`` container)."""
+    st.markdown(f"### {views.safe_inline(ov.heading)}")
+    with st.container(key="content-observation"):  # the debate's own words
+        st.markdown("\n".join(f"- {views.safe_inline(k)}{_(': ')}{views.safe_inline(v)}"
+                               for k, v in ov.observation.items()))
+    st.caption(_(views.NO_WINNER_NOTE))
 
 
 def verdict(ov: views.OutcomeView) -> None:
@@ -42,7 +45,7 @@ def verdict(ov: views.OutcomeView) -> None:
     if fig is not None:
         st.plotly_chart(fig, key="scores")
     if ov.note:
-        st.markdown(_("**To the reader**") + f"：{views.safe_inline(ov.note)}")
+        st.markdown(_("**To the reader**") + _(": ") + views.safe_inline(ov.note))
 
 
 def judge_panel(ov: views.OutcomeView) -> None:
@@ -50,31 +53,40 @@ def judge_panel(ov: views.OutcomeView) -> None:
     st.markdown(_("**Judge panel**"))
     ui.table(ov.panel, hide_index=True, width="stretch", key="judge-panel")
     st.caption(_("Margins are signed: positive favours PRO, negative CON."))
-    for n in ov.panel_notes:
+    if ov.side_legend:  # the judges wrote Side A / Side B: which is PRO and which CON
+        st.caption(views.safe_inline(ov.side_legend))
+    if ov.twin:  # the same page with the twin's id (a page link to the page itself would not move)
+        if st.button(_("Open the side-swapped twin (same motion and models, sides swapped)"), key="twin-link",
+                     icon="🔁"):
+            st.query_params["id"] = ov.twin
+            st.rerun()
+    for i, n in enumerate(ov.panel_notes):
         line = f"- **{views.safe_inline(n['judge'])}** ({views.safe_inline(n['winner'])})"
-        if n["notes"]:
+        if n["notes"] and not n["preview"]:
             line += f": {views.safe_inline(n['notes'])}"
+        elif n["notes"]:  # long: the first words, then all of it on request (never cut mid-word)
+            line += f": {views.safe_inline(n['preview'])}"
         st.markdown(line)
+        if n["preview"]:
+            with st.expander(_("Read all of {judge}'s notes").format(judge=views.safe_inline(n["judge"])),
+                             expanded=False, key=f"judge-notes-{i}"):
+                st.markdown(views.safe_markdown(n["notes"]))
         if n["decisive"]:
             st.caption(views.safe_format(_("Most decisive: {text}"), text=n["decisive"]))
 
 
 def argument_map(lv) -> None:
     """The ledger as a map (claims by round and speaker, attacks, dropped claims), its counts and table."""
-    zh = lv.chinese
     st.subheader(_("Argument map"))
     st.plotly_chart(lv.figure(), key="argument-map")
     c = st.columns(3)
     c[0].metric(_("Claims"), lv.claims)
     c[1].metric(_("Attacks"), lv.attacks)
     c[2].metric(_("Dropped"), lv.dropped)
-    if zh:
-        st.caption(f"回应关系读自{lv.basis}；未被回应：对方之后发过言却没有回应的论点。")
-    else:
-        st.caption(_("Attacks are read from {basis}. A claim is dropped when another speaker spoke after it and "
-                     "nobody answered it.").format(basis=lv.basis))
+    st.caption(_("Attacks are read from {basis}. A claim is dropped when another speaker spoke after it and "
+                 "nobody answered it.").format(basis=lv.basis))
     if lv.ledger.unresolved:
-        st.caption(("引用了但找不到：" if zh else _("Cited but not found: "))
+        st.caption(_("Cited but not found: ")
                    + ", ".join(views.safe_inline(u) for u in lv.ledger.unresolved))
     with st.expander(_("Ledger table"), expanded=False):
         ui.table(lv.table, hide_index=True, width="stretch", key="ledger-table")

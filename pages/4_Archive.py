@@ -89,7 +89,8 @@ def table(arc, f: dict) -> None:
         st.caption(ngettext("{n} debate, newest first (at most 500 shown). Select a row to open it.",
                             "{n} debates, newest first (at most 500 shown). Select a row to open it.", len(df))
                    .format(n=len(df)))
-    shown = df.assign(protocol=[av.protocol_name(p) for p in df["protocol"]])
+    shown = df.assign(protocol=[av.protocol_name(p) for p in df["protocol"]],  # the app's words: the reader's
+                      status=[views.status_text(x) for x in df["status"]])
     event = ui.table(shown, hide_index=True, width="stretch", on_select="rerun", selection_mode="single-row",
                      key="debates", column_config={
                          "cost": st.column_config.NumberColumn(format="$%.4f", width="small"),
@@ -141,14 +142,16 @@ def ratings(arc) -> bool:
     with c1:
         ui.table(t["models"][cols], hide_index=True, width="stretch", key="ratings-models")
     c2.caption(_("Stances"))
+    stances = t["stances"].assign(item=[views.stance_text(x) for x in t["stances"]["item"]])  # for the motion: ours
     with c2:
-        ui.table(t["stances"][cols], hide_index=True, width="stretch", key="ratings-stances")
+        ui.table(stances[cols], hide_index=True, width="stretch", key="ratings-stances")
     st.caption(_("Win rate of the row model against the column model (ties count half)"))
-    st.dataframe(t["model_win_rates"], width="stretch", key="ratings-win-rates")
+    rates = t["model_win_rates"].rename(columns={"overall": _("overall"), "games": _("games")})
+    st.dataframe(rates, width="stretch", key="ratings-win-rates")
     if st.toggle(_("Ratings as charts"), key="ratings_charts"):
         c1, c2 = st.columns(2)
         c1.plotly_chart(views.ratings_figure(t["models"], _("Models")), key="fig-ratings-models")
-        c2.plotly_chart(views.ratings_figure(t["stances"], _("Stances")), key="fig-ratings-stances")
+        c2.plotly_chart(views.ratings_figure(stances, _("Stances")), key="fig-ratings-stances")
     return True
 
 

@@ -58,7 +58,7 @@ def show_outcome(ov: views.OutcomeView) -> None:
     if ov.kind == "observation":
         st.header(views.safe_inline(ov.heading), anchor=False)
         for k, v in (ov.observation or {}).items():
-            big(f"**{views.safe_inline(k)}**：{views.safe_inline(v)}")
+            big(f"**{views.safe_inline(k)}**{_(': ')}{views.safe_inline(v)}")
         return
     st.header(_("Verdict"), anchor=False)
     if ov.kind != "verdict":  # an imported panel without a majority verdict

@@ -54,7 +54,9 @@ def closing(sv: views.compare.SideView) -> None:
     ov = sv.outcome
     if ov.kind == "observation" and ov.observation:
         st.markdown(f"**{views.safe_inline(ov.heading)}**")
-        st.markdown("\n".join(f"- {k}：{views.safe_inline(v)}" for k, v in ov.observation.items()))
+        with st.container(key=f"content-observation-{ov.debate.id}"):  # the debate's own words
+            st.markdown("\n".join(f"- {views.safe_inline(k)}{_(': ')}{views.safe_inline(v)}"
+                                   for k, v in ov.observation.items()))
     elif ov.kind == "verdict" and ov.parsed:
         st.success("**" + views.safe_format(_("Winner: {winner}"), winner=ov.winner_text) + "**"
                    + (f" — {views.safe_inline(ov.summary)}" if ov.summary else ""))

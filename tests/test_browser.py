@@ -115,31 +115,32 @@ def test_offline_master_debate_live_outcome_in_the_browser(server, page):
     page.wait_for_url("**/Live?id=*")
     debate_id = page.url.split("id=")[1].split("&")[0]
     # mid-debate: two rounds on the page, round 3 streaming in, no reload needed
-    page.get_by_text("已完成 2 / 4 轮").wait_for()
-    page.get_by_text("✍️ 撰写中…").wait_for()
-    page.get_by_role("heading", name="R3｜慧能大师 回应").wait_for()
-    assert page.get_by_role("heading", name="R2｜印光大师 反驳").is_visible()
+    # the English UI around the Chinese debate: the roles and status lines in English, the speeches in Chinese
+    page.get_by_text("Progress: 2 of 4 rounds").wait_for()
+    page.get_by_text("R3｜慧能大师 Response — writing…").wait_for()
+    page.get_by_role("heading", name="R3｜慧能大师 Response").first.wait_for()
+    assert page.get_by_role("heading", name="R2｜印光大师 Rebuttal").is_visible()
     shot(page, "live-running")
-    page.get_by_text("已完成：已完成预定的 4 轮。").wait_for()
-    for title in ("R1｜慧能大师 立论", "R2｜印光大师 反驳", "R3｜慧能大师 回应", "R4｜印光大师 综合"):
-        page.get_by_role("heading", name=title).wait_for()  # every round is on the page, the seed's heading
-    assert page.get_by_text("已完成 4 / 4 轮").is_visible()
-    assert page.get_by_text("引证核对").count() >= 4  # each card lists its citation marks
+    page.get_by_text("Completed: completed the 4 planned rounds.").wait_for()
+    for title in ("R1｜慧能大师 Opening", "R2｜印光大师 Rebuttal", "R3｜慧能大师 Response", "R4｜印光大师 Synthesis"):
+        page.get_by_role("heading", name=title).wait_for()  # every round is on the page, the seed's heading form
+    assert page.get_by_text("Progress: 4 of 4 rounds").is_visible()
+    assert page.get_by_text("Citations", exact=True).count() >= 4  # each card lists its citation marks
     settle(page)
     shot(page, "live")
 
     # A reload or a second tab shows the same debate, read from the archive.
     second = page.context.new_page()
     second.goto(page.url)
-    second.get_by_text("已完成：已完成预定的 4 轮。").wait_for()
-    for title in ("R1｜慧能大师 立论", "R4｜印光大师 综合"):
+    second.get_by_text("Completed: completed the 4 planned rounds.").wait_for()
+    for title in ("R1｜慧能大师 Opening", "R4｜印光大师 Synthesis"):
         second.get_by_role("heading", name=title).wait_for()
     second.close()
 
     page.get_by_role("link", name="Open the outcome").click()
     page.wait_for_url(f"**/Outcome?id={debate_id}*")
-    page.get_by_text("教内余争 — 中立观察").first.wait_for()
-    page.get_by_text("分歧本质").first.wait_for()
+    page.get_by_text("Open questions — a neutral observation").first.wait_for()
+    page.get_by_text("Where they differ").first.wait_for()
     md_button = page.get_by_role("button", name="Markdown (.md)")
     md_button.wait_for()
     with page.expect_download() as dl:
@@ -275,7 +276,7 @@ def test_archive_opens_exactly_the_ticked_row(server, page):
         shot(page, f"archive-row-{row + 1}-ticked")
         link.click()
         page.wait_for_url(f"**/Outcome?id={want.id}*")
-        page.get_by_role("heading", name=f"议题：{want.topic}").wait_for()
+        page.get_by_role("heading", name=f"Topic: {want.topic}").wait_for()
         settle(page)
         for other in debates:
             if other.id != want.id:
@@ -544,7 +545,8 @@ def test_present_steps_through_a_debate_with_next(server, page):
     d = offline_debate(arc).model_copy(deep=True)
     d.id = "present00001"
     arc.save(d)
-    titles = [f"R{s.round}｜{s.speaker_name} {s.role}" for s in d.rounds]
+    roles = {"立论": "Opening", "反驳": "Rebuttal", "回应": "Response", "综合": "Synthesis"}  # the reader's language
+    titles = [f"R{s.round}｜{s.speaker_name} {roles[s.role]}" for s in d.rounds]
     url = server["url"]
 
     page.goto(url + f"/Outcome?id={d.id}&lang=en")
@@ -579,8 +581,8 @@ def test_present_steps_through_a_debate_with_next(server, page):
     settle(page)
     page.get_by_role("button", name="Next →").click()
     page.get_by_text("Step 5 of 5").wait_for()
-    page.get_by_role("heading", name="教内余争 — 中立观察").wait_for()
-    page.get_by_text("分歧本质").first.wait_for()
+    page.get_by_role("heading", name="Open questions — a neutral observation").wait_for()
+    page.get_by_text("Where they differ").first.wait_for()
     settle(page)
     assert page.get_by_role("button", name="Next →").is_disabled()
     shot(page, "present-last-step")
@@ -894,7 +896,7 @@ def test_deep_link_as_a_first_visit_shows_the_full_sidebar(browser, tmp_path):
         pg.goto(url + f"/Outcome?id={d.id}")  # nobody has opened Home on this server
         sidebar = pg.locator('[data-testid="stSidebar"]')
         sidebar.get_by_text("Language · 语言").wait_for()
-        pg.get_by_role("heading", name="R1｜慧能大师 立论").wait_for()
+        pg.get_by_role("heading", name=re.compile(r"R1｜慧能大师 (立论|Opening)")).wait_for()  # the role in the UI's language
         settle(pg)
         nav = sidebar.locator('[data-testid="stSidebarNav"]')
         names = [t.strip() for t in nav.locator("a").all_inner_texts()]
@@ -928,12 +930,12 @@ def test_compare_shows_both_debates_round_one_side_by_side(server, page):
     d.id = "compare00001"
     arc.save(d)
     url = server["url"]
-    master_r1 = f"R1｜{d.rounds[0].speaker_name} {d.rounds[0].role}"
+    master_r1 = f"R1｜{d.rounds[0].speaker_name} Opening"  # the role in the reader's language
 
     page.goto(url + f"/Compare?a={d.id}&b=judged000001&lang=en")
     page.get_by_role("heading", name="Round 1").wait_for()
     left = page.get_by_role("heading", name=master_r1)
-    right = page.get_by_role("heading", name="R1｜辩手甲 · opening")
+    right = page.get_by_role("heading", name="R1｜辩手甲 · Opening")
     left.wait_for()
     right.wait_for()
     settle(page)
@@ -948,7 +950,7 @@ def test_compare_shows_both_debates_round_one_side_by_side(server, page):
     page.wait_for_url(f"**/Compare?a=judged000001&b={d.id}*")
     page.get_by_text("A · 远程办公是否提高效率？").wait_for()
     settle(page)
-    left, right = page.get_by_role("heading", name=master_r1), page.get_by_role("heading", name="R1｜辩手甲 · opening")
+    left, right = page.get_by_role("heading", name=master_r1), page.get_by_role("heading", name="R1｜辩手甲 · Opening")
     left.wait_for()
     right.wait_for()
     lb, rb = left.bounding_box(), right.bounding_box()

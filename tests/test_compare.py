@@ -54,11 +54,11 @@ def test_master_and_topic_debates_side_by_side_aligned_by_round(archive_path, ar
     assert [s.value for s in at.subheader] == ["Round 1", "Round 2", "Round 3", "Round 4", "Outcome"]
     cards = [x for x in md(at) if x.startswith("### R") or x.startswith("#### R")]
     # Round 1: the master's R1 (left), then both topic debaters' R1 (right); round 3 has the master alone
-    assert cards[:3] == [f"### R1｜{m.rounds[0].speaker_name} {m.rounds[0].role}", "#### R1｜辩手甲 · opening",
-                         "#### R1｜辩手乙 · opening"]
+    assert cards[:3] == [f"### R1｜{m.rounds[0].speaker_name} Opening", "#### R1｜辩手甲 · Opening",
+                         "#### R1｜辩手乙 · Opening"]  # the roles in the reader's language
     assert cards[3].startswith("### R2｜") and cards[6].startswith("### R3｜") and cards[7].startswith("### R4｜")
     assert [c.value for c in at.caption].count("no speech in this round") == 2  # B's rounds 3 and 4
-    assert any(x.startswith("- 分歧本质：") for x in md(at))  # A's observation in the last row
+    assert any(x.startswith("- Where they differ: ") for x in md(at))  # A's observation in the last row
     assert any("胜方" in s.value or "wins" in s.value for s in at.success)  # B's verdict
     assert [c.value for c in at.code] == [f"/Compare?a={m.id}&b={t.id}&lang=en"]  # the copy-link box
 

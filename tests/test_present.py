@@ -63,7 +63,8 @@ def prev(at):
 
 def test_present_steps_through_a_master_debate_round_by_round(archive_path, archive):
     d = offline_debate(archive)
-    titles = [f"R{s.round}｜{s.speaker_name} {s.role}" for s in d.rounds]
+    roles = {"立论": "Opening", "反驳": "Rebuttal", "回应": "Response", "综合": "Synthesis"}  # the reader's language
+    titles = [f"R{s.round}｜{s.speaker_name} {roles[s.role]}" for s in d.rounds]
     at = present(d.id)
     assert [t.value for t in at.title] == [d.topic]  # the topic, no page title and no metadata
     assert headers(at) == [titles[0]]  # the first step: R1 only
@@ -82,9 +83,9 @@ def test_present_steps_through_a_master_debate_round_by_round(archive_path, arch
     nxt(at)
     assert headers(at) == [titles[3]]
     nxt(at)  # the last step: the neutral observation
-    assert headers(at) == ["教内余争 — 中立观察"] and counter(at) == "Step 5 of 5"
-    text = body(at)
-    assert "**分歧本质**：" in text and "**共识点**：" in text and "**留给读者**：" in text
+    assert headers(at) == ["Open questions — a neutral observation"] and counter(at) == "Step 5 of 5"
+    text = body(at)  # the keys in the reader's language, the observation in the debate's
+    assert "**Where they differ**: " in text and "**Common ground**: " in text and "**For the reader**: " in text
     assert d.observation.divergence[:20] in text
     assert at.button(key="present-next").disabled
     prev(at)
@@ -95,10 +96,11 @@ def test_present_steps_through_a_master_debate_round_by_round(archive_path, arch
 def test_present_a_judged_debate_shows_both_sides_per_round_and_the_verdict_last(archive_path, archive, protocol):
     d = judged_debate(archive, protocol)
     at = present(d.id)
-    r1 = [f"R1｜{s.speaker_name} · {s.role}" for s in d.rounds if s.round == 1]
+    role = {"opening": "Opening", "rebuttal": "Rebuttal", "pro": "PRO", "con": "CON"}
+    r1 = [f"R1｜{s.speaker_name} · {role[s.role]}" for s in d.rounds if s.round == 1]
     assert headers(at) == r1 and counter(at) == "Step 1 of 3"
     nxt(at)
-    assert headers(at) == [f"R2｜{s.speaker_name} · {s.role}" for s in d.rounds if s.round == 2]
+    assert headers(at) == [f"R2｜{s.speaker_name} · {role[s.role]}" for s in d.rounds if s.round == 2]
     nxt(at)
     assert headers(at) == ["Verdict"]
     winner = "辩手乙（远程办公降低效率）wins" if protocol == "topic" else "正方 (pro) wins"
@@ -153,7 +155,7 @@ def test_present_a_running_debate_shows_the_rounds_so_far_and_reads_again(archiv
     archive.save(d)
     nxt(at)
     nxt(at)
-    assert counter(at) == "Step 5 of 5" and headers(at) == ["教内余争 — 中立观察"]
+    assert counter(at) == "Step 5 of 5" and headers(at) == ["Open questions — a neutral observation"]
     assert at.button(key="present-next").disabled
 
 

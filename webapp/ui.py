@@ -309,24 +309,28 @@ def current_id() -> str:
 
 STATUS_BADGE = {"ok": N_("🟢 ok"), "flagged": N_("🟠 flagged"), "failed": N_("🔴 failed"),
                 "empty": N_("⚪ empty")}
-STATUS_BADGE_ZH = {"ok": "🟢 通过", "flagged": "🟠 已标记", "failed": "🔴 失败", "empty": "⚪ 空"}
 
 
 def speech_card(sv: views.SpeechView, *, key: str = "") -> None:
-    """One speech, as Markdown with raw HTML off (a master debate's card is Chinese throughout)."""
-    if sv.chinese:
-        _speech_card_zh(sv)
-        return
+    """One speech, as Markdown with raw HTML off: the debate's words (its text, ammo, the titles it
+    cites) in a ``content-…`` container in the debate's language, every label in the reader's."""
     with st.container(border=True):
         head, badge = st.columns([5, 1])
-        head.markdown(f"#### {views.safe_inline(sv.title)}")
-        badge.markdown(_(STATUS_BADGE[sv.status]) if sv.status in STATUS_BADGE else sv.status)
+        head.markdown(("### " if sv.chinese else "#### ") + views.safe_inline(sv.title))
+        if sv.status == "ok" and sv.findings and not sv.clean:
+            badge.markdown("🟠 " + views.safe_inline(sv.verdict))
+        else:
+            badge.markdown(_(STATUS_BADGE[sv.status]) if sv.status in STATUS_BADGE else sv.status)
         if sv.status == "failed":
             st.error(_("This round failed: ") + (views.safe_inline("; ".join(sv.warnings)) or _("no reply")), icon="⛔")
         if sv.text:
-            st.markdown(views.safe_markdown(sv.text))
-        meta = [views.safe_format(_("**speaker** {name} (`{label}`)"), name=sv.speaker_name, label=sv.speaker),
-                views.safe_format(_("**role** {role}"), role=sv.role)]
+            with st.container(key=f"content-live-{key}" if key else None):
+                st.markdown(views.safe_markdown(sv.text))
+        if sv.findings:
+            st.markdown(_("**Check result** {badge}").format(badge=views.safe_inline(sv.verdict)))
+        meta = [views.safe_format(_("**speaker** {name} (`{label}`)"), name=sv.speaker_name,
+                              label=views.side_text(sv.speaker)),
+                views.safe_format(_("**role** {role}"), role=views.role_text(sv.role))]
         if sv.model and not sv.engine:  # an imported turn: its model, and no run of ours to account for
             meta.append(views.safe_format(_("**model** `{model}`"), model=sv.model))
         else:
@@ -343,16 +347,20 @@ def speech_card(sv: views.SpeechView, *, key: str = "") -> None:
         with c1:
             st.markdown(_("**Ammo used**"))
             if sv.ammo_used:
-                for a in sv.ammo_used:
-                    st.markdown(f"- {views.safe_inline(a)}")
+                with st.container(key=f"content-ammo-{key}" if key else None):
+                    st.markdown("\n".join(f"- {views.safe_inline(a)}" for a in sv.ammo_used))
             else:
                 st.caption(_("none"))
         with c2:
             st.markdown(_("**Citations**"))
             if sv.citations:
-                for c in sv.citations:
-                    title = f" — {views.safe_inline(c.title)}" if c.title else ""
-                    st.markdown(f"- {views.safe_code(c.id)} {views.safe_inline(i18n.maybe(c.label))}{title}")
+                with st.container(key=f"content-cites-{key}" if key else None):
+                    for c in sv.citations:
+                        title = c.title.strip("《》") if c.title else ""
+                        shown = views.safe_inline(title)
+                        title = (f"《{shown}》" if sv.chinese else f" — {shown}") if title else ""
+                        quote = f"「{views.safe_inline(c.quote)}」" if c.quote else ""
+                        st.markdown(f"- {views.safe_code(c.id)}{title} {views.safe_inline(c.label)}{quote}")
             elif not sv.cited:
                 st.caption(_("none"))
             if sv.cited:
@@ -360,86 +368,15 @@ def speech_card(sv: views.SpeechView, *, key: str = "") -> None:
         with c3:
             st.markdown(_("**Checks**"))
             if sv.findings:
-                passed = [f["rule"] for f in sv.findings if f["passed"] and not f.get("undecided")]
-                if passed:
-                    st.markdown(("✓ " if sv.clean else _("passed: ")) + " · ".join(views.safe_code(r) for r in passed))
-                for f in sv.findings:
-                    if not f["passed"] or f.get("undecided"):
-                        sign = "?" if f.get("undecided") else "✗"
-                        layer = _(" (model audit)") if f.get("layer") == "model" else ""
-                        st.markdown(f"{sign} {views.safe_code(f['rule'])}{layer} — {views.safe_inline(f['message'])}")
+                for layer, title in (("rules", ""), ("model", _("**Model audit**"))):
+                    found = sv.model_findings if layer == "model" else sv.rule_findings
+                    if found:
+                        st.markdown((title + "\n\n" if title else "") + "\n".join(_finding_line(f, sv) for f in found))
+                        _checker_words(found, f"{key}-{layer}")
             else:
                 st.caption(_("no checks for this protocol"))
         if sv.tool_calls:
             st.caption(_("research: ") + "; ".join(views.safe_inline(t) for t in sv.tool_calls))
-        for w in sv.warnings if sv.status != "failed" else []:
-            st.caption(f"⚠️ {views.safe_inline(w)}")
-
-
-def _finding_md(f: dict, clean: bool) -> str:
-    if f.get("undecided"):
-        sign = "?"
-    elif not f["passed"]:
-        sign = "✗"
-    else:
-        sign = "✓" if clean else "通过"
-    msg = f"：{views.safe_inline(f['message'])}" if f["message"] and (not f["passed"] or f.get("undecided")) else ""
-    return f"- {sign} {views.safe_inline(f['label'])}{msg}"
-
-
-def _speech_card_zh(sv: views.SpeechView) -> None:
-    """A master-debate speech: the seed's heading ``### R1｜慧能大师 立论``, then the text, the checks
-    (deterministic rules, and the model audit in its own column), the citation marks and the ammo."""
-    with st.container(border=True):
-        head, badge = st.columns([5, 1])
-        head.markdown(f"### {views.safe_inline(sv.title)}")
-        badge.markdown(STATUS_BADGE_ZH.get(sv.status, sv.status) if sv.status != "ok" or sv.clean
-                       else "🟠 " + views.safe_inline(sv.verdict))
-        if sv.status == "failed":
-            st.error("本轮未完成：" + (views.safe_inline("；".join(sv.warnings)) or "没有回复"), icon="⛔")
-        if sv.text:
-            st.markdown(views.safe_markdown(sv.text))
-        st.markdown(f"**检查结果** {views.safe_inline(sv.verdict)}")
-        engine = "离线引擎" if sv.engine == "offline" else views.safe_code(sv.engine or "—")  # a model string is a name
-        meta = [f"发言者 {views.safe_inline(sv.speaker_name)}", f"角色 {views.safe_inline(sv.role)}",
-                f"重试 {sv.retries} 次", f"用量 输入 {sv.prompt_tokens} / 输出 {sv.completion_tokens}",
-                f"耗时 {sv.latency_ms:,.0f} 毫秒", f"引擎 {engine}"]
-        if sv.cost:
-            meta.append(f"费用 ${sv.cost:.4f}")
-        if sv.truncated:
-            meta.append("✂️ 已截断")
-        st.caption(" · ".join(meta))
-        model = sv.model_findings
-        cols = st.columns(4 if model else 3)
-        with cols[0]:
-            st.markdown("**引证核对**")
-            if sv.citations:
-                for c in sv.citations:
-                    title = f"《{views.safe_inline(c.title.strip('《》'))}》" if c.title else ""
-                    quote = f"「{views.safe_inline(c.quote)}」" if c.quote else ""
-                    st.markdown(f"- {views.safe_code(c.id)}{title} {views.safe_inline(c.label)}{quote}")
-            else:
-                st.caption("无引证")
-        with cols[1]:
-            st.markdown("**规则检查**")
-            rules = sv.rule_findings
-            if rules:
-                st.markdown("\n".join(_finding_md(f, sv.clean) for f in rules))
-            else:
-                st.caption("无检查")
-        if model:
-            with cols[2]:
-                st.markdown("**模型审核**")
-                st.markdown("\n".join(_finding_md(f, sv.clean) for f in model))
-        with cols[-1]:
-            st.markdown("**所用弹药**")
-            if sv.ammo_used:
-                for a in sv.ammo_used:
-                    st.markdown(f"- {views.safe_inline(a)}")
-            else:
-                st.caption("无")
-        if sv.tool_calls:
-            st.caption("检索：" + "；".join(views.safe_inline(t) for t in sv.tool_calls))
         for w in sv.warnings if sv.status != "failed" else []:
             st.caption(f"⚠️ {views.safe_inline(w)}")
 
@@ -449,28 +386,42 @@ def _note_line(n: int, c: views.CitationView, chinese: bool) -> str:
     title = c.title.strip("《》") if c.title else ""
     title = (f"《{views.safe_inline(title)}》" if chinese else views.safe_inline(title)) if title else ""
     quote = f"「{views.safe_inline(c.quote)}」" if c.quote else ""
-    mark = views.safe_inline(c.label if chinese else i18n.maybe(c.label))
+    mark = views.safe_inline(c.label)
     return f"{n}. {title} {views.safe_code(c.id)} {mark}{quote}".replace("  ", " ")
 
 
+def _shown_message(f: dict) -> bool:
+    return bool(f["message"]) and f.get("applies", True) and (not f["passed"] or f.get("undecided"))
+
+
 def _finding_line(f: dict, sv: views.SpeechView) -> str:
-    if f.get("undecided"):
-        sign = "?"
-    elif not f["passed"]:
-        sign = "✗"
-    else:
-        sign = "✓" if sv.clean else ("通过" if sv.chinese else _("passed"))
-    name = views.safe_inline(f["label"]) if sv.chinese else views.safe_code(f["rule"])
-    msg = views.safe_inline(f["message"]) if f["message"] and (not f["passed"] or f.get("undecided")) else ""
-    return f"- {sign} {name}" + (("：" if sv.chinese else " — ") + msg if msg else "")
+    """One finding in the reader's language: its state, the rule's name (from the rule registry) and, for a
+    failed or undecided one, what the check found (when the app can say it in the reader's language)."""
+    if not f.get("applies", True):  # not applicable is never a pass
+        return f"- {views.safe_inline(f['label'])}{_(': ')}{_('not applicable')}"
+    sign = views.finding_state(f, sv.clean)
+    msg = views.finding_message(f["message"]) if _shown_message(f) else ""
+    return f"- {sign} {views.safe_inline(f['label'])}" + (_(": ") + views.safe_inline(msg) if msg else "")
+
+
+def _checker_words(findings: list[dict], key: str) -> None:
+    """The messages the app cannot say in the reader's language: the checker's own words, quoted in a
+    ``content-…`` container (they quote the speech)."""
+    raw = [f for f in findings if _shown_message(f) and views.finding_message(f["message"]) is None]
+    if raw:
+        st.caption(_("In the checker's own words:"))
+        with st.container(key=f"content-checker-{key}"):
+            st.markdown("\n".join(f"- {views.safe_inline(f['label'])}: {views.safe_inline(f['message'])}"
+                                   for f in raw))
 
 
 def _speech_meta(sv: views.SpeechView) -> str:
     """Who spoke and what the run cost; no token usage for the offline engine (it has none)."""
     from webapp.views.outcome import shows_usage
 
-    meta = [views.safe_format(_("**speaker** {name} (`{label}`)"), name=sv.speaker_name, label=sv.speaker),
-            views.safe_format(_("**role** {role}"), role=sv.role)]
+    meta = [views.safe_format(_("**speaker** {name} (`{label}`)"), name=sv.speaker_name,
+                              label=views.side_text(sv.speaker)),
+            views.safe_format(_("**role** {role}"), role=views.role_text(sv.role))]
     if sv.model and not sv.engine:  # an imported turn: its model, and no run of ours to account for
         meta.append(views.safe_format(_("**model** `{model}`"), model=sv.model))
     else:
@@ -502,10 +453,12 @@ def reading_card(sv: views.SpeechView, *, key: str = "") -> None:
             sep = "；" if sv.chinese else "; "
             st.error(_("This round failed: ") + (views.safe_inline(sep.join(sv.warnings)) or _("no reply")), icon="⛔")
         if sv.text:
-            st.markdown(reading_markdown(sv))
+            with st.container(key=f"content-text-{key}" if key else None):  # the debate's own words
+                st.markdown(reading_markdown(sv))
         if sv.citations:
-            st.markdown(_("**Notes**") + "\n\n" + "\n".join(_note_line(n, c, sv.chinese)
-                                                              for n, c in enumerate(sv.citations, 1)))
+            st.markdown(_("**Notes**"))
+            with st.container(key=f"content-notes-{key}" if key else None):  # the cited titles and quotes
+                st.markdown("\n".join(_note_line(n, c, sv.chinese) for n, c in enumerate(sv.citations, 1)))
         if sv.cited:
             st.caption(_("cites the claims {ids}").format(ids=", ".join(views.safe_code(c) for c in sv.cited)))
         result = check_badge(sv)
@@ -514,12 +467,16 @@ def reading_card(sv: views.SpeechView, *, key: str = "") -> None:
             rules, model = sv.rule_findings, sv.model_findings
             if rules:
                 st.markdown(_("**Rule checks**") + "\n\n" + "\n".join(_finding_line(f, sv) for f in rules))
+                _checker_words(rules, f"{key}-rules")
             if model:
                 st.markdown(_("**Model audit**") + "\n\n" + "\n".join(_finding_line(f, sv) for f in model))
+                _checker_words(model, f"{key}-model")
             if not sv.findings:
                 st.caption(_("no checks for this protocol"))
             if sv.ammo_used:
-                st.markdown(_("**Ammo used**") + "\n\n" + "\n".join(f"- {views.safe_inline(a)}" for a in sv.ammo_used))
+                st.markdown(_("**Ammo used**"))
+                with st.container(key=f"content-ammo-{key}" if key else None):  # the pack's own words
+                    st.markdown("\n".join(f"- {views.safe_inline(a)}" for a in sv.ammo_used))
             if sv.tool_calls:
                 st.caption(_("research: ") + "; ".join(views.safe_inline(t) for t in sv.tool_calls))
             st.caption(_speech_meta(sv))
@@ -528,31 +485,20 @@ def reading_card(sv: views.SpeechView, *, key: str = "") -> None:
 
 
 def debate_header(debate) -> None:
+    """A debate's header: (a master debate's: the seed's disclaimer, in the reader's language) the topic —
+    the debate's own words, in a ``content-topic`` container — then the app's line about it (id, protocol,
+    who, models, pack) and its warnings, in the reader's language."""
     if views.is_chinese(debate):
-        _debate_header_zh(debate)
-        return
-    who = " vs ".join(views.safe_inline(p.name or p.label) + (f" ({views.safe_inline(p.stance)})" if p.stance
-                                                             else "") for p in debate.participants)
-    st.markdown(f"### {views.safe_inline(debate.topic)}")
-    pack = (" · " + views.safe_format(_("pack {name} {version}"), name=debate.pack_name,
-                                      version=debate.pack_version).rstrip() if debate.pack_name else "")
-    models = views.safe_format(_("models: {models}"), models=", ".join(debate.models) or "—")
-    st.caption(f"{views.safe_code(debate.id)} · {views.safe_inline(debate.protocol)} · {who} · {models}{pack}")
+        st.markdown("> " + _(views.DISCLAIMER))
+    label = _("Topic: ") if views.is_chinese(debate) else ""
+    with st.container(key="content-topic"):
+        st.markdown(("## " if views.is_chinese(debate) else "### ") + label + views.safe_inline(debate.topic))
+    pack_id = f"{debate.pack_name} {debate.pack_version or ''}".strip()
+    pack = " · " + views.safe_format(_("pack `{pack}`"), pack=pack_id) if debate.pack_name else ""
+    check = (" · " + views.safe_format(_("check model `{model}`"), model=debate.config.check_model)
+             if debate.config.check_model else "")
+    models = _("models: {models}").format(models=", ".join(views.safe_code(m) for m in debate.models) or "—")
+    st.caption(f"{views.safe_code(debate.id)} · {views.safe_inline(views.protocol_text(debate.protocol))} · "
+               f"{views.safe_inline(views.who_text(debate))} · {models}{check}{pack}")
     for w in debate.warnings:
-        st.warning(views.safe_markdown(w))
-
-
-def _debate_header_zh(debate) -> None:
-    """A master debate's header: the seed's disclaimer and ``## 议题：…``, then who, models and pack."""
-    from debate_core.render.master import DISCLAIMER
-
-    st.markdown(DISCLAIMER)
-    st.markdown(f"## 议题：{views.safe_inline(debate.topic)}")
-    who = " 对 ".join(views.safe_inline(p.name or p.label) for p in debate.participants)
-    pack_id = f"{debate.pack_name} {debate.pack_version}".strip()
-    pack = f" · 人物包 {views.safe_code(pack_id)}" if debate.pack_name else ""
-    check = f" · 审核模型 {views.safe_code(debate.config.check_model)}" if debate.config.check_model else ""
-    models = ", ".join(views.safe_code(m) for m in debate.models) or "—"
-    st.caption(f"{views.safe_code(debate.id)} · 祖师辩论 · {who} · 模型 {models}{check}{pack}")
-    for w in debate.warnings:
-        st.warning(views.safe_markdown(w))
+        st.warning(views.safe_markdown(views.warning_text(w)))

@@ -7,6 +7,9 @@ computed here; the pages only lay it out.
   names), packs, recent debates, errors;
 * :mod:`~webapp.views.setup`, :mod:`~webapp.views.live`, :mod:`~webapp.views.outcome`,
   :mod:`~webapp.views.archive`, :mod:`~webapp.views.coverage` — one page each;
+* :mod:`~webapp.views.chrome` — the app's own words about a debate (roles, rule names, check
+  badges and findings, citation marks, stop reasons, warnings, the seed's fixed lines) in the
+  reader's language, whatever the debate's;
 * :mod:`~webapp.views.ledger` — the Outcome page's argument map;
   :mod:`~webapp.views.research` — the Archive page's judges and matchups.
 
@@ -27,11 +30,14 @@ from webapp.views.common import (CitationView, SpeechView, debates_frame, explai
                                  pack_summary, plot_frame, plot_text, recent_debates, safe_code, safe_format,
                                  safe_inline, safe_markdown, speaker_sources, speech_view, speech_views,
                                  status_text)
+from webapp.views.chrome import (DISCLAIMER, NO_WINNER_NOTE, OBSERVATION_HEADING, OBSERVATION_KEYS, badge,
+                                 finding_message, finding_state, mark_label, note_text, protocol_text, role_text,
+                                 rule_text, side_text, stance_text, stop_reason_text, warning_text, who_text)
 from webapp.views.coverage import CoverageView, coverage_heatmap, coverage_view
 from webapp.views.ledger import LedgerView, argument_map, ledger_view
 from webapp.views.live import LiveView, live_view, next_turn, rounds_done
 from webapp.views.outcome import (Download, OutcomeView, checks_table, downloads, export_bytes, judge_panel,
-                                  outcome_view, scores_figure, winner_text)
+                                  outcome_view, scores_figure, twin_debate, winner_text)
 from webapp.views.research import (BIAS_COLUMNS, DROPPED_COLUMNS, RATING_COLUMNS, agreement_caption,
                                    agreement_heatmap, dropped_table, margin_distribution_figure, margin_heatmap,
                                    research_tables, side_bias_figure)
@@ -55,6 +61,10 @@ __all__ = [
     "speech_views", "split_lines", "stage_uploads", "stance_seats", "status_text", "status_zh", "suggest_pair",
     "topic_lang", "language_refused",
     "winner_text",
+    # the app's words about a debate, in the reader's language (webapp.views.chrome)
+    "DISCLAIMER", "NO_WINNER_NOTE", "OBSERVATION_HEADING", "OBSERVATION_KEYS", "badge", "finding_message",
+    "finding_state", "mark_label", "note_text", "protocol_text", "role_text", "rule_text", "side_text",
+    "stance_text", "stop_reason_text", "warning_text", "who_text", "twin_debate",
     # the argument map (Outcome), the judge panel, filters and imports, judges and matchups (Archive)
     "BIAS_COLUMNS", "DROPPED_COLUMNS", "RATING_COLUMNS", "SIDE_NAMES", "SIDES", "WINNER_NAMES", "WINNERS",
     "ImportPathError", "ImportReport", "LedgerView", "agreement_caption", "agreement_heatmap", "archive_marker",

@@ -300,7 +300,9 @@ def archive_charts(archive: Any, group: Optional[str] = None, lang: Optional[str
         if len(w):
             names = _model_names(archive)
             none, unknown = _("(no stance)"), _("no model recorded")
-            w = w.assign(stance=w["stance"].fillna(none).replace("", none),
+            from webapp.views.chrome import stance_text
+
+            w = w.assign(stance=[stance_text(x) for x in w["stance"].fillna(none).replace("", none)],
                          model=[names.get(m, m) if isinstance(m, str) and m else unknown for m in w["model"]],
                          protocol=[protocol_name(p) for p in w["protocol"]])
             if (w["model"] == unknown).any():

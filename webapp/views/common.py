@@ -12,11 +12,11 @@ from typing import Any, Optional
 from debate_core.models import Debate, Pack, Speech
 from debate_core.protocols import registry
 from debate_core.protocols.base import ASK_PACK
-from debate_core.render.master import (MARK_ZH, MARK_ZH_PLAIN, citation_marks, rule_label, speech_clean,
-                                       speech_verdict)
+from debate_core.render.master import citation_marks, speech_clean
 from debate_core.render.safe import md_code, neutralize_markdown, plotly_text
 
 from webapp.i18n import N_, _
+from webapp.views import chrome
 
 STATUS_NAMES = {"running": N_("running"), "completed": N_("completed"), "failed": N_("failed"),
                 "stopped": N_("stopped"), "interrupted": N_("interrupted")}
@@ -28,7 +28,8 @@ def status_text(status: str) -> str:
 
 
 def is_chinese(debate: Debate) -> bool:
-    """Whether the app shows a debate in Chinese throughout (its protocol's seed is Chinese)."""
+    """Whether the debate itself speaks Chinese (its protocol's seed is Chinese): its own lines, never the
+    app's labels around them, which follow the reader's language (:mod:`webapp.views.chrome`)."""
     return registry.get(debate.protocol).app_in_chinese
 
 
@@ -129,20 +130,21 @@ class SpeechView:
     warnings: list[str]
     truncated: bool
     tool_calls: list[str]
-    chinese: bool = False  # a debate shown in Chinese: every label is Chinese
+    chinese: bool = False  # the debate speaks Chinese (its text is cut into paragraphs as Chinese)
     clean: bool = False  # every finding passed: the only case shown with ✓
-    verdict: str = ""  # ✓ 检查通过 / ✗ 复述 ? 文面 …
+    verdict: str = ""  # the check badge in the reader's language: ✓ all checks passed / ✗ Restatement ? Hygiene …
     heading: str = ""  # the source's own heading of an imported turn (Turn 3: PRO Rebuttal 1)
     model: str = ""  # the model that spoke, where the record names it (an imported turn's model)
     cited: list[str] = field(default_factory=list)  # the opponent's claim ids an imported turn cites
 
     @property
     def title(self) -> str:
-        if self.chinese:  # the seed's heading, exactly: R1｜慧能大师 立论
-            return f"R{self.round}｜{self.speaker_name or self.speaker} {self.role}"
-        if self.heading:
+        role = chrome.role_text(self.role)  # the role is the app's word: the reader's language
+        if self.chinese:  # the seed's heading form: R1｜慧能大师 立论 (R1｜慧能大师 Opening in English)
+            return f"R{self.round}｜{self.speaker_name or self.speaker} {role}"
+        if self.heading:  # an imported turn's own heading (Turn 3: PRO Rebuttal 1): the debate's words
             return f"{self.heading} · {self.speaker_name or self.speaker}"
-        return f"R{self.round}｜{self.speaker_name or self.speaker} · {self.role}"
+        return f"R{self.round}｜{self.speaker_name or self.speaker} · {role}"
 
     @property
     def rule_findings(self) -> list[dict[str, Any]]:
@@ -188,15 +190,15 @@ def citation_views(s: Speech, own: dict[str, str], *, chinese: bool) -> list[Cit
     marks = citation_marks(s.findings)
     if marks:
         return [CitationView(id=m.id, title=m.title or own.get(m.id, ""), status=m.status,
-                             quote=m.quote, label=(MARK_ZH if clean else MARK_ZH_PLAIN).get(m.status, m.status))
+                             quote=m.quote, label=chrome.mark_label(m.status, clean=clean))
                 for m in marks]
     out = []
     for c in s.citations:
-        if chinese:
-            label = "仅经号" if c in own else "✗不在本人经典之列"
+        if chinese:  # a master's citation checked against his own sources: the id only
+            label = chrome.mark_label("id_only", clean=clean) if c in own else _(chrome.NOT_IN_OWN)
         else:
-            label = (N_("✅ verified") if clean or not s.findings else N_("verified")) if c in own \
-                else N_("❔ unknown")
+            label = _(N_("✅ verified") if clean or not s.findings else N_("verified")) if c in own \
+                else _(N_("❔ unknown"))
         out.append(CitationView(id=c, title=own.get(c, ""), label=label))
     return out
 
@@ -204,16 +206,18 @@ def citation_views(s: Speech, own: dict[str, str], *, chinese: bool) -> list[Cit
 def speech_view(s: Speech, sources: dict[str, dict[str, str]], *, chinese: bool = False) -> SpeechView:
     own = sources.get(s.speaker, {})
     env = s.envelope if isinstance(s.envelope, dict) else {}
+    clean = speech_clean(s.findings)
+    findings = [{"rule": f.rule, "label": chrome.rule_text(f.rule), "passed": f.passed, "undecided": f.undecided,
+                 "applies": f.applies, "layer": f.layer, "message": f.message} for f in s.findings]
     tools = [f"{t.name}({', '.join(f'{k}={v}' for k, v in t.arguments.items())})" + (" ✗" if t.error else "")
              for t in s.tool_calls]
     return SpeechView(
         round=s.round, speaker=s.speaker, speaker_name=s.speaker_name or s.speaker, role=s.role, status=s.status,
         text=s.text, ammo_used=list(s.ammo_used), citations=citation_views(s, own, chinese=chinese),
-        findings=[{"rule": f.rule, "label": rule_label(f.rule) if chinese else f.rule, "passed": f.passed,
-                   "undecided": f.undecided, "layer": f.layer, "message": f.message} for f in s.findings],
+        findings=findings,
         retries=s.retries, prompt_tokens=s.prompt_tokens, completion_tokens=s.completion_tokens, cost=s.cost,
         latency_ms=s.latency_ms, engine=s.engine, warnings=list(s.warnings), truncated=s.truncated,
-        tool_calls=tools, chinese=chinese, clean=speech_clean(s.findings), verdict=speech_verdict(s.findings),
+        tool_calls=tools, chinese=chinese, clean=clean, verdict=chrome.badge(findings, clean),
         heading=str(env.get("heading") or ""), model=str(env.get("model") or ""),
         cited=[str(c) for c in env.get("cited") or [] if isinstance(c, str)])
 

@@ -79,9 +79,9 @@ def result_line(debate: Debate, ov: OutcomeView) -> str:
 
 def side_view(debate: Debate, archive: Any = None) -> SideView:
     ov = outcome_view(debate, archive)
-    who = " vs ".join((p.name or p.label) + (f" ({p.stance})" if p.stance and p.stance != p.name else "")
-                      for p in debate.participants)
-    return SideView(debate=debate, protocol=protocol_name(debate.protocol), who=who,
+    from webapp.views.chrome import who_text
+
+    return SideView(debate=debate, protocol=protocol_name(debate.protocol), who=who_text(debate),
                     models=", ".join(debate.models) or "—", status=status_text(debate.status),
                     result=result_line(debate, ov), outcome=ov, speeches=speech_views(debate, archive))
 

@@ -14,7 +14,8 @@ from debate_core.analysis.ledger import build_ledger, evidence_counts
 from debate_core.models import Debate, Ledger
 
 from webapp.i18n import N_, _
-from webapp.views.common import is_chinese, plot_text
+from webapp.views.chrome import role_text
+from webapp.views.common import plot_text
 
 # what an attack is, by the ledger's kind (msgids; a debate shown in Chinese uses KIND_ZH)
 KIND_NAMES = {"cites": N_("cites"), "answer": N_("answers a question"), "rebuttal": N_("rebuttal"),
@@ -99,7 +100,7 @@ def ledger_view(debate: Debate) -> Optional[LedgerView]:
     ledger = build_ledger(debate)
     if ledger.basis == "none" or not ledger.claims:
         return None
-    zh = is_chinese(debate)
+    zh = False  # the map is the app's chrome: its words follow the reader's language (the catalog), never the debate's
     answered: dict[str, list[str]] = {}
     for a in ledger.attacks:
         answered.setdefault(a.target, []).append(a.source)
@@ -229,7 +230,7 @@ def argument_map(debate: Debate, ledger: Ledger, *, chinese: bool = False):
             continue
         hover = []
         for c in claims:
-            head = " · ".join(_escape(v) for v in (c.id, c.name or names.get(sp, sp), c.phase) if v)
+            head = " · ".join(_escape(v) for v in (c.id, c.name or names.get(sp, sp), role_text(c.phase)) if v)
             if c.id in dropped:
                 head += f" · <b>{_escape(dropped_word)}</b>"
             hover.append(f"<b>{head}</b><br>{_hover_text(c.text)}")
@@ -251,7 +252,8 @@ def argument_map(debate: Debate, ledger: Ledger, *, chinese: bool = False):
     rounds = sorted({c.round for c in ledger.claims})
     phases = {r: {c.phase for c in ledger.claims if c.round == r} for r in rounds}
     ticks = [(f"第{r}轮" if chinese else _("R{n}").format(n=r))
-             + (f"<br>{_escape(next(iter(phases[r])))}" if len(phases[r]) == 1 and next(iter(phases[r])) else "")
+             + (f"<br>{_escape(role_text(next(iter(phases[r]))))}" if len(phases[r]) == 1 and next(iter(phases[r]))
+                else "")
              for r in rounds]
     lane_px = max(170, rows * 30) if len(lanes) <= 2 else max(140, rows * 24)
     fig.update_layout(  # no title: the page's heading names it

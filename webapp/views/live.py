@@ -3,15 +3,15 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Optional
 
 from debate_core.models import Debate
 from debate_core.protocols import registry
-from debate_core.render.master import status_zh
-
 from webapp.i18n import _
-from webapp.views.common import SpeechView, is_chinese, speech_views
+from webapp.views import chrome
+from webapp.views.common import SpeechView, speech_views
 
 
 @dataclass
@@ -47,8 +47,10 @@ def next_turn(debate: Debate) -> str:
     spec = registry.get(debate.protocol)
     r = spec.rounds_done(debate) + 1
     if r > debate.planned_rounds:
-        return _("the verdict") if spec.judged else spec.outcome_heading
-    return spec.turn(debate, r)
+        return _("the verdict") if spec.judged else _(chrome.OBSERVATION_HEADING)
+    turn = spec.turn(debate, r)
+    m = re.match(r"^(R\d+｜.+) (\S+)$", turn)  # the seed's heading R3｜慧能大师 回应: the role is the app's word
+    return f"{m.group(1)} {chrome.role_text(m.group(2))}" if m and m.group(2) in chrome.ROLE_NAMES else turn
 
 
 def live_view(archive: Any, manager: Any, debate_id: str) -> LiveView:
@@ -58,18 +60,13 @@ def live_view(archive: Any, manager: Any, debate_id: str) -> LiveView:
     if not here and debate.status == "running":
         archive.mark_interrupted()  # a debate whose writer is gone
         debate = archive.get_debate(debate_id)
-    zh = is_chinese(debate)
     done = rounds_done(debate)
     planned = max(1, debate.planned_rounds)
     failed = [s.round for s in debate.rounds if s.status == "failed"]
     status = debate.status
     stopping = bool(here and job.stop_requested)
-    if zh:
-        msg = _message_zh(debate, here, stopping, done, job.error if job else "")
-    else:
-        msg = _message_en(debate, here, stopping, done, job.error if job else "")
-    progress_text = (f"已完成 {done} / {debate.planned_rounds} 轮" if zh
-                     else _("{done} of {planned} rounds").format(done=done, planned=debate.planned_rounds))
+    msg = _message(debate, here, stopping, done, job.error if job else "")
+    progress_text = _("{done} of {planned} rounds").format(done=done, planned=debate.planned_rounds)
     return LiveView(
         debate=debate, speeches=speech_views(debate, archive), running_here=here, stop_requested=stopping,
         live_text=job.live() if here else "", next_turn=next_turn(debate), rounds_done=done,
@@ -80,32 +77,20 @@ def live_view(archive: Any, manager: Any, debate_id: str) -> LiveView:
         job_error=job.error if job else "", message=msg)
 
 
-def _message_en(debate: Debate, here: bool, stopping: bool, done: int, job_error: str) -> str:
+def _message(debate: Debate, here: bool, stopping: bool, done: int, job_error: str) -> str:
+    """The status line in the reader's language; a stop reason the app wrote translated, a debate's own as it is."""
     status = debate.status
+    reason = chrome.stop_reason_text(debate.stop_reason)
     if stopping:
         return _("Stopping: a reply being streamed is abandoned (a topic round finishes first), "
                  "then the debate stops (what is done is kept).")
     if here or status == "running":
         return _("Running — {turn}").format(turn=next_turn(debate))
     if status == "completed":
-        return _("Completed: {reason}.").format(reason=debate.stop_reason or _("all rounds done"))
+        return _("Completed: {reason}.").format(reason=reason or _("all rounds done"))
     if status == "failed":
         return _("Failed: {reason}. Retry the round, or fix the model configuration first.").format(
-            reason=debate.stop_reason or job_error or _("a round failed"))
+            reason=reason or job_error or _("a round failed"))
     if status == "stopped":
-        return _("Stopped: {reason}. Resume continues from round {n}.").format(reason=debate.stop_reason, n=done + 1)
-    return _("Interrupted: {reason}. Resume continues from round {n}.").format(reason=debate.stop_reason, n=done + 1)
-
-
-def _message_zh(debate: Debate, here: bool, stopping: bool, done: int, job_error: str) -> str:
-    """The status line of a debate shown in Chinese; stop reasons are shown as the protocol gave them."""
-    status, reason = debate.status, debate.stop_reason
-    if stopping:
-        return "正在停止：正在生成的回复会被放弃，已完成的轮次保留。"
-    if here or status == "running":
-        return f"进行中：{next_turn(debate)}"
-    if status == "completed":
-        return f"已完成：{reason or '各轮均已完成'}。"
-    if status == "failed":
-        return f"失败：{reason or job_error or '有一轮未能完成'}。可重跑该轮，或先检查模型配置。"
-    return f"{status_zh(status)}：{reason}。续跑将从第 {done + 1} 轮开始。"
+        return _("Stopped: {reason}. Resume continues from round {n}.").format(reason=reason, n=done + 1)
+    return _("Interrupted: {reason}. Resume continues from round {n}.").format(reason=reason, n=done + 1)

@@ -15,18 +15,24 @@ from debate_core.analysis.ledger import build_ledger
 from debate_core.io.exporters import export_debate
 from debate_core.models import Debate
 from debate_core.protocols import registry
-from debate_core.checks.registry import label as rule_label_in, rule_names
-from debate_core.render.master import (MODEL_LAYER_ZH, SPEECH_STATUS_ZH, citation_marks, mark_text, rule_label,
-                                       speech_clean, speech_verdict, status_zh)
+from debate_core.checks.registry import rule_names
+from debate_core.render.master import citation_marks, speech_clean
 from debate_core.render.judged import incomplete_line, summary_text
 from debate_core.render.safe import neutral_debate
 
 from webapp.i18n import N_, _
+from webapp.views import chrome
 from webapp.views.common import SpeechView, is_chinese, plot_frame, speech_views, status_text
 
 # the deterministic rules, in the order they run: read from the rule registry (debate_core.checks.registry)
 CHECK_RULES = rule_names()
-MARKS_COLUMN_ZH = "引文核对"
+SPEECH_STATUS = {"ok": N_("ok"), "flagged": N_("flagged"), "failed": N_("failed"), "empty": N_("empty")}
+
+
+def _message(f) -> str:
+    """A finding's message in the reader's language, else the checker's own words."""
+    said = chrome.finding_message(f.message)
+    return f.message if said is None else said
 
 
 def _cell(f, clean: bool) -> str:
@@ -34,75 +40,72 @@ def _cell(f, clean: bool) -> str:
     if f is None:
         return "—"
     if not getattr(f, "applies", True):  # not applicable is never a pass
-        return "不适用"
+        return _("not applicable")
     if f.undecided:
-        return f"? {f.message}".strip()
+        return f"? {_message(f)}".strip()
     if not f.passed:
-        return f"✗ {f.message}".strip()
-    return "✓" if clean else "通过"
+        return f"✗ {_message(f)}".strip()
+    return "✓" if clean else _("passed")
 
 
 def _model_cell(findings, clean: bool) -> str:
-    """The model audit's column: ✓ (or 通过), or each rule it failed or could not decide."""
+    """The model audit's column: ✓ (or passed), or each rule it failed or could not decide."""
     model = [f for f in findings if f.layer == "model"]
     bad = [f for f in model if not f.passed or f.undecided]
     if not model:
         return "—"
     if not bad:
-        return "✓" if clean else "通过"
-    return "；".join(("? " if f.undecided else "✗ ") + rule_label(f.rule) + (f"（{f.message}）" if f.message else "")
-                    for f in bad)
+        return "✓" if clean else _("passed")
+    return _("; ").join(("? " if f.undecided else "✗ ")
+                        + (_("{rule} ({message})").format(rule=chrome.rule_text(f.rule), message=_message(f))
+                           if f.message else chrome.rule_text(f.rule)) for f in bad)
+
+
+def _mark_cell(findings, clean: bool) -> str:
+    """The quote marks of a speech: id, the cited title, the mark (reader's language), the quote."""
+    return _("; ").join(f"{m.id}" + (f"《{m.title.strip('《》')}》" if m.title else " ")
+                        + chrome.mark_label(m.status, clean=clean) + (f"「{m.quote}」" if m.quote else "")
+                        for m in citation_marks(findings)) or "—"
 
 
 def checks_table(debate: Debate):
     """Per round: speaker, role, status, retries, the speech's overall result and each check's result.
 
-    Deterministic rules have a column each; the optional model audit (findings of layer
-    ``model``) has its own column beside them.  A debate shown in Chinese has a Chinese table.
+    Deterministic rules have a column each (named from the rule registry in the reader's language);
+    the optional model audit (findings of layer ``model``) has its own column beside them.  Every
+    column name and cell is the app's, in the reader's language (``ui.table`` translates the column
+    names); only the quoted titles and quotes are the debate's.
     """
     import pandas as pd
 
-    zh = is_chinese(debate)
-    rules = [r for r in CHECK_RULES if zh or r != "hygiene"]
+    rules = [r for r in CHECK_RULES if is_chinese(debate) or r != "hygiene"]
     for s in debate.rounds:
         for f in s.findings:
             if f.layer != "model" and f.rule not in rules:
                 rules.append(f.rule)
     has_model = any(f.layer == "model" for s in debate.rounds for f in s.findings)
     has_marks = any(citation_marks(s.findings) for s in debate.rounds)
-    name = rule_label if zh else (lambda r: rule_label_in(r, "en"))
-    head = ["轮次", "发言者", "角色", "状态", "重试", "结果"] if zh else \
-        [N_("round"), N_("speaker"), N_("role"), N_("status"), N_("retries"), N_("result")]
-    marks_column = MARKS_COLUMN_ZH if zh else N_("quotes")
-    model_column = MODEL_LAYER_ZH if zh else N_("model audit")
+    head = [N_("round"), N_("speaker"), N_("role"), N_("status"), N_("retries"), N_("result")]
     rows = []
     for s in debate.rounds:
         clean = speech_clean(s.findings)
-        row = dict(zip(head, [s.round, s.speaker_name or s.speaker, s.role,
-                              SPEECH_STATUS_ZH.get(s.status, s.status) if zh else s.status, s.retries,
-                              speech_verdict(s.findings) if zh else _verdict_en(s.findings)]))
+        findings = [{"rule": f.rule, "passed": f.passed, "undecided": f.undecided, "layer": f.layer}
+                    for f in s.findings]
+        row = dict(zip(head, [s.round, s.speaker_name or s.speaker, chrome.role_text(s.role),
+                              _(SPEECH_STATUS[s.status]) if s.status in SPEECH_STATUS else s.status, s.retries,
+                              chrome.badge(findings, clean) or "—"]))
         by = {f.rule: f for f in s.findings if f.layer != "model"}
         for r in rules:
-            row[name(r)] = _cell(by.get(r), clean)
+            row[chrome.rule_text(r)] = _cell(by.get(r), clean)
         if has_marks:
-            row[marks_column] = "；".join(mark_text(m, clean=clean) for m in citation_marks(s.findings)) or "—"
+            row[_("quotes")] = _mark_cell(s.findings, clean)
         if has_model:
-            row[model_column] = _model_cell(s.findings, clean)
+            row[_("model audit")] = _model_cell(s.findings, clean)
         rows.append(row)
-    columns = head + [name(r) for r in rules]
-    columns += [marks_column] if has_marks else []
-    columns += [model_column] if has_model else []
+    columns = head + [chrome.rule_text(r) for r in rules]
+    columns += [_("quotes")] if has_marks else []
+    columns += [_("model audit")] if has_model else []
     return pd.DataFrame(rows, columns=columns)
-
-
-def _verdict_en(findings) -> str:
-    findings = list(findings)
-    if not findings:
-        return "—"
-    if speech_clean(findings):
-        return "✓"
-    bad = [("? " if f.undecided else "✗ ") + f.rule for f in findings if not f.passed or f.undecided]
-    return " ".join(bad)
 
 
 @dataclass
@@ -127,7 +130,9 @@ class OutcomeView:
     judge: str = ""
     speeches: list[SpeechView] = field(default_factory=list)
     panel: Any = None  # DataFrame: one row per judge of an imported panel (judge, winner, margins, entertainment)
-    panel_notes: list[dict[str, str]] = field(default_factory=list)  # judge, winner, notes, decisive
+    panel_notes: list[dict[str, str]] = field(default_factory=list)  # judge, winner, notes, preview, decisive
+    side_legend: str = ""  # "Side A = PRO, Side B = CON" when the judges' notes name the sides by letter
+    twin: Optional[str] = None  # the side-swapped twin's id (same motion and models, sides swapped), if archived
 
     def scores_figure(self):
         return scores_figure(self.debaters) if self.debaters is not None else None
@@ -141,6 +146,8 @@ def winner_text(debate: Debate, winner: Optional[str]) -> str:
     p = debate.participant(winner)
     if p is None:
         return winner
+    if winner in chrome.SIDES and debate.protocol == "benchmark":  # an imported panel's sides: PRO / CON
+        return _("{who} wins").format(who=f"{p.name or winner} ({chrome.side_text(winner)})")
     if registry.get(debate.protocol).anonymous_labels:
         if p.stance:
             return _("{label}（{stance}）wins").format(label=winner, stance=p.stance)
@@ -153,19 +160,18 @@ def outcome_view(debate: Debate, archive: Any = None) -> OutcomeView:
     import pandas as pd
 
     spec = registry.get(debate.protocol)
-    zh = is_chinese(debate)
     speeches = speech_views(debate, archive)
-    if zh:
-        status_line = f"状态：{status_zh(debate.status)}" + (f"（{debate.stop_reason}）" if debate.stop_reason else "")
-    else:
-        status_line = (_("status {status}").format(status=status_text(debate.status))
-                       + (f" — {debate.stop_reason}" if debate.stop_reason else ""))
+    reason = chrome.stop_reason_text(debate.stop_reason)
+    status_line = _("status {status}").format(status=status_text(debate.status)) + (f" — {reason}" if reason else "")
     if not (spec.judged or spec.panel):
         o = debate.observation
+        heading = _(chrome.OBSERVATION_HEADING) if spec.outcome_heading else ""
         view = OutcomeView(kind="observation" if o else "pending", debate=debate, headline=status_line,
-                           heading=spec.outcome_heading, checks=checks_table(debate), speeches=speeches)
-        if o is not None:  # the seed's three bullets, exactly
-            view.observation = {"分歧本质": o.divergence, "共识点": o.consensus, "留给读者": o.to_reader}
+                           heading=heading, checks=checks_table(debate), speeches=speeches)
+        if o is not None:  # the seed's three bullets: the app's keys (reader's language), the debate's words
+            keys = chrome.OBSERVATION_KEYS
+            view.observation = {_(keys["分歧本质"]): o.divergence, _(keys["共识点"]): o.consensus,
+                                _(keys["留给读者"]): o.to_reader}
         return view
     v = debate.verdict
     view = OutcomeView(kind="verdict" if v else "pending", debate=debate, headline=status_line, speeches=speeches,
@@ -175,6 +181,8 @@ def outcome_view(debate: Debate, archive: Any = None) -> OutcomeView:
         view.wrap_up = spec.wrap_up(neutral_debate(debate), archive=str(getattr(archive, "path", "") or "") or None)
     if debate.judgments:
         view.panel, view.panel_notes = judge_panel(debate)
+        view.side_legend = side_legend(debate)
+        view.twin = twin_debate(archive, debate) if archive is not None else None
     if v is None:
         return view
     by_label = {p.label: p for p in debate.participants}
@@ -183,15 +191,15 @@ def outcome_view(debate: Debate, archive: Any = None) -> OutcomeView:
     for label in labels:
         row = next((r for r in v.rows if r.label == label), None)
         p = by_label.get(label)
-        rows.append({N_("debater"): label,
-                     N_("stance"): (row.stance if row and row.stance else (p.stance if p else "")),
+        rows.append({N_("debater"): chrome.side_text(label),  # pro / con: PRO / CON (正方 / 反方)
+                     N_("stance"): chrome.stance_text(row.stance if row and row.stance else (p.stance if p else "")),
                      N_("model"): p.model if p else "", N_("strongest point"): row.strongest if row else "",
                      N_("fatal weakness"): row.weakness if row else "", N_("score"): row.score if row else None})
     view.winner, view.winner_text = v.winner, winner_text(debate, v.winner)
     notes = {j.judge: j.notes for j in debate.judgments}
     reasons = {k: r for k, r in v.reasons.items() if notes.get(k) != r}  # a panel's notes show under the panel
     # the summary without a leading winner statement: the winner line says the winner once
-    view.summary, view.reasons, view.note, view.judge = summary_text(debate), reasons, v.note, v.judge
+    view.summary, view.reasons, view.note, view.judge = summary_text(debate), reasons, chrome.note_text(v.note), v.judge
     view.incomplete = incomplete_line(debate)
     view.parsed, view.raw = v.parsed, v.raw
     view.per_round = pd.DataFrame([{"round": c.round, "commentary": c.comment} for c in v.per_round],
@@ -212,11 +220,63 @@ def judge_panel(debate: Debate):
     rows, notes = [], []
     for j in debate.judgments:
         p = debate.participant(j.winner) if j.winner in ("pro", "con") else None
-        who = f"{j.winner_name or (p.name if p else '') or j.winner} ({j.winner})" if j.winner != "tie" \
-            else (j.winner_name or "tie")
+        who = f"{j.winner_name or (p.name if p else '') or j.winner} ({chrome.side_text(j.winner)})" \
+            if j.winner != "tie" else (j.winner_name if j.winner_name and j.winner_name.lower() != "tie" else _("tie"))
         rows.append(dict(zip(PANEL_COLUMNS, (j.judge, who, j.margin, j.normalized, j.entertainment))))
-        notes.append({"judge": j.judge, "winner": who, "notes": j.notes, "decisive": j.decisive})
+        notes.append({"judge": j.judge, "winner": who, "notes": j.notes, "preview": preview(j.notes),
+                      "decisive": j.decisive})
     return pd.DataFrame(rows, columns=list(PANEL_COLUMNS)), notes
+
+
+PREVIEW_CHARS = 280  # a judge's notes longer than this show their first words and expand to the whole
+
+
+def preview(text: str, limit: int = PREVIEW_CHARS) -> str:
+    """The first words of a long text, cut at a word (or sentence) boundary, never mid-word, with "…";
+    empty when the text is short enough to show whole."""
+    text = (text or "").strip()
+    if len(text) <= limit:
+        return ""
+    cut = text[:limit]
+    space = max(cut.rfind(" "), cut.rfind("\n"))
+    if re.search(r"[\u4e00-\u9fff]", cut):  # Chinese has no spaces: cut after a punctuation mark
+        space = max(space, max(cut.rfind(c) for c in "。！？；，"))
+    if space > limit // 2:
+        cut = cut[:space + (1 if not cut[space].isspace() else 0)]
+    return cut.rstrip(" ,;:") + " …"
+
+
+_SIDE_LETTER = re.compile(r"\bSide ([AB])\b")
+
+
+def side_legend(debate: Debate) -> str:
+    """When the judges' notes call the sides Side A / Side B: a one-line legend from the debate's own data
+    (Side A is the side that spoke first, as the benchmark presents it to its judges), else empty."""
+    if not any(_SIDE_LETTER.search(j.notes or "") or _SIDE_LETTER.search(j.decisive or "") for j in debate.judgments):
+        return ""
+    first = min(debate.rounds, key=lambda s: ((s.envelope or {}).get("turn") or 0, s.round), default=None) \
+        if debate.rounds else None
+    a = first.speaker if first is not None and first.speaker in chrome.SIDES else "pro"
+    b = "con" if a == "pro" else "pro"
+    return _("In the judges' notes: Side A = {a}, Side B = {b}.").format(a=chrome.side_text(a), b=chrome.side_text(b))
+
+
+def twin_debate(archive: Any, debate: Debate) -> Optional[str]:
+    """The side-swapped twin of an imported benchmark debate, when the archive holds it: the other debate
+    of its side-swap group (same motion, same two models, sides swapped); None when there is none."""
+    if not debate.group or archive is None:
+        return None
+    try:
+        df = archive.query('SELECT id, models FROM debates WHERE group_id = ? AND id <> ? ORDER BY id',
+                           [debate.group, debate.id])
+    except Exception:  # noqa: BLE001 - an archive without the column: no twin
+        return None
+    pro, con = (debate.models + ["", ""])[:2]
+    for row in df.itertuples(index=False):
+        models = list(row.models) if row.models is not None else []
+        if models[:2] == [con, pro]:  # the same two models, sides swapped
+            return str(row.id)
+    return None
 
 
 def scores_figure(debaters):

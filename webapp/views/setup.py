@@ -164,7 +164,10 @@ def pair_reason(choice, pack: Pack) -> dict[str, Any]:
     hits = {pack.masters[s].name if s in pack.masters else s: h for s, h in choice.hits.items()}
     rule_text = {"user": N_("named by the user"), "table": N_("the seed's topic-to-pair table"),
                  "keywords": N_("keyword scoring over search_scope.keywords"), "default": N_("the default pair")}
-    return {"rule": choice.rule, "rule_text": maybe(rule_text.get(choice.rule, choice.rule)), "reason": choice.reason,
+    from webapp.views.chrome import pair_reason_text
+
+    return {"rule": choice.rule, "rule_text": maybe(rule_text.get(choice.rule, choice.rule)),
+            "reason": pair_reason_text(choice.reason),
             "row": choice.row, "hits": hits}
 
 
