@@ -18,6 +18,22 @@ XSS_IMG = "<img src=x onerror=alert(1)>"
 XSS_ID = "xss0000000001"
 
 
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def browser_skip_reason() -> str | None:
+    """Why the browser tests cannot run here (no Chromium, no playwright), or None."""
+    if not CHROMIUM.exists():
+        return f"{CHROMIUM} is absent (scripts/test.sh installs Debian's chromium)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the playwright Python package is not installed (requirements-dev.txt)"
+    return None
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -12,31 +12,20 @@ from pathlib import Path
 
 import pytest
 
-from tests.app_support import REPO, XSS_ID, judged_debate, start_streamlit, stop_streamlit, xss_debate
+from tests.app_support import (CHROMIUM, CHROMIUM_ARGS, REPO, XSS_ID, browser_skip_reason, judged_debate,
+                                start_streamlit, stop_streamlit, xss_debate)
 from tests.slow_round import slow_env
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = REPO / "test-artifacts"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 VIEWPORT = {"width": 1400, "height": 2200}
 TIMEOUT_MS = 30_000
 
 
-def _skip_reason() -> str | None:
-    if not CHROMIUM.exists():
-        return f"{CHROMIUM} is absent (scripts/test.sh installs Debian's chromium)"
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "the playwright Python package is not installed (requirements-dev.txt)"
-    return None
 
-
-if _skip_reason():
-    pytest.skip(_skip_reason(), allow_module_level=True)
+if browser_skip_reason():
+    pytest.skip(browser_skip_reason(), allow_module_level=True)
 
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 

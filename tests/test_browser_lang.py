@@ -17,18 +17,15 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 
 import pytest
 
-from tests.app_support import REPO, offline_debate, start_streamlit, stop_streamlit
+from tests.app_support import (CHROMIUM, CHROMIUM_ARGS, REPO, browser_skip_reason, offline_debate, start_streamlit,
+                                stop_streamlit)
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = REPO / "test-artifacts"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 TIMEOUT_MS = 60_000
 CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 LONG_NOTE = ("Side A opened with a clear framing of the motion and kept returning to it, while Side B spent "
@@ -39,18 +36,9 @@ LONG_NOTE = ("Side A opened with a clear framing of the motion and kept returnin
              "although the margin is modest and a different emphasis could have changed it. Endword.")
 
 
-def _skip_reason() -> str | None:
-    if not CHROMIUM.exists():
-        return f"{CHROMIUM} is absent (scripts/test.sh installs Debian's chromium)"
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "the playwright Python package is not installed (requirements-dev.txt)"
-    return None
 
-
-if _skip_reason():
-    pytest.skip(_skip_reason(), allow_module_level=True)
+if browser_skip_reason():
+    pytest.skip(browser_skip_reason(), allow_module_level=True)
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
