@@ -630,12 +630,17 @@ def test_coverage_default_pack_and_degraded_pairs(archive_path, archive):
     assert list(degraded["pair"]) == ["buddhaghosa-vs-xuanzang"] and list(degraded["debates"]) == [1]
 
 
-def test_coverage_fixture_pack_shows_3_complete_pairs_and_1_one_way(archive_path):
+def _coverage_of(folder) -> tuple:
+    """The Coverage page on a pack folder: the page and its metrics by label."""
     at = app("coverage")
     by_label(at.radio, "Pack").set_value("folder").run()
-    at.text_input(key="cov_folder").input(str(SKILL_FIXTURE)).run()
+    at.text_input(key="cov_folder").input(str(folder)).run()
     clean(at)
-    metrics = {m.label: m.value for m in at.metric}
+    return at, {m.label: m.value for m in at.metric}
+
+
+def test_coverage_fixture_pack_shows_3_complete_pairs_and_1_one_way(archive_path):
+    at, metrics = _coverage_of(SKILL_FIXTURE)
     assert metrics["Complete pairs (both ways)"] == "3"
     assert metrics["One-way entries"] == "1"
     one_way = next(f.value for f in at.dataframe if "entry" in f.value.columns)
@@ -646,11 +651,7 @@ def test_coverage_reference_pack_shows_8_complete_pairs_and_10_one_way(archive_p
     if not reference_present():
         pytest.skip("upstream pack absent or hidden by DEBATE_NO_REFERENCE: the counts are the upstream pack's; "
                     "test_coverage_fixture_pack_shows_3_complete_pairs_and_1_one_way runs on the fixture")
-    at = app("coverage")
-    by_label(at.radio, "Pack").set_value("folder").run()
-    at.text_input(key="cov_folder").input(str(REFERENCE_PACK)).run()
-    clean(at)
-    metrics = {m.label: m.value for m in at.metric}
+    at, metrics = _coverage_of(REFERENCE_PACK)
     assert metrics["Complete pairs (both ways)"] == "8"
     assert metrics["One-way entries"] == "10"
     assert metrics["Canonical pairs complete"] == "8/8"
