@@ -299,3 +299,14 @@ def test_a_reply_cited_to_a_source_not_its_authors_is_dropped_with_a_line(tmp_pa
     assert c is not None and c.objections and c.objections[0].reply is None
     assert any("objections[0].reply" in p and "Mahasi:ManualOfInsight" in p and "ajahn-chah" in p
                for p in bank.problems), bank.problems
+
+
+def test_no_bank_text_holds_the_engines_own_stance_frames(default_pack):
+    # the engine writes 我接受： / 我部分接受： / 我仍坚持： before a reply, and the plan audit counts them:
+    # a text that says them itself would double the frame and claim a stance the plan does not hold
+    bank = bank_of(default_pack)
+    texts = [r.text for pb in bank.pairs.values() for r in pb.replies]
+    texts += [o.reply.text for c in bank.cases for o in c.objections if o.reply is not None]
+    texts += [a.text for c in bank.cases for a in c.answers] + [a.then for c in bank.cases for a in c.answers]
+    bad = [t[:30] for t in texts if any(f in t for f in ("我接受：", "部分接受：", "我仍坚持：", "仍持原说"))]
+    assert not bad, bad
