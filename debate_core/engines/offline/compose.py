@@ -102,14 +102,24 @@ def render(plan: SpeechPlan, *, topic: str, me: Master, opp: Master) -> str:
     return _synthesis(plan, topic, me, opp)
 
 
+# A summary's tail naming the books cited (引《坛经》、《维摩经》。): bookkeeping, not what he said.
+_CITED_TAIL = re.compile(r"[。；，]?\s*引(?:《[^》]*》[、，]?)+[。]?$")
+
+
 def _unsigned(summary: str, opp: Master) -> str:
-    """A round summary restated after 某某上一轮的意思是：, without its own 某某驳： / 答： head."""
+    """A round summary restated after 某某上一轮的意思是：, as speech: without its own 某某驳： / 答： head and
+    without its list of cited books (r7: the list read as a log line), its clauses joined by commas."""
     body = bare(summary)
     for name in (opp.short_name, opp.name):
         for verb in ("驳：", "答：", "综合：", "：", "驳", "立"):
             if name and body.startswith(name + verb) and len(body) > len(name + verb) + 2:
-                return body[len(name + verb):] if verb.endswith("：") else body[len(name):]
-    return body
+                body = body[len(name + verb):] if verb.endswith("：") else body[len(name):]
+                break
+        else:
+            continue
+        break
+    spoken = bare(_CITED_TAIL.sub("", body))
+    return (spoken if len(spoken) > 4 else body).replace("；", "，")
 
 
 def _thin(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
