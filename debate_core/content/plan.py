@@ -30,7 +30,7 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Optional
 
-from debate_core.content.text import cjk_len, cjk_only, ngrams, personal_question
+from debate_core.content.text import cjk_len, cjk_only, ngrams, personal_question, without_cited_tail
 from debate_core.content.themes import ThemeMatch, match_themes  # noqa: F401 (ThemeMatch in nearest_theme)
 from debate_core.plans import ArgumentBank, Objection, PlanPoint, Position, SpeechPlan
 
@@ -412,6 +412,8 @@ def estimated_length(plan: SpeechPlan) -> int:
     for p in plan.points:
         if p.kind == "restate":
             n += cjk_len(p.target_text) + 3
+        elif p.kind == "restate_summary":  # spoken without its list of cited books
+            n += cjk_len(without_cited_tail(p.text)) + _FRAME_CHARS["restate_summary"]
         elif p.kind == "difference":
             n += 12
         else:

@@ -194,6 +194,15 @@ def ngrams(text: str, n: int) -> set[str]:
     return {chars[i: i + n] for i in range(len(chars) - n + 1)}
 
 
+# A summary's tail naming the books cited (引《坛经》、《维摩经》。): bookkeeping, not what was said.
+_CITED_TAIL = re.compile(r"[。；，]?\s*引(?:《[^》]*》[、，]?)+[。]?$")
+
+
+def without_cited_tail(summary: str) -> str:
+    """A round summary without its closing list of cited books (the seed's 引了什么经), for speech."""
+    return _CITED_TAIL.sub("", summary or "")
+
+
 # A question about one's own situation (我…, 怎么办, a family member) rather than a doctrinal question
 # (禅宗顿悟和净土念佛，到底谁更直接？): the words that mark it.
 _PERSONAL = ("我", "怎么办", "咋办", "家里", "孩子", "老公", "老婆", "父母", "爸", "妈")

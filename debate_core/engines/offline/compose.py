@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from debate_core.content.text import cjk_len, personal_question
+from debate_core.content.text import cjk_len, personal_question, without_cited_tail
 from debate_core.content.titles import chinese_title
 from debate_core.models import Master
 from debate_core.plans import PlanPoint, SpeechPlan
@@ -102,10 +102,6 @@ def render(plan: SpeechPlan, *, topic: str, me: Master, opp: Master) -> str:
     return _synthesis(plan, topic, me, opp)
 
 
-# A summary's tail naming the books cited (引《坛经》、《维摩经》。): bookkeeping, not what he said.
-_CITED_TAIL = re.compile(r"[。；，]?\s*引(?:《[^》]*》[、，]?)+[。]?$")
-
-
 def _unsigned(summary: str, opp: Master) -> str:
     """A round summary restated after 某某上一轮的意思是：, as speech: without its own 某某驳： / 答： head and
     without its list of cited books (r7: the list read as a log line), its clauses joined by commas."""
@@ -118,7 +114,7 @@ def _unsigned(summary: str, opp: Master) -> str:
         else:
             continue
         break
-    spoken = bare(_CITED_TAIL.sub("", body))
+    spoken = bare(without_cited_tail(body))
     return (spoken if len(spoken) > 4 else body).replace("；", "，")
 
 
