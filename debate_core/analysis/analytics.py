@@ -20,7 +20,7 @@ the debated pair (``a-vs-b``, slugs sorted).  ``batch_id`` restricts to one batc
 from __future__ import annotations
 
 import json
-from typing import Any, Optional, Union
+from typing import Any
 
 import pandas as pd
 
@@ -39,7 +39,7 @@ def _check_by(by: str) -> str:
 # ----------------------------------------------------------------- the speeches
 
 
-def master_speeches(archive, *, batch_id: Optional[str] = None) -> pd.DataFrame:
+def master_speeches(archive, *, batch_id: str | None = None) -> pd.DataFrame:
     """One row per archived master-debate speech, with what the analyses need."""
     params: list[Any] = []
     where = "d.protocol = 'master'"
@@ -95,8 +95,8 @@ def _group_col(by: str) -> str:
 # ------------------------------------------------------------------- analyses
 
 
-def check_failures(archive, by: str = "master", *, batch_id: Optional[str] = None,
-                   speeches: Optional[pd.DataFrame] = None) -> pd.DataFrame:
+def check_failures(archive, by: str = "master", *, batch_id: str | None = None,
+                   speeches: pd.DataFrame | None = None) -> pd.DataFrame:
     """Failed checks by rule per master or pair: checked speeches, failures and the rate."""
     g = _group_col(by)
     df = _spoken(master_speeches(archive, batch_id=batch_id) if speeches is None else speeches)
@@ -127,8 +127,8 @@ def _snapshot(archive, table: str, hashes: list[str]) -> pd.DataFrame:
                          [hashes])
 
 
-def sources_cited(archive, by: str = "master", *, batch_id: Optional[str] = None, include_unused: bool = True,
-                  speeches: Optional[pd.DataFrame] = None) -> pd.DataFrame:
+def sources_cited(archive, by: str = "master", *, batch_id: str | None = None, include_unused: bool = True,
+                  speeches: pd.DataFrame | None = None) -> pd.DataFrame:
     """Citations per master (or pair and speaker) and source id, with titles; unused sources at 0."""
     g = _group_col(by)
     df = _spoken(master_speeches(archive, batch_id=batch_id) if speeches is None else speeches)
@@ -170,8 +170,8 @@ def sources_cited(archive, by: str = "master", *, batch_id: Optional[str] = None
         .reset_index(drop=True)[cols]
 
 
-def ammo_usage(archive, by: str = "master", *, batch_id: Optional[str] = None, include_unused: bool = True,
-               speeches: Optional[pd.DataFrame] = None) -> pd.DataFrame:
+def ammo_usage(archive, by: str = "master", *, batch_id: str | None = None, include_unused: bool = True,
+               speeches: pd.DataFrame | None = None) -> pd.DataFrame:
     """How often each ``cross_critique`` entry is used, per master (or pair) and target.
 
     ``speeches`` counts the speeches the master gave against that target (the chances
@@ -208,8 +208,8 @@ def ammo_usage(archive, by: str = "master", *, batch_id: Optional[str] = None, i
     return uses.sort_values(keys + ["uses"], ascending=[True] * len(keys) + [False]).reset_index(drop=True)[cols]
 
 
-def restatement(archive, by: str = "master", *, batch_id: Optional[str] = None,
-                speeches: Optional[pd.DataFrame] = None) -> pd.DataFrame:
+def restatement(archive, by: str = "master", *, batch_id: str | None = None,
+                speeches: pd.DataFrame | None = None) -> pd.DataFrame:
     """Speeches that must restate the opponent first (反驳 / 回应), and how many did."""
     g = _group_col(by)
     df = _spoken(master_speeches(archive, batch_id=batch_id) if speeches is None else speeches)
@@ -224,8 +224,8 @@ def restatement(archive, by: str = "master", *, batch_id: Optional[str] = None,
     return out[cols].sort_values(by).reset_index(drop=True)
 
 
-def speech_lengths(archive, by: str = "master", *, batch_id: Optional[str] = None,
-                   speeches: Optional[pd.DataFrame] = None) -> pd.DataFrame:
+def speech_lengths(archive, by: str = "master", *, batch_id: str | None = None,
+                   speeches: pd.DataFrame | None = None) -> pd.DataFrame:
     """Chinese-character length per master or pair; ``out_of_range`` counts speeches outside 300-500."""
     g = _group_col(by)
     df = _spoken(master_speeches(archive, batch_id=batch_id) if speeches is None else speeches)
@@ -241,8 +241,8 @@ def speech_lengths(archive, by: str = "master", *, batch_id: Optional[str] = Non
     return out[cols].sort_values(by).reset_index(drop=True)
 
 
-def summary(archive, by: str = "master", *, batch_id: Optional[str] = None,
-            speeches: Optional[pd.DataFrame] = None) -> pd.DataFrame:
+def summary(archive, by: str = "master", *, batch_id: str | None = None,
+            speeches: pd.DataFrame | None = None) -> pd.DataFrame:
     """One row per master or pair: debates, speeches, failed checks, retries, restatement,
     citations and ammo per speech, mean length."""
     g = _group_col(by)
@@ -273,7 +273,7 @@ def summary(archive, by: str = "master", *, batch_id: Optional[str] = None,
 # --------------------------------------------------------------------- coverage
 
 
-def _coverage_source(archive, pack: Union[None, str, Any]) -> tuple[list[str], list[tuple[str, str]], dict]:
+def _coverage_source(archive, pack: None | str | Any) -> tuple[list[str], list[tuple[str, str]], dict]:
     from debate_core.content.coverage import gaps_from_edges, pack_edges
 
     if pack is not None:
@@ -299,7 +299,7 @@ def _coverage_source(archive, pack: Union[None, str, Any]) -> tuple[list[str], l
     return slugs, edges, {**gaps_from_edges(slugs, edges), "pack": info}
 
 
-def coverage_vs_debates(archive, *, pack: Union[None, str, Any] = None, batch_id: Optional[str] = None,
+def coverage_vs_debates(archive, *, pack: None | str | Any = None, batch_id: str | None = None,
                         all_pairs: bool = False) -> pd.DataFrame:
     """Each pair's critique coverage (a→b, b→a, status) beside how often it was debated.
 
@@ -355,8 +355,8 @@ def coverage_vs_debates(archive, *, pack: Union[None, str, Any] = None, batch_id
     return out.reset_index(drop=True)
 
 
-def report(archive, by: str = "master", *, batch_id: Optional[str] = None,
-           pack: Union[None, str, Any] = None) -> dict[str, pd.DataFrame]:
+def report(archive, by: str = "master", *, batch_id: str | None = None,
+           pack: None | str | Any = None) -> dict[str, pd.DataFrame]:
     """Every analysis at once (the speeches are read once)."""
     sp = master_speeches(archive, batch_id=batch_id)
     return {

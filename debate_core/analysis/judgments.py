@@ -19,7 +19,7 @@ both sides, as the benchmark's published leaderboard does.
 from __future__ import annotations
 
 import json
-from typing import Any, Optional
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -35,13 +35,13 @@ MATCHUP_COLUMNS = ["group", "a", "b", "a_score", "judgments", "debates", "comple
 # ------------------------------------------------------------------- the frame
 
 
-def _sides(participants: Any) -> tuple[Optional[str], Optional[str]]:
+def _sides(participants: Any) -> tuple[str | None, str | None]:
     parts = json.loads(participants) if isinstance(participants, str) else (participants or [])
     by = {p.get("label"): p.get("model") or p.get("name") for p in parts}
     return by.get("pro"), by.get("con")
 
 
-def judgments_frame(archive, *, protocol: Optional[str] = None, template: Optional[str] = None,
+def judgments_frame(archive, *, protocol: str | None = None, template: str | None = None,
                     include_own: bool = True) -> pd.DataFrame:
     """Every per-judge judgment of a two-sided (pro / con) debate in ``archive``, one row each.
 
@@ -127,7 +127,7 @@ def matchups(judgments: pd.DataFrame) -> pd.DataFrame:
     return out[MATCHUP_COLUMNS]
 
 
-def matchup_ratings(judgments: pd.DataFrame, *, complete_only: bool = True, names: Optional[dict[str, str]] = None,
+def matchup_ratings(judgments: pd.DataFrame, *, complete_only: bool = True, names: dict[str, str] | None = None,
                     bootstrap: int = 200, ci: float = 0.95, seed: int = 0, prior: float = 1.0) -> pd.DataFrame:
     """Bradley-Terry ratings by model over side-swapped matchups, with bootstrap intervals.
 
@@ -181,7 +181,7 @@ def matchup_ratings(judgments: pd.DataFrame, *, complete_only: bool = True, name
     return table[cols]
 
 
-def margin_matrix(judgments: pd.DataFrame, *, names: Optional[dict[str, str]] = None,
+def margin_matrix(judgments: pd.DataFrame, *, names: dict[str, str] | None = None,
                   complete_only: bool = False) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(mean signed margin of the row model over the column model, number of matchups): the
     model-vs-model heatmap.  A margin is the normalized one where the source gives it."""
@@ -259,7 +259,7 @@ def side_bias(judgments: pd.DataFrame, *, z: float = 1.96) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=cols).sort_values("judgments", ascending=False).reset_index(drop=True)
 
 
-def margin_distribution(judgments: pd.DataFrame, *, bins: Optional[list[float]] = None) -> pd.DataFrame:
+def margin_distribution(judgments: pd.DataFrame, *, bins: list[float] | None = None) -> pd.DataFrame:
     """Per judge, how many judgments fall in each bin of the absolute margin (normalized where the
     source gives it): long form ``judge, bin, count, share``."""
     if judgments is None or not len(judgments):
@@ -280,7 +280,7 @@ def margin_distribution(judgments: pd.DataFrame, *, bins: Optional[list[float]] 
 # ------------------------------------------------------- published leaderboards
 
 
-def leaderboard(archive, *, template: Optional[str] = None) -> pd.DataFrame:
+def leaderboard(archive, *, template: str | None = None) -> pd.DataFrame:
     """A published leaderboard stored by an import (rank, model, rating), the newest template if
     none is named."""
     with archive._session() as con:

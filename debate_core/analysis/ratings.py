@@ -17,7 +17,8 @@ over debates.  A tie counts as half a win for each side.
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, Optional
+from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -80,8 +81,8 @@ def outcomes_from_debates(debates: Iterable[Any], by: str = "model") -> pd.DataF
     return outcomes_from_rows(rows, by)
 
 
-def outcomes_from_archive(archive, by: str = "model", *, batch_id: Optional[str] = None,
-                          protocol: Optional[str] = None) -> pd.DataFrame:
+def outcomes_from_archive(archive, by: str = "model", *, batch_id: str | None = None,
+                          protocol: str | None = None) -> pd.DataFrame:
     """Outcomes of every completed judged debate in ``archive`` (optionally one batch / protocol)."""
     where = ["d.protocol IN ('topic', 'trial')", "d.status = 'completed'", "v.winner IS NOT NULL",
              "coalesce(v.parsed, true)"]
@@ -138,7 +139,7 @@ def _encode(df: pd.DataFrame, items: list[str]) -> tuple[np.ndarray, np.ndarray,
 
 
 def _weighted(k: int, wi: np.ndarray, li: np.ndarray, tie: np.ndarray,
-              weight: Optional[np.ndarray] = None) -> tuple[np.ndarray, np.ndarray]:
+              weight: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(wins[i, j], games[i, j]) with ties as half a win each way; ``weight`` per outcome."""
     w = np.ones(len(wi)) if weight is None else weight
     wins = np.zeros((k, k))
@@ -154,7 +155,7 @@ def _matrices(df: pd.DataFrame, items: list[str]) -> tuple[np.ndarray, np.ndarra
     return _weighted(len(items), *_encode(df, items))
 
 
-def _scale(p: np.ndarray, present: Optional[np.ndarray] = None) -> np.ndarray:
+def _scale(p: np.ndarray, present: np.ndarray | None = None) -> np.ndarray:
     logp = np.log10(p)
     mask = present if present is not None else np.ones(len(p), bool)
     center = logp[mask].mean() if mask.any() else 0.0
@@ -272,15 +273,15 @@ def win_counts(outcomes: pd.DataFrame) -> pd.DataFrame:
     return out.sort_values(["item", "opponent"]).reset_index(drop=True)[cols]
 
 
-def ratings_from_archive(archive, by: str = "model", *, batch_id: Optional[str] = None,
-                         protocol: Optional[str] = None, bootstrap: int = 200, ci: float = 0.95,
+def ratings_from_archive(archive, by: str = "model", *, batch_id: str | None = None,
+                         protocol: str | None = None, bootstrap: int = 200, ci: float = 0.95,
                          seed: int = 0) -> pd.DataFrame:
     """Bradley-Terry ratings of models / stances / labels over the archive's judged debates."""
     outcomes = outcomes_from_archive(archive, by, batch_id=batch_id, protocol=protocol)
     return bradley_terry(outcomes, bootstrap=bootstrap, ci=ci, seed=seed)
 
 
-def ratings_tables(archive, *, batch_id: Optional[str] = None, bootstrap: int = 200) -> dict[str, pd.DataFrame]:
+def ratings_tables(archive, *, batch_id: str | None = None, bootstrap: int = 200) -> dict[str, pd.DataFrame]:
     """Everything an archive page shows about ratings, as DataFrames:
 
     ``models`` and ``stances`` (Bradley-Terry with intervals), ``model_win_rates``

@@ -19,10 +19,11 @@ from __future__ import annotations
 import os
 import socket
 import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
-from typing import Any, Callable, Optional, Sequence
+from typing import Any
 
 from debate_core.archive.connection import process_alive, writer_identity
 from debate_core.archive.values import now
@@ -41,7 +42,7 @@ class CellClaim:
     cell: str
     claimed: bool  # this run holds the cell now
     debates: list[tuple[str, str, Any]] = field(default_factory=list)  # (id, status, created_at), newest first
-    holder: Optional[str] = None  # another live run holds it: "process 123 on host-a"
+    holder: str | None = None  # another live run holds it: "process 123 on host-a"
 
 
 def _describe(pid: Any, host: Any) -> str:

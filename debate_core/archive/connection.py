@@ -16,14 +16,15 @@ from __future__ import annotations
 
 import os
 import random
-import sys
 import socket
+import sys
 import threading
 import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
+from typing import Any
 
 import duckdb
 import pandas as pd
@@ -52,7 +53,7 @@ def default_archive_path() -> Path:
 # ------------------------------------------------------------- the writer
 
 
-def _proc_stat(pid: int) -> Optional[tuple[str, str]]:
+def _proc_stat(pid: int) -> tuple[str, str] | None:
     """(state, start time in clock ticks) from /proc, or None where there is no /proc."""
     try:
         raw = Path(f"/proc/{pid}/stat").read_text()
@@ -68,7 +69,7 @@ def writer_identity() -> tuple[int, str, str]:
     return pid, socket.gethostname(), stat[1] if stat else ""
 
 
-def process_alive(pid: Optional[int], start: Optional[str] = None) -> bool:
+def process_alive(pid: int | None, start: str | None = None) -> bool:
     """Is process ``pid`` (started at ``start`` ticks, when known) still running on this host?"""
     if not pid or pid <= 0:
         return False
@@ -93,8 +94,8 @@ def process_alive(pid: Optional[int], start: Optional[str] = None) -> bool:
 # ---------------------------------------------------------- the DuckDB host
 
 HOST_LOCK = threading.RLock()
-_HOST: Optional[duckdb.DuckDBPyConnection] = None
-_HOST_PID: Optional[int] = None
+_HOST: duckdb.DuckDBPyConnection | None = None
+_HOST_PID: int | None = None
 _ALIAS = "arc"
 
 
@@ -213,7 +214,7 @@ class Connection:
             finally:
                 host.execute(f"DETACH {_ALIAS}")
 
-    def query(self, sql: str, params: Optional[list] = None) -> pd.DataFrame:
+    def query(self, sql: str, params: list | None = None) -> pd.DataFrame:
         """A trusted, parameterised read (library use; user SQL goes through :meth:`sql`)."""
         with self._session() as con:
             return con.execute(sql, params or []).df()
@@ -349,7 +350,7 @@ class GroupWriter:
     log into the file when it lets the file go.
     """
 
-    def __init__(self, conn: "Connection", apply: Callable[[Any, Sequence[Any]], None], *,
+    def __init__(self, conn: Connection, apply: Callable[[Any, Sequence[Any]], None], *,
                  interval: float = GROUP_INTERVAL, hold: float = GROUP_HOLD, name: str = "archive-writer"):
         self.conn = conn
         self.apply = apply
@@ -371,7 +372,7 @@ class GroupWriter:
 
     # ------------------------------------------------------------ callers
     def submit(self, item: Any, *, wait: bool = False, checkpoint: bool = False, urgent: bool = False,
-               on_done: Optional[Callable[[Optional[str]], None]] = None) -> None:
+               on_done: Callable[[str | None], None] | None = None) -> None:
         """Queue ``item``.  ``wait``: return once it is committed; ``urgent``: commit it now rather
         than after ``interval``; ``on_done(error)``: called by the writer thread once it is
         committed (``error`` None) or failed (one line)."""
@@ -417,7 +418,7 @@ class GroupWriter:
 
     # ------------------------------------------------------------- thread
     def _loop(self) -> None:
-        held: Optional[duckdb.DuckDBPyConnection] = None  # the file, attached across transactions
+        held: duckdb.DuckDBPyConnection | None = None  # the file, attached across transactions
         until = 0.0
         try:
             while True:
@@ -471,7 +472,7 @@ class GroupWriter:
                 except Exception:  # noqa: BLE001 - already letting go after a failure
                     pass
 
-    def _take(self, batch: list) -> Optional[duckdb.DuckDBPyConnection]:
+    def _take(self, batch: list) -> duckdb.DuckDBPyConnection | None:
         """Attach the file for writing and keep it (and this process's archive lock) until
         :meth:`_let_go`; on failure every item of ``batch`` fails."""
         HOST_LOCK.acquire()
@@ -530,7 +531,7 @@ class GroupWriter:
                 pass
             raise
 
-    def _fail(self, item: Any, exc: Optional[BaseException]) -> None:
+    def _fail(self, item: Any, exc: BaseException | None) -> None:
         debate_id = getattr(item, "debate_id", "") or ""
         text = first_line(exc) if exc is not None else "unknown error"
         self.failures.setdefault(debate_id, f"not archived: {text}")
@@ -561,7 +562,7 @@ class GroupedRecorder(Recorder):
     def __repr__(self) -> str:
         return f"GroupedRecorder({self.archive!r})"
 
-    def __enter__(self) -> "GroupedRecorder":
+    def __enter__(self) -> GroupedRecorder:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -40,7 +40,6 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Optional
 
 import duckdb
 import pandas as pd
@@ -77,8 +76,8 @@ def _leading_word(query: str) -> str:
     return m.group(0).upper() if m else ""
 
 
-_LOCAL: Optional[duckdb.DuckDBPyConnection] = None
-_LOCAL_PID: Optional[int] = None
+_LOCAL: duckdb.DuckDBPyConnection | None = None
+_LOCAL_PID: int | None = None
 _LOCAL_LOCK = threading.Lock()
 
 
@@ -93,7 +92,7 @@ def _local() -> duckdb.DuckDBPyConnection:
         return _LOCAL
 
 
-def check_readonly_sql(con: Optional[duckdb.DuckDBPyConnection], query: str) -> None:
+def check_readonly_sql(con: duckdb.DuckDBPyConnection | None, query: str) -> None:
     """Refuse anything but one SELECT / EXPLAIN / PIVOT (or an informational PRAGMA) before it runs.
     ``con`` parses the query (any DuckDB connection; None: a private in-memory one)."""
     if not query or not query.strip():
@@ -265,7 +264,7 @@ def _check_pid() -> None:
         _IDLE, _RUNNING, _POOL_PID = [], 0, os.getpid()
 
 
-def _acquire(deadline: float) -> Optional[_Worker]:
+def _acquire(deadline: float) -> _Worker | None:
     """A query slot (at most SQL_CONCURRENT_QUERIES), with an idle worker when one fits."""
     global _RUNNING
     key = (int(cap("SQL_MEMORY_LIMIT")), int(cap("SQL_RESULT_BYTES")))
@@ -290,7 +289,7 @@ def _acquire(deadline: float) -> Optional[_Worker]:
     return worker
 
 
-def _release(worker: Optional[_Worker]) -> None:
+def _release(worker: _Worker | None) -> None:
     global _RUNNING
     extra = None
     with _POOL:
@@ -366,7 +365,7 @@ def _to_frame(payload: bytes) -> pd.DataFrame:
         con.close()
 
 
-def run_readonly_sql(path: str | Path, query: str, *, max_rows: int = 10_000, timeout: Optional[float] = None,
+def run_readonly_sql(path: str | Path, query: str, *, max_rows: int = 10_000, timeout: float | None = None,
                      lock_timeout: float = LOCK_TIMEOUT) -> pd.DataFrame:
     """The SQL box: one read-only query over the archive at ``path``, in a worker process bounded
     by the SQL caps (see the module's docstring); at most ``max_rows`` rows; stopped after

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Optional, Union
+from typing import Any
 
 from debate_core.batch.grid import Cell
 
@@ -13,7 +13,7 @@ from debate_core.batch.grid import Cell
 class CellResult:
     cell: Cell
     status: str  # completed, failed, stopped, interrupted, error, skipped, busy, cancelled
-    debate_id: Optional[str] = None
+    debate_id: str | None = None
     reason: str = ""
     resumed: bool = False
     seconds: float = 0.0
@@ -31,7 +31,7 @@ class BatchResult:
     protocol: str
     results: list[CellResult] = field(default_factory=list)
     elapsed: float = 0.0
-    archive: Optional[str] = None
+    archive: str | None = None
     audit: Any = None  # an audit.AuditReport when the spec asked for one
 
     def count(self, *statuses: str) -> int:
@@ -91,7 +91,7 @@ class BatchResult:
 class Bar:
     """A rich progress bar with ETA on stderr (or nothing)."""
 
-    def __init__(self, total: int, batch_id: str, enabled: Union[bool, str]):
+    def __init__(self, total: int, batch_id: str, enabled: bool | str):
         self.total = total
         self.enabled = bool(enabled)
         self.stats = {"ok": 0, "failed": 0, "skipped": 0, "elsewhere": 0}
@@ -99,11 +99,17 @@ class Bar:
         self._task = None
         self.batch_id = batch_id
 
-    def __enter__(self) -> "Bar":
+    def __enter__(self) -> Bar:
         if self.enabled:
             from rich.console import Console
-            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
-                                       TimeRemainingColumn)
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
 
             console = Console(stderr=True)
             self._progress = Progress(

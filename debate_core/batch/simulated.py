@@ -7,12 +7,13 @@ import hashlib
 import json
 import re
 import threading
-from typing import Any, Callable, Optional
+from collections.abc import Callable
+from typing import Any
 
 
-def simulated_model(strengths: Optional[dict[str, float]] = None, *, judges: Optional[dict[str, str]] = None,
+def simulated_model(strengths: dict[str, float] | None = None, *, judges: dict[str, str] | None = None,
                     default_judge: str = "fair", delay: float = 0.0,
-                    faults: Optional[Callable[[dict], Any]] = None, stances: tuple[str, str] = ("正方立场", "反方立场")):
+                    faults: Callable[[dict], Any] | None = None, stances: tuple[str, str] = ("正方立场", "反方立场")):
     """A script for :class:`~debate_core.engines.scripted_server.ScriptedServer` that plays the judged protocols.
 
     For demos, notebooks, tests and benchmarks with no real model: debaters answer
@@ -30,6 +31,7 @@ def simulated_model(strengths: Optional[dict[str, float]] = None, *, judges: Opt
     Model names are the server-side names (``openai/m1`` reaches the server as ``m1``).
     """
     import random
+
     from debate_core.engines.scripted_server import Reply
 
     strengths = dict(strengths or {})

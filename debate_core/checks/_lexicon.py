@@ -7,8 +7,8 @@ predicate, a reader + a modal + a choice), and these lists say what may fill a s
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import lru_cache
-from typing import Iterable, Optional
 
 from debate_core.checks import lexicons as _lx
 from debate_core.content.aliases import default_aliases
@@ -75,7 +75,7 @@ def name_map(masters: Iterable[Master], extra: Iterable[str] = ()) -> dict[str, 
 
 
 @lru_cache(maxsize=64)
-def name_regex(names: tuple[str, ...]) -> Optional[re.Pattern]:
+def name_regex(names: tuple[str, ...]) -> re.Pattern | None:
     """One pattern matching any of ``names`` (longest first); a name that is a common word only
     with an honorific after it."""
     parts = []

@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable, Optional
 
-from debate_core.models import CitationMark, Master
 from debate_core.content.text import QUOTES, mask, normalize_quote, sentences
 from debate_core.content.titles import _norm_title, chinese_title, title_matches, title_variants  # noqa: F401 (re-exported)
+from debate_core.models import CitationMark, Master
 
 # Citation-shaped ids: CBETA (T48n2008, X62n1182, J19nB044), Tibetan Tohoku numbers,
 # SuttaCentral uids (mn10, sn56.11, SC:dn22) and namespaced ids (PTS:Vism, BDRC:W22272).
@@ -181,7 +181,7 @@ def _source_texts(master: Master, source_id: str) -> tuple[str, bool]:
     return normalize_quote("\n".join(parts)), original
 
 
-def canon_contains(source_id: str, quote: str) -> Optional[bool]:
+def canon_contains(source_id: str, quote: str) -> bool | None:
     """Whether the user's CBETA checkout ($DEBATE_CBETA, docs/cbeta.md) holds ``quote`` in the text
     ``source_id``; None when no checkout is configured or it lacks that text."""
     from debate_core.content.cbeta import canon_from_env
@@ -232,8 +232,8 @@ class CitationResult:
 
 
 def check_citation_text(text: str, speaker: Master, known_ids: Iterable[str],
-                        owners: Optional[dict[str, str]] = None,
-                        other_titles: Optional[dict[str, str]] = None) -> CitationResult:
+                        owners: dict[str, str] | None = None,
+                        other_titles: dict[str, str] | None = None) -> CitationResult:
     """``owners``: normalised id → the name of the master whose source it is (for the message);
     ``other_titles``: normalised id → title, for every source of the pack (to say which text a
     mismatched title names)."""
@@ -310,7 +310,7 @@ _FRAME_AFTER = re.compile(r"^(?:中|里|裡)?(?:云|曰|说|說|有云|有言|�
 _TURN = re.compile(r"然而|但是|但|却|卻|可是|不过|然|而")
 
 
-def _framing_title(text: str, u: "Cited") -> str:
+def _framing_title(text: str, u: Cited) -> str:
     """The text a cited passage is framed as the words of (《X》云：「…」【…】), when the bracket names
     a title of its own and X is the nearest title before it in the sentence; "" otherwise."""
     if not u.title or text.rfind("《", 0, u.start) < 0:

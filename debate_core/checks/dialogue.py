@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Optional
 
 from debate_core.checks import lexicons as _lx
 from debate_core.checks._lexicon import SELF
@@ -136,7 +135,7 @@ def _patterns(N: str) -> dict[str, re.Pattern]:
                                  rf"只得|只好|半晌|良久|登时|立时|旋即)?{_REACT_TOLD}")}
 
 
-def dialogue_hits(text: str, names: Optional[re.Pattern], key_of: dict[str, str],
+def dialogue_hits(text: str, names: re.Pattern | None, key_of: dict[str, str],
                   speaker_key: str = "") -> list[str]:
     """Every narrated exchange in ``text``: the phrases found."""
     if names is None:

@@ -22,8 +22,8 @@ something else passes the restatement rule and fails this one.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable, Optional
 
 from debate_core.checks import lexicons
 from debate_core.checks.lexicons import canon

@@ -15,8 +15,8 @@ faithfully, before the speaker says anything of his own.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from debate_core.checks import lexicons as _lx
 from debate_core.checks.lexicons import canon, same_group

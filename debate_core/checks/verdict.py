@@ -29,9 +29,9 @@ A *side* is a school, a practice the pairings oppose, a master of the pack, or a
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable, Optional
 
 from debate_core.checks import lexicons as _lx
 from debate_core.checks._lexicon import READERS, recommend_side_regex, side_regex
@@ -130,7 +130,7 @@ def _report_frame(others: str) -> re.Pattern:
                       + r"(?:的|之)?(?:见|看法|见解|说法|主张|之见|所见|意思|观点|看来|理解|立场|逻辑)")
 
 
-def _reported_ranges(sent: str, others: Optional[re.Pattern]) -> list[tuple[int, int]]:
+def _reported_ranges(sent: str, others: re.Pattern | None) -> list[tuple[int, int]]:
     """Ranges of a (masked) sentence that report what someone else holds."""
     out: list[tuple[int, int]] = []
     frames: list[tuple[int, int, bool]] = []  # (start, end of frame, clause-only)
@@ -178,7 +178,7 @@ def _is_question(clause_text: str, after: str) -> bool:
     return bool(re.match(r"[^。！!]*?[？?]", after)) and bool(_QUESTION_WORDS.search(clause_text + after[:12]))
 
 
-def verdict_hits(text: str, *, extra_sides: Iterable[str] = (), others: Optional[re.Pattern] = None,
+def verdict_hits(text: str, *, extra_sides: Iterable[str] = (), others: re.Pattern | None = None,
                  limit: int = 0, strict: bool = False) -> list[VerdictHit]:
     """Every verdict in ``text`` (the speaker's own words only).  ``strict`` reads a fragment that
     will be reused out of its context: a question or a report does not excuse a verdict in it."""
@@ -205,8 +205,8 @@ def verdict_hits(text: str, *, extra_sides: Iterable[str] = (), others: Optional
                     return b2
             return b
 
-        def accept(kind: str, m: re.Match, *, needs_side: bool, side_window: Optional[tuple[int, int]] = None,
-                   check_question: bool = True, side_pat: Optional[re.Pattern] = None) -> None:
+        def accept(kind: str, m: re.Match, *, needs_side: bool, side_window: tuple[int, int] | None = None,
+                   check_question: bool = True, side_pat: re.Pattern | None = None) -> None:
             pos = m.start()
             if _in(reported, pos):
                 return

@@ -10,10 +10,19 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from debate_core.cli.main import EXIT_FAIL, EXIT_OK, EXIT_USAGE, _add_pack, _print_json, _progress, add_archive_option, emit_debate
-from debate_core.io.importers import import_paths
-from debate_core.io.exporters import export_debate
 from debate_core import runs
+from debate_core.cli.main import (
+    EXIT_FAIL,
+    EXIT_OK,
+    EXIT_USAGE,
+    _add_pack,
+    _print_json,
+    _progress,
+    add_archive_option,
+    emit_debate,
+)
+from debate_core.io.exporters import export_debate
+from debate_core.io.importers import import_paths
 from debate_core.protocols import registry
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import Optional
 
 from debate_core.cli.main import count_int, positive_int
 
@@ -122,8 +121,8 @@ def add_audit(sub) -> None:
 
 
 def run_audit_cmd(args) -> int:
-    from debate_core.errors import InputError
     from debate_core.analysis.audit import audit_archive
+    from debate_core.errors import InputError
 
     if not args.batch and not args.debate:
         raise InputError("name what to audit: --batch ID or --debate ID")
@@ -246,4 +245,4 @@ COMMANDS = {
     "analytics": (add_analytics, run_analytics_cmd),
 }
 
-__all__: Optional[list] = ["COMMANDS"]
+__all__: list | None = ["COMMANDS"]

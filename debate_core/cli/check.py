@@ -8,7 +8,6 @@ with one ``error: …`` line on stderr.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -80,8 +79,8 @@ def _mark(f) -> str:
 
 
 def run_check(args) -> int:
-    from debate_core.content.packs import get_pack
     from debate_core.checks import cjk_len
+    from debate_core.content.packs import get_pack
 
     try:
         if args.role not in ROLES:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import yaml
 from pydantic import ValidationError
@@ -66,7 +66,7 @@ def _rel(path: Path, root: Path) -> str:
         return str(path)
 
 
-def load_themes(root: Optional[Path] = None, problems: Optional[list[str]] = None) -> list[Theme]:
+def load_themes(root: Path | None = None, problems: list[str] | None = None) -> list[Theme]:
     """The pack's themes.yaml, else the project's default list."""
     problems = problems if problems is not None else []
     for base in ([root] if root else []) + [DEFAULT_PACK]:
@@ -307,7 +307,7 @@ BANK_CACHE_VERSION = "3"
 CACHE_DIR_ENV = "DEBATE_CACHE_DIR"
 
 
-def _cache_path(root: Path) -> Optional[Path]:
+def _cache_path(root: Path) -> Path | None:
     import hashlib
     import os
 
@@ -408,7 +408,7 @@ def _derived_positions(m: Master, themes: list[Theme]) -> list[Position]:
     return out
 
 
-def derive_bank(pack: Pack, themes: Optional[list[Theme]] = None) -> ArgumentBank:
+def derive_bank(pack: Pack, themes: list[Theme] | None = None) -> ArgumentBank:
     """A layer built from a pack that has none: teachings onto themes, cross_critique into objections."""
     themes = themes if themes is not None else load_themes(Path(pack.path))
     bank = ArgumentBank(themes=themes, derived=True)

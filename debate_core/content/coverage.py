@@ -14,12 +14,12 @@ snapshot it stores with each debate (:meth:`Archive.coverage_snapshot`), through
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import pandas as pd
 
-from debate_core.models import Pack
 from debate_core.content.packs import pair_key
+from debate_core.models import Pack
 
 
 def pack_edges(pack: Pack) -> tuple[list[str], list[tuple[str, str]]]:

@@ -26,16 +26,16 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
-from typing import Optional, Sequence
 
 from pydantic import BaseModel, Field
 
 from debate_core.content.aliases import apply_default_aliases, topic_names
+from debate_core.content.packs import resolve_master
 from debate_core.errors import PairError
 from debate_core.models import Master, Pack
-from debate_core.content.packs import resolve_master
 
 __all__ = ["PairChoice", "PairError", "apply_default_aliases", "choose_pair", "keyword_scores", "pair_table",
            "row_theme", "school_key", "table_matches"]
@@ -68,7 +68,7 @@ def school_key(master: Master) -> str:
     return s.strip() or master.slug
 
 
-def _names(m: Master, pack: Optional[Pack] = None) -> list[str]:
+def _names(m: Master, pack: Pack | None = None) -> list[str]:
     return topic_names(m, pack)
 
 
@@ -160,7 +160,7 @@ def table_matches(topic: str, pack: Pack) -> list[dict]:
     return sorted(out, key=lambda r: r["score"], reverse=True)
 
 
-def _table_choice(topic: str, pack: Pack) -> Optional[PairChoice]:
+def _table_choice(topic: str, pack: Pack) -> PairChoice | None:
     matches = table_matches(topic, pack)
     if not matches:
         return None
@@ -203,11 +203,11 @@ def row_theme(a: str, b: str) -> str:
     return ""
 
 
-def _both_ways(bank, a: str, b: str, theme: Optional[str] = None) -> tuple[int, int]:
+def _both_ways(bank, a: str, b: str, theme: str | None = None) -> tuple[int, int]:
     return len(bank.objections(a, b, theme)), len(bank.objections(b, a, theme))
 
 
-def _coverage_choice(topic: str, pack: Pack, named: dict[str, int]) -> Optional[PairChoice]:
+def _coverage_choice(topic: str, pack: Pack, named: dict[str, int]) -> PairChoice | None:
     """The best covered pair for the topic's themes, in tiers: both masters hold a position on the
     theme and aim objections at each other's claims on it; both hold a position and have objections
     both ways on other themes; one of them holds a position and the pair has objections both ways."""
@@ -245,7 +245,7 @@ def _coverage_choice(topic: str, pack: Pack, named: dict[str, int]) -> Optional[
     return None
 
 
-def _case_choice(topic: str, pack: Pack, named: dict[str, int]) -> Optional[PairChoice]:
+def _case_choice(topic: str, pack: Pack, named: dict[str, int]) -> PairChoice | None:
     """The topic is a case of the argument layer (a concrete question under a theme): the pair of masters
     who both answer it and aim objections at each other's claims on its theme (named masters first,
     then the deeper bank)."""
@@ -271,7 +271,7 @@ def _case_choice(topic: str, pack: Pack, named: dict[str, int]) -> Optional[Pair
     return None
 
 
-def _best_partner(pack: Pack, a: str) -> Optional[str]:
+def _best_partner(pack: Pack, a: str) -> str | None:
     from debate_core.content.arguments import bank_of
 
     bank = bank_of(pack)
@@ -297,7 +297,7 @@ def _default_pair(pack: Pack) -> tuple[str, str]:
     return slugs[0], other
 
 
-def choose_pair(topic: str, pack: Pack, masters: Optional[Sequence[str]] = None) -> PairChoice:
+def choose_pair(topic: str, pack: Pack, masters: Sequence[str] | None = None) -> PairChoice:
     if masters:
         names = [m for m in masters if m and m.strip()]
         if len(names) != 2:

@@ -28,7 +28,6 @@ from __future__ import annotations
 import re
 import weakref
 from dataclasses import dataclass, field
-from typing import Optional
 
 from debate_core.content.text import cjk_len, cjk_only, ngrams, personal_question
 from debate_core.content.themes import ThemeMatch, match_themes  # noqa: F401 (ThemeMatch in nearest_theme)
@@ -82,8 +81,8 @@ def _theme_docs(bank: ArgumentBank, who: tuple[str, ...]) -> dict[str, set[str]]
     return docs
 
 
-def nearest_theme(bank: ArgumentBank, topic: str, a: Optional[str] = None, b: Optional[str] = None,
-                  min_score: float = 6.0, min_hits: int = 3) -> Optional[ThemeMatch]:
+def nearest_theme(bank: ArgumentBank, topic: str, a: str | None = None, b: str | None = None,
+                  min_score: float = 6.0, min_hits: int = 3) -> ThemeMatch | None:
     """For a topic whose words match no theme's keywords: the theme whose own material (title, question,
     keywords, and the two masters' claims and reasons on it) shares the most informative content bigrams
     with the topic, each bigram weighted by how few themes use it.  None below ``min_score`` or with fewer
@@ -98,7 +97,7 @@ def nearest_theme(bank: ArgumentBank, topic: str, a: Optional[str] = None, b: Op
     who = (a, b) if a and b else tuple(bank.positions)  # the pair's material, or every master's (routing)
     docs = _theme_docs(bank, who)
     df = {g: sum(1 for d in docs.values() if g in d) for g in q}
-    best: Optional[tuple[float, ThemeMatch]] = None
+    best: tuple[float, ThemeMatch] | None = None
     for t in bank.themes:
         if t.general:
             continue
@@ -242,7 +241,7 @@ def _ordered(bank: ArgumentBank, speaker: str, opponent: str, theme: str) -> lis
     return sorted(bank.objections(speaker, opponent, theme), key=lambda o: (0 if o.target.endswith("#0") else 1, o.id))
 
 
-def _claim_objection(bank: ArgumentBank, speaker: str, opponent: str, theme: str) -> Optional[Objection]:
+def _claim_objection(bank: ArgumentBank, speaker: str, opponent: str, theme: str) -> Objection | None:
     """The objection a 反驳 spends on the opponent's claim as a whole: only when the speaker has none
     aimed at the opponent's reasons on the theme (else it answers them point by point).  A pure
     function of the bank, so the same speaker's 综合 knows which one is spent without seeing R2."""
@@ -267,14 +266,14 @@ def _point_gist(bank: ArgumentBank, target: str) -> str:
     return pos.short or pos.claim
 
 
-def _as_contrast(bank: ArgumentBank, o: Objection, heard: Optional[set[str]] = None) -> PlanPoint:
+def _as_contrast(bank: ArgumentBank, o: Objection, heard: set[str] | None = None) -> PlanPoint:
     return PlanPoint(kind="contrast", text=o.text, ref=o.id, target=o.target, target_text=_point_gist(bank, o.target),
                      gist=o.gist, source=o.source, quote=o.quote, heard=heard is not None and o.target in heard)
 
 
 def _contrast(bank: ArgumentBank, speaker: str, opponent: str, theme: str, role: str,
-              spoken: frozenset[str] = frozenset(), heard: Optional[set[str]] = None,
-              room: Optional[int] = None, case_id: str = "") -> Optional[PlanPoint]:
+              spoken: frozenset[str] = frozenset(), heard: set[str] | None = None,
+              room: int | None = None, case_id: str = "") -> PlanPoint | None:
     """The round's own objection, never one the same speaker has spoken in this debate (``spoken``): 立论
     takes the first (one at the claim when there is one); 回应 the next; 综合 one at the claim (a 反驳
     has already spent those aimed at the reasons, and the one at the claim when it had nothing else)."""
@@ -317,7 +316,7 @@ def _as_case_contrast(bank: ArgumentBank, case, o: Objection, opponent: str) -> 
                      gist=o.gist, source=o.source, quote=o.quote, heard=True)
 
 
-def _heard(opp: Optional[Position], summary: str, restated: frozenset[str]) -> set[str]:
+def _heard(opp: Position | None, summary: str, restated: frozenset[str]) -> set[str]:
     """The opponent's points the speaker has heard him put: his claim once he has spoken, the points
     the speaker restated in his own earlier rounds, and those the summary he has now carries.  An
     objection at any other point is framed as aimed at a view some hold, never at something he said."""
@@ -420,7 +419,7 @@ def estimated_length(plan: SpeechPlan) -> int:
 
 
 def _fill(bank: ArgumentBank, plan: SpeechPlan, pos: Position, speaker: str, opponent: str,
-          spoken: frozenset[str] = frozenset(), heard: Optional[set[str]] = None) -> None:
+          spoken: frozenset[str] = frozenset(), heard: set[str] | None = None) -> None:
     """Supporting points for a plan that would fall short of the length floor: for a 立论 another
     objection at the opponent's points; for the other roles the speaker's own reasons on the theme
     (kind ``support``) that the plan does not yet speak.  Each is added only while it keeps the plan
@@ -449,7 +448,7 @@ def _fill(bank: ArgumentBank, plan: SpeechPlan, pos: Position, speaker: str, opp
         used |= {cand.ref, cand.text}
 
 
-def _plan_rebuttal(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Optional[Position], speaker: str,
+def _plan_rebuttal(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Position | None, speaker: str,
                    opponent: str, summary: str, nth: int) -> None:
     objs = bank.objections(speaker, opponent, plan.theme)
     if opp is None:
@@ -525,9 +524,9 @@ def _first_sentence(text: str) -> str:
     return re.split(r"(?<=[。！？])", (text or "").strip())[0]
 
 
-def _plan_response(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Optional[Position], speaker: str,
+def _plan_response(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Position | None, speaker: str,
                    opponent: str, summary: str, spoken: frozenset[str] = frozenset(),
-                   heard: Optional[set[str]] = None) -> None:
+                   heard: set[str] | None = None) -> None:
     aimed = bank.objections(opponent, speaker, plan.theme)
     case = bank.case(plan.case) if plan.case else None
     mine = case.answer(speaker) if case is not None else None
@@ -565,8 +564,8 @@ def _plan_response(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Opt
         plan.points.append(c)
 
 
-def _plan_synthesis(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Optional[Position], speaker: str,
-                    opponent: str, spoken: frozenset[str] = frozenset(), heard: Optional[set[str]] = None,
+def _plan_synthesis(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Position | None, speaker: str,
+                    opponent: str, spoken: frozenset[str] = frozenset(), heard: set[str] | None = None,
                     summary: str = "") -> None:
     # the pair's word to the reader is the observation's (留给读者), never a line of the master's speech
     pb = bank.pair(speaker, opponent)

@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable, Optional
 
 from debate_core.content.aliases import default_aliases
 from debate_core.content.text import balanced, cjk_len, normalize_quote, split_sentences
@@ -140,7 +140,7 @@ class SourceMatcher:
 
 
 class _Section:
-    def __init__(self, heading: str, level: int, parent: Optional["_Section"]):
+    def __init__(self, heading: str, level: int, parent: _Section | None):
         self.heading = heading
         self.level = level
         self.parent = parent
@@ -150,7 +150,7 @@ class _Section:
         self.units: list[Teaching] = []
 
     def source_id(self) -> str:
-        s: Optional[_Section] = self
+        s: _Section | None = self
         while s is not None:
             for sid in (s.explicit, s.in_heading):
                 if sid:
@@ -258,7 +258,7 @@ def clauses_of(text: str) -> list[str]:
     return [c for c in re.split(r"[，；,;。！？]", text) if c]
 
 
-def _sentence_reason(s: str, names: list[str]) -> Optional[str]:
+def _sentence_reason(s: str, names: list[str]) -> str | None:
     if _URL.search(s):
         return "url"
     if _MD_LINK.search(s):
@@ -539,8 +539,8 @@ def _file_default(md: Path, master: Master) -> str:
     return matcher.match(head) or (master.sources[0].id if master.sources else "")
 
 
-def _near_duplicate(a: str, b: str, ga: set[str], gb: set[str], ca: Optional[Counter] = None,
-                    cb: Optional[Counter] = None) -> bool:
+def _near_duplicate(a: str, b: str, ga: set[str], gb: set[str], ca: Counter | None = None,
+                    cb: Counter | None = None) -> bool:
     """Two units of one master that say the same thing: the same opening (戒律不是束缚… twice: a
     shared prefix of 5+ characters that is 40% of the shorter), or most of the shorter one's
     character pairs inside the other (不抓取——出现禅悦… / 出现禅悦…，不抓取…)."""
@@ -564,7 +564,7 @@ def _near_duplicate(a: str, b: str, ga: set[str], gb: set[str], ca: Optional[Cou
     return shared / min(len(a), len(b)) >= 0.75  # 渴爱是苦的根源… / 佛说渴爱乃苦之根本…: the same words reordered
 
 
-def read_master(master: Master, folder: Path, root: Optional[Path] = None) -> None:
+def read_master(master: Master, folder: Path, root: Path | None = None) -> None:
     """Fill ``master.teachings`` and ``master.set_aside`` from the folder's sources/*.md."""
     teachings: list[Teaching] = []
     aside: list[SetAside] = []

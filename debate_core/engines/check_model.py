@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Optional
 
-from debate_core.engines.gateway import Gateway, GatewayError, cause_zh
 from debate_core.checks import rules
-from debate_core.checks.registry import get as get_rule, not_applicable
+from debate_core.checks.registry import get as get_rule
+from debate_core.checks.registry import not_applicable
+from debate_core.engines.gateway import Gateway, GatewayError, cause_zh
 from debate_core.models import Finding, Master
+
 
 def audited_rules(role: str = "") -> tuple[str, ...]:
     """The rules the audit grades, as the registry holds them now (checks.registry); with ``role``, only
@@ -56,7 +57,7 @@ def _quote(text: str) -> str:
     return "```data\n" + json.dumps(text, ensure_ascii=False) + "\n```"
 
 
-def _json_object(text: str) -> Optional[dict]:
+def _json_object(text: str) -> dict | None:
     fenced = re.search(r"```(?:json)?\s*(\{.*\})\s*```", text, re.S)
     candidate = fenced.group(1) if fenced else (text[text.find("{"): text.rfind("}") + 1] if "{" in text else "")
     try:
@@ -98,7 +99,7 @@ class ModelAuditor:
         self.name = gateway.model
 
     def audit(self, text: str, *, speaker: Master, opponent: Master, role: str, opponent_summary: str,
-              ammo: list[str], round: Optional[int] = None) -> list[Finding]:
+              ammo: list[str], round: int | None = None) -> list[Finding]:
         messages = audit_messages(text, speaker=speaker, opponent=opponent, role=role,
                                   opponent_summary=opponent_summary, ammo=ammo)
         try:

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import re
 from pathlib import PurePath
-from typing import Optional
 
 from debate_core.engines.envelopes import Envelope, render_envelope
 from debate_core.engines.judged_prompts import for_lang
@@ -267,7 +266,7 @@ _SEPS = r"[\s—\-－–:：，,。.；;!！]"
 _WIN_WORD = rf"(?:胜出|获胜|胜(?={_SEPS}|$)|\s+(?:wins|won|prevails|is the winner|carries the debate)\b)"
 
 
-def _win_prefix(winner: str) -> "re.Pattern[str]":
+def _win_prefix(winner: str) -> re.Pattern[str]:
     """A leading winner statement: 辩手乙（…）胜出—— / **Winner:** Debater B — / Debater B wins."""
     w, paren = re.escape(winner), r"(?:\s*[（(][^）)]*[）)])?"
     field = rf"(?:胜方|获胜方|winner)\s*\**\s*[:：]\s*(?:\*\*)?\s*{w}{paren}(?:\*\*)?{_WIN_WORD}?"
@@ -434,7 +433,7 @@ def speech_lang(speech: Speech) -> str:
     return "en" if name and not has_cjk(name) and name not in ("pro", "con") else "zh"
 
 
-def progress_line(speech: Speech, lang: Optional[str] = None) -> str:
+def progress_line(speech: Speech, lang: str | None = None) -> str:
     """The CLI's progress line for a topic-debate or trial speech, in the debate's language:
     ``  第 1 轮｜辩手甲 立论 完成`` / ``  Round 1 | Debater A opening done`` (or empty / failed with
     the cause).  ``lang`` defaults to the speech's own (:func:`speech_lang`)."""

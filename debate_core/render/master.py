@@ -18,8 +18,8 @@ is shown with ✗, a rule that could not decide with ?, each with its name.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable, Optional
 
 from debate_core.checks import RULE_LABELS_ZH, RULES
 from debate_core.models import CitationMark, Debate, Finding, Speech
@@ -174,7 +174,7 @@ def finding_lines(findings: Iterable[Finding]) -> list[str]:
     return out
 
 
-def speech_heading(speech: Speech, name: Optional[str] = None) -> str:
+def speech_heading(speech: Speech, name: str | None = None) -> str:
     """The seed's round heading, without the ``###``: ``R1｜慧能大师 立论``."""
     return f"R{speech.round}｜{name or speech.speaker_name or speech.speaker} {speech.role}"
 

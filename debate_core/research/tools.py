@@ -29,7 +29,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any, Optional
+from typing import Any
 
 from debate_core.models import ToolCallRecord
 from debate_core.settings import cap
@@ -346,7 +346,7 @@ class Workspace:
                     break
         return "\n".join(hits) if hits else self._m("no_glob", pattern=pattern)
 
-    def grep(self, pattern: str, path: str = ".", glob: Optional[str] = None, ignore_case: bool = False) -> str:
+    def grep(self, pattern: str, path: str = ".", glob: str | None = None, ignore_case: bool = False) -> str:
         if not isinstance(pattern, str) or not pattern:
             raise ToolError(self._m("give_regex"))
         if len(pattern) > int(cap("RESEARCH_MAX_PATTERN_CHARS")):

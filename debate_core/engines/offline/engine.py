@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import time
-from typing import Optional
 
 from debate_core.content.arguments import bank_of
 from debate_core.content.pairing import row_theme

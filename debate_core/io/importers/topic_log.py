@@ -5,9 +5,8 @@ debater, argument tables, rebuttal bullets, ``no_new_points`` flags, round obser
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Optional
 
 from debate_core.io.importers.common import ID_MARK, ImportFormatError, is_separator, split_row, unbold
 from debate_core.models import RoundSummary, Speech
@@ -54,7 +53,7 @@ def _role_for(title: str, round_no: int) -> str:
     return "立论" if round_no == 1 else "反驳"
 
 
-def _rebuttal_from(label: str, content: str) -> Optional[dict]:
+def _rebuttal_from(label: str, content: str) -> dict | None:
     for prefix, kind in _REBUT_TYPES:
         if label.startswith(prefix):
             rest = label[len(prefix):].strip()
@@ -77,7 +76,7 @@ class TopicLogParser:
         self.title = ""
         self.stances: dict[str, str] = {}
         self.mode = ""
-        self.created: Optional[datetime] = None
+        self.created: datetime | None = None
         self.warnings: list[str] = []
         self.rounds: list[Speech] = []
         self.summaries: list[RoundSummary] = []
@@ -118,7 +117,7 @@ class TopicLogParser:
                     try:
                         self.created = datetime.fromisoformat(bits[0].replace("Z", "+00:00"))
                         if self.created.tzinfo is None:
-                            self.created = self.created.replace(tzinfo=timezone.utc)
+                            self.created = self.created.replace(tzinfo=UTC)
                     except ValueError:
                         pass
             elif line.startswith(">") and line.lstrip("> ").startswith(("⚠️", "WARNING")):
@@ -157,7 +156,7 @@ class TopicLogParser:
     def _rounds(self, i: int) -> None:
         lines = self.lines
         current = 0
-        speaker: Optional[str] = None
+        speaker: str | None = None
         body_start = 0
         seen: set[tuple[int, str]] = set()
 
@@ -223,10 +222,10 @@ class TopicLogParser:
         text = "\n".join(body_lines).strip("\n")
         arguments: list[dict] = []
         rebuttals: list[dict] = []
-        flag: Optional[bool] = None
+        flag: bool | None = None
         notes: list[str] = []
-        header: Optional[list[str]] = None
-        parent: Optional[str] = None
+        header: list[str] | None = None
+        parent: str | None = None
         for k, line in enumerate(body_lines):
             i = start + k
             stripped = line.strip()

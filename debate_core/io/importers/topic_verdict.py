@@ -4,8 +4,8 @@ the per-debater table and a note to readers."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable, Optional
 
 from debate_core.io.importers.common import ImportFormatError, is_separator, parse_float, split_row, unbold
 from debate_core.io.importers.topic_log import LABEL_RE
@@ -78,7 +78,7 @@ def _reasons(body: str) -> dict[str, str]:
 
 def _verdict_rows(path: Path, start: int, body: list[str]) -> list[VerdictRow]:
     rows: list[VerdictRow] = []
-    header: Optional[list[str]] = None
+    header: list[str] | None = None
     for k, line in enumerate(body):
         i = start + 1 + k
         s = line.strip()
