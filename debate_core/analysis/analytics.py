@@ -107,7 +107,7 @@ def check_failures(archive, by: str = "master", *, batch_id: str | None = None,
     for key, sub in df.groupby(g):
         checked: dict[str, int] = {}
         failed: dict[str, int] = {}
-        for rules, bad in zip(sub["rules"], sub["failed_rules"]):
+        for rules, bad in zip(sub["rules"], sub["failed_rules"], strict=True):
             for rule in rules:
                 checked[rule] = checked.get(rule, 0) + 1
             for rule in bad:
@@ -130,7 +130,7 @@ def _snapshot(archive, table: str, hashes: list[str]) -> pd.DataFrame:
 def sources_cited(archive, by: str = "master", *, batch_id: str | None = None, include_unused: bool = True,
                   speeches: pd.DataFrame | None = None) -> pd.DataFrame:
     """Citations per master (or pair and speaker) and source id, with titles; unused sources at 0."""
-    g = _group_col(by)
+    _check_by(by)  # an unknown grouping raises before any query
     df = _spoken(master_speeches(archive, batch_id=batch_id) if speeches is None else speeches)
     keys = [by] if by == "master" else [by, "speaker"]
     cols = keys + ["source_id", "title", "citations", "speeches", "debates", "share_of_speeches"]
@@ -159,7 +159,7 @@ def sources_cited(archive, by: str = "master", *, batch_id: str | None = None, i
             speaker = key_t[0] if by == "master" else key_t[1]
             for r in srcs[srcs["slug"] == speaker].to_dict(orient="records"):
                 if key_t + (r["source_id"],) not in have:
-                    extra.append({**dict(zip(keys, key_t)), "source_id": r["source_id"], "title": r["title"],
+                    extra.append({**dict(zip(keys, key_t, strict=False)), "source_id": r["source_id"], "title": r["title"],
                                   "citations": 0, "debates": 0, "speeches": 0})
         if extra:
             counts = pd.concat([counts, pd.DataFrame(extra)], ignore_index=True)
@@ -195,7 +195,7 @@ def ammo_usage(archive, by: str = "master", *, batch_id: str | None = None, incl
         extra = []
         for key in chances.index:
             key_t = key if isinstance(key, tuple) else (key,)
-            d = dict(zip(keys, key_t))
+            d = dict(zip(keys, key_t, strict=False))
             sel = crit[(crit["slug"] == d["master"]) & (crit["target_master"] == d["target"])]
             for pos in sel["position"]:
                 if key_t + (pos,) not in have:
@@ -326,7 +326,7 @@ def coverage_vs_debates(archive, *, pack: None | str | Any = None, batch_id: str
                count(*) FILTER (WHERE status = 'completed') AS completed,
                count(*) FILTER (WHERE degraded) AS degraded, max(created_at) AS last_at
         FROM debates WHERE {where} GROUP BY ALL""", params)
-    debated = {pair_key(p[0], p[1]): r for p, r in zip(deb["pair_list"], deb.to_dict(orient="records"))}
+    debated = {pair_key(p[0], p[1]): r for p, r in zip(deb["pair_list"], deb.to_dict(orient="records"), strict=True)}
     keys: set[str] = set(canonical) | set(debated) | {pair_key(a, b) for a, b in directed}
     if all_pairs:
         keys |= {pair_key(a, b) for a, b in combinations(slugs, 2)}

@@ -73,7 +73,7 @@ def variant(debate: Debate, kind: str) -> tuple[Debate, dict[str, str]]:
     if kind == "relabel":
         if not spec.anonymous_labels:
             raise ValueError("relabel applies to topic debates (a trial's sides carry meaning)")
-        new = dict(zip(labels, reversed(labels)))
+        new = dict(zip(labels, reversed(labels), strict=True))
         for p in copy.participants:
             p.label = new[p.label]
             if p.name in new:
@@ -216,7 +216,7 @@ def audit_debates(debates: Iterable[Debate], judges: Sequence[str] | None = None
         with ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="audit") as pool:
             done = list(pool.map(lambda t: _judge_variant(t[0], t[1], t[2], gateway_options=gateway_options,
                                                           api_base=api_base), tasks))
-        for (d, judge, kind), (row, made) in zip(tasks, done):
+        for (d, judge, kind), (row, made) in zip(tasks, done, strict=True):
             rows.append(row)
             calls += [{"debate_id": d.id, "judge": judge, "variant": kind, "call": c} for c in made]
     judgments = pd.DataFrame(rows, columns=JUDGMENT_COLUMNS)
@@ -301,7 +301,7 @@ def summarize(judgments: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, Any]]:
         if len(panel) >= 2:
             kappa_items.append(panel)
         hits = total = 0
-        for judge, gj in dec.groupby("judge"):
+        for _judge, gj in dec.groupby("judge"):
             base = gj[gj["variant"] == "original"]["winner"]
             if base.empty:
                 continue

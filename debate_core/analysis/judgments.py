@@ -89,9 +89,9 @@ def judgments_frame(archive, *, protocol: str | None = None, template: str | Non
     if template:
         df = df[df["template"] == template]
     if len(df):
-        pair = [tuple(sorted(p)) for p in zip(df["pro"], df["con"])]
-        own_group = [f"{t}\x1f{a}\x1f{b}" for t, (a, b) in zip(df["topic"], pair)]
-        df["group"] = [g if isinstance(g, str) and g else o for g, o in zip(df["group"], own_group)]
+        pair = [tuple(sorted(p)) for p in zip(df["pro"], df["con"], strict=True)]
+        own_group = [f"{t}\x1f{a}\x1f{b}" for t, (a, b) in zip(df["topic"], pair, strict=True)]
+        df["group"] = [g if isinstance(g, str) and g else o for g, o in zip(df["group"], own_group, strict=True)]
     return df.reset_index(drop=True)
 
 
@@ -269,7 +269,7 @@ def margin_distribution(judgments: pd.DataFrame, *, bins: list[float] | None = N
     if not len(df):
         return pd.DataFrame(columns=["judge", "bin", "count", "share"])
     edges = bins or [0, 0.25, 0.75, 1.25, 1.75, 2.25, 2.75, float("inf")]
-    labels = [f"{lo:g}–{hi:g}" if hi != float("inf") else f"≥{lo:g}" for lo, hi in zip(edges, edges[1:])]
+    labels = [f"{lo:g}–{hi:g}" if hi != float("inf") else f"≥{lo:g}" for lo, hi in zip(edges, edges[1:], strict=False)]
     df["bin"] = pd.cut(df["m"], edges, labels=labels, right=False, include_lowest=True)
     out = df.groupby(["judge", "bin"], observed=False).size().rename("count").reset_index()
     out["share"] = (out["count"] / out.groupby("judge")["count"].transform("sum")).round(4)
@@ -299,7 +299,7 @@ def _ranks(x: np.ndarray) -> np.ndarray:
 def rank_agreement(ours: pd.DataFrame, published: pd.DataFrame) -> dict[str, Any]:
     """Spearman's rho and Kendall's tau-b between our order and a published one, over the models
     both rank (matched by display name, else by model id)."""
-    pub = dict(zip(published["model"], published["rank"]))
+    pub = dict(zip(published["model"], published["rank"], strict=True))
     pairs = [(r["rank"], pub.get(r["name"], pub.get(r["model"]))) for _, r in ours.iterrows()]
     pairs = [(a, b) for a, b in pairs if b is not None]
     n = len(pairs)

@@ -53,7 +53,7 @@ def outcomes_from_rows(rows: Iterable[dict[str, Any]], by: str = "model") -> pd.
                 "topic": r.get("topic")}
         if winner == "draw":
             items = [_item(p, by) for p in parts]
-            for a, b in zip(items, items[1:]):
+            for a, b in zip(items, items[1:], strict=False):
                 if a != b:
                     out.append({**base, "winner": a, "loser": b, "tie": True})
             continue
@@ -263,8 +263,8 @@ def win_counts(outcomes: pd.DataFrame) -> pd.DataFrame:
         df["tie"] = False
     df["tie"] = df["tie"].fillna(False).astype(bool)
     rows: dict[tuple[str, str], list[int]] = {}
-    for w, l, t in zip(df["winner"].astype(str), df["loser"].astype(str), df["tie"]):
-        for a, b, kind in ((w, l, 2 if t else 0), (l, w, 2 if t else 1)):
+    for w, lo, t in zip(df["winner"].astype(str), df["loser"].astype(str), df["tie"], strict=True):
+        for a, b, kind in ((w, lo, 2 if t else 0), (lo, w, 2 if t else 1)):
             rec = rows.setdefault((a, b), [0, 0, 0])
             rec[kind] += 1
     out = pd.DataFrame([{"item": a, "opponent": b, "wins": r[0], "losses": r[1], "ties": r[2],
@@ -305,7 +305,8 @@ def ratings_figure(table: pd.DataFrame, title: str = "Bradley-Terry rating"):
     err_lo = (t["rating"] - t["ci_low"]).fillna(0)
     fig = go.Figure(go.Bar(x=t["rating"], y=t["item"].astype(str), orientation="h",
                            error_x=dict(type="data", array=err_hi, arrayminus=err_lo),
-                           text=[f"{w}-{l}" for w, l in zip(t["wins"], t["losses"])], textposition="auto"))
+                           text=[f"{w}-{lo}" for w, lo in zip(t["wins"], t["losses"], strict=True)],
+                           textposition="auto"))
     fig.update_layout(title=title, xaxis_title="rating (1500 = average)", yaxis_title="",
                       height=max(240, 40 * len(t) + 120), margin=dict(l=10, r=10, t=40, b=10))
     return fig

@@ -28,17 +28,18 @@ under the protocol's own rules (the archive only stores and reads).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 from debate_core.archive.connection import (
     DEFAULT_ARCHIVE,
     LOCK_TIMEOUT,
     REPO_ROOT,
     Connection,
-    _proc_stat,
     default_archive_path,
     process_alive,
     writer_identity,
+)
+from debate_core.archive.connection import (
+    _proc_stat as _proc_stat,  # re-exported: tests read a process's start time through the package
 )
 from debate_core.archive.labels import LedgerLabels
 from debate_core.archive.migrations import MIGRATIONS, SCHEMA_VERSION

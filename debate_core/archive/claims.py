@@ -93,7 +93,7 @@ class BatchClaims:
                 found.setdefault(tag, []).append((debate_id, status, created))
             drop: list[str] = []
             take: list[str] = []
-            for cell, tag in zip(cells, tags):
+            for cell, tag in zip(cells, tags, strict=True):
                 h = held.get(cell)
                 if h is not None and h[0] != run_id and self._claim_alive(*h):
                     out.append(CellClaim(cell, False, found.get(tag, []), _describe(h[1], h[2])))

@@ -58,7 +58,7 @@ def _resolve_date(value: Any, end: bool = False) -> datetime | None:
 def _rows(con, sql: str, *params) -> list[dict[str, Any]]:
     cur = con.execute(sql, list(params))
     cols = [d[0] for d in cur.description]
-    return [dict(zip(cols, r)) for r in cur.fetchall()]
+    return [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
 
 
 def _build(h, speeches, summaries, obs, verdict, vrows, vrounds, calls, judgments=()) -> Debate:
@@ -229,7 +229,7 @@ class Reads:
                 if len(near) == 1:
                     hint = f"; did you mean {near[0][0]!r}?"
                 raise KeyError(f"no debate {debate_id!r} in archive {self.path}{hint}")
-            h = dict(zip(cols, row))
+            h = dict(zip(cols, row, strict=True))
             speeches = _rows(con, "SELECT * FROM speeches WHERE debate_id = ? ORDER BY round, ord", debate_id)
             summaries = _rows(con, "SELECT * FROM summaries WHERE debate_id = ? ORDER BY round, ord", debate_id)
             obs = _rows(con, "SELECT * FROM observations WHERE debate_id = ?", debate_id)

@@ -498,7 +498,7 @@ class ArchiveRecorder(BatchClaims, Recorder):
             existing = {r[0] for r in con.execute(
                 "SELECT id FROM debates WHERE list_contains(?, id)", [ids]).fetchall()} if ids else set()
             fresh: dict[str, tuple[Debate, str | None]] = {}  # new debates, the last copy of each id
-            for debate, src in zip(debates, srcs):
+            for debate, src in zip(debates, srcs, strict=False):
                 if debate.id in existing or debate.id in fresh:
                     if not replace:
                         written.append(False)

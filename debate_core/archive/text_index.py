@@ -59,7 +59,7 @@ def _safe(c: str) -> bool:
 def needle_grams(needle: str) -> list[int]:
     """The bigram keys a needle's matches must contain (only pairs of safe characters)."""
     t = fold(needle)
-    return sorted({(ord(a) << 21) | ord(b) for a, b in zip(t, t[1:]) if _safe(a) and _safe(b)})
+    return sorted({(ord(a) << 21) | ord(b) for a, b in zip(t, t[1:], strict=False) if _safe(a) and _safe(b)})
 
 
 def indexable(needle: str) -> bool:

@@ -145,7 +145,7 @@ class _ClaimedQueue:
                     break
             if not batch:
                 return None
-            for c, got in zip(batch, self.claims.claim(batch)):
+            for c, got in zip(batch, self.claims.claim(batch), strict=False):
                 fresh = [Existing(*d) for d in got.debates]
                 if got.holder:
                     settle(CellResult(c, "busy", fresh[0].debate_id if fresh else None,

@@ -368,7 +368,7 @@ class BatchRunner:
                     submit_more()
             except KeyboardInterrupt:
                 self._interrupted(bar)
-                for fut, c in list(pending.items()):
+                for fut, _c in list(pending.items()):
                     if fut.cancel():
                         pending.pop(fut)
                 for fut, c in pending.items():

@@ -38,7 +38,8 @@ def simulated_model(strengths: dict[str, float] | None = None, *, judges: dict[s
     judges = dict(judges or {})
     seen: dict[str, int] = {}
     lock = threading.Lock()
-    strength_of = (lambda model: float(strengths.get(model, strengths.get(model.split("/")[-1], 1.0))))
+    def strength_of(model: str) -> float:
+        return float(strengths.get(model, strengths.get(model.split("/")[-1], 1.0)))
 
     def pick(mode: str, ranked: list[tuple[str, float]], seed_text: str, first: str, label: str) -> str:
         if mode == "first":

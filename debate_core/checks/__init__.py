@@ -17,7 +17,6 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Optional
 
 from debate_core.checks import engages as _engages
 from debate_core.checks import restatement as _restatement

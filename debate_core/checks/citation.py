@@ -213,7 +213,7 @@ def quote_found(quote: str, corpus: str) -> bool:
             if blk.size == 0:
                 continue
             window = corpus[max(0, blk.a - blk.b): blk.a - blk.b + len(p)]
-            same = sum(1 for x, y in zip(window, p) if x == y)
+            same = sum(1 for x, y in zip(window, p, strict=False) if x == y)
             best = max(best, same)
         if best < len(p) - max(1, len(p) // 8):
             return False

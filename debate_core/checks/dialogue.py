@@ -151,7 +151,7 @@ def dialogue_hits(text: str, names: re.Pattern | None, key_of: dict[str, str],
 
     # a script: two masters each given a line (玄奘：「…」罗什：「…」)
     lines = [(mm.start(), key(mm.group("n"))) for mm in re.finditer(rf"(?P<n>{N})\s*[：:]\s*(?=[「“『])", text)]
-    for (p1, k1), (p2, k2) in zip(lines, lines[1:]):
+    for (p1, k1), (p2, k2) in zip(lines, lines[1:], strict=False):
         if k1 != k2 and p2 - p1 <= 160:
             hits.append(text[p1:p2 + 8])
     for s, e in sentences(text):
@@ -159,7 +159,7 @@ def dialogue_hits(text: str, names: re.Pattern | None, key_of: dict[str, str],
         past = re.search(_PAST, sent) is not None
         debate_frame = _DEBATE_FRAME.search(sent) is not None
 
-        def add(m: re.Match) -> None:
+        def add(m: re.Match, s: int = s) -> None:
             hits.append(text[s + m.start(): s + m.end()])
 
         # X 对/向/问/跟 Y + speech verb; X 与/和 Y + meeting verb

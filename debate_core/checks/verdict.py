@@ -190,23 +190,24 @@ def verdict_hits(text: str, *, extra_sides: Iterable[str] = (), others: re.Patte
     for s, e in sentences(text):
         sent = masked[s:e]
         reported = [] if strict else _reported_ranges(sent, others)
-        sent_has_side = bool(side.search(sent))
         cl = [(a - s, b - s) for a, b in clauses(text, s, e, masked_all)]
 
-        def clause_of(pos: int) -> tuple[int, int]:
+        def clause_of(pos: int, cl: list[tuple[int, int]] = cl) -> tuple[int, int]:
             for a, b in cl:
                 if a <= pos < b:
                     return a, b
             return pos, pos + 1
 
-        def next_clause_end(b: int) -> int:
+        def next_clause_end(b: int, cl: list[tuple[int, int]] = cl) -> int:
             for a2, b2 in cl:
                 if a2 >= b:
                     return b2
             return b
 
         def accept(kind: str, m: re.Match, *, needs_side: bool, side_window: tuple[int, int] | None = None,
-                   check_question: bool = True, side_pat: re.Pattern | None = None) -> None:
+                   check_question: bool = True, side_pat: re.Pattern | None = None,
+                   s: int = s, e: int = e, sent: str = sent, cl: list[tuple[int, int]] = cl,
+                   reported: list[tuple[int, int]] = reported) -> None:
             pos = m.start()
             if _in(reported, pos):
                 return

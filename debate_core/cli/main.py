@@ -15,9 +15,12 @@ import stat
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from debate_core.protocols import registry
+
+if TYPE_CHECKING:
+    from debate_core.models import DebateConfig
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 

@@ -75,7 +75,7 @@ def gaps_from_edges(slugs: Sequence[str], edges: Iterable[tuple[str, str]]) -> d
     unknown = sorted({f"{a}->{b}" for a, b in edges if b not in known or a not in known})
 
     both, seen = [], set()
-    for (a, b), n in sorted(directed.items()):
+    for (a, b), _n in sorted(directed.items()):
         key = pair_key(a, b)
         if (b, a) in directed and key not in seen:
             seen.add(key)

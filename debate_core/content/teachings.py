@@ -392,7 +392,6 @@ def read_text(text: str, master: Master, file: str = "", name: str = "") -> tupl
     current = root
     in_code = False
     lead_other = False  # the previous line introduced another speaker's words (佛说：, 学人问：, 原典：)
-    lead_own_quote = False
     skip_reason = ""
     for idx, raw in enumerate(lines):
         lineno = idx + 1
@@ -418,7 +417,7 @@ def read_text(text: str, master: Master, file: str = "", name: str = "") -> tupl
             current = _Section(head, level, parent or root)
             current.in_heading = matcher.match(head)
             sections.append(current)
-            lead_other = lead_own_quote = False
+            lead_other = False
             drop(lineno, line, "heading")
             skip_reason = _section_reason(head)
             continue
@@ -452,7 +451,6 @@ def read_text(text: str, master: Master, file: str = "", name: str = "") -> tupl
                 drop(lineno, content, "reading_list" if re.search(r"参考|參考|书目|書目|译本|譯本|阅读|閱讀", lab)
                      else "meta")
                 lead_other = lab.startswith(("原典", "原文")) and not own
-                lead_own_quote = lab.startswith(("原典", "原文")) and own
                 if lab.startswith("主旨") and not rest:
                     lead_other = True  # a 主旨 block quote below is still the editors' note
                 continue
@@ -546,10 +544,10 @@ def _near_duplicate(a: str, b: str, ga: set[str], gb: set[str], ca: Counter | No
     character pairs inside the other (不抓取——出现禅悦… / 出现禅悦…，不抓取…)."""
     if not ga or not gb:
         return False
-    if len(a) == len(b) and len({(x, y) for x, y in zip(a, b) if x != y}) == 1:
+    if len(a) == len(b) and len({(x, y) for x, y in zip(a, b, strict=True) if x != y}) == 1:
         return False  # a parallel (入息长… / 入息短…): one word swapped throughout, a second teaching
     n = 0
-    for x, y in zip(a, b):
+    for x, y in zip(a, b, strict=False):
         if x != y:
             break
         n += 1

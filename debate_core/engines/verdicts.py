@@ -204,7 +204,7 @@ def parse_table(body: str, lang: str | None = None) -> list[VerdictRow]:
             elif "评分" in h or "分" in h or "score" in h.lower():
                 col.setdefault("score", i)
 
-        def get(key: str) -> str:
+        def get(key: str, col: dict[str, int] = col, cells: list[str] = cells) -> str:
             i = col.get(key)
             return _plain(cells[i]) if i is not None and i < len(cells) else ""
 

@@ -217,7 +217,7 @@ def split_stances(topic: str, gateway: Gateway, lang: str = "zh") -> tuple[list[
     P = for_lang(lang)
     messages = P.stance_split_messages(topic)
     last = ""
-    for attempt in range(2):
+    for _attempt in range(2):
         gen = gateway.complete(messages, purpose="stance_split")
         last = gen.text
         candidate = extract_json(gen.text)

@@ -318,7 +318,7 @@ def parse_leaderboard(path: Path, text: str) -> list[dict]:
             continue
         if not cols:
             continue
-        row = dict(zip(cols, cells))
+        row = dict(zip(cols, cells, strict=False))
         try:
             rank = int(row["rank"])
         except (KeyError, ValueError):

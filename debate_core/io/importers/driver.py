@@ -118,7 +118,7 @@ def import_paths(archive, paths: Iterable[str | Path], *, pack: str | None = Non
         redo = [it for it in items if it[2].id in changed]
         archive.save_many([d for _, _, d in redo], imported_from=[str(p.resolve()) for _, p, _ in redo])
     results = []
-    by_id = {d.id: ok for (_, _, d), ok in zip(fresh, written)}
+    by_id = {d.id: ok for (_, _, d), ok in zip(fresh, written, strict=False)}
     for kind, p, d in parsed:
         if d.id in changed:
             status = "updated"

@@ -244,7 +244,7 @@ class TopicLogParser:
                     continue
                 if len(cells) != len(header):
                     raise self.err(i, f"table row has {len(cells)} cells; the header has {len(header)}")
-                row = {h: unbold(c) for h, c in zip(header, cells)}
+                row = {h: unbold(c) for h, c in zip(header, cells, strict=True)}
                 arguments.append({"id": row.get("id", f"A{len(arguments) + 1}"), "point": row.get("point", ""),
                                   "reasoning": row.get("reasoning", ""), "evidence": row.get("evidence", "")})
                 continue
