@@ -30,6 +30,7 @@ import duckdb
 import pandas as pd
 
 from debate_core.archive import migrations
+from debate_core.archive.parts import ArchiveParts
 from debate_core.archive.values import first_line, now
 from debate_core.errors import ArchiveError
 from debate_core.models import Debate, LLMCall, RoundSummary, Speech
@@ -119,7 +120,7 @@ def is_lock_error(exc: BaseException) -> bool:
     return "lock" in msg.lower() and ("Could not set lock" in msg or "Conflicting lock" in msg)
 
 
-class Connection:
+class Connection(ArchiveParts):
     """Sessions on the archive file, its schema, and the ownership of running debates."""
 
     path: Path

@@ -13,12 +13,13 @@ from typing import Any
 
 import pandas as pd
 
+from debate_core.archive.parts import ArchiveParts
 from debate_core.archive.values import now
 
 _LABEL_COLUMNS = ("source", "target", "kind")
 
 
-class LedgerLabels:
+class LedgerLabels(ArchiveParts):
     """Reads and writes of the label cache (a mixin of :class:`~debate_core.archive.Archive`)."""
 
     def ledger_labels(self, debate_id: str, model: str, key: str) -> list[dict[str, str]] | None:

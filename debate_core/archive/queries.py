@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pandas as pd
 
+from debate_core.archive.parts import ArchiveParts
 from debate_core.archive.sql_guard import run_readonly_sql
 from debate_core.errors import ArchiveError
 
 
-class Queries:
+class Queries(ArchiveParts):
     """The analytic reads of :class:`~debate_core.archive.Archive` (``query`` comes from its connection)."""
 
     path: Path

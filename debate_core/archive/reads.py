@@ -13,6 +13,7 @@ import pandas as pd
 
 from debate_core.archive import text_index
 from debate_core.archive.migrations import AUDIT_TABLES, DEBATE_TABLES, PACK_TABLES, SOURCE_TABLES, VOTE_TABLES
+from debate_core.archive.parts import ArchiveParts
 from debate_core.archive.values import first_line, loads, to_aware, to_utc
 from debate_core.errors import ArchiveError
 from debate_core.models import (
@@ -207,7 +208,7 @@ def _lit(value: Any) -> str:
     return "'" + str(value).replace("'", "''") + "'"
 
 
-class Reads:
+class Reads(ArchiveParts):
     """The reads of :class:`~debate_core.archive.Archive` (sessions come from its connection)."""
 
     path: Path
