@@ -556,7 +556,7 @@ def _load_pack(name: str, version: str, path: str | None) -> Any:
 
 def _fork_children(parent: BatchRunner, n: int) -> list[_Child]:
     ctx = mp.get_context("fork")
-    children = []
+    children: list[_Child] = []
     for i in range(n):
         threads = parent.concurrency // n + (1 if i < parent.concurrency % n else 0)
         mine, theirs = ctx.Pipe()

@@ -30,7 +30,7 @@ from pydantic import ValidationError
 from debate_core.content.packs import DEFAULT_PACK, PROTOCOL_DIR, pair_key
 from debate_core.content.themes import match_themes
 from debate_core.models import Master, Pack
-from debate_core.plans import ArgumentBank, Case, Objection, PairBank, Position, Reason, Reply, Theme
+from debate_core.plans import ArgumentBank, Case, CaseAnswer, Objection, PairBank, Position, Reason, Reply, Theme
 
 __all__ = ["ARGUMENT_FILES", "bank_of", "derive_bank", "load_bank", "load_themes", "has_layer"]
 
@@ -155,7 +155,7 @@ def _pairs(root: Path, pack: Pack, bank: ArgumentBank, problems: list[str]) -> d
             problems.append(f"{rel}: pair {pb.pair!r} does not name two masters of this pack")
             continue
         a, b = pb.pair
-        kept = []
+        kept: list[Objection] = []
         for i, o in enumerate(pb.objections):
             where = f"{rel}: objections[{i}]"
             other = b if o.by == a else a if o.by == b else None
@@ -173,8 +173,8 @@ def _pairs(root: Path, pack: Pack, bank: ArgumentBank, problems: list[str]) -> d
         ids = {o.id: o for o in kept}
         replies = []
         for i, r in enumerate(pb.replies):
-            o = ids.get(r.to)
-            if o is None or r.by != o.target_master:
+            to = ids.get(r.to)
+            if to is None or r.by != to.target_master:
                 problems.append(f"{rel}: replies[{i}]: {r.to!r} is no objection aimed at {r.by!r}; dropped")
             elif r.source and r.source not in pack.masters[r.by].source_ids:
                 problems.append(f"{rel}: replies[{i}]: source {r.source!r} is not one of {r.by}'s sources; dropped")
@@ -272,7 +272,7 @@ def _cases(root: Path, pack: Pack, bank: ArgumentBank, problems: list[str]) -> l
             if any(k.id == c.id for k in out):
                 problems.append(f"{where}: id {c.id!r} used twice; dropped")
                 continue
-            kept = []
+            kept_answers: list[CaseAnswer] = []
             for j, a in enumerate(c.answers):
                 m = pack.masters.get(a.by)
                 if m is None:
@@ -282,11 +282,11 @@ def _cases(root: Path, pack: Pack, bank: ArgumentBank, problems: list[str]) -> l
                 elif any(s and s not in m.source_ids for s in (a.source, a.then_source)):
                     bad = next(s for s in (a.source, a.then_source) if s and s not in m.source_ids)
                     problems.append(f"{where}.answers[{j}]: source {bad!r} is not one of {a.by}'s sources; dropped")
-                elif any(k.by == a.by for k in kept):
+                elif any(k.by == a.by for k in kept_answers):
                     problems.append(f"{where}.answers[{j}]: a second answer by {a.by}; dropped")
                 else:
-                    kept.append(a)
-            c.answers = kept
+                    kept_answers.append(a)
+            c.answers = kept_answers
             objs = []
             for j, o in enumerate(c.objections):
                 m = pack.masters.get(o.by)

@@ -545,7 +545,7 @@ def _plan_response(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Pos
             r = replies[0]
             plan.points.append(PlanPoint(kind=r.stance, text=r.text, ref=o.id, target=o.id, target_text=o.gist,
                                          gist=r.gist, source=r.source, quote=r.quote))
-        elif o in at_case and mine is not None:
+        elif o in at_case and case is not None and mine is not None:  # (an answer is only read from a case)
             # an objection at his answer to the question: he keeps that answer, and names it
             plan.points.append(PlanPoint(kind="hold", text=mine.gist or _first_sentence(mine.text),
                                          ref=f"case:{case.id}:{speaker}", target=o.id, target_text=o.gist))
@@ -574,15 +574,15 @@ def _plan_synthesis(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Po
     plan.points.append(PlanPoint(kind="stance", text=pos.claim, ref=pos.point_id(0)))
     if opp is not None:
         plan.points.append(PlanPoint(kind="opponent_stance", text=opp.claim, ref=opp.point_id(0)))
-    for c in ground[:2]:
-        plan.points.append(PlanPoint(kind="common", text=c.text))
+    for g in ground[:2]:
+        plan.points.append(PlanPoint(kind="common", text=g.text))
     # what the speaker grants, in his own words, never presented as shared; and only a grant that
     # meets something the other side has said in this debate (its summary), never one nobody asked for
-    for c in pos.concedes[:1]:
-        if summary and len(bigrams_of(c) & bigrams_of(summary)) >= 2:
-            plan.points.append(PlanPoint(kind="concede", text=c, ref=pos.point_id(0)))
-    for c in diffs[:1]:
-        plan.points.append(PlanPoint(kind="difference", text=c.text, target_text=c.level))
+    for grant in pos.concedes[:1]:
+        if summary and len(bigrams_of(grant) & bigrams_of(summary)) >= 2:
+            plan.points.append(PlanPoint(kind="concede", text=grant, ref=pos.point_id(0)))
+    for d in diffs[:1]:
+        plan.points.append(PlanPoint(kind="difference", text=d.text, target_text=d.level))
     plan.points += _case_points(bank, plan, speaker, spoken)
     c = _contrast(bank, speaker, opponent, plan.theme, "综合", spoken, heard, case_id=plan.case)
     if c is not None:

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable
 
 from debate_core.engines.gateway import GatewayError, litellm, provider_of
 from debate_core.engines.verdicts import unparsed
-from debate_core.models import RoundComment, Verdict
+from debate_core.models import RoundComment, Verdict, VerdictRow
 
 # providers whose api_base is an OpenAI-compatible server: the json_schema form is sent as it is
 OPENAI_COMPATIBLE = ("openai", "hosted_vllm", "lm_studio", "openai_like", "")
@@ -82,7 +82,7 @@ def fit_verdict(verdict: Verdict, *, stances: dict[str, str] | None = None,
     only, the first assessed one each, in seat order, with the assigned stance (a judge's copy of it
     is no assessment); with ``rounds`` the comments are on rounds 1..rounds, one each, in order."""
     if stances is not None:
-        rows = {}
+        rows: dict[str, VerdictRow] = {}
         for r in verdict.rows:
             kept = rows.get(r.label)
             if r.label in stances and (kept is None or (has_assessment(r) and not has_assessment(kept))):

@@ -191,7 +191,7 @@ def parse_table(body: str, lang: str | None = None) -> list[VerdictRow]:
             continue
         if all(re.fullmatch(r":?-{2,}:?", c.replace(" ", "")) for c in cells if c):
             continue
-        col = {}
+        col: dict[str, int] = {}
         for i, h in enumerate(header):
             if "辩手" in h or h.lower() in ("label", "debater", "side"):
                 col.setdefault("label", i)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from debate_core.io.importers.common import ID_MARK, ImportFormatError, is_separator, split_row, unbold
 from debate_core.models import RoundSummary, Speech
@@ -82,7 +83,7 @@ class TopicLogParser:
         self.summaries: list[RoundSummary] = []
         self.stop = ""
         self.round_titles: dict[int, str] = {}
-        self.id = None
+        self.id: str | None = None
 
     def err(self, i: int, msg: str) -> ImportFormatError:
         return ImportFormatError(self.path, i + 1, msg)
@@ -200,7 +201,7 @@ class TopicLogParser:
                     if om:
                         self.summaries.append(RoundSummary(round=int(om.group(1)), speaker=ORCHESTRATOR,
                                                            text=om.group(2).strip()))
-                    else:
+                    elif sm is not None:
                         self.stop = sm.group(1).strip()
                 elif line.startswith(">") and speaker is None:
                     note = line.lstrip(">").strip()
@@ -289,7 +290,7 @@ class TopicLogParser:
                 parent = None
         if not text:
             raise self.err(start - 1, f"{speaker} has an empty section in round {round_no}")
-        envelope = {"stance": self.stances.get(speaker, ""), "arguments": arguments, "rebuttals": rebuttals}
+        envelope: dict[str, Any] = {"stance": self.stances.get(speaker, ""), "arguments": arguments, "rebuttals": rebuttals}
         if flag is not None:  # only where the log states it
             envelope["no_new_points"] = flag
         self.rounds.append(Speech(round=round_no, speaker=speaker, speaker_name=speaker,
