@@ -286,8 +286,8 @@ class Connection(ArchiveParts):
             return []
         flipped = []
         with self._session(write=True) as con:
-            dead = dict(self._dead_writers(con.execute(q).fetchall()))  # re-check under the write lock
-            for debate_id, reason in dead.items():
+            still_dead = dict(self._dead_writers(con.execute(q).fetchall()))  # re-check under the write lock
+            for debate_id, reason in still_dead.items():
                 con.execute("UPDATE debates SET status = 'interrupted', stop_reason = ?, updated_at = ? "
                             "WHERE id = ? AND status = 'running'", [reason, now(), debate_id])
                 flipped.append(debate_id)
@@ -431,7 +431,7 @@ class GroupWriter:
                         self._cond.wait(left if held is not None else None)
                     if not self._queue:
                         if held is not None:
-                            held, h = None, held
+                            h, held = held, None
                             self._let_go(h)
                         if self._closing:
                             return
@@ -452,7 +452,7 @@ class GroupWriter:
                     self._commit(held, batch)
                     self._checkpoint = self._checkpoint or any(cp for _, _, cp, _ in batch)
                     if time.monotonic() >= until or self._closing:
-                        held, h = None, held
+                        h, held = held, None
                         self._let_go(h)
                 with self._cond:
                     self.stats["transactions"] += 1
@@ -599,7 +599,7 @@ class GroupedRecorder(Recorder):
 
     def set_status(self, debate_id: str, status: str, reason: str = "") -> None:
         self.writer.flush()  # after this debate's queued writes, never before them
-        self.archive.set_status(debate_id, status, reason)  # type: ignore[attr-defined]
+        self.archive.set_status(debate_id, status, reason)
 
     def flush(self) -> None:
         self.writer.flush()

@@ -14,7 +14,7 @@ import pandas as pd
 from debate_core.archive import text_index
 from debate_core.archive.migrations import AUDIT_TABLES, DEBATE_TABLES, PACK_TABLES, SOURCE_TABLES, VOTE_TABLES
 from debate_core.archive.parts import ArchiveParts
-from debate_core.archive.values import first_line, loads, to_aware, to_utc
+from debate_core.archive.values import aggregate, first_line, loads, to_aware, to_utc
 from debate_core.errors import ArchiveError
 from debate_core.models import (
     Debate,
@@ -351,7 +351,7 @@ class Reads(ArchiveParts):
         args["text_ids"] = self.search_speeches(text) if text and text.strip() else None
         where, params = _filters(**args)
         with self._session() as con:
-            return con.execute(f"SELECT count(*) FROM debates {where}", params).fetchone()[0]
+            return aggregate(con.execute(f"SELECT count(*) FROM debates {where}", params).fetchone())[0]
 
     # ----------------------------------------------------------- text search
     def _catch_up_search_index(self, limit: int | None = None) -> None:
@@ -393,7 +393,7 @@ class Reads(ArchiveParts):
             runs = text_index.runs(con)
             return {"runs": len(runs), "levels": [r[1] for r in runs], "postings": int(sum(r[4] for r in runs)),
                     "covered_to": text_index.covered_to(con), "waiting": text_index.backlog(con),
-                    "speeches": con.execute("SELECT count(*) FROM speeches").fetchone()[0]}
+                    "speeches": aggregate(con.execute("SELECT count(*) FROM speeches").fetchone())[0]}
 
     def search_speeches(self, text: str) -> list[str] | None:
         """Ids of all debates with a speech containing ``text`` (case-insensitive), exactly.  The

@@ -19,7 +19,7 @@ from typing import Any
 from debate_core.archive.claims import BatchClaims
 from debate_core.archive.connection import FINISHED, GROUP_INTERVAL, GroupedRecorder, update_many
 from debate_core.archive.migrations import AUDIT_TABLES, DEBATE_TABLES, VOTE_TABLES
-from debate_core.archive.values import dumps, now, to_utc
+from debate_core.archive.values import aggregate, dumps, now, to_utc
 from debate_core.models import Debate, LLMCall, Pack, RoundSummary, Speech
 from debate_core.recorder import Recorder
 from debate_core.scrub import env_secrets, scrub
@@ -328,8 +328,8 @@ class ArchiveRecorder(BatchClaims, Recorder):
         with self._session(write=True) as con:
             seq = next((i for i in range(len(debate.llm_calls) - 1, -1, -1) if debate.llm_calls[i] is call), None)
             if seq is None:
-                seq = con.execute("SELECT coalesce(max(seq), -1) + 1 FROM llm_calls WHERE debate_id = ?",
-                                  [debate.id]).fetchone()[0]
+                seq = aggregate(con.execute("SELECT coalesce(max(seq), -1) + 1 FROM llm_calls WHERE debate_id = ?",
+                                            [debate.id]).fetchone())[0]
             con.execute("DELETE FROM llm_calls WHERE debate_id = ? AND seq = ?", [debate.id, seq])
             _insert(con, "llm_calls", _call_row(debate.id, call, seq, secrets))
             self._touch(con, debate)

@@ -40,6 +40,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import IO, cast
 
 import duckdb
 import pandas as pd
@@ -98,15 +99,14 @@ def check_readonly_sql(con: duckdb.DuckDBPyConnection | None, query: str) -> Non
     if not query or not query.strip():
         raise SqlRefused("refused: the query is empty")
     own = con is None
-    if own:
-        con = _local().cursor()
+    parser = _local().cursor() if con is None else con
     try:
-        statements = con.extract_statements(query)
+        statements = parser.extract_statements(query)
     except duckdb.Error as exc:
         raise SqlRefused(first_line(exc)) from None
     finally:
         if own:
-            con.close()
+            parser.close()
     if len(statements) != 1:
         raise SqlRefused(f"refused: one statement at a time ({len(statements)} given)")
     st = statements[0]
@@ -190,12 +190,21 @@ class _Worker:
         self.info = json.loads(body)
         self.used = time.monotonic()
 
+    # the worker is started with stdin=PIPE and stdout=PIPE: both streams are always there
+    @property
+    def _stdin(self) -> IO[bytes]:
+        return cast(IO[bytes], self.proc.stdin)
+
+    @property
+    def _stdout(self) -> IO[bytes]:
+        return cast(IO[bytes], self.proc.stdout)
+
     def alive(self) -> bool:
         """Running, and not about to leave for being idle (it leaves after IDLE_S seconds)."""
         return self.proc.poll() is None and time.monotonic() - self.used < IDLE_S - 60
 
     def _read(self, n: int, deadline: float) -> bytes:
-        fd = self.proc.stdout.fileno()
+        fd = self._stdout.fileno()
         buf = bytearray()
         while len(buf) < n:
             left = deadline - time.monotonic()
@@ -219,7 +228,7 @@ class _Worker:
 
     def send(self, request: dict) -> None:
         try:
-            self.proc.stdin.write(json.dumps(request).encode() + b"\n")
+            self._stdin.write(json.dumps(request).encode() + b"\n")
         except OSError:
             raise _Died() from None
 
@@ -232,7 +241,7 @@ class _Worker:
 
     def close(self) -> None:
         try:
-            self.proc.stdin.close()
+            self._stdin.close()
             self.proc.wait(timeout=5)
         except (OSError, subprocess.TimeoutExpired):
             self.proc.kill()
@@ -243,7 +252,7 @@ class _Worker:
             self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             pass
-        for fh in (self.proc.stdin, self.proc.stdout):
+        for fh in (self._stdin, self._stdout):
             try:
                 fh.close()
             except OSError:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 import pandas as pd
 
@@ -25,6 +25,11 @@ def to_aware(dt: datetime | None) -> datetime | None:
     if isinstance(dt, pd.Timestamp):
         dt = dt.to_pydatetime()
     return dt.replace(tzinfo=UTC) if dt.tzinfo is None else dt.astimezone(UTC)
+
+
+def aggregate(row: tuple[Any, ...] | None) -> tuple[Any, ...]:
+    """The row of an aggregate query (``count(*)``, ``max(…)`` with no GROUP BY), which always returns one."""
+    return cast(tuple[Any, ...], row)
 
 
 def now() -> datetime:
