@@ -315,12 +315,12 @@ def choose_pair(topic: str, pack: Pack, masters: Sequence[str] | None = None) ->
         return row
 
     scores = keyword_scores(topic, pack)
-    names = {s: h for s, h in scores.items() if any(n in topic for n in _names(pack.masters[s], pack))}
-    if len(names) >= 2:  # the topic names two masters: they debate, as if the user had named them
-        a, b = sorted(names, key=lambda s: (-len(names[s]), s))[:2]
-        return PairChoice(a=a, b=b, rule="keywords", hits={a: names[a], b: names[b]},
-                          reason=f"the topic names both masters ({'、'.join(names[a])} / {'、'.join(names[b])})")
-    weights = {s: 2 if s in names else 1 for s in scores}
+    named = {s: h for s, h in scores.items() if any(n in topic for n in _names(pack.masters[s], pack))}
+    if len(named) >= 2:  # the topic names two masters: they debate, as if the user had named them
+        a, b = sorted(named, key=lambda s: (-len(named[s]), s))[:2]
+        return PairChoice(a=a, b=b, rule="keywords", hits={a: named[a], b: named[b]},
+                          reason=f"the topic names both masters ({'、'.join(named[a])} / {'、'.join(named[b])})")
+    weights = {s: 2 if s in named else 1 for s in scores}
     cover = _case_choice(topic, pack, weights) or _coverage_choice(topic, pack, weights)
     if cover is not None:
         return cover
@@ -339,11 +339,12 @@ def choose_pair(topic: str, pack: Pack, masters: Sequence[str] | None = None) ->
     if ranked and bank_of(pack).derived:
         a = ranked[0]
         sa = school_key(pack.masters[a])
-        b = next((s for s in ranked[1:] if school_key(pack.masters[s]) != sa), None)
-        if b is None:
+        pick = next((s for s in ranked[1:] if school_key(pack.masters[s]) != sa), None)
+        if pick is None:
             da, db = _default_pair(pack)
-            b = next((s for s in (da, db) if s != a and school_key(pack.masters[s]) != sa), None)
-            b = b or next(s for s in sorted(pack.masters) if school_key(pack.masters[s]) != sa and s != a)
+            pick = next((s for s in (da, db) if s != a and school_key(pack.masters[s]) != sa), None)
+            pick = pick or next(s for s in sorted(pack.masters) if school_key(pack.masters[s]) != sa and s != a)
+        b = pick
         hits = {s: scores[s] for s in (a, b) if s in scores}
         desc = "; ".join(f"{pack.masters[s].name}: {'、'.join(h)}" for s, h in hits.items())
         return PairChoice(a=a, b=b, rule="keywords", hits=hits,

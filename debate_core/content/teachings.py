@@ -411,7 +411,7 @@ def read_text(text: str, master: Master, file: str = "", name: str = "") -> tupl
         if h:
             level = len(line) - len(line.lstrip("#"))
             head = h.group(1).replace("**", "").strip()
-            parent = current
+            parent: _Section | None = current
             while parent is not None and parent.level >= level:
                 parent = parent.parent
             current = _Section(head, level, parent or root)
@@ -518,11 +518,11 @@ def read_text(text: str, master: Master, file: str = "", name: str = "") -> tupl
     out: list[Teaching] = []
     fallback = next((s.mentioned for s in sections if s.mentioned), "")
     for sec in sections:
-        own = sec.source_id()
-        sid = own or fallback
+        own_id = sec.source_id()
+        sid = own_id or fallback
         for u in sec.units:
             u.source_id = sid
-            u.own_source = bool(own)
+            u.own_source = bool(own_id)
             out.append(u)
     return out, aside
 
@@ -578,18 +578,18 @@ def read_master(master: Master, folder: Path, root: Path | None = None) -> None:
             rel = str(md.relative_to(root)) if root else md.name
         except ValueError:
             rel = md.name
-        t, a = read_file(md, master, rel)
+        found, set_aside = read_file(md, master, rel)
         if md.parent.name == "sources":
-            for x in t:  # an excerpt file is a source's file: its own first source when nothing says
+            for x in found:  # an excerpt file is a source's file: its own first source when nothing says
                 x.source_id = x.source_id or _file_default(md, master)
-        for x in a:
+        for y in set_aside:
+            y.file = rel
+        for x in found:
             x.file = rel
-        for x in t:
-            x.file = rel
-        teachings += t
-        aside += a
+        teachings += found
+        aside += set_aside
     seen: set[str] = set()
-    unique = []
+    unique: list[Teaching] = []
     for t in teachings:
         key = _norm(t.text)
         if key in seen:
@@ -599,7 +599,7 @@ def read_master(master: Master, folder: Path, root: Path | None = None) -> None:
     keys = [_norm(t.text) for t in unique]
     grams = [{k[i:i + 2] for i in range(len(k) - 1)} for k in keys]
     counts = [Counter(k) for k in keys]
-    kept = []
+    kept: list[Teaching] = []
     kept_idx: list[int] = []
     joined = "|" + "|".join(keys) + "|"
     for i, t in enumerate(unique):  # a unit whose words another unit holds whole, or nearly, is a duplicate
