@@ -138,11 +138,12 @@ def _master_cells(spec: BatchSpec, proto: ProtocolSpec, items: list[TopicItem]) 
     models = [m if isinstance(m, str) else None for m in (spec.models or [resolve_model(None) or "offline"])]
     if any(m is None for m in models):
         raise SpecError(f"batch spec: models: a {proto.name} debate uses one model per debate; list model strings")
+    model_names = [m for m in models if m is not None]  # all of them: a None was refused above
     cells = []
     for item in items:
         for a, b in _pairs(spec, item, pack):
             orders = [(a, b), (b, a)] if spec.swap else [(a, b)]
-            for model in models:
+            for model in model_names:
                 for rep in range(spec.repeats):
                     for sw, order in enumerate(orders):
                         key = cell_key(proto.name, item.topic, masters=order, models=(model,), repeat=rep, swap=sw,

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
 
 from debate_core.batch.grid import Cell
 
@@ -95,8 +98,8 @@ class Bar:
         self.total = total
         self.enabled = bool(enabled)
         self.stats = {"ok": 0, "failed": 0, "skipped": 0, "elsewhere": 0}
-        self._progress = None
-        self._task = None
+        self._progress: Progress | None = None
+        self._task: TaskID | None = None
         self.batch_id = batch_id
 
     def __enter__(self) -> Bar:
@@ -141,7 +144,8 @@ class Bar:
             if r.status in ("failed", "error"):
                 self._progress.console.print(f"[red]✗[/red] {r.cell.describe()} ({r.debate_id or 'no debate'}): "
                                              f"{r.reason[:200]}", markup=True, highlight=False)
-            self._progress.update(self._task, advance=1, stats=self._stats())
+            if self._task is not None:  # (set with the bar)
+                self._progress.update(self._task, advance=1, stats=self._stats())
 
     def note(self, text: str) -> None:
         if self._progress is not None:

@@ -152,6 +152,7 @@ def run_remote_cell(spec: BatchSpec, cell: Cell, action: str, stored: str | None
     t0 = time.perf_counter()
     stamp = _Stamp(spec.batch_id or "")
     debate: Debate | None = None
+    status: str  # a debate's status, or "error"
     try:
         options: dict[str, Any] = dict(spec.gateway)
         router = _router_for(spec)
@@ -305,6 +306,7 @@ class RayBatchRunner(BatchRunner):
                 c, _prior, action, old_id = nxt
                 stored = pack_path = None
                 if action == "resume":
+                    assert old_id is not None  # _next_to_run names the debate it resumes
                     try:
                         stored, pack_path = self._reopen(old_id)
                     except Exception as exc:  # noqa: BLE001 - this cell errors, the others run

@@ -188,6 +188,7 @@ class BatchRunner:
         debate: Debate | None = None
         try:
             if action == "resume":
+                assert old_id is not None  # plan_action names the debate it resumes
                 runner, debate = runs.reopen(store, old_id, gateway_options=self.gateway_options())
             else:
                 runner, debate = runs.start(config_for(self.spec, cell), tag, probe=False,
@@ -426,7 +427,7 @@ class BatchRunner:
                 for conn in mp_wait([ch.conn for ch in live], timeout=0.05 if owed else 0.5):
                     ch = next(x for x in live if x.conn is conn)
                     try:
-                        msg = conn.recv()
+                        msg = ch.conn.recv()  # (ch.conn is conn)
                     except (EOFError, OSError):
                         live.remove(ch)
                         self._lost(ch, by_key, bar)
@@ -605,9 +606,9 @@ class _RemoteRecorder(Recorder):
 
     def start(self, debate: Debate) -> None:
         write = self.builder._write_start(debate)
-        pack = None
+        pack: tuple[str, str, str | None] | None = None
         if write.pack is not None:  # the parent loads the pack itself rather than receive it
-            write.pack, pack = None, (write.pack.name, write.pack.version, debate.config.pack)
+            pack, write.pack = (write.pack.name, write.pack.version, debate.config.pack), None
         self._submit(write, False, pack=pack)
 
     def speech(self, debate: Debate, speech) -> None:

@@ -331,7 +331,7 @@ def run_coverage(args) -> int:
     path = Path(args.archive).expanduser() if args.archive else default_archive_path()
     if args.debate or path.is_file():
         archive = _open(args, create=False)
-    if args.debate:
+    if args.debate and archive is not None:  # (a debate's coverage always opens the archive)
         matrix, gaps = archive.coverage_snapshot(debate_id=args.debate)
     else:
         from debate_core.content.packs import get_pack

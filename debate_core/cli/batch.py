@@ -68,6 +68,7 @@ def run_batch_cmd(args) -> int:
     from debate_core.batch import BatchRunner, load_spec
 
     spec = load_spec(args.spec)
+    runner: BatchRunner
     if getattr(args, "ray", None):
         from debate_core.batch.ray_runner import RayBatchRunner, import_ray
 
@@ -245,4 +246,4 @@ COMMANDS = {
     "analytics": (add_analytics, run_analytics_cmd),
 }
 
-__all__: list | None = ["COMMANDS"]
+__all__ = ["COMMANDS"]

@@ -35,7 +35,7 @@ def _print_json(data) -> None:
 class OneLineParser(argparse.ArgumentParser):
     """Bad arguments are one ``error: …`` line naming the command and what is wrong, exit 2."""
 
-    def error(self, message: str) -> NoReturn:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         command = self.prog.removeprefix("python -m debate_core").strip()
         sys.stderr.write(f"error: {command + ': ' if command else ''}{message} (see --help)\n")
         sys.exit(EXIT_USAGE)
