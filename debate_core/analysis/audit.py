@@ -325,7 +325,7 @@ def summarize(judgments: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, Any]]:
     expected_pos = float((1.0 / pos["n"]).mean()) if len(pos) else None
     lab = dec[dec["variant"].isin(["original", "relabel"])]
     is_first = lab.apply(lambda r: r["shown"] in registry.get(r["protocol"]).first_labels, axis=1) if len(lab) else None
-    label_rate = float(is_first.mean()) if len(lab) else None
+    label_rate = float(is_first.mean()) if is_first is not None else None  # (None exactly when lab is empty)
     expected_lab = float((1.0 / lab["n"]).mean()) if len(lab) else None
     shares = (lab["shown"].value_counts(normalize=True).round(4).to_dict() if len(lab) else {})
     unanimous = per_debate["panel_unanimous"].dropna()
@@ -334,9 +334,9 @@ def summarize(judgments: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, Any]]:
         "debates": int(j["debate_id"].nunique()), "judgments": int(len(j)), "decided": int(j["decided"].sum()),
         "errors": int((j["error"].fillna("") != "").sum()), "judges": sorted(j["judge"].dropna().unique().tolist()),
         "first_position_win_rate": _r(first_rate), "expected_first_position": _r(expected_pos),
-        "position_bias": _r(first_rate - expected_pos) if first_rate is not None else None,
+        "position_bias": _r(first_rate - expected_pos) if first_rate is not None and expected_pos is not None else None,
         "first_label_win_rate": _r(label_rate), "expected_first_label": _r(expected_lab),
-        "label_bias": _r(label_rate - expected_lab) if label_rate is not None else None,
+        "label_bias": _r(label_rate - expected_lab) if label_rate is not None and expected_lab is not None else None,
         "label_win_shares": shares,
         "swap_consistency": _r(swap_hits / swap_total) if swap_total else None,
         "panel_agreement_rate": _r(float(unanimous.mean())) if len(unanimous) else None,

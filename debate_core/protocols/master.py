@@ -13,7 +13,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from debate_core.checks import RULE_LABELS_ZH, CheckContext, ammo_used, find_citations, run_checks
 from debate_core.content.arguments import bank_of
@@ -41,6 +41,11 @@ from debate_core.protocols.base import ASK_MASTERS, ASK_PACK, ProtocolSpec, Role
 from debate_core.recorder import NULL_RECORDER, Recorder
 from debate_core.render.master import OBSERVATION_HEADING, render_master
 from debate_core.settings import resolve_api_base, resolve_model
+
+if TYPE_CHECKING:
+    from debate_core.engines.check_model import ModelAuditor
+    from debate_core.engines.llm import LLMEngine
+    from debate_core.engines.offline.engine import OfflineEngine
 
 SUMMARY_LIMIT = 80
 COVERAGE_WARNING = "⚠️ 本配对 cross_critique 未双向覆盖，对辩力度可能降级。"
@@ -134,9 +139,9 @@ class MasterDebate:
     """Runs master debates on one pack with one engine (offline or LLM)."""
 
     pack: Pack
-    engine: object  # OfflineEngine or LLMEngine: speech(), summarize(), observe()
+    engine: OfflineEngine | LLMEngine  # speech(), summarize(), observe()
     recorder: Recorder = field(default_factory=lambda: NULL_RECORDER)
-    auditor: object | None = None  # check_model.ModelAuditor: the optional model-graded layer
+    auditor: ModelAuditor | None = None  # the optional model-graded layer
 
     # ----------------------------------------------------------------- set-up
     def prepare(self, config: DebateConfig, pair: PairChoice | None = None) -> Debate:
@@ -366,12 +371,13 @@ def make_engine(pack: Pack, config: DebateConfig, *, probe: bool = True, gateway
 
 def make_auditor(config: DebateConfig, *, probe: bool = True, gateway_options: dict | None = None):
     """The optional model-graded check layer (``config.check_model``), or None when it is off."""
-    if not (config.check_model or "").strip():
+    check_model = (config.check_model or "").strip()
+    if not check_model:
         return None
     from debate_core.engines.check_model import ModelAuditor
     from debate_core.engines.gateway import make_gateway
 
-    return ModelAuditor(make_gateway(config.check_model.strip(), api_base=resolve_api_base(config.api_base),
+    return ModelAuditor(make_gateway(check_model, api_base=resolve_api_base(config.api_base),
                                      temperature=0.0, timeout=config.timeout, max_retries=config.max_retries,
                                      probe=probe, options=gateway_options))
 
