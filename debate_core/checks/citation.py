@@ -348,7 +348,7 @@ def _title_only_problems(text: str, units: list[Cited], speaker: Master, owners:
             continue
         matches = [oid for oid, ot in other_titles.items() if title_matches(title, ot)]
         exact = [oid for oid in matches if _norm_title(title) in title_variants(other_titles[oid])]
-        named = (exact or matches or [None])[0]
+        named = exact[0] if exact else matches[0] if matches else None
         if named is not None:
             who = owners.get(norm_id(named))
             out.append(f"{m.group(0)}引的《{title}》不在 {speaker.name} 所列的典籍中（是 {named}"

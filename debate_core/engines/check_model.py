@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import json
 import re
+from typing import cast
 
 from debate_core.checks import rules
+from debate_core.checks.registry import Rule, not_applicable
 from debate_core.checks.registry import get as get_rule
-from debate_core.checks.registry import not_applicable
 from debate_core.engines.gateway import Gateway, GatewayError, cause_zh
 from debate_core.models import Finding, Master
 
@@ -77,7 +78,8 @@ def parse_audit(reply: str, role: str = "") -> list[Finding]:
     out = []
     for rule in audited_rules():
         if role and rule not in audited_rules(role):
-            out.append(not_applicable(get_rule(rule), role).model_copy(update={"layer": "model"}))
+            registered = cast(Rule, get_rule(rule))  # audited_rules() names registered rules only
+            out.append(not_applicable(registered, role).model_copy(update={"layer": "model"}))
             continue
         item = data.get(rule)
         if isinstance(item, bool):

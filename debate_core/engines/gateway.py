@@ -490,7 +490,7 @@ class Gateway:
         for tc in getattr(msg, "tool_calls", None) or []:
             fn = tc.function
             tool_calls.append({"id": tc.id, "name": fn.name, "arguments": fn.arguments})
-        raw = {"role": "assistant", "content": text}
+        raw: dict[str, Any] = {"role": "assistant", "content": text}
         if tool_calls:
             raw["tool_calls"] = [{"id": t["id"], "type": "function",
                                   "function": {"name": t["name"], "arguments": t["arguments"]}} for t in tool_calls]
@@ -512,7 +512,7 @@ class Gateway:
         while True:
             t0 = time.perf_counter()
             try:
-                if stream:
+                if guard is not None:  # streaming
                     chunks = []
                     it = self._client(lm).completion(**self._kwargs(messages, True, None, response_format))
                     try:

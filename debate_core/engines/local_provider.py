@@ -39,10 +39,10 @@ import importlib.util
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 PROVIDER = "local"
 DEFAULT_MODEL = "gemma-3-270m"
@@ -292,7 +292,7 @@ def prepare(model: str, messages: list[dict], optional_params: dict | None = Non
     return Job(loaded, tokens, params)
 
 
-def run(job: Job) -> Iterator[Piece]:
+def run(job: Job) -> Generator[Piece, None, None]:
     """Stream text pieces; the last piece has ``done=True``, the finish reason and usage."""
     import llama_cpp  # noqa: PLC0415
 
@@ -357,7 +357,7 @@ def _make_handler_class():
     class LocalLLM(CustomLLM):
         """litellm's entry points: completion, streaming and their async twins."""
 
-        def _run(self, model: str, messages: list, optional_params: dict) -> Iterator[Piece]:
+        def _run(self, model: str, messages: list, optional_params: dict) -> Generator[Piece, None, None]:
             """Checks and loading happen here, eagerly, so litellm maps a refusal to its status."""
             try:
                 job = prepare(model, messages, optional_params)
@@ -403,7 +403,7 @@ def _make_handler_class():
                     piece = await asyncio.to_thread(next, it, end)
                     if piece is end:
                         return
-                    yield _chunk(piece)
+                    yield _chunk(cast(Piece, piece))  # anything but the sentinel is a Piece
             finally:
                 it.close()
 

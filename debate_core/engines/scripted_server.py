@@ -298,7 +298,7 @@ class ScriptedServer:
     @property
     def url(self) -> str:
         host, port = self._httpd.server_address[:2]
-        return f"http://{host}:{port}/v1"
+        return f"http://{host!s}:{port}/v1"
 
     def _record(self, body: dict) -> None:
         with self._lock:

@@ -30,7 +30,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from debate_core.errors import InputError
 from debate_core.models import Debate
@@ -241,7 +241,7 @@ def markdown(debate: Debate, *, plain: bool = False) -> str:
     if "plain" not in inspect.signature(render).parameters:
         raise InputError(f"--plain: a {debate.protocol} debate's Markdown is already its own framework, with no "
                          "check lines to leave out; export it without --plain")
-    return render(debate, plain=True)
+    return cast(Callable[..., str], render)(debate, plain=True)  # its signature has plain (checked above)
 
 
 def html_text(debate: Debate, ledger_of: Callable[[Debate], Any] | None = None) -> str:

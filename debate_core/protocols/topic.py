@@ -340,7 +340,8 @@ class TopicDebate:
 
         def env_text(lab: str, r: int) -> str:
             s = next((x for x in debate.rounds if x.round == r and x.speaker == lab), None)
-            stance = debate.participant(lab).stance if debate.participant(lab) else ""
+            part = debate.participant(lab)
+            stance = part.stance if part else ""
             env = s.envelope if s is not None and s.envelope else empty_envelope(stance).model_dump()
             return envelope_json(env)
 

@@ -217,7 +217,7 @@ def _speak(ctx: _Ctx, side: str, round_no: int, on_token: TokenCallback | None) 
     P = for_lang(lang)
     gw = ctx.gateway(model)
     use_tools = tools_enabled(debate, model)
-    workspace = Workspace(debate.config.workspace, lang=lang) if use_tools else None
+    workspace = Workspace(debate.config.workspace, lang=lang) if use_tools and debate.config.workspace else None
     messages = speaker_messages(debate, side, round_no, use_tools)
     records: list[ToolCallRecord] = []
     warnings: list[str] = []

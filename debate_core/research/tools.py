@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -411,7 +412,8 @@ class Workspace:
             args = dict(arguments or {})
         if not isinstance(args, dict):
             return ToolCallRecord(name=name, arguments={"raw": str(args)[:500]}, error=err + self._m("not_object"))
-        fn = {"read": self.read, "glob": self.glob, "grep": self.grep}.get(name)
+        tools: dict[str, Callable[..., str]] = {"read": self.read, "glob": self.glob, "grep": self.grep}
+        fn = tools.get(name)
         if fn is None:
             return ToolCallRecord(name=name, arguments=args, error=err + self._m("no_tool", name=name))
         allowed = {"read": {"path", "offset", "limit"}, "glob": {"pattern"},

@@ -13,6 +13,7 @@ speech is cut after ``max_speech_length`` words, and the speaker is told so in w
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 
 from debate_core.engines.judged_prompts.layout import debater_conversation, speaker_conversation
 from debate_core.engines.prompts import quote
@@ -112,7 +113,7 @@ def opening_messages(label: str, stance: str, topic: str, total_rounds: int) -> 
 
 def rebuttal_messages(label: str, stance: str, topic: str, round_no: int, total_rounds: int,
                       own_prev: str, others_prev: list[tuple[str, str, str]],
-                      earlier: list[tuple[str, list[tuple[str, str, str]]]] = ()) -> list[dict]:
+                      earlier: Iterable[tuple[str, list[tuple[str, str, str]]]] = ()) -> list[dict]:
     """One debater's conversation so far, then this round's request.
 
     ``own_prev`` is the debater's envelope of the previous round (json), ``others_prev`` the

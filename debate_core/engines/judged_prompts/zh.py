@@ -14,6 +14,7 @@ Two rules hold for every message built here:
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 
 from debate_core.engines.judged_prompts.layout import debater_conversation, speaker_conversation
 from debate_core.engines.prompts import quote
@@ -106,7 +107,7 @@ def opening_messages(label: str, stance: str, topic: str, total_rounds: int) -> 
 
 def rebuttal_messages(label: str, stance: str, topic: str, round_no: int, total_rounds: int,
                       own_prev: str, others_prev: list[tuple[str, str, str]],
-                      earlier: list[tuple[str, list[tuple[str, str, str]]]] = ()) -> list[dict]:
+                      earlier: Iterable[tuple[str, list[tuple[str, str, str]]]] = ()) -> list[dict]:
     """一位辩手到目前为止的对话，再加本轮的要求（与 en.py 同构：每轮的消息写一次，此后逐字重复，
     所以每次调用都以上一次调用的全文开头，可被服务商的提示缓存命中）。"""
     return debater_conversation(opening_messages(label, stance, topic, total_rounds), _rebuttal_user, round_no,
