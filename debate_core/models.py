@@ -335,7 +335,8 @@ class Verdict(BaseModel):
     # checked against what the judge was asked for (a row per debater, a comment per round, the reasons):
     # True / False once checked, None when never checked (stored before the check, or imported)
     complete: bool | None = None
-    missing: list[str] = Field(default_factory=list)  # what a checked verdict lacks: winner, reasons, row:<label>, round:<n>
+    # what a checked verdict lacks: winner, reasons, row:<label>, round:<n>
+    missing: list[str] = Field(default_factory=list)
 
     @property
     def scores(self) -> dict[str, float | None]:

@@ -97,7 +97,8 @@ CAPS: dict[str, Cap] = {c.name: c for c in (
     Cap("UPLOAD_MAX_ENTRY_BYTES", 64 * MiB, "bytes", "unpacked bytes of one entry of an uploaded .zip"),
     Cap("UPLOAD_MAX_TOTAL_BYTES", 512 * MiB, "bytes", "unpacked bytes of one upload (all its files and zip entries)"),
     Cap("UPLOAD_MAX_ENTRIES", 20_000, "entries", "files in one upload (zip entries counted one by one)"),
-    Cap("GREP_MAX_FILE_BYTES", 2_000_000, "bytes", "size of a file the research tools read or search (larger: skipped, and said)"),
+    Cap("GREP_MAX_FILE_BYTES", 2_000_000, "bytes", "size of a file the research tools read or search (larger: skipped, "
+                                                   "and said)"),
     Cap("RESEARCH_MAX_PATTERN_CHARS", 200, "characters", "length of a research-tool glob or grep pattern"),
     Cap("RE2_MAX_MEM", 8 * MiB, "bytes", "memory of one compiled research-tool pattern (RE2 max_mem)"),
     Cap("IMPORT_MAX_FILE_BYTES", 64 * MiB, "bytes", "size of one file `import` reads (a JSON export, a Markdown "

@@ -35,7 +35,8 @@ from debate_core.models import (
 SEARCH_REFRESH_LIMIT = 65_536  # speeches one search indexes at most before answering (the rest is scanned)
 LIST_COLUMNS = ("id, protocol, topic, status, stop_reason, participants, labels, models, pack_name, "
                 "pack_version, planned_rounds, rounds_done AS rounds, prompt_tokens, completion_tokens, cost, "
-                "warnings, degraded, batch_id, source, imported_from, lang, group_id, created_at, updated_at, finished_at")
+                "warnings, degraded, batch_id, source, imported_from, lang, group_id, created_at, updated_at, "
+                "finished_at")
 
 
 def _resolve_date(value: Any, end: bool = False) -> datetime | None:

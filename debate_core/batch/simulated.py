@@ -102,7 +102,8 @@ def simulated_model(strengths: dict[str, float] | None = None, *, judges: dict[s
                               ensure_ascii=False)
         if "庭审式辩论中担任" in system:  # trial speaker
             side = "正方" if "担任正方" in system else "反方"
-            return f"{side}陈词：命题{'成立' if side == '正方' else '不成立'}，理由如下。力度={strength_of(model):.4f}。" \
+            return (f"{side}陈词：命题{'成立' if side == '正方' else '不成立'}，理由如下。"
+                    f"力度={strength_of(model):.4f}。") \
                 + "论证展开。" * 10
         m = re.search(r"你是(辩手.)", system)
         if m:  # topic debater: this round's request is the last user message naming a round

@@ -144,7 +144,8 @@ def check(text: str, role: str, summary: str, opp_names: list[str], speaker_name
         if w in sent_core and not any(x in summ for x in same_group(w)):
             distortions.append(w)
     if distortions:
-        return Restatement(False, False, f"{where}歪曲了{opp_display}：对方摘要中没有「{'、'.join(dict.fromkeys(distortions))}」"
+        return Restatement(False, False, f"{where}歪曲了{opp_display}：对方摘要中没有「"
+                                         f"{'、'.join(dict.fromkeys(distortions))}」"
                                          f"这样的说法")
     if extra:
         return Restatement(False, False, f"{where}加入了对方摘要没有的主张：「{extra[0][:30]}」")

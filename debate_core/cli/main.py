@@ -152,7 +152,8 @@ def add_debate(sub) -> None:
     p.add_argument("--models", help="topic/trial: one model per debater, comma-separated")
     p.add_argument("--judge-model")
     p.add_argument("--check-model", help="master debate: a model that also audits every speech against the rules "
-                                         "(a second, model-graded layer beside the deterministic checks; off by default)")
+                                         "(a second, model-graded layer beside the deterministic checks; off by "
+                                         "default)")
     p.add_argument("--stances", help='topic debate: stances separated by "|" (skips the split)')
     p.add_argument("--workspace", help="trial: folder the debaters may read")
     p.add_argument("--api-base", help="OpenAI-compatible server URL (vLLM, Ollama, a litellm proxy)")

@@ -291,9 +291,11 @@ def _cases(root: Path, pack: Pack, bank: ArgumentBank, problems: list[str]) -> l
             for j, o in enumerate(c.objections):
                 m = pack.masters.get(o.by)
                 if m is None or c.answer(o.by) is None or c.answer(o.at) is None or o.by == o.at:
-                    problems.append(f"{where}.objections[{j}]: {o.by!r} at {o.at!r} is not one answer at another; dropped")
+                    problems.append(f"{where}.objections[{j}]: {o.by!r} at {o.at!r} is not one answer at another; "
+                                    f"dropped")
                 elif o.source and o.source not in m.source_ids:
-                    problems.append(f"{where}.objections[{j}]: source {o.source!r} is not one of {o.by}'s sources; dropped")
+                    problems.append(f"{where}.objections[{j}]: source {o.source!r} is not one of {o.by}'s sources; "
+                                    f"dropped")
                 else:
                     objs.append(o)
             c.objections = objs

@@ -221,7 +221,8 @@ def _check_protocol(proto: DebateProtocol, masters: dict[str, Master], root: Pat
     rel = f"{PROTOCOL_DIR}/meta.json"
     if not (proto.min_rounds <= proto.default_rounds <= proto.max_rounds) or proto.min_rounds < 1:
         problems.append(Problem(file=rel, field="debate_protocol.default_rounds", value=str(proto.default_rounds),
-                                message=f"must lie in [min_rounds, max_rounds] = [{proto.min_rounds}, {proto.max_rounds}]"))
+                                message=f"must lie in [min_rounds, max_rounds] = [{proto.min_rounds}, "
+                                        f"{proto.max_rounds}]"))
     for key, ov in proto.per_pair_overrides.items():
         field = f"debate_protocol.per_pair_overrides.{key}"
         parts = _split_known(key, masters)
@@ -232,7 +233,8 @@ def _check_protocol(proto: DebateProtocol, masters: dict[str, Master], root: Pat
                                     message=f"slugs must be sorted before joining (expected {pair_key(*parts)!r})"))
         if not proto.min_rounds <= ov.default_rounds <= proto.max_rounds:
             problems.append(Problem(file=rel, field=field + ".default_rounds", value=str(ov.default_rounds),
-                                    message=f"rounds outside [min_rounds, max_rounds] = [{proto.min_rounds}, {proto.max_rounds}]"))
+                                    message=f"rounds outside [min_rounds, max_rounds] = [{proto.min_rounds}, "
+                                            f"{proto.max_rounds}]"))
 
 
 def _split_known(key: str, masters: dict[str, Master]) -> tuple[str, str] | None:

@@ -265,7 +265,8 @@ def _case_choice(topic: str, pack: Pack, named: dict[str, int]) -> PairChoice | 
         _k, a, b, ab, ba = min(cands)
         t = bank.theme(c.theme)
         return PairChoice(a=a, b=b, rule="coverage", hits={a: c.hits(topic), b: c.hits(topic)},
-                          reason=f"the topic is the argument layer's question 「{c.question}」 under 「{t.title if t else c.theme}」 "
+                          reason=f"the topic is the argument layer's question 「{c.question}」 under "
+                                 f"「{t.title if t else c.theme}」 "
                                  f"(it says {'、'.join(c.hits(topic))}): both answer it and aim {ab} / {ba} objections "
                                  "at each other's claims there")
     return None
@@ -348,7 +349,8 @@ def choose_pair(topic: str, pack: Pack, masters: Sequence[str] | None = None) ->
         hits = {s: scores[s] for s in (a, b) if s in scores}
         desc = "; ".join(f"{pack.masters[s].name}: {'、'.join(h)}" for s, h in hits.items())
         return PairChoice(a=a, b=b, rule="keywords", hits=hits,
-                          reason=f"keyword scoring over search_scope.keywords, names and table terms, top two from different schools ({desc})")
+                          reason=f"keyword scoring over search_scope.keywords, names and table terms, top two from "
+                                 f"different schools ({desc})")
 
     a, b = _default_pair(pack)
     return PairChoice(a=a, b=b, rule="default", reason="no table row or keyword matched the topic; default pair")

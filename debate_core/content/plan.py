@@ -167,7 +167,8 @@ def material_note(bank: ArgumentBank, choice: ThemeChoice, names: dict[str, str]
     """The warnings a debate carries at its top about its material (Chinese, like the debate)."""
     out = []
     if choice.how == "near":
-        out.append(f"⚠️ 本题没有直接对上人物包里的议题；就字面最接近的是「{choice.title}」，双方就此作答，未必切中所问。")
+        out.append(f"⚠️ 本题没有直接对上人物包里的议题；就字面最接近的是「{choice.title}」，双方就此作答，"
+                   f"未必切中所问。")
     elif choice.asked and not topic_matched:
         out.append(f"⚠️ 本题问的是「{choice.asked}」，人物包里这两位没有都就此立说；改就本配对的「{choice.title}」作答，"
                    "未必切中所问。")

@@ -164,7 +164,8 @@ from debate_core.archive import open_archive
 
 archive = open_archive(ARCHIVE, create=False)
 debate = archive.get_debate(DEBATE_ID)
-print(f"{{debate.topic}} — {{debate.status}}, {{len(debate.rounds)}} speeches, {{len(debate.llm_calls)}} model calls")"""
+print(f"{{debate.topic}} — {{debate.status}}, {{len(debate.rounds)}} speeches, {{len(debate.llm_calls)}} model \
+calls")"""
     table = """import pandas as pd
 
 speeches = pd.DataFrame([{"round": s.round, "speaker": s.speaker_name or s.speaker, "role": s.role,

@@ -82,7 +82,8 @@ class ProtocolSpec:
     seats: tuple[str, ...] = ()  # the participant labels a many-model role fills, in order (a field each)
     # seat_names(lang) -> the seats as a debate in that language labels them (else ``seats``)
     seat_names: Callable[[str], tuple[str, ...]] | None = field(default=None, repr=False)
-    # asks stances: stance_seats(stances, lang) -> {seat name: the stance its debater argues}, as the protocol assigns them
+    # asks stances: stance_seats(stances, lang) -> {seat name: the stance its debater argues}, as the protocol assigns
+    # them
     stance_seats: Callable[..., dict[str, str]] | None = field(default=None, repr=False)
     app_in_chinese: bool = False  # the app shows its debates in Chinese throughout (the seed's headings, labels)
     outcome_heading: str = ""  # the heading of its closing section when it ends without a verdict

@@ -89,7 +89,8 @@ def plan_rounds(pack: Pack, a: str, b: str, requested: int | None) -> tuple[int,
     clamped = max(proto.min_rounds, min(requested, proto.max_rounds))
     notes = []
     if clamped != requested:
-        notes.append(f"⚠️ 轮数 {requested} 超出本人物包允许的 {proto.min_rounds}-{proto.max_rounds} 轮，已调整为 {clamped} 轮。")
+        notes.append(f"⚠️ 轮数 {requested} 超出本人物包允许的 {proto.min_rounds}-{proto.max_rounds} 轮，已调整为 "
+                     f"{clamped} 轮。")
     if clamped < REBUTTAL_MIN_ROUNDS:
         notes.append(f"⚠️ 本场只有 {clamped} 轮：依规则末轮为综合，{clamped} 轮只有立论与综合，没有反驳；"
                      f"要有反驳，须至少 {REBUTTAL_MIN_ROUNDS} 轮。")

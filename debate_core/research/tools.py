@@ -65,7 +65,8 @@ _DESCRIPTIONS = {
         "grep.ignore_case": "true: ignore upper and lower case",
     },
     "zh": {
-        "read": "读取工作区里的一个文本文件（路径相对于工作区根目录）。返回带行号的内容；长文件会被截断，用 offset 往后翻。",
+        "read": "读取工作区里的一个文本文件（路径相对于工作区根目录）。返回带行号的内容；长文件会被截断，用 offset "
+                "往后翻。",
         "read.path": "相对路径，例如 src/app.py", "read.offset": "从第几行开始返回（从 1 数起）",
         "read.limit": "返回多少行（默认 400）",
         "glob": "列出相对路径符合 glob 模式（例如 **/*.py）的工作区文件。",

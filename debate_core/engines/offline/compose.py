@@ -184,7 +184,8 @@ def _rebuttal(plan: SpeechPlan, me: Master, opp: Master) -> str:
         out += [] if first else [f"{opp.short_name}上一轮的主张是：{bare(restated[0].target_text or restated[0].text)}。"]
     else:
         listed = "，".join(f"{'一二三四'[i]}是{g}" for i, g in enumerate(gists))
-        out.append(f"我就其中{NUMBERS[len(gists) - 1]}点作答，{listed}。" if first else f"{opp.short_name}上一轮所说，{listed}。")
+        out.append(f"我就其中{NUMBERS[len(gists) - 1]}点作答，{listed}。" if first else f"{opp.short_name}上一轮所说，"
+                                                                                        f"{listed}。")
     whole = [p for p in plan.of("answer") if p.target.endswith("#0") and not claim_only]
     moves = [p for p in plan.of("answer", "no_answer") if p not in whole]
     own = plan.of("reason")

@@ -43,7 +43,8 @@ def _expand(path: Path) -> list[tuple[str, Path]]:
         return [(JSON, path)]
     if suffix in (".md", ".markdown"):
         return [(MASTER, path)]
-    raise ImportFormatError(path, None, "unknown format: give a <slug>.debate/ folder, a .md transcript or a .json export")
+    raise ImportFormatError(path, None, "unknown format: give a <slug>.debate/ folder, a .md transcript or a .json "
+                                        "export")
 
 
 def parse_path(path: str | Path, *, pack: str | None = None) -> list[tuple[str, Path, Debate]]:
