@@ -159,7 +159,8 @@ def sources_cited(archive, by: str = "master", *, batch_id: str | None = None, i
             speaker = key_t[0] if by == "master" else key_t[1]
             for r in srcs[srcs["slug"] == speaker].to_dict(orient="records"):
                 if key_t + (r["source_id"],) not in have:
-                    extra.append({**dict(zip(keys, key_t, strict=False)), "source_id": r["source_id"], "title": r["title"],
+                    extra.append({**dict(zip(keys, key_t, strict=False)), "source_id": r["source_id"],
+                                  "title": r["title"],
                                   "citations": 0, "debates": 0, "speeches": 0})
         if extra:
             counts = pd.concat([counts, pd.DataFrame(extra)], ignore_index=True)
@@ -259,7 +260,8 @@ def summary(archive, by: str = "master", *, batch_id: str | None = None,
         req = ok[ok["restate_required"] & ok["restated"].notna()]
         rows.append({
             by: key, "debates": sub["debate_id"].nunique(), "speeches": len(ok),
-            "failed_speeches": int((sub["status"] == "failed").sum()), "flagged": int((ok["status"] == "flagged").sum()),
+            "failed_speeches": int((sub["status"] == "failed").sum()),
+            "flagged": int((ok["status"] == "flagged").sum()),
             "failed_checks": bad, "check_fail_rate": round(bad / checks, 4) if checks else None,
             "retries_per_speech": round(ok["retries"].mean(), 3) if len(ok) else None,
             "restatement_rate": round(req["restated"].astype(bool).mean(), 4) if len(req) else None,

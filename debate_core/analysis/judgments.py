@@ -241,7 +241,8 @@ def side_bias(judgments: pd.DataFrame, *, z: float = 1.96) -> pd.DataFrame:
         return pd.DataFrame(columns=cols)
     rows = []
     for judge, g in judgments.groupby("judge"):
-        pw, cw, t = int((g["winner"] == "pro").sum()), int((g["winner"] == "con").sum()), int((g["winner"] == "tie").sum())
+        pw, cw, t = (int((g["winner"] == "pro").sum()), int((g["winner"] == "con").sum()),
+                     int((g["winner"] == "tie").sum()))
         n = pw + cw
         rate = pw / n if n else np.nan
         if n:

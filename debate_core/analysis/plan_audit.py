@@ -65,7 +65,10 @@ def self_description_faults(speech: Speech) -> list[str]:
             out.append(f"says {n} reasons, plan has {kinds.count('reason')}")
     restated = [x for x in p.of("restate") if x.target_text]
     for n in _count(r"讲了([一二三四五六])点", text) + _count(r"提出([一二三四五六])点质疑", text) + \
-            [len(re.findall(r"[一二三四]是", next((x for x in text.split("。") if re.search(r"上一轮所说，|对我的质疑，|点作答，", x)), "")))] * bool(re.search(r"上一轮所说，|对我的质疑，|其中[一二三四]点作答，", text)):
+            [len(re.findall(r"[一二三四]是",
+                            next((x for x in text.split("。") if re.search(r"上一轮所说，|对我的质疑，|点作答，", x)),
+                                 "")))] \
+            * bool(re.search(r"上一轮所说，|对我的质疑，|其中[一二三四]点作答，", text)):
         if len(restated) != n:
             out.append(f"says {n} points restated, plan has {len(restated)}")
     # 部分接受 once per partly point; 暂不辩驳 at least once (one sentence may own up to several
@@ -148,10 +151,12 @@ def theme_faults(debate: Debate, pack: Pack) -> list[str]:
     a, b = (p.label for p in debate.participants)
     choice = debate_theme(bank, debate.topic, a, b, row_theme(a, b))
     out = []
-    if choice.how not in ("topic", "case") and not any("没有对上" in w or "改就" in w or "没有直接对上" in w for w in debate.warnings):
+    if choice.how not in ("topic", "case") and not any("没有对上" in w or "改就" in w or "没有直接对上" in w
+                                                       for w in debate.warnings):
         out.append("the topic matched no theme and the debate does not say so")
     for slug in (a, b):
-        if slug not in choice.held_by and not any(pack.masters[slug].name in w and "没有" in w for w in debate.warnings):
+        if slug not in choice.held_by and not any(pack.masters[slug].name in w and "没有" in w
+                                                  for w in debate.warnings):
             out.append(f"{slug} has no position on {choice.theme} and the debate does not say so")
     for s in debate.rounds:
         if s.plan is None or s.plan.theme != choice.theme:

@@ -38,7 +38,8 @@ RESTATING_ROLES = _restatement.RESTATING_ROLES
 VERDICT_PATTERNS = [VerdictDetector()]
 
 __all__ = ["CheckContext", "run_checks", "ammo_used", "find_citations", "cjk_len", "MIN_CHARS", "MAX_CHARS",
-           "RESTATING_ROLES", "is_safe_fragment", "VERDICT_PATTERNS", "CITATION_PATTERNS", "RULES", "RULE_LABELS_ZH", "RULE_LABELS_EN",
+           "RESTATING_ROLES", "is_safe_fragment", "VERDICT_PATTERNS", "CITATION_PATTERNS", "RULES", "RULE_LABELS_ZH",
+           "RULE_LABELS_EN",
            "rule", "rules",
            "check_length", "check_citations", "check_ammo", "check_restatement", "check_engages", "check_no_verdict",
            "check_no_dialogue", "check_hygiene", "fabricated_dialogue"]
@@ -147,7 +148,8 @@ def ammo_used(text: str, ammo: list[CrossCritique], exclude: str = "") -> list[s
 def check_ammo(text: str, ctx: CheckContext) -> Finding:
     opp = ctx.opponent.name
     if not ctx.ammo:
-        return _finding("ammo", True, f"资料包中没有{ctx.speaker.name}针对{opp}的弹药（这一方向有覆盖缺口），本条不适用",
+        return _finding("ammo", True,
+                        f"资料包中没有{ctx.speaker.name}针对{opp}的弹药（这一方向有覆盖缺口），本条不适用",
                         applies=False)
     used = ammo_used(text, ctx.ammo, ctx.opponent_summary)
     if used:

@@ -37,7 +37,8 @@ CITATION_PATTERNS = [
     re.compile(r"(?<![A-Za-z0-9])(?:SC:)?(?:dn|mn|sn|an|kp|dhp|ud|iti|snp|thag|thig)\s?\d+(?:\.\d+)*(?![0-9])"),
     re.compile(r"(?<![A-Za-z0-9])[A-Z][A-Za-z]+:[A-Za-z0-9][A-Za-z0-9_\-.]*[A-Za-z0-9]"),
 ]
-_POINTER_TITLES = {"本经", "此经", "该经", "是经", "本论", "此论", "该论", "同上", "前书", "该书", "此书", "本书", "前引"}
+_POINTER_TITLES = {"本经", "此经", "该经", "是经", "本论", "此论", "该论", "同上", "前书", "该书", "此书", "本书",
+                   "前引"}
 _CHAPTER = re.compile(r"(?:品|章|篇|卷[一二三四五六七八九十\d]*)$")
 _ELLIPSIS = re.compile(r"…+|\.{3,}|⋯+|——")
 
@@ -255,8 +256,10 @@ def check_citation_text(text: str, speaker: Master, known_ids: Iterable[str],
         src = own.get(nid)
         if src is None:
             who = owners.get(nid)
-            problems.append(f"{u.id} 不是 {speaker.name} 所列典籍的编号" + (f"（属于{who}）" if who else "（资料包中没有此编号）"))
-            marks.append(CitationMark(id=u.id, title=u.title, quote=u.quote[:200], status="unverified" if u.quote else "id_only"))
+            problems.append(f"{u.id} 不是 {speaker.name} 所列典籍的编号"
+                            + (f"（属于{who}）" if who else "（资料包中没有此编号）"))
+            marks.append(CitationMark(id=u.id, title=u.title, quote=u.quote[:200],
+                                      status="unverified" if u.quote else "id_only"))
             continue
         if u.title:
             t = _norm_title(u.title)
@@ -264,7 +267,8 @@ def check_citation_text(text: str, speaker: Master, known_ids: Iterable[str],
                 undecided.append(f"{u.id} 在资料包中没有书名，无法核对所写的《{u.title}》")
             elif title_matches(u.title, src.title):
                 pass
-            elif t in _POINTER_TITLES or _CHAPTER.search(t) and not any(title_matches(u.title, x.title) for x in speaker.sources):
+            elif t in _POINTER_TITLES or _CHAPTER.search(t) and not any(title_matches(u.title, x.title)
+                                                                        for x in speaker.sources):
                 undecided.append(f"《{u.title}》无法确定指哪部典籍（{u.id} 是《{_zh(src.title)}》）")
             else:
                 named = next((x for x in speaker.sources if x is not src and title_matches(u.title, x.title)), None)
@@ -295,7 +299,8 @@ def check_citation_text(text: str, speaker: Master, known_ids: Iterable[str],
                     notes.append(f"引文「{short}」无法核对：资料包只有《{_zh(src.title)}》的要点，没有原文")
                 else:
                     notes.append(f"引文「{short}」无法核对：资料包没有《{_zh(src.title)}》（{src.id}）的文本")
-        marks.append(CitationMark(id=u.id, title=u.title or chinese_title(src.title), quote=u.quote[:200], status=status))
+        marks.append(CitationMark(id=u.id, title=u.title or chinese_title(src.title), quote=u.quote[:200],
+                                  status=status))
     problems += _title_only_problems(text, units, speaker, owners, other_titles)
     summary = "；".join(f"{m.id}（{_STATUS_ZH[m.status]}）" for m in marks)
     if problems:

@@ -129,7 +129,8 @@ def _patterns(N: str) -> dict[str, re.Pattern]:
             "pat_to": pat_to, "pat1": pat1, "pat2": pat2, "pat3": pat3, "pat4": pat4,
             "answer": re.compile(rf"(?P<y>{N})(?P<mid>[^，。；「“]{{0,8}}?){_ANSWER}"),
             "react1": re.compile(rf"(?P<y>{N})[^。；]{{0,12}}?{_REACT_AFTER}[^。；]{{0,8}}?{_REACT}"),
-            "won_over": re.compile(rf"(?P<y>{N})[^。；]{{0,12}}?(?:{_REACT_AFTER}|对)(?P<z>[^。；]{{0,14}}?){_WON_OVER}"),
+            "won_over": re.compile(rf"(?P<y>{N})[^。；]{{0,12}}?(?:{_REACT_AFTER}|对)"
+                                   rf"(?P<z>[^。；]{{0,14}}?){_WON_OVER}"),
             "letter": re.compile(rf"(?P<x>{N}|{selfp})[^，。；]{{0,6}}?(?:读|收到|接到|看了|读罢|拆阅|捧读|回复了?|"
                                  rf"回了)(?:了|过|完|到)?"
                                  rf"(?P<y>{N})(?:的|之)?(?:来信|书信|信函|来函|手书|书札|信|文钞|著作|文章|书|语录|开示录|偈子|诗偈|遗著)"),
@@ -142,8 +143,9 @@ def _patterns(N: str) -> dict[str, re.Pattern]:
                                       rf"见了)(?P<y>{N})(?![的之所说论等诸])"),
             "react2": re.compile(rf"(?P<y>{N})[^，。；]{{0,6}}?{_REACT_STRONG}"),
             "react3": re.compile(rf"(?P<y>{N})(?P<mid>[^，。；：「“]{{0,4}}?){_REACT_TOLD}"),
-            "react4": re.compile(rf"(?P<y>{N})(?P<mid>[^，。；：「“]{{0,8}}?)[，,](?:一时|顿时|当即|随即|不禁|竟|竟然|便|遂|"
-                                 rf"只得|只好|半晌|良久|登时|立时|旋即)?{_REACT_TOLD}")}
+            "react4": re.compile(rf"(?P<y>{N})(?P<mid>[^，。；：「“]{{0,8}}?)[，,]"
+                                 rf"(?:一时|顿时|当即|随即|不禁|竟|竟然|便|遂|只得|只好|半晌|良久|登时|立时|旋即)?"
+                                 rf"{_REACT_TOLD}")}
 
 
 def dialogue_hits(text: str, names: re.Pattern | None, key_of: dict[str, str],
@@ -200,7 +202,8 @@ def dialogue_hits(text: str, names: re.Pattern | None, key_of: dict[str, str],
                 add(m)
         for m in P["continue_to"].finditer(sent):
             # the actor is a master named earlier in the sentence, or the speaker in a past scene
-            earlier = {key(n.group(0)) for n in names.finditer(sent[:m.start()])} - {key(m.group("y") or m.group("y2")), ""}
+            earlier = ({key(n.group(0)) for n in names.finditer(sent[:m.start()])}
+                       - {key(m.group("y") or m.group("y2")), ""})
             selfs = past and re.search(_self_pattern(), sent[:m.start()]) is not None
             if (earlier or selfs) and not debate_frame and not _TEXT_FRAME.search(sent[:m.end()]):
                 add(m)
@@ -209,14 +212,16 @@ def dialogue_hits(text: str, names: re.Pattern | None, key_of: dict[str, str],
             earlier = {key(n.group(0)) for n in names.finditer(sent[:m.start()])} - {speaker_key, ""}
             if past and earlier and not debate_frame:
                 add(m)
-        if _SELF_ANSWER.search(sent) and {key(n.group(0)) for n in names.finditer(text[max(0, s - 60): e])} - {speaker_key, ""}:
+        if _SELF_ANSWER.search(sent) and \
+                {key(n.group(0)) for n in names.finditer(text[max(0, s - 60): e])} - {speaker_key, ""}:
             hits.append(text[s:e].strip()[:40])  # …」我答：「…」: the speaker's reply to a master's line, a script
         for m in P["pron_to_self"].finditer(sent):
             named = {key(n.group(0)) for n in names.finditer(text[max(0, s - 60): e])} - {speaker_key, ""}
             if past and named and not debate_frame:
                 add(m)
         for m in P["letter_from"].finditer(sent):
-            if key(m.group("y")) != speaker_key and not debate_frame and not _TEXT_FRAME.search(sent[max(0, m.start() - 8): m.end()]):
+            if key(m.group("y")) != speaker_key and not debate_frame \
+                    and not _TEXT_FRAME.search(sent[max(0, m.start() - 8): m.end()]):
                 add(m)
         for m in P["ask_turn"].finditer(sent):
             if key(m.group("x")) != key(m.group("y")) and not debate_frame and not _TEXT_FRAME.search(sent):

@@ -186,7 +186,8 @@ def run_export(args) -> int:
 
 
 def _topic_wrap_up(archive, debate_id: str, folder) -> None:
-    """After a debate's folder is written: its protocol's wrap-up (the topic seed's), naming the folder and the archive."""
+    """After a debate's folder is written: its protocol's wrap-up (the topic seed's), naming the folder and the
+    archive."""
     debate = archive.get_debate(debate_id)
     wrap_up = registry.get(debate.protocol).wrap_up
     if wrap_up is not None:

@@ -38,7 +38,8 @@ def _frame_md(df, max_rows: int = 200) -> str:
         cells = []
         for v in row:
             if isinstance(v, float):
-                cells.append("" if v != v else f"{v:.3g}" if abs(v) < 100 else f"{v:.1f}" if abs(v) < 1e4 else f"{v:.0f}")
+                cells.append("" if v != v else f"{v:.3g}" if abs(v) < 100 else f"{v:.1f}" if abs(v) < 1e4
+                             else f"{v:.0f}")
             else:
                 cells.append(str(v).replace("|", "\\|").replace("\n", " "))
         lines.append("| " + " | ".join(cells) + " |")

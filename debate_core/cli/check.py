@@ -114,7 +114,8 @@ def run_check(args) -> int:
         for f in findings:
             print(f"{_mark(f)} {f.rule}：{f.message}")
             for m in f.marks:
-                status = {"verified": "引文已核对", "id_only": "仅编号", "unverified": "引文未核对", "unchecked": "引文无原文可核"}[m.status]
+                status = {"verified": "引文已核对", "id_only": "仅编号", "unverified": "引文未核对",
+                          "unchecked": "引文无原文可核"}[m.status]
                 title = f"《{m.title}》" if m.title else ""
                 print(f"    · {m.id} {title} {status}" + (f"：「{m.quote[:30]}」" if m.quote else ""))
     return EXIT_OK if passed else EXIT_FAIL

@@ -378,7 +378,8 @@ def _load_extra_commands() -> None:
     """Commands defined next to what they drive (archive, batch) register here."""
     import importlib
 
-    for mod in ("debate_core.cli.archive", "debate_core.cli.batch", "debate_core.cli.check", "debate_core.cli.research"):
+    for mod in ("debate_core.cli.archive", "debate_core.cli.batch", "debate_core.cli.check",
+                "debate_core.cli.research"):
         try:
             m = importlib.import_module(mod)
         except ModuleNotFoundError as exc:

@@ -207,7 +207,8 @@ def _load_protocol(root: Path, problems: list[Problem]) -> tuple[DebateProtocol,
     rel = _rel(path, root)
     raw = data.get("debate_protocol")
     if not isinstance(raw, dict):
-        problems.append(Problem(file=rel, field="debate_protocol", value=_short(raw), message="missing or not an object"))
+        problems.append(Problem(file=rel, field="debate_protocol", value=_short(raw),
+                                message="missing or not an object"))
         return DebateProtocol(), str(data.get("version", ""))
     try:
         proto = DebateProtocol.model_validate(raw)
@@ -227,7 +228,8 @@ def _check_protocol(proto: DebateProtocol, masters: dict[str, Master], root: Pat
         field = f"debate_protocol.per_pair_overrides.{key}"
         parts = _split_known(key, masters)
         if parts is None:
-            problems.append(Problem(file=rel, field=field, value=key, message="key does not name two known master slugs"))
+            problems.append(Problem(file=rel, field=field, value=key,
+                                    message="key does not name two known master slugs"))
         elif pair_key(*parts) != key:
             problems.append(Problem(file=rel, field=field, value=key,
                                     message=f"slugs must be sorted before joining (expected {pair_key(*parts)!r})"))
@@ -293,7 +295,8 @@ def load_pack(path: str | Path | None = None) -> Pack:
         raise PackError(f"pack path is not a folder: {root}")
     problems: list[Problem] = []
     masters: dict[str, Master] = {}
-    folders = sorted(p for p in root.iterdir() if p.is_dir() and p.name.startswith("master-") and p.name != PROTOCOL_DIR)
+    folders = sorted(p for p in root.iterdir()
+                     if p.is_dir() and p.name.startswith("master-") and p.name != PROTOCOL_DIR)
     for folder in folders:
         if not (folder / "meta.json").is_file():
             continue  # meta-skills without a persona (master-help, master-curriculum)
@@ -325,7 +328,8 @@ def load_pack(path: str | Path | None = None) -> Pack:
         pairs_both_ways=len(both), one_way=len(one_way), errors=errors,
         warnings=len(problems) - errors, problems=problems, pairs=both, one_way_entries=one_way,
     )
-    return apply_default_aliases(Pack(name=name, version=version, path=str(root), masters=masters, protocol=proto, report=report))
+    return apply_default_aliases(Pack(name=name, version=version, path=str(root), masters=masters, protocol=proto,
+                                      report=report))
 
 
 def closest(name: str, options: list[str]) -> str | None:

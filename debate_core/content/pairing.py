@@ -10,8 +10,9 @@
    seed's row order; so rows sharing a master (huineng has four) are told apart by
    the other side.
 3. ``coverage``: a case of the argument layer the topic is (a concrete question under a theme) that
-   two masters both answer, with objections both ways on its theme; else the topic's best-matching argument-layer theme (``content.themes``) on which a
-   pair of the bank both hold a position and have objections aimed at each other's claims; pairs
+   two masters both answer, with objections both ways on its theme; else the topic's best-matching
+   argument-layer theme (``content.themes``) on which a pair of the bank both hold a position and have
+   objections aimed at each other's claims; pairs
    whose masters the topic names (or whose keywords it holds) rank first, then the pair with more
    objections both ways.
 4. ``keywords``: scoring over each master's ``search_scope.keywords`` and names (keywords shorter

@@ -52,7 +52,8 @@ class ThemeChoice:
 # Bigrams of questions that say nothing about which theme is asked (怎么办, 是不是 …): never evidence.
 _FUNCTION_BIGRAMS = frozenset(
     "什么 怎么 怎样 怎么办 么办 为什 为何 是不 不是 是否 可以 能不 不能 应该 该不 要不 不要 还是 我们 你们 他们 自己 "
-    "一个 这个 那个 这样 那样 如果 因为 所以 但是 就是 还有 没有 有没 是什 么样 到底 究竟 真的 的话 一下 之后 以后 时候 "
+    "一个 这个 那个 这样 那样 如果 因为 所以 但是 就是 还有 没有 有没 是什 么样 到底 究竟 真的 的话 一下 之后 "
+    "以后 时候 "
     "现在 每天 总是 一直 觉得 知道 一定 非常 很多 这些 那些 哪里 如何 其实 只是 也是 都是 不会 会不 有人 别人 大家 "
     "佛法 学佛 修行 佛教 师父 大师".split())
 
@@ -628,7 +629,8 @@ def summary_of(plan: SpeechPlan, short_name: str, titles: dict[str, str], limit:
     else:
         common, diff = plan.of("common"), plan.of("difference")
         body = (f"{short_name}综合：" + (f"共许{_clause(common[0].text)}；" if common else "")
-                + (f"仍异在{diff[0].target_text}层面" if diff and diff[0].target_text else f"仍持{tidy(plan.short)}") + "。")
+                + (f"仍异在{diff[0].target_text}层面" if diff and diff[0].target_text
+                   else f"仍持{tidy(plan.short)}") + "。")
     text = body + tail
     if len(text) > limit:
         text = body if len(body) <= limit else body[: limit - 1] + "…"

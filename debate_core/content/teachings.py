@@ -80,8 +80,8 @@ _READING = re.compile(r"(?:中文|汉译|漢譯|英译|英譯)?参考|可参|可
 # An attribution before a colon and a quote: who speaks.
 _ATTRIB = re.compile(r"^(?P<who>[^，。：:「“\"]{0,16}?)(?:说|說|曰|云|答|问|問|告|言|道|开示|開示|苦恼|苦惱|"
                      r"偈)[^：:]{0,8}[：:]\s*[「“\"『]?")
-_OTHER_SPEAKERS = re.compile(r"佛陀|佛告|佛说|佛說|世尊|如来|如來|学人|學人|弟子|问者|問者|比丘|居士|某|有人|或问|或問|僧问|僧問"
-                             r"|舍利弗|须菩提|須菩提|阿难|阿難|文殊|维摩|維摩|龙树|龍樹|提婆|护法|護法|世亲|世親|寂天|月称|月稱")
+_OTHER_SPEAKERS = re.compile(r"佛陀|佛告|佛说|佛說|世尊|如来|如來|学人|學人|弟子|问者|問者|比丘|居士|某|有人|或问|或問"
+                             r"|僧问|僧問|舍利弗|须菩提|須菩提|阿难|阿難|文殊|维摩|維摩|龙树|龍樹|提婆|护法|護法|世亲|世親|寂天|月称|月稱")
 _OWN_VERBS = r"(?:著|说|說|造|述|撰|口述|开示|開示|公开开示|公開開示|语录|語錄|文钞|文鈔|道歌|全集|论著|論著)"
 _GLOSS = re.compile(r"[（(][^（）()]*?[A-Za-zÀ-ɏḀ-ỿ][^（）()]*?[）)]")
 _ASIDE = re.compile(r"[（(][^（）()]*[\u4e00-\u9fff][^（）()]*[）)]")  # a Chinese aside in brackets
@@ -214,7 +214,8 @@ def _clean(text: str, names: list[str]) -> str:
     t = re.sub(r"\s+", "", t) if not _LATIN.search(t) else re.sub(r"\s+", " ", t).strip()
     t = re.sub(r"[—–-]{2,}\s*$", "", t).strip()
     # a list's position marker (其次，/ 第三，) comes off: the statement after it stands alone
-    t = re.sub(r"^(?:其次|再次|再者|首先|最后|最後|第[一二三四五六七八九十]+|其[一二三四五六七八九十])[，,、]\s*", "", t)
+    t = re.sub(r"^(?:其次|再次|再者|首先|最后|最後|第[一二三四五六七八九十]+|其[一二三四五六七八九十])[，,、]\s*", "",
+               t)
     # a label after a dash (…即是空——三论宗核心偈颂 / …——中道圆融) comes off: an editor's gloss
     m2 = re.search(r"——(?P<tail>[^，。；,;—、]{2,10})(?P<end>[。！？]?)$", t)
     if m2 and not re.search(r"是|为|為|即|乃|有|无|無|不|非|能|可|须|須|要|应|應|当|當|则|則|便|就", m2.group("tail")):
@@ -287,7 +288,8 @@ def _sentence_reason(s: str, names: list[str]) -> str | None:
         return "quote"
     if re.match(r"^(?:偈曰|偈云|颂曰|頌曰|常勉|告诫|告誡)", s):
         return "quote"
-    if re.match(r"^(?:诸比丘|諸比丘|比丘们|比丘們|舍利弗|须菩提|須菩提|善男子|善女人|阿难|阿難|大慧|文殊师利)[，,！!]", s):
+    if re.match(r"^(?:诸比丘|諸比丘|比丘们|比丘們|舍利弗|须菩提|須菩提|善男子|善女人|阿难|阿難|大慧|文殊师利)[，,！!]",
+                s):
         return "quote"  # the Buddha addressing his hearers: a sutra's words
     body = s.rstrip("。！？")
     if not re.search(r"[，；：,;:]", body) and cjk_len(body) < 16 and not _PREDICATE.search(body):
@@ -324,8 +326,10 @@ def _sentence_reason(s: str, names: list[str]) -> str | None:
                 body):
         return "fragment"  # 对…偈的超越：… — an editor's label before a gloss
     if not re.search(r"[，；：,;:]", body) and \
-            re.search(r"[一二三四五六七八九十百千两兩几幾]+(?:种|種|类|類|门|門|重|项|項|支|境|乘)[\u4e00-\u9fff]{0,6}$", body) and \
-            not re.search(r"是|为|為|乃|有|须|須|应|應|当|當|能|可", body) and not re.search(r"(?:派|传承|傳承)$", body):
+            re.search(r"[一二三四五六七八九十百千两兩几幾]+(?:种|種|类|類|门|門|重|项|項|支|境|乘)[\u4e00-\u9fff]{0,6}$",
+                      body) and \
+            not re.search(r"是|为|為|乃|有|须|須|应|應|当|當|能|可", body) and \
+            not re.search(r"(?:派|传承|傳承)$", body):
         return "fragment"  # 正修止观前的二十五种方便 — a count of items, a list's label
     if re.match(r"^(?:以此|借此|藉此|由此可见|说明|說明|体现|體現)", body) or \
             re.match(r"^此[\u4e00-\u9fff]{1,4}(?:体现|體現|说明|說明|表明|显示|顯示|可见|可見)", body) or \
@@ -335,7 +339,8 @@ def _sentence_reason(s: str, names: list[str]) -> str | None:
         return "fragment"  # 是托住你的栏杆 / 不会因为… — the second half of a sentence whose first half is elsewhere
     if sum(1 for c in clauses_of(body) if cjk_len(c) <= 3 and c.endswith("了")) >= 2:
         return "narrative"  # 手累了，水洒了 — a scene told, not a teaching
-    if re.match(r"^(?:尊者|老和尚|大师|大師|智者大师|智者大師|和尚|上人|五祖|六祖|其师|其師|其(?:翻译|翻譯|译文|譯文|著作))"
+    if re.match(r"^(?:尊者|老和尚|大师|大師|智者大师|智者大師|和尚|上人|五祖|六祖|其师|其師"
+                r"|其(?:翻译|翻譯|译文|譯文|著作))"
                 r"(?!云|曰|说|說|言|告)", body) or \
             re.match(r"^(?:先后|先後|后来|後來|后读|後讀|晚年|早年|初至|初到|著《|撰《|常以(?:此)?(?:自身|亲身|"
                      r"親身)经历)", body) or \
@@ -359,7 +364,8 @@ def _sentence_reason(s: str, names: list[str]) -> str | None:
                 r"基礎|根本|正式|日常|特色|核心)"
                 r"|[^。]{0,30}?包括)", body):
         return "description"  # 森林禅林派以…为日常生活基础，包括… — describes a school, teaches nothing
-    if re.match(r"^(?:途经|途經|行至|抵达|抵達|到达|到達|曾于|曾於|后至|後至|于[^，。]{1,10}(?:法会|法會|会上|會上))", body) or \
+    if re.match(r"^(?:途经|途經|行至|抵达|抵達|到达|到達|曾于|曾於|后至|後至|于[^，。]{1,10}(?:法会|法會|会上|會上))",
+                body) or \
             re.search(r"(?:之号|之號|几近丧命|幾近喪命)", body):
         return "narrative"  # 途经莫贺延碛… / 于戒日王法会上…获…之号 — the story of a life, not a teaching
     if re.search(r"[0-9０-９]", s) or re.search(r"(?<!—)—(?!—)|–", s):
@@ -502,7 +508,8 @@ def read_text(text: str, master: Master, file: str = "", name: str = "") -> tupl
                 drop(lineno, content, "quote")
                 continue
         if re.search(r"[：:—]\s*$", content) or content.rstrip().endswith("——"):
-            lead_other = bool(_OTHER_SPEAKERS.search(content)) or (not own and bool(re.search(r"原典|原文|偈|经云|經云", content)))
+            lead_other = bool(_OTHER_SPEAKERS.search(content)) or (
+                not own and bool(re.search(r"原典|原文|偈|经云|經云", content)))
             drop(lineno, content, "fragment")
             continue
         if not quoted:

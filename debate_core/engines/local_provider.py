@@ -380,7 +380,9 @@ def _make_handler_class():
             model_response.choices[0].finish_reason = last.finish_reason
             model_response.model = f"{PROVIDER}/{model_name(model)}"
             model_response.created = int(time.time())
-            model_response.usage = litellm.Usage(prompt_tokens=last.prompt_tokens, completion_tokens=last.completion_tokens, total_tokens=last.prompt_tokens + last.completion_tokens)
+            model_response.usage = litellm.Usage(prompt_tokens=last.prompt_tokens,
+                                                 completion_tokens=last.completion_tokens,
+                                                 total_tokens=last.prompt_tokens + last.completion_tokens)
             model_response._response_ms = (time.perf_counter() - t0) * 1000  # noqa: SLF001
             return model_response
 

@@ -188,7 +188,8 @@ class _Handler(BaseHTTPRequestHandler):
             if reply.tool_calls:
                 message["tool_calls"] = [
                     {"id": f"call_{i}", "type": "function",
-                     "function": {"name": t["name"], "arguments": json.dumps(t.get("arguments", {}), ensure_ascii=False)}}
+                     "function": {"name": t["name"],
+                                  "arguments": json.dumps(t.get("arguments", {}), ensure_ascii=False)}}
                     for i, t in enumerate(reply.tool_calls)]
                 message["content"] = reply.text or None
                 finish = "tool_calls"
@@ -249,7 +250,8 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(b"data: " + json.dumps(obj, ensure_ascii=False).encode() + b"\n\n")
             self.wfile.flush()
 
-        base = {"id": "chatcmpl-scripted", "object": "chat.completion.chunk", "created": int(time.time()), "model": model}
+        base = {"id": "chatcmpl-scripted", "object": "chat.completion.chunk", "created": int(time.time()),
+                "model": model}
         pieces = [reply.text[i:i + reply.chunk_chars] for i in range(0, len(reply.text), reply.chunk_chars)]
         send({**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": None}]})
         for n, piece in enumerate(pieces):

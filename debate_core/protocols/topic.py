@@ -621,7 +621,8 @@ SPEC = ProtocolSpec(
     app_fields={"debaters": ("**A model per debater** (reused in order when fewer are given: the debate is then "
                              "degraded)", ""),
                 "judge": ("Judge model", "Defaults to the first debater's model.")},
-    seats=LABELS, seat_names=lambda lang: for_lang(lang).LABELS, stance_seats=label_stances, export_formats=("md", "json", "ipynb", "debate-dir"),
+    seats=LABELS, seat_names=lambda lang: for_lang(lang).LABELS, stance_seats=label_stances,
+    export_formats=("md", "json", "ipynb", "debate-dir"),
     rounds_done=rounds_done, turn=turn,
 )
 

@@ -8,8 +8,8 @@ Three library steps, so that a live page can drive a trial one model turn at a t
   topic and the full transcript so far, then a fresh con speaker sees it including
   pro's new speech.  Each speech is cut at ``config.max_speech_length`` characters
   in a Chinese trial, ``config.max_speech_length`` words in an English one (the
-  speaker is told the limit in the same unit), and flagged ``truncated``.  A failed speech marks the debate failed; calling
-  :func:`trial_round` again reruns that round alone (``rerun=True`` redoes the last
+  speaker is told the limit in the same unit), and flagged ``truncated``.  A failed speech marks the debate
+  failed; calling :func:`trial_round` again reruns that round alone (``rerun=True`` redoes the last
   round even when it succeeded);
 * :func:`trial_verdict` — one judge call: per-round commentary, the winner
   (pro / con / draw) and the reasons (asked as a JSON schema where the provider has
@@ -182,7 +182,8 @@ def _ctx(debate: Debate, recorder: Recorder, options: dict[str, Any] | None) -> 
 
 
 def transcript_of(debate: Debate) -> str:
-    return for_lang(debate.lang).trial_transcript([(s.round, s.speaker, s.text) for s in debate.rounds if s.status != "failed"])
+    return for_lang(debate.lang).trial_transcript([(s.round, s.speaker, s.text) for s in debate.rounds
+                                                   if s.status != "failed"])
 
 
 def round_complete(debate: Debate, round_no: int) -> bool:

@@ -34,7 +34,8 @@ from debate_core.models import Debate, Speech
 
 ZH_TEXT = {
     "round_titles": {1: "立论（并行，互不可见）"}, "round_title": "交叉反驳",
-    "status": {"running": "进行中", "completed": "已完成", "failed": "失败", "stopped": "已停止", "interrupted": "已中断"},
+    "status": {"running": "进行中", "completed": "已完成", "failed": "失败", "stopped": "已停止",
+               "interrupted": "已中断"},
     "closing": "这是 AI 辩论给出的参考结论，非定论；{trace}",
     "trace_file": "每一轮的论点与反驳都记在 `{log}` 里，可以逐条追溯。",
     "trace_how": "每一轮的论点与反驳都在本场的记录里，可以逐条追溯（写成文件的命令见「产物」一行）。",
@@ -66,7 +67,8 @@ ZH_TEXT = {
     "wins": "胜出", "no_reasons": "（裁判未写判词）",
     "table": ("| 辩手 | 立场 | 最强论点 | 致命弱点 | 评分 |", "|------|------|----------|----------|------|"),
     "end_none": "一轮也没有跑成", "end_converged": "自然收敛（第 {r} 轮全员无新论点）",
-    "end_cap": "触顶停机（{n} 轮上限）", "end_empty": "第 {r} 轮全员空产出后停机", "end_unfinished": "未跑完（{status}）",
+    "end_cap": "触顶停机（{n} 轮上限）", "end_empty": "第 {r} 轮全员空产出后停机",
+    "end_unfinished": "未跑完（{status}）",
     "out_no_debate": "未成辩论，没有请裁判", "out_pending": "尚无裁决（{status}）",
     "out_unparsed": "裁判的输出无法解析，没有判定胜方（不是平局）",
     "where_id": "辩论编号 `{id}`", "where_archive": "存档 `{path}`", "where_export": "`{log}` 与 `{verdict}`",

@@ -37,7 +37,8 @@ SPEECH_STATUS_ZH = {"ok": "检查通过", "flagged": "检查未通过，已标�
 # Citation marks (quote verification), with and without the ✓ sign.
 # unverified: checked against a text and not found; unchecked: a quote with no text to check it against.
 MARK_ZH = {"verified": "✓已核对原文", "id_only": "仅经号", "unverified": "✗引文未核对", "unchecked": "引文无原文可核"}
-MARK_ZH_PLAIN = {"verified": "已核对原文", "id_only": "仅经号", "unverified": "✗引文未核对", "unchecked": "引文无原文可核"}
+MARK_ZH_PLAIN = {"verified": "已核对原文", "id_only": "仅经号", "unverified": "✗引文未核对",
+                 "unchecked": "引文无原文可核"}
 MODEL_LAYER_ZH = "模型审核"
 
 # The md lines that state findings (read back by the importer).
@@ -226,5 +227,6 @@ def render_master(debate: Debate, *, engine_line: bool = True, plain: bool = Fal
     if engine_line and not plain:
         engines = sorted({s.engine for s in debate.rounds if s.engine}) or debate.models
         shown = ["离线引擎" if e == "offline" else e for e in engines]  # a model string is a name, kept as it is
-        out.append(f"> 引擎：{'、'.join(shown)} · 辩论 {debate.id} · 人物包 {debate.pack_name} {debate.pack_version}".rstrip())
+        out.append(f"> 引擎：{'、'.join(shown)} · 辩论 {debate.id} · 人物包 {debate.pack_name} "
+                   f"{debate.pack_version}".rstrip())
     return "\n".join(out).rstrip() + "\n"

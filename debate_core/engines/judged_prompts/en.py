@@ -181,7 +181,8 @@ def judge_messages(topic: str, stances: list[tuple[str, str]], log: str) -> list
 
 
 # what a verdict can lack (engines.judging.verdict_gaps), as the repair request and the rendering name it
-MISSING = {"winner": "the winner", "reasons": "the reasons", "row": "{label}'s row", "round": "the comment on round {n}"}
+MISSING = {"winner": "the winner", "reasons": "the reasons", "row": "{label}'s row",
+           "round": "the comment on round {n}"}
 
 
 def missing_text(missing: list[str]) -> str:

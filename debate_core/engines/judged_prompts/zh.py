@@ -61,7 +61,8 @@ def stance_split_messages(topic: str) -> list[dict]:
         "1. 立场两两互斥，不能换个说法讲同一件事。\n"
         "2. 每个立场都是一句明确的主张：有人能为它辩护，也有人能抓住它攻击；「各有道理」「因人而异」这种说法不算立场，"
         "除非它写清楚了在什么条件下偏向哪一边。\n"
-        "3. 数量看辩题本身：非此即彼的题目给 2 个；程度题、开放题可以给 3 到 4 个，其中最多一个是有明确边界的折中立场。\n"
+        "3. 数量看辩题本身：非此即彼的题目给 2 个；程度题、开放题可以给 3 到 4 个，"
+        "其中最多一个是有明确边界的折中立场。\n"
         "4. 如果拆不出两个有意义、可对抗的立场（比如这是事实查询、指令或没有争议的问题），stances 给空数组，并在 "
         "reason 里说明。\n"
         f"{DATA_RULE}\n"
@@ -181,7 +182,8 @@ def judge_repair_messages(messages: list[dict], bad_reply: str, labels: list[str
     """The judge's conversation plus its reply and one request: for the winner when none could be
     read, else for exactly what the verdict lacks (``missing``: codes of verdict_gaps)."""
     if not missing or "winner" in missing:
-        ask = "上一条裁决无法读出胜者。请按约定的 JSON 格式重新输出，winner 必须是以下标签之一：" + "、".join(labels) + "。"
+        ask = ("上一条裁决无法读出胜者。请按约定的 JSON 格式重新输出，winner 必须是以下标签之一："
+               + "、".join(labels) + "。")
     else:
         ask = (f"上一条裁决不完整，缺：{missing_text(missing)}。请按约定的 JSON 格式重新输出完整的裁决："
                f"rows 里每位辩手（{'、'.join(labels)}）各一行，reasons 写明判词；已经写好的部分照原样保留。")

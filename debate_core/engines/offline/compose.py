@@ -77,7 +77,8 @@ def fit(plan: SpeechPlan, *, topic: str, me: Master, opp: Master) -> str:
             restated = [p for p in plan.of("restate") if p.target and not p.target.endswith("#case")]
             if len(restated) > 1 and any(p.target.endswith("#case") for p in plan.of("restate")):
                 gone = restated[-1].target
-                plan.points = [p for p in plan.points if p.target != gone or p.kind not in ("restate", "answer", "no_answer")]
+                plan.points = [p for p in plan.points
+                               if p.target != gone or p.kind not in ("restate", "answer", "no_answer")]
                 plan.cited = list(dict.fromkeys(p.source for p in plan.points if p.source))
                 text = render(plan, topic=topic, me=me, opp=opp)
                 continue
@@ -133,7 +134,8 @@ def _opening(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
         out.append(f"我所以这样答，是因为我一向主张：{bare(stance.text)}。")
     else:
         # the bank argues the theme the topic falls under: the lead says which, and never claims a fuller answer
-        lead = (f"这件事本身，我不凭空作答；它落在「{plan.theme_title}」上，我在这上面的看法是：" if personal_question(topic)
+        lead = (f"这件事本身，我不凭空作答；它落在「{plan.theme_title}」上，我在这上面的看法是："
+                if personal_question(topic)
                 else f"这一问落在「{plan.theme_title}」上，我在这上面的看法是：")
         out.append(lead + bare(stance.text) + "。")
     reasons = plan.of("reason")
@@ -181,7 +183,8 @@ def _rebuttal(plan: SpeechPlan, me: Master, opp: Master) -> str:
     first = plan.of("restate_summary")
     out = [f"{opp.short_name}上一轮说：{_unsigned(first[0].text, opp)}。"] if first else []
     if claim_only:
-        out += [] if first else [f"{opp.short_name}上一轮的主张是：{bare(restated[0].target_text or restated[0].text)}。"]
+        out += [] if first else [
+            f"{opp.short_name}上一轮的主张是：{bare(restated[0].target_text or restated[0].text)}。"]
     else:
         listed = "，".join(f"{'一二三四'[i]}是{g}" for i, g in enumerate(gists))
         out.append(f"我就其中{NUMBERS[len(gists) - 1]}点作答，{listed}。" if first else f"{opp.short_name}上一轮所说，"

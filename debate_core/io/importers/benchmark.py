@@ -137,8 +137,9 @@ def parse_transcript(path: Path, text: str) -> Debate:
             # the line where it belongs: after the required keys before it, else the header's first line
             before = [header[k][1] for k in required[:i] if k in header]
             line_no = header[key][1] if key in header else (max(before) + 1 if before else 2)
-            raise ImportFormatError(path, line_no, f"the header has no {key} (a transcript needs topic_id, proposition, "
-                                                "model_pro, model_con and side_swap)")
+            raise ImportFormatError(path, line_no,
+                                    f"the header has no {key} (a transcript needs topic_id, proposition, "
+                                    "model_pro, model_con and side_swap)")
     if not turns:
         raise ImportFormatError(path, len(lines) or 1, "no turns (## Turn N: PRO Opening …)")
     models = {"pro": header["model_pro"][0], "con": header["model_con"][0]}

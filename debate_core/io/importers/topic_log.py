@@ -290,7 +290,8 @@ class TopicLogParser:
                 parent = None
         if not text:
             raise self.err(start - 1, f"{speaker} has an empty section in round {round_no}")
-        envelope: dict[str, Any] = {"stance": self.stances.get(speaker, ""), "arguments": arguments, "rebuttals": rebuttals}
+        envelope: dict[str, Any] = {"stance": self.stances.get(speaker, ""), "arguments": arguments,
+                                    "rebuttals": rebuttals}
         if flag is not None:  # only where the log states it
             envelope["no_new_points"] = flag
         self.rounds.append(Speech(round=round_no, speaker=speaker, speaker_name=speaker,
