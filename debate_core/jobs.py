@@ -22,7 +22,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 from debate_core import runs
 from debate_core.engines.gateway import StopRequested
@@ -50,7 +50,7 @@ class Job:
     kind: str  # run / retry / resume
     planned_rounds: int = 0
     started_at: float = field(default_factory=time.time)
-    ended_at: Optional[float] = None
+    ended_at: float | None = None
     error: str = ""
     status: str = RUNNING  # the debate's status when the job ended
     speeches: int = 0  # speeches finished by this job
@@ -58,7 +58,7 @@ class Job:
     _stop: threading.Event = field(default_factory=threading.Event, repr=False)
     _done: threading.Event = field(default_factory=threading.Event, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-    thread: Optional[threading.Thread] = field(default=None, repr=False)
+    thread: threading.Thread | None = field(default=None, repr=False)
 
     # ---------------------------------------------------------- runner hooks
     def on_token(self, token: str) -> None:
@@ -92,7 +92,7 @@ class Job:
     def request_stop(self) -> None:
         self._stop.set()
 
-    def wait(self, timeout: Optional[float] = None) -> bool:
+    def wait(self, timeout: float | None = None) -> bool:
         return self._done.wait(timeout)
 
 
@@ -105,7 +105,7 @@ class JobManager:
         self._lock = threading.Lock()
 
     # ------------------------------------------------------------ lookups
-    def job(self, debate_id: str) -> Optional[Job]:
+    def job(self, debate_id: str) -> Job | None:
         with self._lock:
             return self._jobs.get(debate_id)
 
@@ -117,7 +117,7 @@ class JobManager:
         with self._lock:
             return [j for j in self._jobs.values() if j.alive]
 
-    def wait(self, debate_id: str, timeout: Optional[float] = None) -> bool:
+    def wait(self, debate_id: str, timeout: float | None = None) -> bool:
         job = self.job(debate_id)
         return True if job is None else job.wait(timeout)
 

@@ -9,7 +9,7 @@ packs are Chinese); an English topic for one is refused by the protocol's check.
 from __future__ import annotations
 
 import re
-from typing import Literal, Optional
+from typing import Literal
 
 from debate_core.errors import InputError
 
@@ -27,7 +27,7 @@ def detect(text: str) -> Lang:
     return "zh" if has_cjk(text) else "en"
 
 
-def check_lang(value: Optional[str], *, where: str = "lang") -> Optional[Lang]:
+def check_lang(value: str | None, *, where: str = "lang") -> Lang | None:
     """A valid language code (lower-cased) or None; anything else is an :class:`InputError`."""
     if value is None or str(value).strip() == "":
         return None
@@ -37,6 +37,6 @@ def check_lang(value: Optional[str], *, where: str = "lang") -> Optional[Lang]:
     return v  # type: ignore[return-value]
 
 
-def resolve(topic: str, lang: Optional[str] = None) -> Lang:
+def resolve(topic: str, lang: str | None = None) -> Lang:
     """The debate's language: the one asked for, else the topic's."""
     return check_lang(lang) or detect(topic)

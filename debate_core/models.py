@@ -9,17 +9,16 @@ imports into an older one.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
-from typing import Any, Literal, Optional
+from datetime import UTC, datetime
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from debate_core.plans import ArgumentBank, SpeechPlan
 
 
-
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc).replace(microsecond=0)
+    return datetime.now(UTC).replace(microsecond=0)
 
 
 class _Open(BaseModel):
@@ -119,7 +118,7 @@ class Master(_Open):
     citation_contract: dict[str, Any] = Field(default_factory=dict)
     starter_questions: list[StarterQuestion] = Field(default_factory=list)
     lore_triggers: list[LoreTrigger] = Field(default_factory=list)
-    fojin_entity_id: Optional[Any] = None
+    fojin_entity_id: Any | None = None
     version: str = ""
     created_at: str = ""
     updated_at: str = ""
@@ -215,7 +214,7 @@ class Pack(BaseModel):
     masters: dict[str, Master] = Field(default_factory=dict)
     protocol: DebateProtocol = Field(default_factory=DebateProtocol)
     report: PackReport
-    bank: Optional[ArgumentBank] = Field(default=None, exclude=True)  # content.arguments.bank_of loads it
+    bank: ArgumentBank | None = Field(default=None, exclude=True)  # content.arguments.bank_of loads it
 
     def master(self, slug: str) -> Master:
         return self.masters[slug]
@@ -285,8 +284,8 @@ class Speech(BaseModel):
     cost: float = 0.0
     latency_ms: float = 0.0
     status: Literal["ok", "flagged", "failed", "empty"] = "ok"
-    envelope: Optional[dict[str, Any]] = None
-    plan: Optional[SpeechPlan] = None  # master debates: the speech plan it was written from
+    envelope: dict[str, Any] | None = None
+    plan: SpeechPlan | None = None  # master debates: the speech plan it was written from
     tool_calls: list[ToolCallRecord] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
 
@@ -315,7 +314,7 @@ class VerdictRow(BaseModel):
     stance: str = ""
     strongest: str = ""
     weakness: str = ""
-    score: Optional[float] = None
+    score: float | None = None
 
 
 class RoundComment(BaseModel):
@@ -324,7 +323,7 @@ class RoundComment(BaseModel):
 
 
 class Verdict(BaseModel):
-    winner: Optional[str] = None  # label (辩手乙) or pro / con / draw
+    winner: str | None = None  # label (辩手乙) or pro / con / draw
     summary: str = ""
     reasons: dict[str, str] = Field(default_factory=dict)
     rows: list[VerdictRow] = Field(default_factory=list)
@@ -335,11 +334,12 @@ class Verdict(BaseModel):
     judge: str = ""
     # checked against what the judge was asked for (a row per debater, a comment per round, the reasons):
     # True / False once checked, None when never checked (stored before the check, or imported)
-    complete: Optional[bool] = None
-    missing: list[str] = Field(default_factory=list)  # what a checked verdict lacks: winner, reasons, row:<label>, round:<n>
+    complete: bool | None = None
+    # what a checked verdict lacks: winner, reasons, row:<label>, round:<n>
+    missing: list[str] = Field(default_factory=list)
 
     @property
-    def scores(self) -> dict[str, Optional[float]]:
+    def scores(self) -> dict[str, float | None]:
         return {r.label: r.score for r in self.rows}
 
 
@@ -351,9 +351,9 @@ class Judgment(BaseModel):
     judge: str
     winner: Literal["pro", "con", "tie"]
     winner_name: str = ""  # the winner as the source wrote it (a model's display name, Tie)
-    margin: Optional[float] = None
-    normalized: Optional[float] = None
-    entertainment: Optional[float] = None
+    margin: float | None = None
+    normalized: float | None = None
+    entertainment: float | None = None
     notes: str = ""
     decisive: str = ""  # the judge's "most decisive rebuttal" line, when the source has one
     group: str = ""  # the side-swap group: the debates of one matchup on one topic, sides reversed
@@ -363,7 +363,7 @@ class Judgment(BaseModel):
 class LLMCall(BaseModel):
     purpose: str
     model: str
-    round: Optional[int] = None
+    round: int | None = None
     speaker: str = ""
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -390,22 +390,22 @@ class DebateConfig(BaseModel):
     protocol: Protocol = "master"
     topic: str
     masters: list[str] = Field(default_factory=list)
-    rounds: Optional[int] = None
-    model: Optional[str] = None
+    rounds: int | None = None
+    model: str | None = None
     models: list[str] = Field(default_factory=list)
-    judge_model: Optional[str] = None
-    check_model: Optional[str] = None  # master debate: a model that audits each speech against the rules
-    api_base: Optional[str] = None
+    judge_model: str | None = None
+    check_model: str | None = None  # master debate: a model that audits each speech against the rules
+    api_base: str | None = None
     temperature: float = 0.7
     timeout: float = 60.0
     max_retries: int = 3
     check_retries: int = 2
-    pack: Optional[str] = None
+    pack: str | None = None
     stances: list[str] = Field(default_factory=list)
-    workspace: Optional[str] = None
+    workspace: str | None = None
     max_speech_length: int = 2000
-    batch_id: Optional[str] = None
-    lang: Optional[Literal["zh", "en"]] = None  # None: follow the topic (debate_core.lang.resolve)
+    batch_id: str | None = None
+    lang: Literal["zh", "en"] | None = None  # None: follow the topic (debate_core.lang.resolve)
 
 
 class Debate(BaseModel):
@@ -425,12 +425,12 @@ class Debate(BaseModel):
     warnings: list[str] = Field(default_factory=list)
     rounds: list[Speech] = Field(default_factory=list)
     summaries: list[RoundSummary] = Field(default_factory=list)
-    observation: Optional[Observation] = None
-    verdict: Optional[Verdict] = None
+    observation: Observation | None = None
+    verdict: Verdict | None = None
     llm_calls: list[LLMCall] = Field(default_factory=list)
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
-    batch_id: Optional[str] = None
+    batch_id: str | None = None
     source: str = ""  # "run", or where an import came from
     lang: Literal["zh", "en"] = "zh"  # the language the debate speaks (debate_core.lang)
     judgments: list[Judgment] = Field(default_factory=list)  # per-judge decisions (imported benchmark panels)
@@ -447,7 +447,7 @@ class Debate(BaseModel):
             data = {**data, "lang": asked or "zh"}
         return data
 
-    def participant(self, label: str) -> Optional[Participant]:
+    def participant(self, label: str) -> Participant | None:
         return next((p for p in self.participants if p.label == label), None)
 
 
@@ -478,7 +478,7 @@ class Attack(BaseModel):
     # partly / hold / engages (an inferred or model-labelled answer)
     evidence: Literal["explicit", "inferred", "model"] = "explicit"  # a cited id, a plan target or a typed
     # rebuttal target / the offline aligner / a model's label (docs/research.md, The argument ledger)
-    score: Optional[float] = None  # inferred: the aligner's score
+    score: float | None = None  # inferred: the aligner's score
 
 
 class Ledger(BaseModel):
@@ -525,7 +525,7 @@ class SpeechRequest(BaseModel):
     voice_notes: str = ""
     sources: list[Source] = Field(default_factory=list)
     feedback: list[str] = Field(default_factory=list)
-    plan: Optional[SpeechPlan] = None  # built by the orchestrator over the argument bank
+    plan: SpeechPlan | None = None  # built by the orchestrator over the argument bank
 
 
 class SummaryRequest(BaseModel):
@@ -539,7 +539,7 @@ class SummaryRequest(BaseModel):
     text: str
     citations: list[str] = Field(default_factory=list)
     limit: int = 80
-    plan: Optional[SpeechPlan] = None
+    plan: SpeechPlan | None = None
 
 
 class ObservationRequest(BaseModel):

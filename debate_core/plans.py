@@ -9,11 +9,9 @@ prompts render it.
 
 from __future__ import annotations
 
-from typing import Literal, Optional
+from typing import Literal
 
 from pydantic import BaseModel, Field
-
-
 
 
 class Theme(BaseModel):
@@ -131,7 +129,7 @@ class CaseObjection(BaseModel):
     gist: str = ""
     source: str = ""
     quote: str = ""
-    reply: Optional[CaseReply] = None
+    reply: CaseReply | None = None
 
 
 class Case(BaseModel):
@@ -153,13 +151,14 @@ class Case(BaseModel):
     def hits(self, topic: str) -> list[str]:
         return [w for group in self.match for w in group if w and w in topic]
 
-    def answer(self, slug: str) -> Optional[CaseAnswer]:
+    def answer(self, slug: str) -> CaseAnswer | None:
         return next((a for a in self.answers if a.by == slug), None)
 
-    def reply_to(self, objection_id: str) -> Optional[CaseReply]:
+    def reply_to(self, objection_id: str) -> CaseReply | None:
         """The reply to one of this case's objections, by the id :meth:`objections_at` gave it."""
         for by, at in {(o.by, o.at) for o in self.objections}:
-            for obj, raw in zip(self.objections_at(by, at), [x for x in self.objections if x.by == by and x.at == at]):
+            raws = [x for x in self.objections if x.by == by and x.at == at]  # objections_at keeps their order
+            for obj, raw in zip(self.objections_at(by, at), raws, strict=True):
                 if obj.id == objection_id:
                     return raw.reply
         return None
@@ -180,16 +179,16 @@ class ArgumentBank(BaseModel):
     derived: bool = False  # True: built from the pack's teachings and cross_critique, not written
     problems: list[str] = Field(default_factory=list)
 
-    def theme(self, theme_id: str) -> Optional[Theme]:
+    def theme(self, theme_id: str) -> Theme | None:
         return next((t for t in self.themes if t.id == theme_id), None)
 
-    def position(self, master: str, theme: str) -> Optional[Position]:
+    def position(self, master: str, theme: str) -> Position | None:
         return next((p for p in self.positions.get(master, []) if p.theme == theme), None)
 
-    def pair(self, a: str, b: str) -> Optional[PairBank]:
+    def pair(self, a: str, b: str) -> PairBank | None:
         return self.pairs.get("-vs-".join(sorted((a, b))))
 
-    def objections(self, by: str, against: str, theme: Optional[str] = None) -> list[Objection]:
+    def objections(self, by: str, against: str, theme: str | None = None) -> list[Objection]:
         pb = self.pair(by, against)
         if pb is None:
             return []
@@ -201,7 +200,7 @@ class ArgumentBank(BaseModel):
         hit = [c for c in self.cases if c.matches(topic)]
         return sorted(hit, key=lambda c: (-len(c.match), -sum(len(w) for w in c.hits(topic))))
 
-    def case(self, case_id: str) -> Optional[Case]:
+    def case(self, case_id: str) -> Case | None:
         return next((c for c in self.cases if c.id == case_id), None)
 
     def replies_to(self, objection_id: str, by: str) -> list[Reply]:

@@ -12,8 +12,9 @@ drives every protocol the same way.  The archive only stores and reads.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any
 
 from debate_core import lang
 from debate_core.errors import ArchiveError
@@ -28,7 +29,7 @@ RETRYABLE = ("failed",)  # a retry reruns the failed round alone
 
 
 def start(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bool = True,
-          gateway_options: Optional[dict[str, Any]] = None) -> tuple[Runner, Debate]:
+          gateway_options: dict[str, Any] | None = None) -> tuple[Runner, Debate]:
     """Validate, create the debate record (status running) and return (runner, debate)."""
     topic = validate_topic(config.topic)
     config = config.model_copy(update={"topic": topic, "lang": lang.resolve(topic, config.lang)})
@@ -38,15 +39,15 @@ def start(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bo
 
 
 def run(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *,
-        on_token: Optional[Callable[[str], None]] = None,
-        on_speech: Optional[Callable[[Speech], None]] = None,
-        should_stop: Optional[Callable[[], bool]] = None) -> Debate:
+        on_token: Callable[[str], None] | None = None,
+        on_speech: Callable[[Speech], None] | None = None,
+        should_stop: Callable[[], bool] | None = None) -> Debate:
     """Start a debate and run it to its end (or until ``should_stop``)."""
     runner, debate = start(config, recorder)
     return runner.run(debate, on_token=on_token, on_speech=on_speech, should_stop=should_stop)
 
 
-def _pack_path(archive: Any, debate: Debate, pack: Optional[str]) -> Optional[str]:
+def _pack_path(archive: Any, debate: Debate, pack: str | None) -> str | None:
     """The pack folder to continue a debate on: the one passed, else the config's when it still
     exists, else the folder the archive recorded, else None (the protocol has no pack)."""
     if pack:
@@ -60,9 +61,9 @@ def _pack_path(archive: Any, debate: Debate, pack: Optional[str]) -> Optional[st
     raise ArchiveError(f"the pack of debate {debate.id} ({stored}) is not found; pass --pack DIR")
 
 
-def reopen(archive: Any, debate_id: str, *, retry: bool = False, pack: Optional[str] = None,
-           allowed: Optional[tuple[str, ...]] = None,
-           gateway_options: Optional[dict[str, Any]] = None) -> tuple[Runner, Debate]:
+def reopen(archive: Any, debate_id: str, *, retry: bool = False, pack: str | None = None,
+           allowed: tuple[str, ...] | None = None,
+           gateway_options: dict[str, Any] | None = None) -> tuple[Runner, Debate]:
     """Take a stored debate back for a resume (or, with ``retry``, a rerun of its first round not done).
 
     Running debates whose writer is gone are marked interrupted first.  The debate must not be
@@ -83,10 +84,10 @@ def reopen(archive: Any, debate_id: str, *, retry: bool = False, pack: Optional[
     return runner, debate
 
 
-def resume(archive: Any, debate_id: str, *, pack: Optional[str] = None, retry: bool = False,
-           on_speech: Optional[Callable[[Speech], None]] = None,
-           on_token: Optional[Callable[[str], None]] = None,
-           gateway_options: Optional[dict[str, Any]] = None) -> Debate:
+def resume(archive: Any, debate_id: str, *, pack: str | None = None, retry: bool = False,
+           on_speech: Callable[[Speech], None] | None = None,
+           on_token: Callable[[str], None] | None = None,
+           gateway_options: dict[str, Any] | None = None) -> Debate:
     """Continue a stored debate from its first round not done, in this thread."""
     runner, debate = reopen(archive, debate_id, retry=retry, pack=pack, gateway_options=gateway_options)
     return runner.run(debate, only_one=retry, on_speech=on_speech, on_token=on_token)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Optional
+from typing import Any
 
 REDACTED = "[redacted]"
 SECRET_ENV_NAME = re.compile(r"(_API_KEY|_API_TOKEN|_TOKEN|_SECRET|_SECRET_KEY|_ACCESS_KEY|_KEY)$")
@@ -38,7 +38,7 @@ def env_secrets() -> list[str]:
                   key=len, reverse=True)
 
 
-def scrub(value: Any, secrets: Optional[list[str]] = None, *, shapes: bool = True) -> Any:
+def scrub(value: Any, secrets: list[str] | None = None, *, shapes: bool = True) -> Any:
     """``value`` (a string, or dicts and lists of them) with every secret replaced by ``[redacted]``.
 
     ``shapes=False`` replaces only the environment's key values: that is what a stream of

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping, Optional, Union
 
 from debate_core.errors import InputError
 
@@ -30,7 +30,7 @@ OFFLINE = "offline"
 SECRET_NAME = re.compile(r"^[A-Z][A-Z0-9_]*_(API_KEY|API_BASE|API_VERSION|KEY|TOKEN)$|^(DEBATE_MODEL|DEBATE_API_BASE)$")
 
 
-def validate_topic(topic: Optional[str]) -> str:
+def validate_topic(topic: str | None) -> str:
     """The topic stripped, or :class:`InputError` saying what is wrong with it."""
     if topic is None or not topic.strip():
         raise InputError("the topic is empty: give a question or claim to debate")
@@ -42,17 +42,17 @@ def validate_topic(topic: Optional[str]) -> str:
     return topic
 
 
-def resolve_model(model: Optional[str] = None) -> Optional[str]:
+def resolve_model(model: str | None = None) -> str | None:
     """The configured model string, or None for the embedded offline engine."""
     m = (model or os.environ.get(MODEL_ENV) or "").strip()
     return None if not m or m == OFFLINE else m
 
 
-def resolve_api_base(api_base: Optional[str] = None) -> Optional[str]:
+def resolve_api_base(api_base: str | None = None) -> str | None:
     return (api_base or os.environ.get(API_BASE_ENV) or "").strip() or None
 
 
-def env_backoff() -> Optional[float]:
+def env_backoff() -> float | None:
     """``$DEBATE_BACKOFF`` (seconds): the retry backoff base, or None when unset or not a number."""
     raw = os.environ.get(BACKOFF_ENV, "").strip()
     try:
@@ -84,7 +84,7 @@ class Cap:
     """One named bound on hostile input: its default, and what it bounds (docs/security.md)."""
 
     name: str
-    default: Union[int, float]
+    default: int | float
     unit: str
     what: str
 
@@ -97,7 +97,8 @@ CAPS: dict[str, Cap] = {c.name: c for c in (
     Cap("UPLOAD_MAX_ENTRY_BYTES", 64 * MiB, "bytes", "unpacked bytes of one entry of an uploaded .zip"),
     Cap("UPLOAD_MAX_TOTAL_BYTES", 512 * MiB, "bytes", "unpacked bytes of one upload (all its files and zip entries)"),
     Cap("UPLOAD_MAX_ENTRIES", 20_000, "entries", "files in one upload (zip entries counted one by one)"),
-    Cap("GREP_MAX_FILE_BYTES", 2_000_000, "bytes", "size of a file the research tools read or search (larger: skipped, and said)"),
+    Cap("GREP_MAX_FILE_BYTES", 2_000_000, "bytes", "size of a file the research tools read or search (larger: skipped, "
+                                                   "and said)"),
     Cap("RESEARCH_MAX_PATTERN_CHARS", 200, "characters", "length of a research-tool glob or grep pattern"),
     Cap("RE2_MAX_MEM", 8 * MiB, "bytes", "memory of one compiled research-tool pattern (RE2 max_mem)"),
     Cap("IMPORT_MAX_FILE_BYTES", 64 * MiB, "bytes", "size of one file `import` reads (a JSON export, a Markdown "
@@ -112,7 +113,7 @@ CAPS: dict[str, Cap] = {c.name: c for c in (
 )}
 
 
-def cap(name: str) -> Union[int, float]:
+def cap(name: str) -> int | float:
     """The value of cap ``name``: ``$DEBATE_<name>`` when it is a positive number, else the default."""
     c = CAPS[name]
     raw = os.environ.get(c.env, "").strip()

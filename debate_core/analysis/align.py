@@ -31,8 +31,8 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Optional, Sequence
 
 # chosen on the gold set's dev half (bench/ledger_bench.py --tune prints the grid)
 THRESHOLD = 0.05
@@ -218,7 +218,7 @@ class Aligner:
     """Scores paragraphs against claims of one debate; ``documents`` are every claim's text (and the
     proposition), which set the inverse document frequencies."""
 
-    def __init__(self, documents: Sequence[str], params: Optional[Params] = None):
+    def __init__(self, documents: Sequence[str], params: Params | None = None):
         self.params = params or Params()
         self._terms: dict[str, Counter] = {}
         df: Counter = Counter()

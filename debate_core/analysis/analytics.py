@@ -20,7 +20,7 @@ the debated pair (``a-vs-b``, slugs sorted).  ``batch_id`` restricts to one batc
 from __future__ import annotations
 
 import json
-from typing import Any, Optional, Union
+from typing import Any
 
 import pandas as pd
 
@@ -39,7 +39,7 @@ def _check_by(by: str) -> str:
 # ----------------------------------------------------------------- the speeches
 
 
-def master_speeches(archive, *, batch_id: Optional[str] = None) -> pd.DataFrame:
+def master_speeches(archive, *, batch_id: str | None = None) -> pd.DataFrame:
     """One row per archived master-debate speech, with what the analyses need."""
     params: list[Any] = []
     where = "d.protocol = 'master'"
@@ -95,8 +95,8 @@ def _group_col(by: str) -> str:
 # ------------------------------------------------------------------- analyses
 
 
-def check_failures(archive, by: str = "master", *, batch_id: Optional[str] = None,
-                   speeches: Optional[pd.DataFrame] = None) -> pd.DataFrame:
+def check_failures(archive, by: str = "master", *, batch_id: str | None = None,
+                   speeches: pd.DataFrame | None = None) -> pd.DataFrame:
     """Failed checks by rule per master or pair: checked speeches, failures and the rate."""
     g = _group_col(by)
     df = _spoken(master_speeches(archive, batch_id=batch_id) if speeches is None else speeches)
@@ -107,7 +107,7 @@ def check_failures(archive, by: str = "master", *, batch_id: Optional[str] = Non
     for key, sub in df.groupby(g):
         checked: dict[str, int] = {}
         failed: dict[str, int] = {}
-        for rules, bad in zip(sub["rules"], sub["failed_rules"]):
+        for rules, bad in zip(sub["rules"], sub["failed_rules"], strict=True):
             for rule in rules:
                 checked[rule] = checked.get(rule, 0) + 1
             for rule in bad:
@@ -127,10 +127,10 @@ def _snapshot(archive, table: str, hashes: list[str]) -> pd.DataFrame:
                          [hashes])
 
 
-def sources_cited(archive, by: str = "master", *, batch_id: Optional[str] = None, include_unused: bool = True,
-                  speeches: Optional[pd.DataFrame] = None) -> pd.DataFrame:
+def sources_cited(archive, by: str = "master", *, batch_id: str | None = None, include_unused: bool = True,
+                  speeches: pd.DataFrame | None = None) -> pd.DataFrame:
     """Citations per master (or pair and speaker) and source id, with titles; unused sources at 0."""
-    g = _group_col(by)
+    _check_by(by)  # an unknown grouping raises before any query
     df = _spoken(master_speeches(archive, batch_id=batch_id) if speeches is None else speeches)
     keys = [by] if by == "master" else [by, "speaker"]
     cols = keys + ["source_id", "title", "citations", "speeches", "debates", "share_of_speeches"]
@@ -159,7 +159,8 @@ def sources_cited(archive, by: str = "master", *, batch_id: Optional[str] = None
             speaker = key_t[0] if by == "master" else key_t[1]
             for r in srcs[srcs["slug"] == speaker].to_dict(orient="records"):
                 if key_t + (r["source_id"],) not in have:
-                    extra.append({**dict(zip(keys, key_t)), "source_id": r["source_id"], "title": r["title"],
+                    extra.append({**dict(zip(keys, key_t, strict=False)), "source_id": r["source_id"],
+                                  "title": r["title"],
                                   "citations": 0, "debates": 0, "speeches": 0})
         if extra:
             counts = pd.concat([counts, pd.DataFrame(extra)], ignore_index=True)
@@ -170,8 +171,8 @@ def sources_cited(archive, by: str = "master", *, batch_id: Optional[str] = None
         .reset_index(drop=True)[cols]
 
 
-def ammo_usage(archive, by: str = "master", *, batch_id: Optional[str] = None, include_unused: bool = True,
-               speeches: Optional[pd.DataFrame] = None) -> pd.DataFrame:
+def ammo_usage(archive, by: str = "master", *, batch_id: str | None = None, include_unused: bool = True,
+               speeches: pd.DataFrame | None = None) -> pd.DataFrame:
     """How often each ``cross_critique`` entry is used, per master (or pair) and target.
 
     ``speeches`` counts the speeches the master gave against that target (the chances
@@ -195,7 +196,7 @@ def ammo_usage(archive, by: str = "master", *, batch_id: Optional[str] = None, i
         extra = []
         for key in chances.index:
             key_t = key if isinstance(key, tuple) else (key,)
-            d = dict(zip(keys, key_t))
+            d = dict(zip(keys, key_t, strict=False))
             sel = crit[(crit["slug"] == d["master"]) & (crit["target_master"] == d["target"])]
             for pos in sel["position"]:
                 if key_t + (pos,) not in have:
@@ -208,8 +209,8 @@ def ammo_usage(archive, by: str = "master", *, batch_id: Optional[str] = None, i
     return uses.sort_values(keys + ["uses"], ascending=[True] * len(keys) + [False]).reset_index(drop=True)[cols]
 
 
-def restatement(archive, by: str = "master", *, batch_id: Optional[str] = None,
-                speeches: Optional[pd.DataFrame] = None) -> pd.DataFrame:
+def restatement(archive, by: str = "master", *, batch_id: str | None = None,
+                speeches: pd.DataFrame | None = None) -> pd.DataFrame:
     """Speeches that must restate the opponent first (反驳 / 回应), and how many did."""
     g = _group_col(by)
     df = _spoken(master_speeches(archive, batch_id=batch_id) if speeches is None else speeches)
@@ -224,8 +225,8 @@ def restatement(archive, by: str = "master", *, batch_id: Optional[str] = None,
     return out[cols].sort_values(by).reset_index(drop=True)
 
 
-def speech_lengths(archive, by: str = "master", *, batch_id: Optional[str] = None,
-                   speeches: Optional[pd.DataFrame] = None) -> pd.DataFrame:
+def speech_lengths(archive, by: str = "master", *, batch_id: str | None = None,
+                   speeches: pd.DataFrame | None = None) -> pd.DataFrame:
     """Chinese-character length per master or pair; ``out_of_range`` counts speeches outside 300-500."""
     g = _group_col(by)
     df = _spoken(master_speeches(archive, batch_id=batch_id) if speeches is None else speeches)
@@ -241,8 +242,8 @@ def speech_lengths(archive, by: str = "master", *, batch_id: Optional[str] = Non
     return out[cols].sort_values(by).reset_index(drop=True)
 
 
-def summary(archive, by: str = "master", *, batch_id: Optional[str] = None,
-            speeches: Optional[pd.DataFrame] = None) -> pd.DataFrame:
+def summary(archive, by: str = "master", *, batch_id: str | None = None,
+            speeches: pd.DataFrame | None = None) -> pd.DataFrame:
     """One row per master or pair: debates, speeches, failed checks, retries, restatement,
     citations and ammo per speech, mean length."""
     g = _group_col(by)
@@ -259,7 +260,8 @@ def summary(archive, by: str = "master", *, batch_id: Optional[str] = None,
         req = ok[ok["restate_required"] & ok["restated"].notna()]
         rows.append({
             by: key, "debates": sub["debate_id"].nunique(), "speeches": len(ok),
-            "failed_speeches": int((sub["status"] == "failed").sum()), "flagged": int((ok["status"] == "flagged").sum()),
+            "failed_speeches": int((sub["status"] == "failed").sum()),
+            "flagged": int((ok["status"] == "flagged").sum()),
             "failed_checks": bad, "check_fail_rate": round(bad / checks, 4) if checks else None,
             "retries_per_speech": round(ok["retries"].mean(), 3) if len(ok) else None,
             "restatement_rate": round(req["restated"].astype(bool).mean(), 4) if len(req) else None,
@@ -273,7 +275,7 @@ def summary(archive, by: str = "master", *, batch_id: Optional[str] = None,
 # --------------------------------------------------------------------- coverage
 
 
-def _coverage_source(archive, pack: Union[None, str, Any]) -> tuple[list[str], list[tuple[str, str]], dict]:
+def _coverage_source(archive, pack: None | str | Any) -> tuple[list[str], list[tuple[str, str]], dict]:
     from debate_core.content.coverage import gaps_from_edges, pack_edges
 
     if pack is not None:
@@ -299,7 +301,7 @@ def _coverage_source(archive, pack: Union[None, str, Any]) -> tuple[list[str], l
     return slugs, edges, {**gaps_from_edges(slugs, edges), "pack": info}
 
 
-def coverage_vs_debates(archive, *, pack: Union[None, str, Any] = None, batch_id: Optional[str] = None,
+def coverage_vs_debates(archive, *, pack: None | str | Any = None, batch_id: str | None = None,
                         all_pairs: bool = False) -> pd.DataFrame:
     """Each pair's critique coverage (a→b, b→a, status) beside how often it was debated.
 
@@ -326,7 +328,7 @@ def coverage_vs_debates(archive, *, pack: Union[None, str, Any] = None, batch_id
                count(*) FILTER (WHERE status = 'completed') AS completed,
                count(*) FILTER (WHERE degraded) AS degraded, max(created_at) AS last_at
         FROM debates WHERE {where} GROUP BY ALL""", params)
-    debated = {pair_key(p[0], p[1]): r for p, r in zip(deb["pair_list"], deb.to_dict(orient="records"))}
+    debated = {pair_key(p[0], p[1]): r for p, r in zip(deb["pair_list"], deb.to_dict(orient="records"), strict=True)}
     keys: set[str] = set(canonical) | set(debated) | {pair_key(a, b) for a, b in directed}
     if all_pairs:
         keys |= {pair_key(a, b) for a, b in combinations(slugs, 2)}
@@ -355,8 +357,8 @@ def coverage_vs_debates(archive, *, pack: Union[None, str, Any] = None, batch_id
     return out.reset_index(drop=True)
 
 
-def report(archive, by: str = "master", *, batch_id: Optional[str] = None,
-           pack: Union[None, str, Any] = None) -> dict[str, pd.DataFrame]:
+def report(archive, by: str = "master", *, batch_id: str | None = None,
+           pack: None | str | Any = None) -> dict[str, pd.DataFrame]:
     """Every analysis at once (the speeches are read once)."""
     sp = master_speeches(archive, batch_id=batch_id)
     return {

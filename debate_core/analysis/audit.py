@@ -30,10 +30,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any, Iterable, Optional, Sequence
+from typing import Any
 
 import pandas as pd
 
@@ -72,7 +73,7 @@ def variant(debate: Debate, kind: str) -> tuple[Debate, dict[str, str]]:
     if kind == "relabel":
         if not spec.anonymous_labels:
             raise ValueError("relabel applies to topic debates (a trial's sides carry meaning)")
-        new = dict(zip(labels, reversed(labels)))
+        new = dict(zip(labels, reversed(labels), strict=True))
         for p in copy.participants:
             p.label = new[p.label]
             if p.name in new:
@@ -110,8 +111,8 @@ def presented_order(debate: Debate) -> list[str]:
 # ---------------------------------------------------------------------- judging
 
 
-def _judge_copy(copy: Debate, judge: str, gateway_options: Optional[dict[str, Any]],
-                api_base: Optional[str]) -> Debate:
+def _judge_copy(copy: Debate, judge: str, gateway_options: dict[str, Any] | None,
+                api_base: str | None) -> Debate:
     update: dict[str, Any] = {"judge_model": judge}
     if api_base:
         update["api_base"] = api_base
@@ -123,14 +124,14 @@ def _judge_copy(copy: Debate, judge: str, gateway_options: Optional[dict[str, An
     return spec.rejudge(copy, gateway_options)
 
 
-def judge_variant(debate: Debate, judge: str, kind: str, *, gateway_options: Optional[dict[str, Any]] = None,
-                  api_base: Optional[str] = None) -> dict[str, Any]:
+def judge_variant(debate: Debate, judge: str, kind: str, *, gateway_options: dict[str, Any] | None = None,
+                  api_base: str | None = None) -> dict[str, Any]:
     """One judgment: ``judge`` rules on ``debate`` presented as ``kind``."""
     return _judge_variant(debate, judge, kind, gateway_options=gateway_options, api_base=api_base)[0]
 
 
-def _judge_variant(debate: Debate, judge: str, kind: str, *, gateway_options: Optional[dict[str, Any]] = None,
-                   api_base: Optional[str] = None) -> tuple[dict[str, Any], list]:
+def _judge_variant(debate: Debate, judge: str, kind: str, *, gateway_options: dict[str, Any] | None = None,
+                   api_base: str | None = None) -> tuple[dict[str, Any], list]:
     """The judgment row and the model calls it took (each an ``LLMCall``: prompt, reply, tokens)."""
     copy, back = variant(debate, kind)
     order = presented_order(copy)
@@ -154,14 +155,14 @@ def _judge_variant(debate: Debate, judge: str, kind: str, *, gateway_options: Op
     return row, new_calls
 
 
-def _row(debate: Debate, judge: str, kind: str, first: Optional[str]) -> dict[str, Any]:
+def _row(debate: Debate, judge: str, kind: str, first: str | None) -> dict[str, Any]:
     return {"debate_id": debate.id, "batch_id": debate.batch_id, "protocol": debate.protocol, "topic": debate.topic,
             "judge": judge, "variant": kind, "winner": None, "shown": None, "position": None, "first": first,
             "n": len(debate.participants), "parsed": False, "stored": False, "error": "", "prompt_tokens": 0,
             "completion_tokens": 0, "cost": 0.0}
 
 
-def _fill(row: dict[str, Any], shown: Optional[str], back: dict[str, str], order: list[str]) -> None:
+def _fill(row: dict[str, Any], shown: str | None, back: dict[str, str], order: list[str]) -> None:
     row["shown"] = shown
     if shown is None:
         return
@@ -172,7 +173,7 @@ def _fill(row: dict[str, Any], shown: Optional[str], back: dict[str, str], order
     row["position"] = order.index(shown) if shown in order else None
 
 
-def stored_judgment(debate: Debate) -> Optional[dict[str, Any]]:
+def stored_judgment(debate: Debate) -> dict[str, Any] | None:
     """The debate's own verdict as an ``original`` judgment (None when it has none)."""
     v = debate.verdict
     if v is None:
@@ -186,9 +187,9 @@ def stored_judgment(debate: Debate) -> Optional[dict[str, Any]]:
     return row
 
 
-def audit_debates(debates: Iterable[Debate], judges: Optional[Sequence[str]] = None, *,
-                  variants: Sequence[str] = VARIANTS, gateway_options: Optional[dict[str, Any]] = None,
-                  api_base: Optional[str] = None, concurrency: int = 4, use_stored: bool = True) -> "AuditReport":
+def audit_debates(debates: Iterable[Debate], judges: Sequence[str] | None = None, *,
+                  variants: Sequence[str] = VARIANTS, gateway_options: dict[str, Any] | None = None,
+                  api_base: str | None = None, concurrency: int = 4, use_stored: bool = True) -> AuditReport:
     """Re-judge ``debates`` with every judge of the panel on every variant; returns an :class:`AuditReport`.
 
     ``judges`` defaults to each debate's own judge.  ``relabel`` is skipped for trials.
@@ -215,7 +216,7 @@ def audit_debates(debates: Iterable[Debate], judges: Optional[Sequence[str]] = N
         with ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="audit") as pool:
             done = list(pool.map(lambda t: _judge_variant(t[0], t[1], t[2], gateway_options=gateway_options,
                                                           api_base=api_base), tasks))
-        for (d, judge, kind), (row, made) in zip(tasks, done):
+        for (d, judge, kind), (row, made) in zip(tasks, done, strict=True):
             rows.append(row)
             calls += [{"debate_id": d.id, "judge": judge, "variant": kind, "call": c} for c in made]
     judgments = pd.DataFrame(rows, columns=JUDGMENT_COLUMNS)
@@ -225,10 +226,10 @@ def audit_debates(debates: Iterable[Debate], judges: Optional[Sequence[str]] = N
     return AuditReport(judgments=judgments, per_debate=per_debate, summary=summary, calls=calls)
 
 
-def audit_archive(archive, *, batch_id: Optional[str] = None, debate_ids: Optional[Sequence[str]] = None,
-                  judges: Optional[Sequence[str]] = None, variants: Sequence[str] = VARIANTS,
-                  gateway_options: Optional[dict[str, Any]] = None, api_base: Optional[str] = None,
-                  concurrency: int = 4, save: bool = True) -> "AuditReport":
+def audit_archive(archive, *, batch_id: str | None = None, debate_ids: Sequence[str] | None = None,
+                  judges: Sequence[str] | None = None, variants: Sequence[str] = VARIANTS,
+                  gateway_options: dict[str, Any] | None = None, api_base: str | None = None,
+                  concurrency: int = 4, save: bool = True) -> AuditReport:
     """Audit the completed judged debates of a batch (or the given ids) in ``archive``; with
     ``save`` the audit (judgments, summary, every judge call) is stored there too."""
     ids = list(debate_ids or [])
@@ -244,14 +245,14 @@ def audit_archive(archive, *, batch_id: Optional[str] = None, debate_ids: Option
     return report
 
 
-def audit_batch(archive, batch_id: str, **kwargs) -> "AuditReport":
+def audit_batch(archive, batch_id: str, **kwargs) -> AuditReport:
     return audit_archive(archive, batch_id=batch_id, **kwargs)
 
 
 # --------------------------------------------------------------------- summary
 
 
-def fleiss_kappa(ratings: Sequence[Sequence[Any]]) -> Optional[float]:
+def fleiss_kappa(ratings: Sequence[Sequence[Any]]) -> float | None:
     """Fleiss' kappa for items each rated by the same number (≥ 2) of raters; None when undefined."""
     items = [list(r) for r in ratings if len(r) >= 2]
     if not items:
@@ -272,7 +273,7 @@ def fleiss_kappa(ratings: Sequence[Sequence[Any]]) -> Optional[float]:
     return (p_bar - p_e) / (1 - p_e)
 
 
-def _pairwise(values: list[Any]) -> Optional[float]:
+def _pairwise(values: list[Any]) -> float | None:
     pairs = list(combinations(values, 2))
     if not pairs:
         return None
@@ -300,7 +301,7 @@ def summarize(judgments: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, Any]]:
         if len(panel) >= 2:
             kappa_items.append(panel)
         hits = total = 0
-        for judge, gj in dec.groupby("judge"):
+        for _judge, gj in dec.groupby("judge"):
             base = gj[gj["variant"] == "original"]["winner"]
             if base.empty:
                 continue
@@ -324,7 +325,7 @@ def summarize(judgments: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, Any]]:
     expected_pos = float((1.0 / pos["n"]).mean()) if len(pos) else None
     lab = dec[dec["variant"].isin(["original", "relabel"])]
     is_first = lab.apply(lambda r: r["shown"] in registry.get(r["protocol"]).first_labels, axis=1) if len(lab) else None
-    label_rate = float(is_first.mean()) if len(lab) else None
+    label_rate = float(is_first.mean()) if is_first is not None else None  # (None exactly when lab is empty)
     expected_lab = float((1.0 / lab["n"]).mean()) if len(lab) else None
     shares = (lab["shown"].value_counts(normalize=True).round(4).to_dict() if len(lab) else {})
     unanimous = per_debate["panel_unanimous"].dropna()
@@ -333,9 +334,9 @@ def summarize(judgments: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, Any]]:
         "debates": int(j["debate_id"].nunique()), "judgments": int(len(j)), "decided": int(j["decided"].sum()),
         "errors": int((j["error"].fillna("") != "").sum()), "judges": sorted(j["judge"].dropna().unique().tolist()),
         "first_position_win_rate": _r(first_rate), "expected_first_position": _r(expected_pos),
-        "position_bias": _r(first_rate - expected_pos) if first_rate is not None else None,
+        "position_bias": _r(first_rate - expected_pos) if first_rate is not None and expected_pos is not None else None,
         "first_label_win_rate": _r(label_rate), "expected_first_label": _r(expected_lab),
-        "label_bias": _r(label_rate - expected_lab) if label_rate is not None else None,
+        "label_bias": _r(label_rate - expected_lab) if label_rate is not None and expected_lab is not None else None,
         "label_win_shares": shares,
         "swap_consistency": _r(swap_hits / swap_total) if swap_total else None,
         "panel_agreement_rate": _r(float(unanimous.mean())) if len(unanimous) else None,
@@ -345,7 +346,7 @@ def summarize(judgments: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, Any]]:
     return per_debate, summary
 
 
-def _r(x: Optional[float]) -> Optional[float]:
+def _r(x: float | None) -> float | None:
     return None if x is None else round(float(x), 4)
 
 
@@ -362,10 +363,10 @@ class AuditReport:
         if not s.get("judgments"):
             return "## judge audit\n\nno completed judged debate to audit\n"
 
-        def pct(x: Optional[float]) -> str:
+        def pct(x: float | None) -> str:
             return "—" if x is None or x != x else f"{x * 100:.1f}%"
 
-        def signed(x: Optional[float]) -> str:
+        def signed(x: float | None) -> str:
             return "—" if x is None or x != x else f"{x * 100:+.1f} pts"
 
         kappa = "—" if s["fleiss_kappa"] is None else f"{s['fleiss_kappa']:.3f}"

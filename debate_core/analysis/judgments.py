@@ -19,7 +19,7 @@ both sides, as the benchmark's published leaderboard does.
 from __future__ import annotations
 
 import json
-from typing import Any, Optional
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -35,13 +35,13 @@ MATCHUP_COLUMNS = ["group", "a", "b", "a_score", "judgments", "debates", "comple
 # ------------------------------------------------------------------- the frame
 
 
-def _sides(participants: Any) -> tuple[Optional[str], Optional[str]]:
+def _sides(participants: Any) -> tuple[str | None, str | None]:
     parts = json.loads(participants) if isinstance(participants, str) else (participants or [])
     by = {p.get("label"): p.get("model") or p.get("name") for p in parts}
     return by.get("pro"), by.get("con")
 
 
-def judgments_frame(archive, *, protocol: Optional[str] = None, template: Optional[str] = None,
+def judgments_frame(archive, *, protocol: str | None = None, template: str | None = None,
                     include_own: bool = True) -> pd.DataFrame:
     """Every per-judge judgment of a two-sided (pro / con) debate in ``archive``, one row each.
 
@@ -89,9 +89,9 @@ def judgments_frame(archive, *, protocol: Optional[str] = None, template: Option
     if template:
         df = df[df["template"] == template]
     if len(df):
-        pair = [tuple(sorted(p)) for p in zip(df["pro"], df["con"])]
-        own_group = [f"{t}\x1f{a}\x1f{b}" for t, (a, b) in zip(df["topic"], pair)]
-        df["group"] = [g if isinstance(g, str) and g else o for g, o in zip(df["group"], own_group)]
+        pair = [tuple(sorted(p)) for p in zip(df["pro"], df["con"], strict=True)]
+        own_group = [f"{t}\x1f{a}\x1f{b}" for t, (a, b) in zip(df["topic"], pair, strict=True)]
+        df["group"] = [g if isinstance(g, str) and g else o for g, o in zip(df["group"], own_group, strict=True)]
     return df.reset_index(drop=True)
 
 
@@ -127,7 +127,7 @@ def matchups(judgments: pd.DataFrame) -> pd.DataFrame:
     return out[MATCHUP_COLUMNS]
 
 
-def matchup_ratings(judgments: pd.DataFrame, *, complete_only: bool = True, names: Optional[dict[str, str]] = None,
+def matchup_ratings(judgments: pd.DataFrame, *, complete_only: bool = True, names: dict[str, str] | None = None,
                     bootstrap: int = 200, ci: float = 0.95, seed: int = 0, prior: float = 1.0) -> pd.DataFrame:
     """Bradley-Terry ratings by model over side-swapped matchups, with bootstrap intervals.
 
@@ -181,7 +181,7 @@ def matchup_ratings(judgments: pd.DataFrame, *, complete_only: bool = True, name
     return table[cols]
 
 
-def margin_matrix(judgments: pd.DataFrame, *, names: Optional[dict[str, str]] = None,
+def margin_matrix(judgments: pd.DataFrame, *, names: dict[str, str] | None = None,
                   complete_only: bool = False) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(mean signed margin of the row model over the column model, number of matchups): the
     model-vs-model heatmap.  A margin is the normalized one where the source gives it."""
@@ -241,7 +241,8 @@ def side_bias(judgments: pd.DataFrame, *, z: float = 1.96) -> pd.DataFrame:
         return pd.DataFrame(columns=cols)
     rows = []
     for judge, g in judgments.groupby("judge"):
-        pw, cw, t = int((g["winner"] == "pro").sum()), int((g["winner"] == "con").sum()), int((g["winner"] == "tie").sum())
+        pw, cw, t = (int((g["winner"] == "pro").sum()), int((g["winner"] == "con").sum()),
+                     int((g["winner"] == "tie").sum()))
         n = pw + cw
         rate = pw / n if n else np.nan
         if n:
@@ -259,7 +260,7 @@ def side_bias(judgments: pd.DataFrame, *, z: float = 1.96) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=cols).sort_values("judgments", ascending=False).reset_index(drop=True)
 
 
-def margin_distribution(judgments: pd.DataFrame, *, bins: Optional[list[float]] = None) -> pd.DataFrame:
+def margin_distribution(judgments: pd.DataFrame, *, bins: list[float] | None = None) -> pd.DataFrame:
     """Per judge, how many judgments fall in each bin of the absolute margin (normalized where the
     source gives it): long form ``judge, bin, count, share``."""
     if judgments is None or not len(judgments):
@@ -269,7 +270,7 @@ def margin_distribution(judgments: pd.DataFrame, *, bins: Optional[list[float]] 
     if not len(df):
         return pd.DataFrame(columns=["judge", "bin", "count", "share"])
     edges = bins or [0, 0.25, 0.75, 1.25, 1.75, 2.25, 2.75, float("inf")]
-    labels = [f"{lo:g}–{hi:g}" if hi != float("inf") else f"≥{lo:g}" for lo, hi in zip(edges, edges[1:])]
+    labels = [f"{lo:g}–{hi:g}" if hi != float("inf") else f"≥{lo:g}" for lo, hi in zip(edges, edges[1:], strict=False)]
     df["bin"] = pd.cut(df["m"], edges, labels=labels, right=False, include_lowest=True)
     out = df.groupby(["judge", "bin"], observed=False).size().rename("count").reset_index()
     out["share"] = (out["count"] / out.groupby("judge")["count"].transform("sum")).round(4)
@@ -280,7 +281,7 @@ def margin_distribution(judgments: pd.DataFrame, *, bins: Optional[list[float]] 
 # ------------------------------------------------------- published leaderboards
 
 
-def leaderboard(archive, *, template: Optional[str] = None) -> pd.DataFrame:
+def leaderboard(archive, *, template: str | None = None) -> pd.DataFrame:
     """A published leaderboard stored by an import (rank, model, rating), the newest template if
     none is named."""
     with archive._session() as con:
@@ -299,7 +300,7 @@ def _ranks(x: np.ndarray) -> np.ndarray:
 def rank_agreement(ours: pd.DataFrame, published: pd.DataFrame) -> dict[str, Any]:
     """Spearman's rho and Kendall's tau-b between our order and a published one, over the models
     both rank (matched by display name, else by model id)."""
-    pub = dict(zip(published["model"], published["rank"]))
+    pub = dict(zip(published["model"], published["rank"], strict=True))
     pairs = [(r["rank"], pub.get(r["name"], pub.get(r["model"]))) for _, r in ours.iterrows()]
     pairs = [(a, b) for a, b in pairs if b is not None]
     n = len(pairs)

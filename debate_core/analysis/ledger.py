@@ -34,8 +34,9 @@ ledger has one claim per speech and no attacks (``basis`` ``none``), and nothing
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Optional, Sequence
+from typing import Any
 
 import pandas as pd
 
@@ -116,7 +117,7 @@ def _claim(names, speaker: str, **kw) -> Claim:
 
 
 def _attack(draft: Draft, source: str, target: str, kind: str, evidence: str = "explicit",
-            score: Optional[float] = None) -> Optional[Attack]:
+            score: float | None = None) -> Attack | None:
     """An attack, or None when the pair is already recorded or cannot be one (own side, not earlier)."""
     if any(a.source == source and a.target == target for a in draft.explicit) or not draft.reaches(source, target):
         return None
@@ -218,7 +219,7 @@ def _topic(debate: Debate) -> Draft:
     return draft
 
 
-def _resolve_target(target: str, labels: list[str], ids: set[str]) -> Optional[str]:
+def _resolve_target(target: str, labels: list[str], ids: set[str]) -> str | None:
     t = " ".join(target.replace("：", " ").replace(":", " ").split())
     for label in labels:
         if t.startswith(label):
@@ -320,7 +321,7 @@ def draft(debate: Debate) -> Draft:
     return BUILDERS.get(debate.protocol, _speeches)(debate)
 
 
-def infer(d: Draft, topic: str = "", params: Optional[Params] = None) -> list[Attack]:
+def infer(d: Draft, topic: str = "", params: Params | None = None) -> list[Attack]:
     """Attacks the aligner finds: each model-written claim that cites nothing, against the earlier
     claims of the other speakers (at most one per claim, see :mod:`debate_core.analysis.align`)."""
     if d.basis == "none":
@@ -355,16 +356,16 @@ def from_labels(d: Draft, labels: Iterable[dict]) -> list[Attack]:
 
 
 def build_ledger(debate: Debate, *, evidence: Sequence[str] = DEFAULT_EVIDENCE,
-                 labels: Optional[Iterable[dict]] = None, labeller: str = "",
-                 params: Optional[Params] = None) -> Ledger:
+                 labels: Iterable[dict] | None = None, labeller: str = "",
+                 params: Params | None = None) -> Ledger:
     """The argument ledger of one debate, from the evidence kinds asked for (explicit is always
     read; ``inferred`` runs the aligner; ``model`` uses ``labels``, a labelling model's
     {source, target, kind} rows, see :mod:`debate_core.analysis.ledger_model`)."""
     return _build(debate, evidence, labels, labeller, params)[0]
 
 
-def _build(debate: Debate, evidence: Sequence[str], labels: Optional[Iterable[dict]], labeller: str,
-           params: Optional[Params]) -> tuple[Ledger, Draft]:
+def _build(debate: Debate, evidence: Sequence[str], labels: Iterable[dict] | None, labeller: str,
+           params: Params | None) -> tuple[Ledger, Draft]:
     d = draft(debate)
     kinds = ["explicit"]
     attacks = list(d.explicit)
@@ -459,8 +460,8 @@ def is_offline(model: str) -> bool:
     return (model or "").strip().lower() in OFFLINE_ENGINES
 
 
-def dropped_rates(debates: Iterable[Debate], names: Optional[dict[str, str]] = None, *,
-                  evidence: Sequence[str] = DEFAULT_EVIDENCE, labels: Optional[dict[str, list[dict]]] = None
+def dropped_rates(debates: Iterable[Debate], names: dict[str, str] | None = None, *,
+                  evidence: Sequence[str] = DEFAULT_EVIDENCE, labels: dict[str, list[dict]] | None = None
                   ) -> pd.DataFrame:
     """Per model: of the opponents' claims it could have answered, how many it left unanswered.
 

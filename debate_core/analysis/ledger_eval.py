@@ -14,9 +14,9 @@ claim is scored the same way against the claims the gold leaves unanswered.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Optional
 
 from debate_core.analysis.ledger import build_ledger, draft
 from debate_core.io.importers.benchmark import parse_transcript
@@ -101,7 +101,7 @@ def score(gold: Iterable[GoldDebate], ledger_of: Callable[[GoldDebate], Ledger])
     return edges, dropped
 
 
-def ledger_for(evidence: tuple[str, ...], labels: Optional[dict[str, list[dict]]] = None, params=None,
+def ledger_for(evidence: tuple[str, ...], labels: dict[str, list[dict]] | None = None, params=None,
                labeller: str = "") -> Callable[[GoldDebate], Ledger]:
     """A ``ledger_of`` for :func:`score`: the ledger from ``evidence`` (and model ``labels`` per stem)."""
     def ledger_of(g: GoldDebate) -> Ledger:

@@ -18,8 +18,9 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any
 
 from debate_core.analysis.ledger import Draft, draft
 from debate_core.models import Claim, Debate
@@ -145,7 +146,7 @@ def labels_key(d: Draft, topic: str) -> str:
     return h.hexdigest()[:24]
 
 
-def label_debate(debate: Debate, gateway: Any, *, on_progress: Optional[Callable[[int, int], None]] = None
+def label_debate(debate: Debate, gateway: Any, *, on_progress: Callable[[int, int], None] | None = None
                  ) -> Labelling:
     """Ask ``gateway``'s model for the debate's labels, one call per turn (a second, repairing call
     for a reply that is not the JSON asked for).  :class:`~debate_core.engines.gateway.GatewayError`
@@ -176,7 +177,7 @@ def label_debate(debate: Debate, gateway: Any, *, on_progress: Optional[Callable
     return out
 
 
-def cached_labels(archive: Any, debate: Debate, model: str, *, api_base: Optional[str] = None,
+def cached_labels(archive: Any, debate: Debate, model: str, *, api_base: str | None = None,
                   gateway: Any = None, refresh: bool = False) -> Labelling:
     """The debate's labels from ``model``: read from the archive's cache, else asked for (through
     ``gateway``, or one made by :func:`debate_core.engines.gateway.make_gateway`) and stored."""

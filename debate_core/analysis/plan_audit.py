@@ -24,6 +24,7 @@ from debate_core.content.packs import get_pack
 from debate_core.content.pairing import row_theme
 from debate_core.content.plan import debate_theme
 from debate_core.models import Debate, Pack, Speech
+from debate_core.plans import SpeechPlan
 
 __all__ = ["NEVER", "absent_critique_faults", "all_faults", "citation_faults", "rebuttal_faults",
            "self_description_faults", "theme_faults"]
@@ -45,9 +46,16 @@ def _count(pattern: str, text: str) -> list[int]:
     return [NUM[m] for m in re.findall(pattern, text)]
 
 
+def _plan(speech: Speech) -> SpeechPlan:
+    """The speech's plan: these checks read speeches of the offline engine, which always carry one."""
+    if speech.plan is None:
+        raise ValueError(f"R{speech.round} {speech.speaker}: a speech without a plan has nothing to audit")
+    return speech.plan
+
+
 def self_description_faults(speech: Speech) -> list[str]:
     """Each sentence about the speech itself that its plan does not hold."""
-    p, text, out = speech.plan, speech.text, []
+    p, text, out = _plan(speech), speech.text, []
     for bad in NEVER:
         if bad in text:
             out.append(f"fixed frame {bad!r}")
@@ -57,7 +65,10 @@ def self_description_faults(speech: Speech) -> list[str]:
             out.append(f"says {n} reasons, plan has {kinds.count('reason')}")
     restated = [x for x in p.of("restate") if x.target_text]
     for n in _count(r"讲了([一二三四五六])点", text) + _count(r"提出([一二三四五六])点质疑", text) + \
-            [len(re.findall(r"[一二三四]是", next((x for x in text.split("。") if re.search(r"上一轮所说，|对我的质疑，|点作答，", x)), "")))] * bool(re.search(r"上一轮所说，|对我的质疑，|其中[一二三四]点作答，", text)):
+            [len(re.findall(r"[一二三四]是",
+                            next((x for x in text.split("。") if re.search(r"上一轮所说，|对我的质疑，|点作答，", x)),
+                                 "")))] \
+            * bool(re.search(r"上一轮所说，|对我的质疑，|其中[一二三四]点作答，", text)):
         if len(restated) != n:
             out.append(f"says {n} points restated, plan has {len(restated)}")
     # 部分接受 once per partly point; 暂不辩驳 at least once (one sentence may own up to several
@@ -88,8 +99,9 @@ def citation_faults(speech: Speech, pack: Pack) -> list[str]:
         if sid not in me.source_ids:
             out.append(f"{sid} is not {me.slug}'s source")
             continue
-        ok = any(x.source == sid and (before.endswith(bare(x.text)) or (x.quote and before.endswith(f"「{bare(x.quote)}」")))
-                 for x in speech.plan.points)
+        ok = any(x.source == sid
+                 and (before.endswith(bare(x.text)) or (x.quote and before.endswith(f"「{bare(x.quote)}」")))
+                 for x in _plan(speech).points)
         if not ok:
             out.append(f"{sid} follows no text of a plan point cited to it: …{before[-20:]}")
     return out
@@ -121,7 +133,7 @@ def absent_critique_faults(debate: Debate, pack: Pack) -> list[str]:
 def rebuttal_faults(speech: Speech) -> list[str]:
     if speech.role != "反驳":
         return []
-    p, out = speech.plan, []
+    p, out = _plan(speech), []
     for r in p.of("restate"):
         moves = [x for x in p.of("answer", "no_answer") if x.target == r.target]
         if not moves:
@@ -139,10 +151,12 @@ def theme_faults(debate: Debate, pack: Pack) -> list[str]:
     a, b = (p.label for p in debate.participants)
     choice = debate_theme(bank, debate.topic, a, b, row_theme(a, b))
     out = []
-    if choice.how not in ("topic", "case") and not any("没有对上" in w or "改就" in w or "没有直接对上" in w for w in debate.warnings):
+    if choice.how not in ("topic", "case") and not any("没有对上" in w or "改就" in w or "没有直接对上" in w
+                                                       for w in debate.warnings):
         out.append("the topic matched no theme and the debate does not say so")
     for slug in (a, b):
-        if slug not in choice.held_by and not any(pack.masters[slug].name in w and "没有" in w for w in debate.warnings):
+        if slug not in choice.held_by and not any(pack.masters[slug].name in w and "没有" in w
+                                                  for w in debate.warnings):
             out.append(f"{slug} has no position on {choice.theme} and the debate does not say so")
     for s in debate.rounds:
         if s.plan is None or s.plan.theme != choice.theme:
@@ -158,7 +172,7 @@ def theme_faults(debate: Debate, pack: Pack) -> list[str]:
                         and x.ref.startswith(f"case:{case.id}:"))
             if not on:
                 out.append(f"R{s.round} {x.kind} {x.ref} is off the theme {choice.theme}")
-    if debate.topic not in debate.rounds[0].text and debate.rounds[0].plan.material != "none":
+    if debate.topic not in debate.rounds[0].text and _plan(debate.rounds[0]).material != "none":
         out.append("R1 does not keep the whole topic")
     return out
 

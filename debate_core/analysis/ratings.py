@@ -17,7 +17,8 @@ over debates.  A tie counts as half a win for each side.
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, Optional
+from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -52,7 +53,7 @@ def outcomes_from_rows(rows: Iterable[dict[str, Any]], by: str = "model") -> pd.
                 "topic": r.get("topic")}
         if winner == "draw":
             items = [_item(p, by) for p in parts]
-            for a, b in zip(items, items[1:]):
+            for a, b in zip(items, items[1:], strict=False):
                 if a != b:
                     out.append({**base, "winner": a, "loser": b, "tie": True})
             continue
@@ -80,8 +81,8 @@ def outcomes_from_debates(debates: Iterable[Any], by: str = "model") -> pd.DataF
     return outcomes_from_rows(rows, by)
 
 
-def outcomes_from_archive(archive, by: str = "model", *, batch_id: Optional[str] = None,
-                          protocol: Optional[str] = None) -> pd.DataFrame:
+def outcomes_from_archive(archive, by: str = "model", *, batch_id: str | None = None,
+                          protocol: str | None = None) -> pd.DataFrame:
     """Outcomes of every completed judged debate in ``archive`` (optionally one batch / protocol)."""
     where = ["d.protocol IN ('topic', 'trial')", "d.status = 'completed'", "v.winner IS NOT NULL",
              "coalesce(v.parsed, true)"]
@@ -138,7 +139,7 @@ def _encode(df: pd.DataFrame, items: list[str]) -> tuple[np.ndarray, np.ndarray,
 
 
 def _weighted(k: int, wi: np.ndarray, li: np.ndarray, tie: np.ndarray,
-              weight: Optional[np.ndarray] = None) -> tuple[np.ndarray, np.ndarray]:
+              weight: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(wins[i, j], games[i, j]) with ties as half a win each way; ``weight`` per outcome."""
     w = np.ones(len(wi)) if weight is None else weight
     wins = np.zeros((k, k))
@@ -154,7 +155,7 @@ def _matrices(df: pd.DataFrame, items: list[str]) -> tuple[np.ndarray, np.ndarra
     return _weighted(len(items), *_encode(df, items))
 
 
-def _scale(p: np.ndarray, present: Optional[np.ndarray] = None) -> np.ndarray:
+def _scale(p: np.ndarray, present: np.ndarray | None = None) -> np.ndarray:
     logp = np.log10(p)
     mask = present if present is not None else np.ones(len(p), bool)
     center = logp[mask].mean() if mask.any() else 0.0
@@ -262,8 +263,8 @@ def win_counts(outcomes: pd.DataFrame) -> pd.DataFrame:
         df["tie"] = False
     df["tie"] = df["tie"].fillna(False).astype(bool)
     rows: dict[tuple[str, str], list[int]] = {}
-    for w, l, t in zip(df["winner"].astype(str), df["loser"].astype(str), df["tie"]):
-        for a, b, kind in ((w, l, 2 if t else 0), (l, w, 2 if t else 1)):
+    for w, lo, t in zip(df["winner"].astype(str), df["loser"].astype(str), df["tie"], strict=True):
+        for a, b, kind in ((w, lo, 2 if t else 0), (lo, w, 2 if t else 1)):
             rec = rows.setdefault((a, b), [0, 0, 0])
             rec[kind] += 1
     out = pd.DataFrame([{"item": a, "opponent": b, "wins": r[0], "losses": r[1], "ties": r[2],
@@ -272,15 +273,15 @@ def win_counts(outcomes: pd.DataFrame) -> pd.DataFrame:
     return out.sort_values(["item", "opponent"]).reset_index(drop=True)[cols]
 
 
-def ratings_from_archive(archive, by: str = "model", *, batch_id: Optional[str] = None,
-                         protocol: Optional[str] = None, bootstrap: int = 200, ci: float = 0.95,
+def ratings_from_archive(archive, by: str = "model", *, batch_id: str | None = None,
+                         protocol: str | None = None, bootstrap: int = 200, ci: float = 0.95,
                          seed: int = 0) -> pd.DataFrame:
     """Bradley-Terry ratings of models / stances / labels over the archive's judged debates."""
     outcomes = outcomes_from_archive(archive, by, batch_id=batch_id, protocol=protocol)
     return bradley_terry(outcomes, bootstrap=bootstrap, ci=ci, seed=seed)
 
 
-def ratings_tables(archive, *, batch_id: Optional[str] = None, bootstrap: int = 200) -> dict[str, pd.DataFrame]:
+def ratings_tables(archive, *, batch_id: str | None = None, bootstrap: int = 200) -> dict[str, pd.DataFrame]:
     """Everything an archive page shows about ratings, as DataFrames:
 
     ``models`` and ``stances`` (Bradley-Terry with intervals), ``model_win_rates``
@@ -304,7 +305,8 @@ def ratings_figure(table: pd.DataFrame, title: str = "Bradley-Terry rating"):
     err_lo = (t["rating"] - t["ci_low"]).fillna(0)
     fig = go.Figure(go.Bar(x=t["rating"], y=t["item"].astype(str), orientation="h",
                            error_x=dict(type="data", array=err_hi, arrayminus=err_lo),
-                           text=[f"{w}-{l}" for w, l in zip(t["wins"], t["losses"])], textposition="auto"))
+                           text=[f"{w}-{lo}" for w, lo in zip(t["wins"], t["losses"], strict=True)],
+                           textposition="auto"))
     fig.update_layout(title=title, xaxis_title="rating (1500 = average)", yaxis_title="",
                       height=max(240, 40 * len(t) + 120), margin=dict(l=10, r=10, t=40, b=10))
     return fig

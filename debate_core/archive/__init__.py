@@ -28,17 +28,26 @@ under the protocol's own rules (the archive only stores and reads).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
+from debate_core.archive.connection import (
+    DEFAULT_ARCHIVE,
+    LOCK_TIMEOUT,
+    REPO_ROOT,
+    Connection,
+    default_archive_path,
+    process_alive,
+    writer_identity,
+)
+from debate_core.archive.connection import (
+    _proc_stat as _proc_stat,  # re-exported: tests read a process's start time through the package
+)
 from debate_core.archive.labels import LedgerLabels
-from debate_core.archive.connection import (DEFAULT_ARCHIVE, LOCK_TIMEOUT, REPO_ROOT, Connection, _proc_stat,
-                                            default_archive_path, process_alive, writer_identity)
 from debate_core.archive.migrations import MIGRATIONS, SCHEMA_VERSION
 from debate_core.archive.queries import Queries
 from debate_core.archive.reads import Reads
 from debate_core.archive.recorder import ArchiveRecorder
-from debate_core.archive.votes import PHASES, UNDECIDED, AudienceVotes, PhaseState, VoteRefused
 from debate_core.archive.sql_guard import check_readonly_sql, run_readonly_sql
+from debate_core.archive.votes import PHASES, UNDECIDED, AudienceVotes, PhaseState, VoteRefused
 from debate_core.errors import ArchiveError, SqlRefused
 from debate_core.scrub import scrub
 
@@ -57,7 +66,7 @@ class Archive(Connection, Reads, Queries, ArchiveRecorder, LedgerLabels, Audienc
         return f"Archive({str(self.path)!r})"
 
 
-def open_archive(path: Optional[str | Path] = None, *, create: bool = True,
+def open_archive(path: str | Path | None = None, *, create: bool = True,
                  lock_timeout: float = LOCK_TIMEOUT) -> Archive:
     """The archive at ``path``, else ``$DEBATE_ARCHIVE``, else ``data/archive.duckdb`` in the repo.
 

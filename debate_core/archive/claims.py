@@ -19,12 +19,14 @@ from __future__ import annotations
 import os
 import socket
 import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
-from typing import Any, Callable, Optional, Sequence
+from typing import Any
 
 from debate_core.archive.connection import process_alive, writer_identity
+from debate_core.archive.parts import ArchiveParts
 from debate_core.archive.values import now
 
 CLAIM_LEASE = timedelta(minutes=2)  # a claim from another host lapses when its heartbeat is older than this
@@ -41,14 +43,14 @@ class CellClaim:
     cell: str
     claimed: bool  # this run holds the cell now
     debates: list[tuple[str, str, Any]] = field(default_factory=list)  # (id, status, created_at), newest first
-    holder: Optional[str] = None  # another live run holds it: "process 123 on host-a"
+    holder: str | None = None  # another live run holds it: "process 123 on host-a"
 
 
 def _describe(pid: Any, host: Any) -> str:
     return f"process {pid} on {host}"
 
 
-class BatchClaims:
+class BatchClaims(ArchiveParts):
     """The claim methods of :class:`~debate_core.archive.Archive` (``_session`` comes from its connection)."""
 
     path: Path
@@ -79,7 +81,7 @@ class BatchClaims:
         pid, host, start = writer_identity()  # this process's, even when the archive object was made before a fork
         tags = [f"{batch_id}{sep}{c}" for c in cells]
         out: list[CellClaim] = []
-        with self._session(write=True) as con:  # type: ignore[attr-defined]
+        with self._session(write=True) as con:
             held = {r[0]: r[1:] for r in con.execute(
                 "SELECT cell, run_id, writer_pid, writer_host, writer_start, heartbeat_at FROM batch_claims "
                 "WHERE batch_id = ? AND list_contains(?, cell)", [batch_id, cells]).fetchall()}
@@ -92,7 +94,7 @@ class BatchClaims:
                 found.setdefault(tag, []).append((debate_id, status, created))
             drop: list[str] = []
             take: list[str] = []
-            for cell, tag in zip(cells, tags):
+            for cell, tag in zip(cells, tags, strict=True):
                 h = held.get(cell)
                 if h is not None and h[0] != run_id and self._claim_alive(*h):
                     out.append(CellClaim(cell, False, found.get(tag, []), _describe(h[1], h[2])))
@@ -121,19 +123,19 @@ class BatchClaims:
 
     def beat_claims(self, run_id: str) -> None:
         """Refresh the heartbeat of run ``run_id``'s claims (what keeps them from lapsing on other hosts)."""
-        with self._session(write=True) as con:  # type: ignore[attr-defined]
+        with self._session(write=True) as con:
             con.execute("UPDATE batch_claims SET heartbeat_at = ? WHERE run_id = ?", [now(), run_id])
 
     def release_claims(self, run_id: str) -> None:
         """Drop run ``run_id``'s claims (the run is over)."""
         with _LIVE_LOCK:
             _LIVE_RUNS.discard(run_id)
-        with self._session(write=True) as con:  # type: ignore[attr-defined]
+        with self._session(write=True) as con:
             con.execute("DELETE FROM batch_claims WHERE run_id = ?", [run_id])
 
     def live_claims(self, batch_id: str) -> dict[str, str]:
         """The cells of ``batch_id`` that live runs hold now: cell → who (``process 123 on host-a``)."""
-        with self._session() as con:  # type: ignore[attr-defined]
+        with self._session() as con:
             rows = con.execute("SELECT cell, run_id, writer_pid, writer_host, writer_start, heartbeat_at "
                                "FROM batch_claims WHERE batch_id = ?", [batch_id]).fetchall()
         return {r[0]: _describe(r[2], r[3]) for r in rows if self._claim_alive(*r[1:])}

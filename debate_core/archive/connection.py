@@ -16,19 +16,21 @@ from __future__ import annotations
 
 import os
 import random
-import sys
 import socket
+import sys
 import threading
 import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
+from typing import Any
 
 import duckdb
 import pandas as pd
 
 from debate_core.archive import migrations
+from debate_core.archive.parts import ArchiveParts
 from debate_core.archive.values import first_line, now
 from debate_core.errors import ArchiveError
 from debate_core.models import Debate, LLMCall, RoundSummary, Speech
@@ -52,7 +54,7 @@ def default_archive_path() -> Path:
 # ------------------------------------------------------------- the writer
 
 
-def _proc_stat(pid: int) -> Optional[tuple[str, str]]:
+def _proc_stat(pid: int) -> tuple[str, str] | None:
     """(state, start time in clock ticks) from /proc, or None where there is no /proc."""
     try:
         raw = Path(f"/proc/{pid}/stat").read_text()
@@ -68,7 +70,7 @@ def writer_identity() -> tuple[int, str, str]:
     return pid, socket.gethostname(), stat[1] if stat else ""
 
 
-def process_alive(pid: Optional[int], start: Optional[str] = None) -> bool:
+def process_alive(pid: int | None, start: str | None = None) -> bool:
     """Is process ``pid`` (started at ``start`` ticks, when known) still running on this host?"""
     if not pid or pid <= 0:
         return False
@@ -93,8 +95,8 @@ def process_alive(pid: Optional[int], start: Optional[str] = None) -> bool:
 # ---------------------------------------------------------- the DuckDB host
 
 HOST_LOCK = threading.RLock()
-_HOST: Optional[duckdb.DuckDBPyConnection] = None
-_HOST_PID: Optional[int] = None
+_HOST: duckdb.DuckDBPyConnection | None = None
+_HOST_PID: int | None = None
 _ALIAS = "arc"
 
 
@@ -118,7 +120,7 @@ def is_lock_error(exc: BaseException) -> bool:
     return "lock" in msg.lower() and ("Could not set lock" in msg or "Conflicting lock" in msg)
 
 
-class Connection:
+class Connection(ArchiveParts):
     """Sessions on the archive file, its schema, and the ownership of running debates."""
 
     path: Path
@@ -213,7 +215,7 @@ class Connection:
             finally:
                 host.execute(f"DETACH {_ALIAS}")
 
-    def query(self, sql: str, params: Optional[list] = None) -> pd.DataFrame:
+    def query(self, sql: str, params: list | None = None) -> pd.DataFrame:
         """A trusted, parameterised read (library use; user SQL goes through :meth:`sql`)."""
         with self._session() as con:
             return con.execute(sql, params or []).df()
@@ -284,8 +286,8 @@ class Connection:
             return []
         flipped = []
         with self._session(write=True) as con:
-            dead = dict(self._dead_writers(con.execute(q).fetchall()))  # re-check under the write lock
-            for debate_id, reason in dead.items():
+            still_dead = dict(self._dead_writers(con.execute(q).fetchall()))  # re-check under the write lock
+            for debate_id, reason in still_dead.items():
                 con.execute("UPDATE debates SET status = 'interrupted', stop_reason = ?, updated_at = ? "
                             "WHERE id = ? AND status = 'running'", [reason, now(), debate_id])
                 flipped.append(debate_id)
@@ -349,7 +351,7 @@ class GroupWriter:
     log into the file when it lets the file go.
     """
 
-    def __init__(self, conn: "Connection", apply: Callable[[Any, Sequence[Any]], None], *,
+    def __init__(self, conn: Connection, apply: Callable[[Any, Sequence[Any]], None], *,
                  interval: float = GROUP_INTERVAL, hold: float = GROUP_HOLD, name: str = "archive-writer"):
         self.conn = conn
         self.apply = apply
@@ -371,7 +373,7 @@ class GroupWriter:
 
     # ------------------------------------------------------------ callers
     def submit(self, item: Any, *, wait: bool = False, checkpoint: bool = False, urgent: bool = False,
-               on_done: Optional[Callable[[Optional[str]], None]] = None) -> None:
+               on_done: Callable[[str | None], None] | None = None) -> None:
         """Queue ``item``.  ``wait``: return once it is committed; ``urgent``: commit it now rather
         than after ``interval``; ``on_done(error)``: called by the writer thread once it is
         committed (``error`` None) or failed (one line)."""
@@ -417,7 +419,7 @@ class GroupWriter:
 
     # ------------------------------------------------------------- thread
     def _loop(self) -> None:
-        held: Optional[duckdb.DuckDBPyConnection] = None  # the file, attached across transactions
+        held: duckdb.DuckDBPyConnection | None = None  # the file, attached across transactions
         until = 0.0
         try:
             while True:
@@ -429,7 +431,7 @@ class GroupWriter:
                         self._cond.wait(left if held is not None else None)
                     if not self._queue:
                         if held is not None:
-                            held, h = None, held
+                            h, held = held, None
                             self._let_go(h)
                         if self._closing:
                             return
@@ -450,7 +452,7 @@ class GroupWriter:
                     self._commit(held, batch)
                     self._checkpoint = self._checkpoint or any(cp for _, _, cp, _ in batch)
                     if time.monotonic() >= until or self._closing:
-                        held, h = None, held
+                        h, held = held, None
                         self._let_go(h)
                 with self._cond:
                     self.stats["transactions"] += 1
@@ -471,7 +473,7 @@ class GroupWriter:
                 except Exception:  # noqa: BLE001 - already letting go after a failure
                     pass
 
-    def _take(self, batch: list) -> Optional[duckdb.DuckDBPyConnection]:
+    def _take(self, batch: list) -> duckdb.DuckDBPyConnection | None:
         """Attach the file for writing and keep it (and this process's archive lock) until
         :meth:`_let_go`; on failure every item of ``batch`` fails."""
         HOST_LOCK.acquire()
@@ -530,7 +532,7 @@ class GroupWriter:
                 pass
             raise
 
-    def _fail(self, item: Any, exc: Optional[BaseException]) -> None:
+    def _fail(self, item: Any, exc: BaseException | None) -> None:
         debate_id = getattr(item, "debate_id", "") or ""
         text = first_line(exc) if exc is not None else "unknown error"
         self.failures.setdefault(debate_id, f"not archived: {text}")
@@ -561,7 +563,7 @@ class GroupedRecorder(Recorder):
     def __repr__(self) -> str:
         return f"GroupedRecorder({self.archive!r})"
 
-    def __enter__(self) -> "GroupedRecorder":
+    def __enter__(self) -> GroupedRecorder:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -597,7 +599,7 @@ class GroupedRecorder(Recorder):
 
     def set_status(self, debate_id: str, status: str, reason: str = "") -> None:
         self.writer.flush()  # after this debate's queued writes, never before them
-        self.archive.set_status(debate_id, status, reason)  # type: ignore[attr-defined]
+        self.archive.set_status(debate_id, status, reason)
 
     def flush(self) -> None:
         self.writer.flush()

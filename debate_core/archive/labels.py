@@ -9,19 +9,20 @@ Rewriting or deleting a debate drops its labels (they are debate tables).
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 import pandas as pd
 
+from debate_core.archive.parts import ArchiveParts
 from debate_core.archive.values import now
 
 _LABEL_COLUMNS = ("source", "target", "kind")
 
 
-class LedgerLabels:
+class LedgerLabels(ArchiveParts):
     """Reads and writes of the label cache (a mixin of :class:`~debate_core.archive.Archive`)."""
 
-    def ledger_labels(self, debate_id: str, model: str, key: str) -> Optional[list[dict[str, str]]]:
+    def ledger_labels(self, debate_id: str, model: str, key: str) -> list[dict[str, str]] | None:
         """The labels ``model`` gave the debate under ``key`` ([{source, target, kind}], in order),
         or None when it has not labelled this version of the debate."""
         with self._session() as con:
@@ -53,7 +54,7 @@ class LedgerLabels:
                         "completion_tokens, cost, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         [debate_id, model, key, len(labels), calls, prompt_tokens, completion_tokens, cost, now()])
 
-    def ledger_label_runs(self, debate_id: Optional[str] = None) -> pd.DataFrame:
+    def ledger_label_runs(self, debate_id: str | None = None) -> pd.DataFrame:
         """The labelling runs stored (of one debate, or all): debate, model, labels, calls, tokens, cost."""
         where, params = ("WHERE debate_id = ?", [debate_id]) if debate_id else ("", [])
         return self.query("SELECT debate_id, model, key, labels, calls, prompt_tokens, completion_tokens, cost, "

@@ -10,7 +10,6 @@ never edited.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 from debate_core.archive.values import now
 from debate_core.errors import ArchiveError
@@ -242,7 +241,7 @@ AUDIT_TABLES = ("audits", "audit_judgments", "audit_calls")
 VOTE_TABLES = ("vote_phases", "audience_votes")
 
 
-def stored_version(con) -> Optional[int]:
+def stored_version(con) -> int | None:
     """The attached file's schema version: 0 for an empty file, None for a DuckDB file that is
     not an archive (no meta table), -1 for an unreadable version."""
     tables = {r[0] for r in con.execute(
@@ -256,7 +255,7 @@ def stored_version(con) -> Optional[int]:
         return -1
 
 
-def check_version(path: Path, version: Optional[int]) -> None:
+def check_version(path: Path, version: int | None) -> None:
     """:class:`ArchiveError` for a file this build must leave untouched."""
     if version is None:
         raise ArchiveError(f"{path} is a DuckDB file but not a debate archive (no meta table); "

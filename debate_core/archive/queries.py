@@ -5,14 +5,15 @@ judge audits, and the read-only SQL box."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import pandas as pd
 
+from debate_core.archive.parts import ArchiveParts
 from debate_core.archive.sql_guard import run_readonly_sql
 from debate_core.errors import ArchiveError
 
-class Queries:
+
+class Queries(ArchiveParts):
     """The analytic reads of :class:`~debate_core.archive.Archive` (``query`` comes from its connection)."""
 
     path: Path
@@ -108,7 +109,7 @@ class Queries:
     def pack_snapshots(self) -> pd.DataFrame:
         return self.query("SELECT * FROM packs ORDER BY created_at")
 
-    def _snapshot_edges(self, debate_id: Optional[str] = None, pack_hash: Optional[str] = None):
+    def _snapshot_edges(self, debate_id: str | None = None, pack_hash: str | None = None):
         with self._session() as con:
             if pack_hash is None:
                 if debate_id is not None:
@@ -132,7 +133,7 @@ class Queries:
                                 [pack_hash]).fetchall()
         return pack_hash, info, slugs, [tuple(e) for e in edges]
 
-    def coverage_snapshot(self, debate_id: Optional[str] = None, pack_hash: Optional[str] = None
+    def coverage_snapshot(self, debate_id: str | None = None, pack_hash: str | None = None
                           ) -> tuple[pd.DataFrame, dict]:
         """(matrix, gaps) from the pack snapshot stored with a debate (or a given / the latest snapshot)."""
         from debate_core.content.coverage import gaps_from_edges, matrix_from_edges
@@ -143,7 +144,7 @@ class Queries:
         return matrix_from_edges(slugs, edges), gaps
 
     # ---------------------------------------------------------------- SQL box
-    def sql(self, query: str, *, max_rows: int = 10_000, timeout: Optional[float] = None) -> pd.DataFrame:
+    def sql(self, query: str, *, max_rows: int = 10_000, timeout: float | None = None) -> pd.DataFrame:
         """Run one user query strictly read-only, in a worker process bounded by the SQL caps
         (``timeout`` default: ``SQL_TIMEOUT_S``); raises :class:`SqlRefused` (one line) otherwise.
         It never holds this process's archive lock: other sessions read on while it runs."""

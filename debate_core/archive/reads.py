@@ -6,25 +6,40 @@ from __future__ import annotations
 import json
 from datetime import date, datetime, timedelta
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import duckdb
 import pandas as pd
 
 from debate_core.archive import text_index
 from debate_core.archive.migrations import AUDIT_TABLES, DEBATE_TABLES, PACK_TABLES, SOURCE_TABLES, VOTE_TABLES
-from debate_core.archive.values import first_line, loads, to_aware, to_utc
+from debate_core.archive.parts import ArchiveParts
+from debate_core.archive.values import aggregate, first_line, loads, to_aware, to_utc
 from debate_core.errors import ArchiveError
-from debate_core.models import (Debate, DebateConfig, Finding, Judgment, LLMCall, Observation, Participant,
-                                RoundComment, RoundSummary, Speech, ToolCallRecord, Verdict, VerdictRow)
+from debate_core.models import (
+    Debate,
+    DebateConfig,
+    Finding,
+    Judgment,
+    LLMCall,
+    Observation,
+    Participant,
+    RoundComment,
+    RoundSummary,
+    Speech,
+    ToolCallRecord,
+    Verdict,
+    VerdictRow,
+)
 
 SEARCH_REFRESH_LIMIT = 65_536  # speeches one search indexes at most before answering (the rest is scanned)
 LIST_COLUMNS = ("id, protocol, topic, status, stop_reason, participants, labels, models, pack_name, "
                 "pack_version, planned_rounds, rounds_done AS rounds, prompt_tokens, completion_tokens, cost, "
-                "warnings, degraded, batch_id, source, imported_from, lang, group_id, created_at, updated_at, finished_at")
+                "warnings, degraded, batch_id, source, imported_from, lang, group_id, created_at, updated_at, "
+                "finished_at")
 
 
-def _resolve_date(value: Any, end: bool = False) -> Optional[datetime]:
+def _resolve_date(value: Any, end: bool = False) -> datetime | None:
     if value is None or value == "":
         return None
     if isinstance(value, datetime):
@@ -45,7 +60,7 @@ def _resolve_date(value: Any, end: bool = False) -> Optional[datetime]:
 def _rows(con, sql: str, *params) -> list[dict[str, Any]]:
     cur = con.execute(sql, list(params))
     cols = [d[0] for d in cur.description]
-    return [dict(zip(cols, r)) for r in cur.fetchall()]
+    return [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
 
 
 def _build(h, speeches, summaries, obs, verdict, vrows, vrounds, calls, judgments=()) -> Debate:
@@ -194,7 +209,7 @@ def _lit(value: Any) -> str:
     return "'" + str(value).replace("'", "''") + "'"
 
 
-class Reads:
+class Reads(ArchiveParts):
     """The reads of :class:`~debate_core.archive.Archive` (sessions come from its connection)."""
 
     path: Path
@@ -216,7 +231,7 @@ class Reads:
                 if len(near) == 1:
                     hint = f"; did you mean {near[0][0]!r}?"
                 raise KeyError(f"no debate {debate_id!r} in archive {self.path}{hint}")
-            h = dict(zip(cols, row))
+            h = dict(zip(cols, row, strict=True))
             speeches = _rows(con, "SELECT * FROM speeches WHERE debate_id = ? ORDER BY round, ord", debate_id)
             summaries = _rows(con, "SELECT * FROM summaries WHERE debate_id = ? ORDER BY round, ord", debate_id)
             obs = _rows(con, "SELECT * FROM observations WHERE debate_id = ?", debate_id)
@@ -264,13 +279,13 @@ class Reads:
                                "WHERE list_contains(?, d.id) GROUP BY d.id", [list(ids)]).fetchall()
         return {r[0]: r[1] for r in rows}
 
-    def pack_path(self, debate_id: str) -> Optional[str]:
+    def pack_path(self, debate_id: str) -> str | None:
         """The pack folder recorded when the debate was saved, or None."""
         with self._session() as con:
             row = con.execute("SELECT pack_path FROM debates WHERE id = ?", [debate_id]).fetchone()
         return row[0] if row and row[0] else None
 
-    def copy_to_parquet(self, folder: Path, debate_id: Optional[str] = None) -> list[Path]:
+    def copy_to_parquet(self, folder: Path, debate_id: str | None = None) -> list[Path]:
         """Copy the archive's tables into ``folder`` as Parquet files, one per table: the rows of
         one debate and its pack snapshot, or with ``debate_id`` None every row of every table
         (judge audits included).  ``KeyError`` for an unknown debate.  Returns the files written."""
@@ -295,12 +310,12 @@ class Reads:
         return written
 
     # ----------------------------------------------------------------- list
-    def list_debates(self, protocol: Optional[str] = None, master: Optional[str] = None,
-                     model: Optional[str] = None, status: Optional[str] = None, date_from: Any = None,
-                     date_to: Any = None, text: Optional[str] = None, limit: int = 500,
-                     batch_id: Optional[str] = None, mark: bool = True,
-                     lang: Optional[str] = None, judge: Optional[str] = None, side: Optional[str] = None,
-                     winner: Optional[str] = None, topic: Optional[str] = None) -> pd.DataFrame:
+    def list_debates(self, protocol: str | None = None, master: str | None = None,
+                     model: str | None = None, status: str | None = None, date_from: Any = None,
+                     date_to: Any = None, text: str | None = None, limit: int = 500,
+                     batch_id: str | None = None, mark: bool = True,
+                     lang: str | None = None, judge: str | None = None, side: str | None = None,
+                     winner: str | None = None, topic: str | None = None) -> pd.DataFrame:
         """Debates, newest first, filtered.  ``master`` matches a participant label or name,
         ``model`` one of the debate's models, ``text`` the topic or any speech (case-insensitive),
         ``lang`` the debate's language (zh / en), ``judge`` a judge of the debate (a panel's or the
@@ -337,10 +352,10 @@ class Reads:
         args["text_ids"] = self.search_speeches(text) if text and text.strip() else None
         where, params = _filters(**args)
         with self._session() as con:
-            return con.execute(f"SELECT count(*) FROM debates {where}", params).fetchone()[0]
+            return aggregate(con.execute(f"SELECT count(*) FROM debates {where}", params).fetchone())[0]
 
     # ----------------------------------------------------------- text search
-    def _catch_up_search_index(self, limit: Optional[int] = None) -> None:
+    def _catch_up_search_index(self, limit: int | None = None) -> None:
         """After a bulk write (an import, a batch's flush) and before a search: index the waiting
         speeches once RUN_MIN of them have piled up (at most ``limit``).  The backlog is read
         first, so the write lock is only taken when there is work.  Best effort: a read-only
@@ -353,8 +368,8 @@ class Reads:
         except (ArchiveError, duckdb.Error):
             pass
 
-    def refresh_search_index(self, *, full: bool = False, limit: Optional[int] = None,
-                             minimum: Optional[int] = None) -> int:
+    def refresh_search_index(self, *, full: bool = False, limit: int | None = None,
+                             minimum: int | None = None) -> int:
         """Index the speeches stored since the last refresh (or rebuild the index with ``full``),
         then merge its runs (see :mod:`debate_core.archive.text_index`).  Nothing is written unless
         ``minimum`` speeches wait (default ``RUN_MIN``; any whole group with ``full``).  Works in
@@ -379,9 +394,9 @@ class Reads:
             runs = text_index.runs(con)
             return {"runs": len(runs), "levels": [r[1] for r in runs], "postings": int(sum(r[4] for r in runs)),
                     "covered_to": text_index.covered_to(con), "waiting": text_index.backlog(con),
-                    "speeches": con.execute("SELECT count(*) FROM speeches").fetchone()[0]}
+                    "speeches": aggregate(con.execute("SELECT count(*) FROM speeches").fetchone())[0]}
 
-    def search_speeches(self, text: str) -> Optional[list[str]]:
+    def search_speeches(self, text: str) -> list[str] | None:
         """Ids of all debates with a speech containing ``text`` (case-insensitive), exactly.  The
         bigram index narrows the speeches to check; speeches it does not cover yet are scanned.
         None only when the search itself failed."""

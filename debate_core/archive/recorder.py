@@ -11,14 +11,15 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Any
 
 from debate_core.archive.claims import BatchClaims
 from debate_core.archive.connection import FINISHED, GROUP_INTERVAL, GroupedRecorder, update_many
 from debate_core.archive.migrations import AUDIT_TABLES, DEBATE_TABLES, VOTE_TABLES
-from debate_core.archive.values import dumps, now, to_utc
+from debate_core.archive.values import aggregate, dumps, now, to_utc
 from debate_core.models import Debate, LLMCall, Pack, RoundSummary, Speech
 from debate_core.recorder import Recorder
 from debate_core.scrub import env_secrets, scrub
@@ -129,7 +130,7 @@ def _call_row(debate_id: str, c: LLMCall, seq: int, secrets: list[str]) -> dict[
     }
 
 
-def _pack_for(debate: Debate) -> Optional[Pack]:
+def _pack_for(debate: Debate) -> Pack | None:
     """The pack a debate was run on, when it names one (``pack_name``) and the pack at
     ``config.pack`` is still that pack; else None."""
     if not debate.pack_name:
@@ -160,11 +161,11 @@ class Write:
     totals (``touch``: only the latest per debate and transaction is written)."""
 
     debate_id: str
-    header: Optional[dict[str, Any]] = None
-    pack: Optional[Pack] = None
+    header: dict[str, Any] | None = None
+    pack: Pack | None = None
     before: list[tuple[str, list]] = field(default_factory=list)
     rows: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
-    touch: Optional[dict[str, Any]] = None
+    touch: dict[str, Any] | None = None
     next_seq: bool = False  # a model call whose place in the debate is unknown: numbered after the stored ones
 
 
@@ -327,8 +328,8 @@ class ArchiveRecorder(BatchClaims, Recorder):
         with self._session(write=True) as con:
             seq = next((i for i in range(len(debate.llm_calls) - 1, -1, -1) if debate.llm_calls[i] is call), None)
             if seq is None:
-                seq = con.execute("SELECT coalesce(max(seq), -1) + 1 FROM llm_calls WHERE debate_id = ?",
-                                  [debate.id]).fetchone()[0]
+                seq = aggregate(con.execute("SELECT coalesce(max(seq), -1) + 1 FROM llm_calls WHERE debate_id = ?",
+                                            [debate.id]).fetchone())[0]
             con.execute("DELETE FROM llm_calls WHERE debate_id = ? AND seq = ?", [debate.id, seq])
             _insert(con, "llm_calls", _call_row(debate.id, call, seq, secrets))
             self._touch(con, debate)
@@ -349,7 +350,7 @@ class ArchiveRecorder(BatchClaims, Recorder):
             self._fresh.pop(debate.id, None)
 
     # ------------------------------------------------ group commits (batches)
-    def grouped(self, *, interval: float = GROUP_INTERVAL, durable: str = "finish") -> "GroupedRecorder":
+    def grouped(self, *, interval: float = GROUP_INTERVAL, durable: str = "finish") -> GroupedRecorder:
         """A recorder on this archive whose writes are committed together by one writer thread
         (:class:`GroupedRecorder`); close it (or use it as a context manager) when done."""
         return GroupedRecorder(self, interval=interval, durable=durable)
@@ -476,12 +477,12 @@ class ArchiveRecorder(BatchClaims, Recorder):
         update_many(con, "debates", list(touches.values()))
 
     # ----------------------------------------------------------- full writes
-    def save(self, debate: Debate, *, imported_from: Optional[str] = None, replace: bool = True) -> bool:
+    def save(self, debate: Debate, *, imported_from: str | None = None, replace: bool = True) -> bool:
         """Write a whole debate in one transaction.  Returns False when it exists and ``replace`` is off."""
         return self.save_many([debate], imported_from=[imported_from], replace=replace)[0]
 
-    def save_many(self, debates: list[Debate], *, imported_from: Optional[list[Optional[str]]] = None,
-                  replace: bool = True, sources: Optional[dict[str, list[dict[str, Any]]]] = None) -> list[bool]:
+    def save_many(self, debates: list[Debate], *, imported_from: list[str | None] | None = None,
+                  replace: bool = True, sources: dict[str, list[dict[str, Any]]] | None = None) -> list[bool]:
         """Write several whole debates in ONE transaction: all of them or none.
 
         New debates are written table by table in multi-row statements (an import of
@@ -496,8 +497,8 @@ class ArchiveRecorder(BatchClaims, Recorder):
             ids = [d.id for d in debates]
             existing = {r[0] for r in con.execute(
                 "SELECT id FROM debates WHERE list_contains(?, id)", [ids]).fetchall()} if ids else set()
-            fresh: dict[str, tuple[Debate, Optional[str]]] = {}  # new debates, the last copy of each id
-            for debate, src in zip(debates, srcs):
+            fresh: dict[str, tuple[Debate, str | None]] = {}  # new debates, the last copy of each id
+            for debate, src in zip(debates, srcs, strict=False):
                 if debate.id in existing or debate.id in fresh:
                     if not replace:
                         written.append(False)
@@ -520,7 +521,7 @@ class ArchiveRecorder(BatchClaims, Recorder):
         return written
 
     @staticmethod
-    def _rows_of(debate: Debate, secrets: list[str], imported_from: Optional[str],
+    def _rows_of(debate: Debate, secrets: list[str], imported_from: str | None,
                  bulk: dict[str, list[dict[str, Any]]]) -> None:
         """Every row of a new debate, appended to ``bulk`` by table."""
         row = _header(debate, secrets)
@@ -560,7 +561,7 @@ class ArchiveRecorder(BatchClaims, Recorder):
             con.execute("DELETE FROM model_names WHERE list_contains(?, model)", [list(names)])
             _insert_many(con, "model_names", list(names.values()))
 
-    def _write_full(self, con, debate: Debate, secrets: list[str], imported_from: Optional[str] = None,
+    def _write_full(self, con, debate: Debate, secrets: list[str], imported_from: str | None = None,
                     *, existed: bool = True) -> None:
         if existed:
             for table in DEBATE_TABLES:
@@ -589,7 +590,7 @@ class ArchiveRecorder(BatchClaims, Recorder):
         return True
 
     # ---------------------------------------------------------------- audits
-    def save_audit(self, report: Any, *, batch_id: Optional[str] = None) -> str:
+    def save_audit(self, report: Any, *, batch_id: str | None = None) -> str:
         """Store a judge audit (:class:`debate_core.analysis.audit.AuditReport`): its judgments, its
         summary and every judge call it made (prompts and replies, keys scrubbed), in one
         transaction.  Returns the audit id (also set on the report)."""

@@ -40,7 +40,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Optional
+from typing import IO, cast
 
 import duckdb
 import pandas as pd
@@ -77,8 +77,8 @@ def _leading_word(query: str) -> str:
     return m.group(0).upper() if m else ""
 
 
-_LOCAL: Optional[duckdb.DuckDBPyConnection] = None
-_LOCAL_PID: Optional[int] = None
+_LOCAL: duckdb.DuckDBPyConnection | None = None
+_LOCAL_PID: int | None = None
 _LOCAL_LOCK = threading.Lock()
 
 
@@ -93,21 +93,20 @@ def _local() -> duckdb.DuckDBPyConnection:
         return _LOCAL
 
 
-def check_readonly_sql(con: Optional[duckdb.DuckDBPyConnection], query: str) -> None:
+def check_readonly_sql(con: duckdb.DuckDBPyConnection | None, query: str) -> None:
     """Refuse anything but one SELECT / EXPLAIN / PIVOT (or an informational PRAGMA) before it runs.
     ``con`` parses the query (any DuckDB connection; None: a private in-memory one)."""
     if not query or not query.strip():
         raise SqlRefused("refused: the query is empty")
     own = con is None
-    if own:
-        con = _local().cursor()
+    parser = _local().cursor() if con is None else con
     try:
-        statements = con.extract_statements(query)
+        statements = parser.extract_statements(query)
     except duckdb.Error as exc:
         raise SqlRefused(first_line(exc)) from None
     finally:
         if own:
-            con.close()
+            parser.close()
     if len(statements) != 1:
         raise SqlRefused(f"refused: one statement at a time ({len(statements)} given)")
     st = statements[0]
@@ -191,12 +190,21 @@ class _Worker:
         self.info = json.loads(body)
         self.used = time.monotonic()
 
+    # the worker is started with stdin=PIPE and stdout=PIPE: both streams are always there
+    @property
+    def _stdin(self) -> IO[bytes]:
+        return cast(IO[bytes], self.proc.stdin)
+
+    @property
+    def _stdout(self) -> IO[bytes]:
+        return cast(IO[bytes], self.proc.stdout)
+
     def alive(self) -> bool:
         """Running, and not about to leave for being idle (it leaves after IDLE_S seconds)."""
         return self.proc.poll() is None and time.monotonic() - self.used < IDLE_S - 60
 
     def _read(self, n: int, deadline: float) -> bytes:
-        fd = self.proc.stdout.fileno()
+        fd = self._stdout.fileno()
         buf = bytearray()
         while len(buf) < n:
             left = deadline - time.monotonic()
@@ -220,7 +228,7 @@ class _Worker:
 
     def send(self, request: dict) -> None:
         try:
-            self.proc.stdin.write(json.dumps(request).encode() + b"\n")
+            self._stdin.write(json.dumps(request).encode() + b"\n")
         except OSError:
             raise _Died() from None
 
@@ -233,7 +241,7 @@ class _Worker:
 
     def close(self) -> None:
         try:
-            self.proc.stdin.close()
+            self._stdin.close()
             self.proc.wait(timeout=5)
         except (OSError, subprocess.TimeoutExpired):
             self.proc.kill()
@@ -244,7 +252,7 @@ class _Worker:
             self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             pass
-        for fh in (self.proc.stdin, self.proc.stdout):
+        for fh in (self._stdin, self._stdout):
             try:
                 fh.close()
             except OSError:
@@ -265,7 +273,7 @@ def _check_pid() -> None:
         _IDLE, _RUNNING, _POOL_PID = [], 0, os.getpid()
 
 
-def _acquire(deadline: float) -> Optional[_Worker]:
+def _acquire(deadline: float) -> _Worker | None:
     """A query slot (at most SQL_CONCURRENT_QUERIES), with an idle worker when one fits."""
     global _RUNNING
     key = (int(cap("SQL_MEMORY_LIMIT")), int(cap("SQL_RESULT_BYTES")))
@@ -290,7 +298,7 @@ def _acquire(deadline: float) -> Optional[_Worker]:
     return worker
 
 
-def _release(worker: Optional[_Worker]) -> None:
+def _release(worker: _Worker | None) -> None:
     global _RUNNING
     extra = None
     with _POOL:
@@ -366,7 +374,7 @@ def _to_frame(payload: bytes) -> pd.DataFrame:
         con.close()
 
 
-def run_readonly_sql(path: str | Path, query: str, *, max_rows: int = 10_000, timeout: Optional[float] = None,
+def run_readonly_sql(path: str | Path, query: str, *, max_rows: int = 10_000, timeout: float | None = None,
                      lock_timeout: float = LOCK_TIMEOUT) -> pd.DataFrame:
     """The SQL box: one read-only query over the archive at ``path``, in a worker process bounded
     by the SQL caps (see the module's docstring); at most ``max_rows`` rows; stopped after

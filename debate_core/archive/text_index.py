@@ -29,8 +29,7 @@ attached session.
 from __future__ import annotations
 
 import math
-from datetime import datetime, timezone
-from typing import Optional
+from datetime import UTC, datetime
 
 GROUP = 16  # speeches per posting group (by speeches.sno)
 RUN_MIN = 4096  # a refresh writes a run once this many speeches are uncovered (a multiple of GROUP)
@@ -60,7 +59,7 @@ def _safe(c: str) -> bool:
 def needle_grams(needle: str) -> list[int]:
     """The bigram keys a needle's matches must contain (only pairs of safe characters)."""
     t = fold(needle)
-    return sorted({(ord(a) << 21) | ord(b) for a, b in zip(t, t[1:]) if _safe(a) and _safe(b)})
+    return sorted({(ord(a) << 21) | ord(b) for a, b in zip(t, t[1:], strict=False) if _safe(a) and _safe(b)})
 
 
 def indexable(needle: str) -> bool:
@@ -124,7 +123,7 @@ def candidate_groups(con, grams: list[int]) -> list[int]:
     return sorted(r[0] for r in rows.fetchall())
 
 
-def _narrow(con, needle: str) -> Optional[tuple[int, list[int]]]:
+def _narrow(con, needle: str) -> tuple[int, list[int]] | None:
     """(covered_to, candidate groups) when the index narrows a search for ``needle``; None when
     it cannot (no usable bigram, nothing indexed, or candidates above ``SCAN_FRACTION``)."""
     edge = covered_to(con)
@@ -152,7 +151,7 @@ def search(con, needle: str) -> list[str]:
     return sorted(found)
 
 
-def candidate_debates(con, needle: str) -> Optional[list[str]]:
+def candidate_debates(con, needle: str) -> list[str] | None:
     """Debates that may have a speech containing ``needle`` (a superset, unchecked), or None
     when the index cannot narrow the search."""
     narrowed = _narrow(con, needle)
@@ -227,7 +226,7 @@ def drop_all(con) -> None:
     con.execute("DELETE FROM search_runs")
 
 
-def refresh(con, *, full: bool = False, minimum: int = RUN_MIN, limit: Optional[int] = None) -> int:
+def refresh(con, *, full: bool = False, minimum: int = RUN_MIN, limit: int | None = None) -> int:
     """Cover the speeches past the last run with a new run (when at least ``minimum`` speeches
     in whole groups are waiting; at most ``limit`` of them), then merge runs level by level.
     Returns the number of speeches newly covered."""
@@ -266,7 +265,7 @@ def _new_run(con, source_sql: str, first: int, end: int) -> int:
     con.execute(f"CREATE TABLE search_run_{run} AS {source_sql} ORDER BY gram, grp")
     rows = con.execute(f"SELECT count(*) FROM search_run_{run}").fetchone()[0]
     con.execute("INSERT INTO search_runs VALUES (?, ?, ?, ?, ?, ?)",
-                [run, level_of(end - first), first, end, rows, datetime.now(timezone.utc).replace(tzinfo=None)])
+                [run, level_of(end - first), first, end, rows, datetime.now(UTC).replace(tzinfo=None)])
     return run
 
 

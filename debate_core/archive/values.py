@@ -4,38 +4,43 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime, timezone
-from typing import Any, Optional
+from datetime import UTC, datetime
+from typing import Any, cast
 
 import pandas as pd
 
 
-def to_utc(dt: Optional[datetime]) -> Optional[datetime]:
+def to_utc(dt: datetime | None) -> datetime | None:
     """Naive UTC for storage."""
     if dt is None:
         return None
     if dt.tzinfo is not None:
-        dt = dt.astimezone(timezone.utc).replace(tzinfo=None)
+        dt = dt.astimezone(UTC).replace(tzinfo=None)
     return dt
 
 
-def to_aware(dt: Optional[datetime]) -> Optional[datetime]:
+def to_aware(dt: datetime | None) -> datetime | None:
     if dt is None:
         return None
     if isinstance(dt, pd.Timestamp):
         dt = dt.to_pydatetime()
-    return dt.replace(tzinfo=timezone.utc) if dt.tzinfo is None else dt.astimezone(timezone.utc)
+    return dt.replace(tzinfo=UTC) if dt.tzinfo is None else dt.astimezone(UTC)
+
+
+def aggregate(row: tuple[Any, ...] | None) -> tuple[Any, ...]:
+    """The row of an aggregate query (``count(*)``, ``max(…)`` with no GROUP BY), which always returns one."""
+    return cast(tuple[Any, ...], row)
 
 
 def now() -> datetime:
-    return datetime.now(timezone.utc).replace(tzinfo=None)
+    return datetime.now(UTC).replace(tzinfo=None)
 
 
-def dumps(value: Any) -> Optional[str]:
+def dumps(value: Any) -> str | None:
     return None if value is None else json.dumps(value, ensure_ascii=False, sort_keys=False)
 
 
-def loads(value: Optional[str], default: Any = None) -> Any:
+def loads(value: str | None, default: Any = None) -> Any:
     if value is None:
         return default
     return json.loads(value)

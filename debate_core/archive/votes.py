@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from debate_core.archive.parts import ArchiveParts
 from debate_core.archive.values import now
 from debate_core.errors import ArchiveError
 
@@ -89,7 +90,7 @@ def _check_sides(sides: Sequence[str]) -> list[str]:
     return out
 
 
-class AudienceVotes:
+class AudienceVotes(ArchiveParts):
     """The vote methods of :class:`~debate_core.archive.Archive` (``_session`` comes from its connection)."""
 
     def open_vote(self, debate_id: str, phase: str, sides: Sequence[str]) -> PhaseState:
@@ -98,9 +99,9 @@ class AudienceVotes:
         check_phase(phase)
         offered = _check_sides(sides)
         at = now()
-        with self._session(write=True) as con:  # type: ignore[attr-defined]
+        with self._session(write=True) as con:
             if con.execute("SELECT 1 FROM debates WHERE id = ?", [debate_id]).fetchone() is None:
-                raise KeyError(f"no debate {debate_id!r} in archive {self.path}")  # type: ignore[attr-defined]
+                raise KeyError(f"no debate {debate_id!r} in archive {self.path}")
             con.execute("UPDATE vote_phases SET status = 'closed', closed_at = ? "
                         "WHERE debate_id = ? AND phase <> ? AND status = 'open'", [at, debate_id, phase])
             row = con.execute("SELECT sides FROM vote_phases WHERE debate_id = ? AND phase = ?",
@@ -116,7 +117,7 @@ class AudienceVotes:
     def close_vote(self, debate_id: str, phase: str) -> bool:
         """Close ``phase``: it refuses new votes and keeps its count.  False when it was not open."""
         check_phase(phase)
-        with self._session(write=True) as con:  # type: ignore[attr-defined]
+        with self._session(write=True) as con:
             row = con.execute("SELECT status FROM vote_phases WHERE debate_id = ? AND phase = ?",
                               [debate_id, phase]).fetchone()
             if row is None or row[0] != "open":
@@ -131,7 +132,7 @@ class AudienceVotes:
         the phase is closed or was never opened, or the side is not one it offers."""
         check_phase(phase)
         check_device(device)
-        with self._session(write=True) as con:  # type: ignore[attr-defined]
+        with self._session(write=True) as con:
             row = con.execute("SELECT status, sides FROM vote_phases WHERE debate_id = ? AND phase = ?",
                               [debate_id, phase]).fetchone()
             if row is None:
@@ -152,14 +153,14 @@ class AudienceVotes:
 
     def device_vote(self, debate_id: str, phase: str, device: str) -> str | None:
         """The side ``device`` voted for in ``phase``, or None."""
-        with self._session() as con:  # type: ignore[attr-defined]
+        with self._session() as con:
             row = con.execute("SELECT side FROM audience_votes WHERE debate_id = ? AND phase = ? AND device = ?",
                               [debate_id, phase, device]).fetchone()
         return row[0] if row else None
 
     def vote_state(self, debate_id: str) -> dict[str, PhaseState]:
         """Both phases of the debate's vote (``status`` ``none`` for a phase never opened) with their counts."""
-        with self._session() as con:  # type: ignore[attr-defined]
+        with self._session() as con:
             phases = con.execute("SELECT phase, status, sides, opened_at, closed_at FROM vote_phases "
                                  "WHERE debate_id = ?", [debate_id]).fetchall()
             counts = con.execute("SELECT phase, side, count(*) FROM audience_votes WHERE debate_id = ? "

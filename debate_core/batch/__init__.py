@@ -23,8 +23,16 @@ runs offline or ends in a verdict) comes from its :class:`~debate_core.protocols
 litellm is imported only when a model is actually used.
 """
 
-from debate_core.batch.grid import (Cell, batch_debates, cell_key, config_for, existing_cells, expand, plan_action,
-                                    split_tag)
+from debate_core.batch.grid import (
+                                    Cell,
+                                    batch_debates,
+                                    cell_key,
+                                    config_for,
+                                    existing_cells,
+                                    expand,
+                                    plan_action,
+                                    split_tag,
+)
 from debate_core.batch.progress import BatchResult, CellResult
 from debate_core.batch.router import build_router
 from debate_core.batch.runner import BatchRunner, run_batch

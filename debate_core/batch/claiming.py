@@ -7,7 +7,7 @@ import collections
 import queue
 import threading
 import uuid
-from typing import Any, Optional
+from typing import Any
 
 from debate_core.batch.grid import CELL_SEP, Cell, Existing, plan_action
 from debate_core.batch.progress import CellResult
@@ -33,7 +33,7 @@ class _Committer:
         import queue
 
         self.archive = archive
-        self.queue: "queue.Queue[Optional[Debate]]" = queue.Queue()
+        self.queue: queue.Queue[Debate | None] = queue.Queue()
         self.failures: dict[str, str] = {}
         self._thread = threading.Thread(target=self._loop, name="batch-commit", daemon=True)
         self._thread.start()
@@ -81,7 +81,7 @@ class _Claims:
         self.run_id = uuid.uuid4().hex[:16]
         self.used = False  # a claim was asked for: there is something to release
         self._stop = threading.Event()
-        self._thread: Optional[threading.Thread] = None
+        self._thread: threading.Thread | None = None
 
     def claim(self, cells: list[Cell]) -> list[Any]:
         """Claim ``cells`` in one transaction; one :class:`~debate_core.archive.claims.CellClaim` each, in order."""
@@ -129,9 +129,9 @@ class _ClaimedQueue:
         self.claims = claims
         self.items = iter(todo)
         self.chunk = chunk
-        self.ready: "collections.deque[tuple[Cell, list[Existing], str, Optional[str]]]" = collections.deque()
+        self.ready: collections.deque[tuple[Cell, list[Existing], str, str | None]] = collections.deque()
 
-    def next(self, settle) -> Optional[tuple[Cell, list[Existing], str, Optional[str]]]:
+    def next(self, settle) -> tuple[Cell, list[Existing], str, str | None] | None:
         resume = self.runner.spec.resume
         while not self.ready:
             batch: list[Cell] = []
@@ -145,7 +145,7 @@ class _ClaimedQueue:
                     break
             if not batch:
                 return None
-            for c, got in zip(batch, self.claims.claim(batch)):
+            for c, got in zip(batch, self.claims.claim(batch), strict=False):
                 fresh = [Existing(*d) for d in got.debates]
                 if got.holder:
                     settle(CellResult(c, "busy", fresh[0].debate_id if fresh else None,

@@ -11,13 +11,13 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass
-from typing import Any, Optional, Union
+from typing import Any
 
+from debate_core.batch.spec import BatchSpec, SpecError, TopicItem, digest
 from debate_core.models import DebateConfig
 from debate_core.protocols import registry
 from debate_core.protocols.base import ASK_MASTERS, ASK_PACK, ASK_STANCES, ASK_WORKSPACE, ProtocolSpec
 from debate_core.runs import RESUMABLE
-from debate_core.batch.spec import BatchSpec, SpecError, TopicItem, digest
 
 CELL_SEP = "#"
 
@@ -32,10 +32,10 @@ class Cell:
     masters: tuple[str, ...] = ()
     stances: tuple[str, ...] = ()
     models: tuple[str, ...] = ()
-    judge_model: Optional[str] = None
+    judge_model: str | None = None
     repeat: int = 0
     swap: int = 0
-    rounds: Optional[int] = None
+    rounds: int | None = None
 
     def describe(self) -> str:
         who = " vs ".join(self.masters) if self.masters else " / ".join(self.models)
@@ -50,7 +50,7 @@ class Cell:
 
 
 def cell_key(protocol: str, topic: str, *, masters=(), stances=(), models=(), judge=None, repeat=0, swap=0,
-             rounds=None, pack=None, extra: Optional[dict] = None) -> str:
+             rounds=None, pack=None, extra: dict | None = None) -> str:
     return digest({"p": protocol, "t": topic, "m": list(masters), "s": list(stances), "models": list(models),
                    "j": judge, "rep": repeat, "sw": swap, "r": rounds, "pack": pack, **(extra or {})}, 12)
 
@@ -60,7 +60,7 @@ def _many_models(proto: ProtocolSpec) -> bool:
     return any(r.field == "model" and r.many for r in proto.roles)
 
 
-def _split_pair(item: Union[str, list[str]]) -> list[str]:
+def _split_pair(item: str | list[str]) -> list[str]:
     if isinstance(item, str):
         parts = re.split(r"\s*(?:,|\bvs\b|\|)\s*", item.strip())
         return [p for p in parts if p]
@@ -104,7 +104,7 @@ def _pairs(spec: BatchSpec, item: TopicItem, pack) -> list[tuple[str, str]]:
 
     pairs_spec = item.pairs if item.pairs is not None else spec.pairs
     if pairs_spec in (None, "auto", [], "") or pairs_spec == ["auto"]:
-        requested: list[Optional[list[str]]] = [None]
+        requested: list[list[str] | None] = [None]
     elif pairs_spec == "canonical":
         from debate_core.content.coverage import canonical_pairs
 
@@ -138,11 +138,12 @@ def _master_cells(spec: BatchSpec, proto: ProtocolSpec, items: list[TopicItem]) 
     models = [m if isinstance(m, str) else None for m in (spec.models or [resolve_model(None) or "offline"])]
     if any(m is None for m in models):
         raise SpecError(f"batch spec: models: a {proto.name} debate uses one model per debate; list model strings")
+    model_names = [m for m in models if m is not None]  # all of them: a None was refused above
     cells = []
     for item in items:
         for a, b in _pairs(spec, item, pack):
             orders = [(a, b), (b, a)] if spec.swap else [(a, b)]
-            for model in models:
+            for model in model_names:
                 for rep in range(spec.repeats):
                     for sw, order in enumerate(orders):
                         key = cell_key(proto.name, item.topic, masters=order, models=(model,), repeat=rep, swap=sw,
@@ -226,7 +227,7 @@ def config_for(spec: BatchSpec, cell: Cell) -> DebateConfig:
     return DebateConfig(**fields)
 
 
-def split_tag(tag: Optional[str]) -> tuple[Optional[str], Optional[str]]:
+def split_tag(tag: str | None) -> tuple[str | None, str | None]:
     """``"<batch>#<cell>"`` → (batch, cell); a plain batch id → (batch, None)."""
     if not tag:
         return None, None
@@ -259,7 +260,7 @@ def existing_cells(archive, batch_id: str) -> dict[str, list[Existing]]:
     return out
 
 
-def plan_action(prior: list[Existing], *, resume: bool = True) -> tuple[str, Optional[str]]:
+def plan_action(prior: list[Existing], *, resume: bool = True) -> tuple[str, str | None]:
     """What a run does with a cell archived as ``prior`` (newest first): ``(action, debate id)``.
 
     ``skip`` a completed cell, leave a ``busy`` one (running elsewhere), ``resume`` one whose
@@ -277,7 +278,7 @@ def plan_action(prior: list[Existing], *, resume: bool = True) -> tuple[str, Opt
     return "run", None
 
 
-def batch_debates(archive, batch_id: str) -> "Any":
+def batch_debates(archive, batch_id: str) -> Any:
     """The archived debates of one batch with their cell keys (a DataFrame)."""
     df = archive.query(
         "SELECT id, protocol, topic, status, stop_reason, labels, models, rounds_done AS rounds, batch_id, "

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
 
 from debate_core.batch.grid import Cell
 
@@ -13,7 +16,7 @@ from debate_core.batch.grid import Cell
 class CellResult:
     cell: Cell
     status: str  # completed, failed, stopped, interrupted, error, skipped, busy, cancelled
-    debate_id: Optional[str] = None
+    debate_id: str | None = None
     reason: str = ""
     resumed: bool = False
     seconds: float = 0.0
@@ -31,7 +34,7 @@ class BatchResult:
     protocol: str
     results: list[CellResult] = field(default_factory=list)
     elapsed: float = 0.0
-    archive: Optional[str] = None
+    archive: str | None = None
     audit: Any = None  # an audit.AuditReport when the spec asked for one
 
     def count(self, *statuses: str) -> int:
@@ -91,19 +94,25 @@ class BatchResult:
 class Bar:
     """A rich progress bar with ETA on stderr (or nothing)."""
 
-    def __init__(self, total: int, batch_id: str, enabled: Union[bool, str]):
+    def __init__(self, total: int, batch_id: str, enabled: bool | str):
         self.total = total
         self.enabled = bool(enabled)
         self.stats = {"ok": 0, "failed": 0, "skipped": 0, "elsewhere": 0}
-        self._progress = None
-        self._task = None
+        self._progress: Progress | None = None
+        self._task: TaskID | None = None
         self.batch_id = batch_id
 
-    def __enter__(self) -> "Bar":
+    def __enter__(self) -> Bar:
         if self.enabled:
             from rich.console import Console
-            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
-                                       TimeRemainingColumn)
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
 
             console = Console(stderr=True)
             self._progress = Progress(
@@ -135,7 +144,8 @@ class Bar:
             if r.status in ("failed", "error"):
                 self._progress.console.print(f"[red]✗[/red] {r.cell.describe()} ({r.debate_id or 'no debate'}): "
                                              f"{r.reason[:200]}", markup=True, highlight=False)
-            self._progress.update(self._task, advance=1, stats=self._stats())
+            if self._task is not None:  # (set with the bar)
+                self._progress.update(self._task, advance=1, stats=self._stats())
 
     def note(self, text: str) -> None:
         if self._progress is not None:

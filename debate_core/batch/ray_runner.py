@@ -28,20 +28,20 @@ import threading
 import time
 import uuid
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 from debate_core import runs
+from debate_core.batch.grid import Cell, Existing, config_for, existing_cells, plan_action
+from debate_core.batch.progress import Bar, BatchResult, CellResult
+from debate_core.batch.router import build_router, quiet_litellm_loop_noise
+from debate_core.batch.runner import BatchRunner
+from debate_core.batch.spec import BatchSpec, digest, env_references
 from debate_core.errors import ConfigError
 from debate_core.models import Debate
 from debate_core.protocols import registry
 from debate_core.recorder import Recorder
 from debate_core.scrub import env_secrets, scrub
 from debate_core.settings import SECRET_NAME
-from debate_core.batch.grid import Cell, Existing, config_for, existing_cells, plan_action
-from debate_core.batch.progress import Bar, BatchResult, CellResult
-from debate_core.batch.router import build_router, quiet_litellm_loop_noise
-from debate_core.batch.runner import BatchRunner
-from debate_core.batch.spec import BatchSpec, digest, env_references
 
 RAY_MISSING = "--ray needs Ray: pip install -r requirements-ray.txt"
 # settings a worker reads besides the provider variables (SECRET_NAME: keys, api bases, DEBATE_MODEL)
@@ -71,7 +71,7 @@ def first_line(exc: BaseException) -> str:
     return text if name in ("InputError", "SpecError", "GatewayError", "ConfigError") else f"{name}: {text}"
 
 
-def worker_env(spec: BatchSpec, environ: Optional[dict[str, str]] = None) -> dict[str, str]:
+def worker_env(spec: BatchSpec, environ: dict[str, str] | None = None) -> dict[str, str]:
     """The variables a debate task gets from the driver's environment (names only are chosen here).
 
     Provider keys, API bases and versions and ``DEBATE_MODEL`` / ``DEBATE_API_BASE`` (the
@@ -100,7 +100,7 @@ class _Stamp(Recorder):
 
     def __init__(self, batch_id: str):
         self.batch_id = batch_id
-        self.debate: Optional[Debate] = None
+        self.debate: Debate | None = None
 
     def start(self, debate: Debate) -> None:
         debate.batch_id = self.batch_id
@@ -129,7 +129,7 @@ def _router_for(spec: BatchSpec):
         return _ROUTERS[key]
 
 
-def _stop_requested(flag: Optional[str]) -> bool:
+def _stop_requested(flag: str | None) -> bool:
     if not flag:
         return False
     import ray
@@ -141,8 +141,8 @@ def _stop_requested(flag: Optional[str]) -> bool:
     return True
 
 
-def run_remote_cell(spec: BatchSpec, cell: Cell, action: str, stored: Optional[str], pack_path: Optional[str],
-                    flag: Optional[str]) -> dict[str, Any]:
+def run_remote_cell(spec: BatchSpec, cell: Cell, action: str, stored: str | None, pack_path: str | None,
+                    flag: str | None) -> dict[str, Any]:
     """One cell's debate with no archive (in a Ray worker): ``{status, reason, debate (JSON), seconds}``.
 
     ``action`` is ``run`` (a new debate) or ``resume`` (``stored``: the archived debate as JSON).
@@ -151,7 +151,8 @@ def run_remote_cell(spec: BatchSpec, cell: Cell, action: str, stored: Optional[s
     """
     t0 = time.perf_counter()
     stamp = _Stamp(spec.batch_id or "")
-    debate: Optional[Debate] = None
+    debate: Debate | None = None
+    status: str  # a debate's status, or "error"
     try:
         options: dict[str, Any] = dict(spec.gateway)
         router = _router_for(spec)
@@ -244,7 +245,7 @@ class RayBatchRunner(BatchRunner):
         if self.progress:
             sys.stderr.write(text + "\n")
 
-    def _reopen(self, debate_id: str) -> tuple[str, Optional[str]]:
+    def _reopen(self, debate_id: str) -> tuple[str, str | None]:
         """A stored debate to continue on Ray: claimed by this process (its one writer), as JSON, and its pack."""
         debate = self.archive.get_debate(debate_id)
         self.archive.claim(debate_id)
@@ -289,7 +290,7 @@ class RayBatchRunner(BatchRunner):
         bar = Bar(len(todo), self.batch_id, self.progress)
         by_key: dict[str, CellResult] = {}
         remote: dict[str, Any] = {}  # the task and the spec in Ray's object store, made at the first submission
-        pending: dict[Any, tuple[Cell, str, Optional[str]]] = {}
+        pending: dict[Any, tuple[Cell, str, str | None]] = {}
         queue = self._claiming(todo, ahead=self.concurrency)  # each cell claimed before its task is submitted
 
         def finish(r: CellResult) -> None:
@@ -305,6 +306,7 @@ class RayBatchRunner(BatchRunner):
                 c, _prior, action, old_id = nxt
                 stored = pack_path = None
                 if action == "resume":
+                    assert old_id is not None  # _next_to_run names the debate it resumes
                     try:
                         stored, pack_path = self._reopen(old_id)
                     except Exception as exc:  # noqa: BLE001 - this cell errors, the others run
@@ -348,9 +350,9 @@ class RayBatchRunner(BatchRunner):
             self._settle(result, todo, by_key, t0)
         return self._audit_after(result)
 
-    def _write(self, done: list[tuple[Any, tuple[Cell, str, Optional[str]]]], finish) -> None:
+    def _write(self, done: list[tuple[Any, tuple[Cell, str, str | None]]], finish) -> None:
         """Finished tasks → their debates into the archive in one transaction → their cell results."""
-        outs: list[tuple[CellResult, Optional[Debate]]] = []
+        outs: list[tuple[CellResult, Debate | None]] = []
         for ref, (c, action, old_id) in done:
             resumed = action == "resume"
             try:

@@ -78,7 +78,7 @@ def check_redis(settings: dict[str, Any]) -> None:
     except ImportError:
         raise SpecError("batch spec: router: a shared Redis needs the redis client: "
                         "pip install -r requirements-ray.txt (or pip install redis)") from None
-    opts = dict(socket_connect_timeout=REDIS_PING_TIMEOUT, socket_timeout=REDIS_PING_TIMEOUT)
+    opts: dict[str, Any] = dict(socket_connect_timeout=REDIS_PING_TIMEOUT, socket_timeout=REDIS_PING_TIMEOUT)
     try:
         if settings.get("redis_url"):
             extra = {"db": settings["redis_db"]} if settings.get("redis_db") is not None else {}
@@ -131,8 +131,8 @@ def build_router(spec: BatchSpec):
             if provider_of(name) in ("openai", "hosted_vllm", "") and not os.environ.get("OPENAI_API_KEY"):
                 params["api_key"] = "not-needed"
         model_list.append({"model_name": name, "litellm_params": params})
-    for d in model_list:
-        lp = d["litellm_params"]
+    for entry in model_list:
+        lp = entry["litellm_params"]
         if lp.get("api_base") and provider_of(lp["model"]) in ("openai", "hosted_vllm") and "api_key" not in lp \
                 and not os.environ.get("OPENAI_API_KEY"):
             lp["api_key"] = "not-needed"

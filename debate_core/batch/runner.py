@@ -27,23 +27,24 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from multiprocessing.connection import wait as mp_wait
 from pathlib import Path
-from typing import Any, Callable, Optional, Union
+from typing import Any
 
 from debate_core import runs
 from debate_core.archive.connection import FINISHED, GROUP_INTERVAL
 from debate_core.archive.recorder import ArchiveRecorder, Write
-from debate_core.errors import ArchiveError
-from debate_core.models import Debate
-from debate_core.protocols import registry
-from debate_core.recorder import NULL_RECORDER, Recorder
 from debate_core.batch.claiming import _ClaimedQueue, _Claims, _Committer, _first_line
 from debate_core.batch.grid import Cell, Existing, config_for, existing_cells, expand, plan_action
 from debate_core.batch.progress import Bar, BatchResult, CellResult
 from debate_core.batch.router import build_router, quiet_litellm_loop_noise
 from debate_core.batch.spec import BatchSpec, load_spec
+from debate_core.errors import ArchiveError
+from debate_core.models import Debate
+from debate_core.protocols import registry
+from debate_core.recorder import NULL_RECORDER, Recorder
 
 
 class _Tagged(Recorder):
@@ -52,7 +53,7 @@ class _Tagged(Recorder):
     def __init__(self, inner: Recorder, batch_id: str):
         self.inner = inner
         self.batch_id = batch_id
-        self.debate: Optional[Debate] = None
+        self.debate: Debate | None = None
 
     def start(self, debate: Debate) -> None:
         debate.batch_id = self.batch_id
@@ -87,12 +88,12 @@ def _models_called(cells: list[Cell]) -> set[str]:
 class BatchRunner:
     """Runs one spec's grid into an archive (or nowhere, with ``archive=None``)."""
 
-    def __init__(self, spec: Union[BatchSpec, dict, str, Path], archive=None, *,
-                 concurrency: Optional[int] = None, progress: Union[bool, str] = False,
-                 on_result: Optional[Callable[[CellResult], None]] = None,
-                 stop: Optional[threading.Event] = None, router: Any = None, probe: bool = True,
-                 commit: Optional[str] = None, group_interval: float = GROUP_INTERVAL,
-                 durable: str = GROUP_DURABLE, processes: Optional[int] = None):
+    def __init__(self, spec: BatchSpec | dict | str | Path, archive=None, *,
+                 concurrency: int | None = None, progress: bool | str = False,
+                 on_result: Callable[[CellResult], None] | None = None,
+                 stop: threading.Event | None = None, router: Any = None, probe: bool = True,
+                 commit: str | None = None, group_interval: float = GROUP_INTERVAL,
+                 durable: str = GROUP_DURABLE, processes: int | None = None):
         self.spec = load_spec(spec)
         self.commit = commit or self.spec.commit
         if self.commit not in COMMIT_MODES:
@@ -101,7 +102,7 @@ class BatchRunner:
         self.durable = durable
         self.processes = processes
         self._grouped: Any = None  # archive.GroupedRecorder while a run has group-mode cells
-        self._remote: Optional[_RemoteRecorder] = None  # in a worker process: its writes go to the parent
+        self._remote: _RemoteRecorder | None = None  # in a worker process: its writes go to the parent
         self.archive = archive
         self.concurrency = max(1, int(concurrency or self.spec.concurrency))
         self.progress = progress
@@ -111,8 +112,8 @@ class BatchRunner:
         self._router = router
         self._router_built = router is not None
         self._lock = threading.Lock()
-        self._committer: Optional[_Committer] = None
-        self._claims: Optional[_Claims] = None  # this run's claims on its cells (an archive is written)
+        self._committer: _Committer | None = None
+        self._claims: _Claims | None = None  # this run's claims on its cells (an archive is written)
 
     # ---------------------------------------------------------------- set-up
     @property
@@ -152,7 +153,7 @@ class BatchRunner:
 
             litellm()  # import it once here, not in every worker thread at the same time
 
-    def plan(self) -> "Any":
+    def plan(self) -> Any:
         """The grid as a DataFrame with what a run would do per cell: run, resume or skip."""
         import pandas as pd
 
@@ -168,7 +169,7 @@ class BatchRunner:
         return pd.DataFrame(rows)
 
     # ------------------------------------------------------------- one cell
-    def run_cell(self, cell: Cell, prior: Optional[list[Existing]] = None) -> CellResult:
+    def run_cell(self, cell: Cell, prior: list[Existing] | None = None) -> CellResult:
         t0 = time.perf_counter()
         action, old_id = plan_action(prior or [], resume=self.spec.resume)
         if action == "skip":
@@ -184,9 +185,10 @@ class BatchRunner:
             store, buffered = self._remote, False
         inner = store if store is not None and not buffered else NULL_RECORDER
         tag = _Tagged(inner, self.batch_id)
-        debate: Optional[Debate] = None
+        debate: Debate | None = None
         try:
             if action == "resume":
+                assert old_id is not None  # plan_action names the debate it resumes
                 runner, debate = runs.reopen(store, old_id, gateway_options=self.gateway_options())
             else:
                 runner, debate = runs.start(config_for(self.spec, cell), tag, probe=False,
@@ -306,7 +308,7 @@ class BatchRunner:
         bar.done(r)
         self._emit(r)
 
-    def _next_to_run(self, queue, settle) -> Optional[tuple[Cell, list[Existing], str, Optional[str]]]:
+    def _next_to_run(self, queue, settle) -> tuple[Cell, list[Existing], str, str | None] | None:
         """The next cell of ``queue`` that needs a run, with its action and old id; a cell to skip or
         held by another run is settled on the way (``settle``).  None when the queue is empty.
 
@@ -322,7 +324,7 @@ class BatchRunner:
         return None
 
     # ---------------------------------------------------------------- claims
-    def _claiming(self, todo, ahead: Optional[int] = None) -> Any:
+    def _claiming(self, todo, ahead: int | None = None) -> Any:
         """``todo`` (``(cell, prior)`` pairs) as a queue whose cells are claimed before they run, ``ahead``
         at a time (what the caller keeps queued: by default twice the concurrency), when the batch
         writes an archive; else a plain iterator."""
@@ -367,7 +369,7 @@ class BatchRunner:
                     submit_more()
             except KeyboardInterrupt:
                 self._interrupted(bar)
-                for fut, c in list(pending.items()):
+                for fut, _c in list(pending.items()):
                     if fut.cancel():
                         pending.pop(fut)
                 for fut, c in pending.items():
@@ -392,7 +394,7 @@ class BatchRunner:
             n = min(_cores(), self.concurrency // 8)
         return max(1, min(int(n), self.concurrency))
 
-    def _run_children(self, children: list["_Child"], items: list[tuple[int, Cell, list[Existing]]],
+    def _run_children(self, children: list[_Child], items: list[tuple[int, Cell, list[Existing]]],
                       by_key: dict[str, CellResult], bar: Bar) -> None:
         """Hand the cells to the worker processes as their threads free up; commit their writes
         with this process's writer thread (acknowledging the ones a debate waits for).  A cell's
@@ -401,7 +403,7 @@ class BatchRunner:
         feed = self._claimed_feed(items, lambda r: self._done(r, by_key, bar))
         live = list(children)
         stopping = False
-        ready: "queue.SimpleQueue[CellResult]" = queue.SimpleQueue()
+        ready: queue.SimpleQueue[CellResult] = queue.SimpleQueue()
         owed = 0  # results waiting for their debate's writes to be committed
         for ch in children:
             ch.feed(feed, self.stop)
@@ -425,7 +427,7 @@ class BatchRunner:
                 for conn in mp_wait([ch.conn for ch in live], timeout=0.05 if owed else 0.5):
                     ch = next(x for x in live if x.conn is conn)
                     try:
-                        msg = conn.recv()
+                        msg = ch.conn.recv()  # (ch.conn is conn)
                     except (EOFError, OSError):
                         live.remove(ch)
                         self._lost(ch, by_key, bar)
@@ -472,7 +474,7 @@ class BatchRunner:
                 continue
             yield index[c.key], c, prior
 
-    def _lost(self, ch: "_Child", by_key: dict[str, CellResult], bar: Bar) -> None:
+    def _lost(self, ch: _Child, by_key: dict[str, CellResult], bar: Bar) -> None:
         """A worker process that died: its cells are errors, its debates interrupted (resumable)."""
         ch.proc.join(1)
         why = f"worker process {ch.proc.pid} exited (code {ch.proc.exitcode})"
@@ -543,7 +545,7 @@ class _Child:
         self.conn.close()
 
 
-def _load_pack(name: str, version: str, path: Optional[str]) -> Any:
+def _load_pack(name: str, version: str, path: str | None) -> Any:
     from debate_core.content.packs import get_pack
 
     try:
@@ -555,7 +557,7 @@ def _load_pack(name: str, version: str, path: Optional[str]) -> Any:
 
 def _fork_children(parent: BatchRunner, n: int) -> list[_Child]:
     ctx = mp.get_context("fork")
-    children = []
+    children: list[_Child] = []
     for i in range(n):
         threads = parent.concurrency // n + (1 if i < parent.concurrency % n else 0)
         mine, theirs = ctx.Pipe()
@@ -596,7 +598,7 @@ class _RemoteRecorder(Recorder):
             if slot[1]:
                 raise ArchiveError(slot[1])
 
-    def acked(self, token: int, error: Optional[str]) -> None:
+    def acked(self, token: int, error: str | None) -> None:
         slot = self._waiting.get(token)
         if slot is not None:
             slot[1] = error
@@ -604,9 +606,9 @@ class _RemoteRecorder(Recorder):
 
     def start(self, debate: Debate) -> None:
         write = self.builder._write_start(debate)
-        pack = None
+        pack: tuple[str, str, str | None] | None = None
         if write.pack is not None:  # the parent loads the pack itself rather than receive it
-            write.pack, pack = None, (write.pack.name, write.pack.version, debate.config.pack)
+            pack, write.pack = (write.pack.name, write.pack.version, debate.config.pack), None
         self._submit(write, False, pack=pack)
 
     def speech(self, debate: Debate, speech) -> None:
@@ -681,7 +683,7 @@ def _child_main(conn, spec: BatchSpec, threads: int, archived: bool, durable: st
     remote.send(("exit",))
 
 
-def run_batch(spec: Union[BatchSpec, dict, str, Path], archive=None, **kwargs) -> BatchResult:
+def run_batch(spec: BatchSpec | dict | str | Path, archive=None, **kwargs) -> BatchResult:
     """Run a spec (a BatchSpec, a mapping or a YAML / JSON path) into ``archive`` (an Archive, a path, or None).
 
     Keyword arguments go to :class:`BatchRunner` (``concurrency``, ``progress``, ``on_result``, ``stop``,

@@ -7,12 +7,13 @@ import hashlib
 import json
 import re
 import threading
-from typing import Any, Callable, Optional
+from collections.abc import Callable
+from typing import Any
 
 
-def simulated_model(strengths: Optional[dict[str, float]] = None, *, judges: Optional[dict[str, str]] = None,
+def simulated_model(strengths: dict[str, float] | None = None, *, judges: dict[str, str] | None = None,
                     default_judge: str = "fair", delay: float = 0.0,
-                    faults: Optional[Callable[[dict], Any]] = None, stances: tuple[str, str] = ("正方立场", "反方立场")):
+                    faults: Callable[[dict], Any] | None = None, stances: tuple[str, str] = ("正方立场", "反方立场")):
     """A script for :class:`~debate_core.engines.scripted_server.ScriptedServer` that plays the judged protocols.
 
     For demos, notebooks, tests and benchmarks with no real model: debaters answer
@@ -30,13 +31,15 @@ def simulated_model(strengths: Optional[dict[str, float]] = None, *, judges: Opt
     Model names are the server-side names (``openai/m1`` reaches the server as ``m1``).
     """
     import random
+
     from debate_core.engines.scripted_server import Reply
 
     strengths = dict(strengths or {})
     judges = dict(judges or {})
     seen: dict[str, int] = {}
     lock = threading.Lock()
-    strength_of = (lambda model: float(strengths.get(model, strengths.get(model.split("/")[-1], 1.0))))
+    def strength_of(model: str) -> float:
+        return float(strengths.get(model, strengths.get(model.split("/")[-1], 1.0)))
 
     def pick(mode: str, ranked: list[tuple[str, float]], seed_text: str, first: str, label: str) -> str:
         if mode == "first":
@@ -99,7 +102,8 @@ def simulated_model(strengths: Optional[dict[str, float]] = None, *, judges: Opt
                               ensure_ascii=False)
         if "庭审式辩论中担任" in system:  # trial speaker
             side = "正方" if "担任正方" in system else "反方"
-            return f"{side}陈词：命题{'成立' if side == '正方' else '不成立'}，理由如下。力度={strength_of(model):.4f}。" \
+            return (f"{side}陈词：命题{'成立' if side == '正方' else '不成立'}，理由如下。"
+                    f"力度={strength_of(model):.4f}。") \
                 + "论证展开。" * 10
         m = re.search(r"你是(辩手.)", system)
         if m:  # topic debater: this round's request is the last user message naming a round

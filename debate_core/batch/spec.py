@@ -12,7 +12,7 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Any, Literal, Optional, Union
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
@@ -38,7 +38,7 @@ class TopicItem(BaseModel):
 
     topic: str
     stances: list[str] = Field(default_factory=list)
-    pairs: Optional[list[Union[str, list[str]]]] = None
+    pairs: list[str | list[str]] | None = None
 
 
 class Deployment(BaseModel):
@@ -75,7 +75,7 @@ class RayOptions(BaseModel):
         return v
 
 
-def env_ref(value: Any) -> Optional[str]:
+def env_ref(value: Any) -> str | None:
     """``NAME`` for a value written ``os.environ/NAME``, else None."""
     if isinstance(value, str) and value.startswith(ENV_REF):
         return value[len(ENV_REF):]
@@ -133,7 +133,7 @@ def _check_redis(router: dict[str, Any]) -> None:
         raise ValueError("redis_port: the port goes in redis_url")
 
 
-def env_references(spec: "BatchSpec") -> list[str]:
+def env_references(spec: BatchSpec) -> list[str]:
     """The variable names the spec refers to as ``os.environ/NAME`` (deployments' keys, the router's Redis)."""
     names: list[str] = []
 
@@ -163,27 +163,27 @@ class BatchSpec(BaseModel):
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
-    batch_id: Optional[str] = Field(default=None, alias="name")
+    batch_id: str | None = Field(default=None, alias="name")
     protocol: str = "master"
-    topics: list[Union[str, TopicItem]]
-    pairs: Union[str, list[Union[str, list[str]]], None] = None
-    stances: Union[list[list[str]], dict[str, list[str]], None] = None
-    models: list[Union[str, list[str]]] = Field(default_factory=list)
+    topics: list[str | TopicItem]
+    pairs: str | list[str | list[str]] | None = None
+    stances: list[list[str]] | dict[str, list[str]] | None = None
+    models: list[str | list[str]] = Field(default_factory=list)
     tournament: bool = False
     judge_models: list[str] = Field(default_factory=list)
     repeats: int = Field(default=1, ge=1, le=1000)
     swap: bool = False
     concurrency: int = Field(default=4, ge=1, le=256)
-    rounds: Optional[int] = Field(default=None, ge=1, le=20)
-    pack: Optional[str] = None
-    api_base: Optional[str] = None
+    rounds: int | None = Field(default=None, ge=1, le=20)
+    pack: str | None = None
+    api_base: str | None = None
     temperature: float = 0.7
     timeout: float = Field(default=60.0, gt=0)
     max_retries: int = Field(default=3, ge=0, le=20)
     check_retries: int = Field(default=2, ge=0, le=10)
-    workspace: Optional[str] = None
+    workspace: str | None = None
     max_speech_length: int = 2000
-    lang: Optional[Literal["zh", "en"]] = None  # every debate's language; None: each follows its topic
+    lang: Literal["zh", "en"] | None = None  # every debate's language; None: each follows its topic
     deployments: list[Deployment] = Field(default_factory=list)
     fallbacks: list[dict[str, list[str]]] = Field(default_factory=list)
     router: dict[str, Any] = Field(default_factory=dict)
@@ -196,7 +196,7 @@ class BatchSpec(BaseModel):
 
     @field_validator("batch_id")
     @classmethod
-    def _batch_id(cls, v: Optional[str]) -> Optional[str]:
+    def _batch_id(cls, v: str | None) -> str | None:
         if v is not None and not BATCH_ID_RE.match(v):
             raise ValueError("use letters, digits, '_', '.' or '-' (at most 64), starting with a letter or digit")
         return v
@@ -224,7 +224,7 @@ class BatchSpec(BaseModel):
 
     @field_validator("rounds")
     @classmethod
-    def _rounds(cls, v: Optional[int], info: ValidationInfo) -> Optional[int]:
+    def _rounds(cls, v: int | None, info: ValidationInfo) -> int | None:
         protocol = info.data.get("protocol")
         if v is None or protocol is None:
             return v
@@ -259,7 +259,7 @@ class BatchSpec(BaseModel):
         return any(self.router.get(k) is not None for k in ("redis_url", "redis_host"))
 
     @model_validator(mode="after")
-    def _protocol_keys(self) -> "BatchSpec":
+    def _protocol_keys(self) -> BatchSpec:
         spec = registry.get(self.protocol)
         with_masters = _names(lambda s: s.asks_for(ASK_MASTERS))
         with_stances = _names(lambda s: s.asks_for(ASK_STANCES))
@@ -299,7 +299,7 @@ def _one_line_validation(exc: ValidationError) -> str:
     return "; ".join(parts) + more
 
 
-def parse_spec(data: dict[str, Any], *, base_dir: Optional[Path] = None, default_id: Optional[str] = None) -> BatchSpec:
+def parse_spec(data: dict[str, Any], *, base_dir: Path | None = None, default_id: str | None = None) -> BatchSpec:
     """Validate a spec mapping; relative ``pack`` / ``workspace`` paths resolve against ``base_dir`` then the cwd."""
     if not isinstance(data, dict):
         raise SpecError("a batch spec is a mapping of keys (protocol, topics, models, ...)")
@@ -323,7 +323,7 @@ def parse_spec(data: dict[str, Any], *, base_dir: Optional[Path] = None, default
     return spec
 
 
-def _resolve_path(value: str, base_dir: Optional[Path]) -> Path:
+def _resolve_path(value: str, base_dir: Path | None) -> Path:
     p = Path(value).expanduser()
     if p.is_absolute():
         return p
@@ -332,7 +332,7 @@ def _resolve_path(value: str, base_dir: Optional[Path]) -> Path:
     return p.resolve()
 
 
-def load_spec(source: Union[str, Path, dict[str, Any], BatchSpec]) -> BatchSpec:
+def load_spec(source: str | Path | dict[str, Any] | BatchSpec) -> BatchSpec:
     """A :class:`BatchSpec` from a YAML / JSON file, a mapping or a spec.
 
     A file's batch id defaults to its name without extension (``specs/tournament.yaml``

@@ -14,21 +14,21 @@ shown in Chinese debates and sent back to the model on a retry.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable, Iterable, Optional
 
-from debate_core.models import CrossCritique, Finding, Master, Pack
-from debate_core.plans import SpeechPlan
 from debate_core.checks import engages as _engages
 from debate_core.checks import restatement as _restatement
 from debate_core.checks._lexicon import master_names, name_map, name_regex, side_terms_for
-from debate_core.content.text import cjk_len, ngrams
 from debate_core.checks.citation import CITATION_PATTERNS, check_citation_text, find_citations, norm_id
 from debate_core.checks.dialogue import dialogue_hits
 from debate_core.checks.hygiene import hygiene_problems
 from debate_core.checks.registry import labels_en, labels_zh, rule, rule_names, rules
 from debate_core.checks.verdict import VerdictDetector, verdict_hits
+from debate_core.content.text import cjk_len, ngrams
+from debate_core.models import CrossCritique, Finding, Master, Pack
+from debate_core.plans import SpeechPlan
 
 MIN_CHARS, MAX_CHARS = 300, 500
 RESTATING_ROLES = _restatement.RESTATING_ROLES
@@ -38,7 +38,8 @@ RESTATING_ROLES = _restatement.RESTATING_ROLES
 VERDICT_PATTERNS = [VerdictDetector()]
 
 __all__ = ["CheckContext", "run_checks", "ammo_used", "find_citations", "cjk_len", "MIN_CHARS", "MAX_CHARS",
-           "RESTATING_ROLES", "is_safe_fragment", "VERDICT_PATTERNS", "CITATION_PATTERNS", "RULES", "RULE_LABELS_ZH", "RULE_LABELS_EN",
+           "RESTATING_ROLES", "is_safe_fragment", "VERDICT_PATTERNS", "CITATION_PATTERNS", "RULES", "RULE_LABELS_ZH",
+           "RULE_LABELS_EN",
            "rule", "rules",
            "check_length", "check_citations", "check_ammo", "check_restatement", "check_engages", "check_no_verdict",
            "check_no_dialogue", "check_hygiene", "fabricated_dialogue"]
@@ -57,10 +58,10 @@ class CheckContext:
     opponent_summary: str = ""
     pack_source_ids: set[str] = field(default_factory=set)
     names: list[str] = field(default_factory=list)  # every master name that may appear
-    pack: Optional[Pack] = None  # when given: every master of the pack, with aliases
+    pack: Pack | None = None  # when given: every master of the pack, with aliases
     masters: list[Master] = field(default_factory=list)  # or: the masters of the pack
     protocol: str = "master"  # the protocol the speech belongs to (a rule's scope names protocols)
-    plan: Optional[SpeechPlan] = None  # the speech plan it was written from (offline engine), when known
+    plan: SpeechPlan | None = None  # the speech plan it was written from (offline engine), when known
 
     # ------------------------------------------------------------ derived
     def all_masters(self) -> list[Master]:
@@ -147,7 +148,8 @@ def ammo_used(text: str, ammo: list[CrossCritique], exclude: str = "") -> list[s
 def check_ammo(text: str, ctx: CheckContext) -> Finding:
     opp = ctx.opponent.name
     if not ctx.ammo:
-        return _finding("ammo", True, f"资料包中没有{ctx.speaker.name}针对{opp}的弹药（这一方向有覆盖缺口），本条不适用",
+        return _finding("ammo", True,
+                        f"资料包中没有{ctx.speaker.name}针对{opp}的弹药（这一方向有覆盖缺口），本条不适用",
                         applies=False)
     used = ammo_used(text, ctx.ammo, ctx.opponent_summary)
     if used:
@@ -188,7 +190,7 @@ def check_engages(text: str, ctx: CheckContext) -> Finding:
 # ------------------------------------------------------------------ no_verdict
 
 
-def _others_regex(ctx: CheckContext) -> Optional[re.Pattern]:
+def _others_regex(ctx: CheckContext) -> re.Pattern | None:
     names = tuple(n for n in _names_of(ctx.opponent, ctx) if len(n) >= 2)
     return name_regex(names)
 
@@ -211,7 +213,7 @@ def check_no_verdict(text: str, ctx: CheckContext) -> Finding:
 # ------------------------------------------------------------------ no_dialogue
 
 
-def fabricated_dialogue(text: str, names: Iterable[str], ctx: Optional[CheckContext] = None) -> list[str]:
+def fabricated_dialogue(text: str, names: Iterable[str], ctx: CheckContext | None = None) -> list[str]:
     if ctx is not None:
         keys = ctx.name_keys()
         all_names = ctx.__dict__.get("_all_names")

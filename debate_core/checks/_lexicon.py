@@ -7,8 +7,8 @@ predicate, a reader + a modal + a choice), and these lists say what may fill a s
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import lru_cache
-from typing import Iterable, Optional
 
 from debate_core.checks import lexicons as _lx
 from debate_core.content.aliases import default_aliases
@@ -75,7 +75,7 @@ def name_map(masters: Iterable[Master], extra: Iterable[str] = ()) -> dict[str, 
 
 
 @lru_cache(maxsize=64)
-def name_regex(names: tuple[str, ...]) -> Optional[re.Pattern]:
+def name_regex(names: tuple[str, ...]) -> re.Pattern | None:
     """One pattern matching any of ``names`` (longest first); a name that is a common word only
     with an honorific after it."""
     parts = []
@@ -95,7 +95,12 @@ def side_regex(extra: tuple[str, ...]) -> re.Pattern:
     singles = {"禅", "净", "教", "宗"}
     multi = sorted((w for w in words if w not in singles), key=len, reverse=True)
     # 禅 / 净 / 教 / 宗 alone are sides only as in 禅净, 舍净归禅, 禅与净 — not in 清净, 宗旨, 教导.
-    single = r"禅净|净禅|[禅净教宗](?=不如|不及|胜于|胜过|高于|优于|逊于|强于|远胜|比[禅净教宗])|(?<=不如|不及|胜于|胜过|高于|优于|逊于|强于|远胜)[禅净教宗](?![定师心堂房机悦味意理义育导化训法诲旨])|(?<=比)[禅净](?=[^定师心堂房机悦味意理义])|(?<=[舍归弃从改转选择投])[禅净教宗](?![定师心堂房机悦味意理义育导化训法诲旨])|[禅净教宗](?=[与和及、][禅净教宗])|(?<![清坐参洁干明])[禅净](?=为[正主辅优劣上下次胜负])|(?<=[禅净教宗][与和及、])[禅净教宗]"
+    single = (r"禅净|净禅|[禅净教宗](?=不如|不及|胜于|胜过|高于|优于|逊于|强于|远胜|比[禅净教宗])|(?<=不如|不及|胜于|"
+              r"胜过|高于|优于|逊于|强于|远胜)[禅净教宗](?![定师心堂房机悦味意理义育导化训法诲旨])|"
+              r"(?<=比)[禅净](?=[^定师心堂房机悦味意理义])|"
+              r"(?<=[舍归弃从改转选择投])[禅净教宗](?![定师心堂房机悦味意理义育导化训法诲旨])|"
+              r"[禅净教宗](?=[与和及、][禅净教宗])|(?<![清坐参洁干明])[禅净](?=为[正主辅优劣上下次胜负])|"
+              r"(?<=[禅净教宗][与和及、])[禅净教宗]")
     return re.compile("(?:" + "|".join(re.escape(w) for w in multi) + "|" + single + ")")
 
 

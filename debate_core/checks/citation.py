@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable, Optional
 
-from debate_core.models import CitationMark, Master
 from debate_core.content.text import QUOTES, mask, normalize_quote, sentences
 from debate_core.content.titles import _norm_title, chinese_title, title_matches, title_variants  # noqa: F401 (re-exported)
+from debate_core.models import CitationMark, Master
 
 # Citation-shaped ids: CBETA (T48n2008, X62n1182, J19nB044), Tibetan Tohoku numbers,
 # SuttaCentral uids (mn10, sn56.11, SC:dn22) and namespaced ids (PTS:Vism, BDRC:W22272).
@@ -37,7 +37,8 @@ CITATION_PATTERNS = [
     re.compile(r"(?<![A-Za-z0-9])(?:SC:)?(?:dn|mn|sn|an|kp|dhp|ud|iti|snp|thag|thig)\s?\d+(?:\.\d+)*(?![0-9])"),
     re.compile(r"(?<![A-Za-z0-9])[A-Z][A-Za-z]+:[A-Za-z0-9][A-Za-z0-9_\-.]*[A-Za-z0-9]"),
 ]
-_POINTER_TITLES = {"本经", "此经", "该经", "是经", "本论", "此论", "该论", "同上", "前书", "该书", "此书", "本书", "前引"}
+_POINTER_TITLES = {"本经", "此经", "该经", "是经", "本论", "此论", "该论", "同上", "前书", "该书", "此书", "本书",
+                   "前引"}
 _CHAPTER = re.compile(r"(?:品|章|篇|卷[一二三四五六七八九十\d]*)$")
 _ELLIPSIS = re.compile(r"…+|\.{3,}|⋯+|——")
 
@@ -181,7 +182,7 @@ def _source_texts(master: Master, source_id: str) -> tuple[str, bool]:
     return normalize_quote("\n".join(parts)), original
 
 
-def canon_contains(source_id: str, quote: str) -> Optional[bool]:
+def canon_contains(source_id: str, quote: str) -> bool | None:
     """Whether the user's CBETA checkout ($DEBATE_CBETA, docs/cbeta.md) holds ``quote`` in the text
     ``source_id``; None when no checkout is configured or it lacks that text."""
     from debate_core.content.cbeta import canon_from_env
@@ -213,7 +214,7 @@ def quote_found(quote: str, corpus: str) -> bool:
             if blk.size == 0:
                 continue
             window = corpus[max(0, blk.a - blk.b): blk.a - blk.b + len(p)]
-            same = sum(1 for x, y in zip(window, p) if x == y)
+            same = sum(1 for x, y in zip(window, p, strict=False) if x == y)
             best = max(best, same)
         if best < len(p) - max(1, len(p) // 8):
             return False
@@ -232,8 +233,8 @@ class CitationResult:
 
 
 def check_citation_text(text: str, speaker: Master, known_ids: Iterable[str],
-                        owners: Optional[dict[str, str]] = None,
-                        other_titles: Optional[dict[str, str]] = None) -> CitationResult:
+                        owners: dict[str, str] | None = None,
+                        other_titles: dict[str, str] | None = None) -> CitationResult:
     """``owners``: normalised id → the name of the master whose source it is (for the message);
     ``other_titles``: normalised id → title, for every source of the pack (to say which text a
     mismatched title names)."""
@@ -255,8 +256,10 @@ def check_citation_text(text: str, speaker: Master, known_ids: Iterable[str],
         src = own.get(nid)
         if src is None:
             who = owners.get(nid)
-            problems.append(f"{u.id} 不是 {speaker.name} 所列典籍的编号" + (f"（属于{who}）" if who else "（资料包中没有此编号）"))
-            marks.append(CitationMark(id=u.id, title=u.title, quote=u.quote[:200], status="unverified" if u.quote else "id_only"))
+            problems.append(f"{u.id} 不是 {speaker.name} 所列典籍的编号"
+                            + (f"（属于{who}）" if who else "（资料包中没有此编号）"))
+            marks.append(CitationMark(id=u.id, title=u.title, quote=u.quote[:200],
+                                      status="unverified" if u.quote else "id_only"))
             continue
         if u.title:
             t = _norm_title(u.title)
@@ -264,7 +267,8 @@ def check_citation_text(text: str, speaker: Master, known_ids: Iterable[str],
                 undecided.append(f"{u.id} 在资料包中没有书名，无法核对所写的《{u.title}》")
             elif title_matches(u.title, src.title):
                 pass
-            elif t in _POINTER_TITLES or _CHAPTER.search(t) and not any(title_matches(u.title, x.title) for x in speaker.sources):
+            elif t in _POINTER_TITLES or _CHAPTER.search(t) and not any(title_matches(u.title, x.title)
+                                                                        for x in speaker.sources):
                 undecided.append(f"《{u.title}》无法确定指哪部典籍（{u.id} 是《{_zh(src.title)}》）")
             else:
                 named = next((x for x in speaker.sources if x is not src and title_matches(u.title, x.title)), None)
@@ -295,7 +299,8 @@ def check_citation_text(text: str, speaker: Master, known_ids: Iterable[str],
                     notes.append(f"引文「{short}」无法核对：资料包只有《{_zh(src.title)}》的要点，没有原文")
                 else:
                     notes.append(f"引文「{short}」无法核对：资料包没有《{_zh(src.title)}》（{src.id}）的文本")
-        marks.append(CitationMark(id=u.id, title=u.title or chinese_title(src.title), quote=u.quote[:200], status=status))
+        marks.append(CitationMark(id=u.id, title=u.title or chinese_title(src.title), quote=u.quote[:200],
+                                  status=status))
     problems += _title_only_problems(text, units, speaker, owners, other_titles)
     summary = "；".join(f"{m.id}（{_STATUS_ZH[m.status]}）" for m in marks)
     if problems:
@@ -310,7 +315,7 @@ _FRAME_AFTER = re.compile(r"^(?:中|里|裡)?(?:云|曰|说|說|有云|有言|�
 _TURN = re.compile(r"然而|但是|但|却|卻|可是|不过|然|而")
 
 
-def _framing_title(text: str, u: "Cited") -> str:
+def _framing_title(text: str, u: Cited) -> str:
     """The text a cited passage is framed as the words of (《X》云：「…」【…】), when the bracket names
     a title of its own and X is the nearest title before it in the sentence; "" otherwise."""
     if not u.title or text.rfind("《", 0, u.start) < 0:
@@ -348,7 +353,7 @@ def _title_only_problems(text: str, units: list[Cited], speaker: Master, owners:
             continue
         matches = [oid for oid, ot in other_titles.items() if title_matches(title, ot)]
         exact = [oid for oid in matches if _norm_title(title) in title_variants(other_titles[oid])]
-        named = (exact or matches or [None])[0]
+        named = exact[0] if exact else matches[0] if matches else None
         if named is not None:
             who = owners.get(norm_id(named))
             out.append(f"{m.group(0)}引的《{title}》不在 {speaker.name} 所列的典籍中（是 {named}"

@@ -22,8 +22,8 @@ something else passes the restatement rule and fails this one.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable, Optional
 
 from debate_core.checks import lexicons
 from debate_core.checks.lexicons import canon
@@ -113,7 +113,8 @@ def check(text: str, role: str, summary: str, opp_names: list[str], speaker_name
     missing = [p for p in restated if not (terms(p) & b_terms)]
     n, k = len(restated), len(restated) - len(missing)
     if 2 * k < n and not plan_ok:
-        return Engagement(False, False, f"复述之后的正文没有回应对方的论点「{missing[0][:20]}」（{n} 个论点只回应了 {k} 个）："
+        return Engagement(False, False, f"复述之后的正文没有回应对方的论点「{missing[0][:20]}」（{n} 个论点只回应了 "
+                                        f"{k} 个）："
                                         f"反驳/回应须针对所复述的论点作答，不可转而另谈别题")
     if plan_ok and 2 * k < n:
         return Engagement(True, False, f"正文依发言计划回应了复述的 {n} 个论点")

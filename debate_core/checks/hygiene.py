@@ -16,7 +16,7 @@ source ids, and single Latin letters (A 与 B).
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 from debate_core.checks import lexicons as _lx
 from debate_core.content.text import PAIRS

@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import resources
-from typing import Optional, Union
 
 import yaml
 
@@ -35,8 +34,8 @@ class Entry:
     doc: str = ""
     words: tuple[str, ...] = ()
     regex: str = ""  # verbose source, parts not yet expanded
-    example: Union[str, list] = ""
-    not_: Union[str, list] = ""
+    example: str | list = ""
+    not_: str | list = ""
     flags: tuple[str, ...] = ()
 
     @property
@@ -56,7 +55,7 @@ def _read(name: str) -> dict:
     return yaml.safe_load(text) or {}
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(name: str) -> Lexicon:
     raw = _read(name)
     lex = Lexicon(name=name, doc=raw.get("doc", ""))
@@ -127,7 +126,7 @@ def compact(verbose: str) -> str:
     return "".join(out)
 
 
-@lru_cache(maxsize=None)
+@cache
 def pattern(ref: str, _stack: tuple[str, ...] = ()) -> str:
     """An entry's regex source, compact (not verbose), with its parts expanded (a word list: its
     alternation)."""
@@ -145,7 +144,7 @@ def pattern(ref: str, _stack: tuple[str, ...] = ()) -> str:
     return _PART.sub(sub, compact(e.regex.strip()))
 
 
-@lru_cache(maxsize=None)
+@cache
 def regex(ref: str) -> re.Pattern:
     """An entry compiled."""
     e = entry(ref)
@@ -171,7 +170,7 @@ def synonym_groups() -> tuple[tuple[str, ...], ...]:
 
 
 @lru_cache(maxsize=1)
-def _canon_table() -> tuple[dict[str, str], Optional[re.Pattern]]:
+def _canon_table() -> tuple[dict[str, str], re.Pattern | None]:
     table: dict[str, str] = {}
     for g in synonym_groups():
         head = g[0]

@@ -17,8 +17,8 @@ of findings filters on ``applies`` first.)
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable, Optional
 
 from debate_core.models import Finding
 
@@ -37,7 +37,7 @@ class Rule:
     check: Callable[..., Finding]
     audited: bool = True  # the optional model audit grades this rule too
     label_en: str = ""  # the rule's English name (defaults to its id)
-    roles: Optional[frozenset[str]] = None  # the roles it applies to; None: every role
+    roles: frozenset[str] | None = None  # the roles it applies to; None: every role
     protocols: tuple[str, ...] = ("master",)  # the protocols whose speeches it checks
 
     @property
@@ -72,7 +72,7 @@ def _role_of(ctx) -> tuple[str, str]:
 
 
 def rule(name: str, *, label: str, requires: str, audited: bool = True, label_en: str = "",
-         roles: Optional[Iterable[str]] = None, protocols: Iterable[str] = ("master",)
+         roles: Iterable[str] | None = None, protocols: Iterable[str] = ("master",)
          ) -> Callable[[Callable[..., Finding]], Callable[..., Finding]]:
     """Register the decorated ``(text, ctx) -> Finding`` function as rule ``name`` (in definition order).
 
@@ -102,7 +102,7 @@ def rules() -> list[Rule]:
     return list(_REGISTRY.values())
 
 
-def get(name: str) -> Optional[Rule]:
+def get(name: str) -> Rule | None:
     return _REGISTRY.get(name)
 
 

@@ -15,8 +15,8 @@ faithfully, before the speaker says anything of his own.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from debate_core.checks import lexicons as _lx
 from debate_core.checks.lexicons import canon, same_group
@@ -27,8 +27,8 @@ RESTATING_ROLES = {"反驳", "回应"}
 # Groups of absolutes and dismissals: a word of a group in the restatement needs a word of the same
 # group in the summary.
 _ABSOLUTES = {
-    "totality": ("一切", "所有", "任何", "全部", "统统", "一概", "一律", "全盘", "尽皆", "悉皆", "凡是", "一切皆", "全都",
-                 "诸", "皆", "凡", "均"),
+    "totality": ("一切", "所有", "任何", "全部", "统统", "一概", "一律", "全盘", "尽皆", "悉皆", "凡是", "一切皆",
+                 "全都", "诸", "皆", "凡", "均"),
     "degree": ("完全", "全然", "彻底", "根本", "绝对", "丝毫", "毫无", "半点", "一无", "毫不", "压根"),
     "only": ("纯属", "纯粹", "无非", "只不过", "仅仅", "而已", "罢了"),
     "never": ("从不", "从来不", "从未", "永远", "绝不", "决不", "万万不", "一向不"),
@@ -144,7 +144,8 @@ def check(text: str, role: str, summary: str, opp_names: list[str], speaker_name
         if w in sent_core and not any(x in summ for x in same_group(w)):
             distortions.append(w)
     if distortions:
-        return Restatement(False, False, f"{where}歪曲了{opp_display}：对方摘要中没有「{'、'.join(dict.fromkeys(distortions))}」"
+        return Restatement(False, False, f"{where}歪曲了{opp_display}：对方摘要中没有「"
+                                         f"{'、'.join(dict.fromkeys(distortions))}」"
                                          f"这样的说法")
     if extra:
         return Restatement(False, False, f"{where}加入了对方摘要没有的主张：「{extra[0][:30]}」")

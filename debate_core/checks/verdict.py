@@ -29,9 +29,9 @@ A *side* is a school, a practice the pairings oppose, a master of the pack, or a
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable, Optional
 
 from debate_core.checks import lexicons as _lx
 from debate_core.checks._lexicon import READERS, recommend_side_regex, side_regex
@@ -55,16 +55,20 @@ _DEGREE_ADJ = re.compile(_DEGREE + "(?P<adj>" + "|".join(sorted(_ADJ_MULTI, key=
 _BI = re.compile(r"(?:比起|相比于|相较于|较之)(?P<y0>[^。；：]{1,14}?)[，,]?(?:来得|要|更|还|远|都|更为|更加)?(?P<adj0>"
                  + "|".join(sorted(_ADJ_MULTI, key=len, reverse=True)) + ")"
                  + r"|比(?P<y>[^，。；：、]{1,12}?)(?:来得|要|更|还|远|都)?(?:(?P<adj>"
-                 + "|".join(sorted(_ADJ_MULTI, key=len, reverse=True)) + r")|[高低深浅优劣好差胜强弱](?=了|得|出|一|些|许多|不少|很多|多))")
+                 + "|".join(sorted(_ADJ_MULTI, key=len, reverse=True)) + r")|[高低深浅优劣好差胜强弱](?=了|得|出|一|些|"
+                                                                         r"许多|不少|很多|多))")
 # 比 Y + any quality + 得多 / 更 + a capability: 比马哈希的标记法自然得多, 比念佛的人更容易开悟
-_BI_MORE = re.compile(r"比(?!较|如|方|喻|丘|例|量|拟|照|起来)(?P<y>[^，。；：、]{1,12}?)(?:[\u4e00-\u9fff]{1,4}?(?:得多|多了|许多)"
+_BI_MORE = re.compile(r"比(?!较|如|方|喻|丘|例|量|拟|照|起来)(?P<y>[^，。；：、]{1,12}?)(?:[\u4e00-\u9fff]{1,4}?(?:得多"
+                      r"|多了|许多)"
                       r"|(?:更|还要|更加|更为|要更)(?:容易|能|快|早|稳|易|有效|适合|直接|简单|踏实|可靠|彻底|究竟|深|高|透|契|合|得力|管用|远|准|清|全|细|周到|到位|切实))")
 _BI_ABLE = re.compile(r"(?:比起|相比于|相较于|较之|与[^，。；]{1,10}?相比)[^，。；]{0,14}?[，,]?[^，。；]{0,6}?"
                       r"(?:更|更加|更为|要更|还要|远|远远)(?:能够|能|足以|可以)")
 _MUCH = re.compile(r"(?P<adj>" + "|".join(sorted(_ADJ_MULTI, key=len, reverse=True))
                    + r")(?:得多|得太多|许多|不少|一截|一大截|百倍|千倍|万倍)")
-_NEAR = re.compile(_DEGREE + r"(?:接近|契合|符合|贴近|合乎|得|近)[^，。；]{0,6}?(?:佛意|本怀|真理|实相|佛说|圣教|经意|真意|佛心)"
-                   + "|" + _DEGREE + r"(?:能)?(?:契合|适合|适宜|契|应|对应|切合)[^，。；]{0,4}?(?:末法|根机|时机|时代|当今|今人|众生|凡夫)")
+_NEAR = re.compile(_DEGREE + r"(?:接近|契合|符合|贴近|合乎|得|近)[^，。；]{0,6}?(?:佛意|本怀|真理|实相|佛说|圣教|经意|"
+                             r"真意|佛心)"
+                   + "|" + _DEGREE + r"(?:能)?(?:契合|适合|适宜|契|应|对应|切合)[^，。；]{0,4}?(?:末法|根机|时机|时代|"
+                                     r"当今|今人|众生|凡夫)")
 _DISMISS = _lx.regex("verdict.dismiss")
 _JUDGE_NOUN = _lx.pattern("verdict.judge_noun")
 _RIGHT = _lx.regex("verdict.right")
@@ -121,7 +125,8 @@ class VerdictHit:
 
 @lru_cache(maxsize=32)
 def _report_frame(others: str) -> re.Pattern:
-    subj = r"(?:对方|彼宗|贵宗|有人|或人|世人|论者|批评者|外人|有论者|一般人|人们|彼等|他们|彼|他|经中|经上|经里|经文|论中|古德|古人"
+    subj = (r"(?:对方|彼宗|贵宗|有人|或人|世人|论者|批评者|外人|有论者|一般人|人们|彼等|他们|彼|他|经中|经上|经里|经文|"
+            r"论中|古德|古人")
     if others:
         subj += "|" + others
     subj += ")"
@@ -130,7 +135,7 @@ def _report_frame(others: str) -> re.Pattern:
                       + r"(?:的|之)?(?:见|看法|见解|说法|主张|之见|所见|意思|观点|看来|理解|立场|逻辑)")
 
 
-def _reported_ranges(sent: str, others: Optional[re.Pattern]) -> list[tuple[int, int]]:
+def _reported_ranges(sent: str, others: re.Pattern | None) -> list[tuple[int, int]]:
     """Ranges of a (masked) sentence that report what someone else holds."""
     out: list[tuple[int, int]] = []
     frames: list[tuple[int, int, bool]] = []  # (start, end of frame, clause-only)
@@ -178,7 +183,7 @@ def _is_question(clause_text: str, after: str) -> bool:
     return bool(re.match(r"[^。！!]*?[？?]", after)) and bool(_QUESTION_WORDS.search(clause_text + after[:12]))
 
 
-def verdict_hits(text: str, *, extra_sides: Iterable[str] = (), others: Optional[re.Pattern] = None,
+def verdict_hits(text: str, *, extra_sides: Iterable[str] = (), others: re.Pattern | None = None,
                  limit: int = 0, strict: bool = False) -> list[VerdictHit]:
     """Every verdict in ``text`` (the speaker's own words only).  ``strict`` reads a fragment that
     will be reused out of its context: a question or a report does not excuse a verdict in it."""
@@ -190,23 +195,24 @@ def verdict_hits(text: str, *, extra_sides: Iterable[str] = (), others: Optional
     for s, e in sentences(text):
         sent = masked[s:e]
         reported = [] if strict else _reported_ranges(sent, others)
-        sent_has_side = bool(side.search(sent))
         cl = [(a - s, b - s) for a, b in clauses(text, s, e, masked_all)]
 
-        def clause_of(pos: int) -> tuple[int, int]:
+        def clause_of(pos: int, cl: list[tuple[int, int]] = cl) -> tuple[int, int]:
             for a, b in cl:
                 if a <= pos < b:
                     return a, b
             return pos, pos + 1
 
-        def next_clause_end(b: int) -> int:
+        def next_clause_end(b: int, cl: list[tuple[int, int]] = cl) -> int:
             for a2, b2 in cl:
                 if a2 >= b:
                     return b2
             return b
 
-        def accept(kind: str, m: re.Match, *, needs_side: bool, side_window: Optional[tuple[int, int]] = None,
-                   check_question: bool = True, side_pat: Optional[re.Pattern] = None) -> None:
+        def accept(kind: str, m: re.Match, *, needs_side: bool, side_window: tuple[int, int] | None = None,
+                   check_question: bool = True, side_pat: re.Pattern | None = None,
+                   s: int = s, e: int = e, sent: str = sent, cl: list[tuple[int, int]] = cl,
+                   reported: list[tuple[int, int]] = reported) -> None:
             pos = m.start()
             if _in(reported, pos):
                 return

@@ -10,10 +10,19 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from debate_core.cli.main import EXIT_FAIL, EXIT_OK, EXIT_USAGE, _add_pack, _print_json, _progress, add_archive_option, emit_debate
-from debate_core.io.importers import import_paths
-from debate_core.io.exporters import export_debate
 from debate_core import runs
+from debate_core.cli.main import (
+    EXIT_FAIL,
+    EXIT_OK,
+    EXIT_USAGE,
+    _add_pack,
+    _print_json,
+    _progress,
+    add_archive_option,
+    emit_debate,
+)
+from debate_core.io.exporters import export_debate
+from debate_core.io.importers import import_paths
 from debate_core.protocols import registry
 
 
@@ -177,7 +186,8 @@ def run_export(args) -> int:
 
 
 def _topic_wrap_up(archive, debate_id: str, folder) -> None:
-    """After a debate's folder is written: its protocol's wrap-up (the topic seed's), naming the folder and the archive."""
+    """After a debate's folder is written: its protocol's wrap-up (the topic seed's), naming the folder and the
+    archive."""
     debate = archive.get_debate(debate_id)
     wrap_up = registry.get(debate.protocol).wrap_up
     if wrap_up is not None:
@@ -322,7 +332,7 @@ def run_coverage(args) -> int:
     path = Path(args.archive).expanduser() if args.archive else default_archive_path()
     if args.debate or path.is_file():
         archive = _open(args, create=False)
-    if args.debate:
+    if args.debate and archive is not None:  # (a debate's coverage always opens the archive)
         matrix, gaps = archive.coverage_snapshot(debate_id=args.debate)
     else:
         from debate_core.content.packs import get_pack

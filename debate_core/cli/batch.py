@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import Optional
 
 from debate_core.cli.main import count_int, positive_int
 
@@ -39,7 +38,8 @@ def _frame_md(df, max_rows: int = 200) -> str:
         cells = []
         for v in row:
             if isinstance(v, float):
-                cells.append("" if v != v else f"{v:.3g}" if abs(v) < 100 else f"{v:.1f}" if abs(v) < 1e4 else f"{v:.0f}")
+                cells.append("" if v != v else f"{v:.3g}" if abs(v) < 100 else f"{v:.1f}" if abs(v) < 1e4
+                             else f"{v:.0f}")
             else:
                 cells.append(str(v).replace("|", "\\|").replace("\n", " "))
         lines.append("| " + " | ".join(cells) + " |")
@@ -69,6 +69,7 @@ def run_batch_cmd(args) -> int:
     from debate_core.batch import BatchRunner, load_spec
 
     spec = load_spec(args.spec)
+    runner: BatchRunner
     if getattr(args, "ray", None):
         from debate_core.batch.ray_runner import RayBatchRunner, import_ray
 
@@ -122,8 +123,8 @@ def add_audit(sub) -> None:
 
 
 def run_audit_cmd(args) -> int:
-    from debate_core.errors import InputError
     from debate_core.analysis.audit import audit_archive
+    from debate_core.errors import InputError
 
     if not args.batch and not args.debate:
         raise InputError("name what to audit: --batch ID or --debate ID")
@@ -246,4 +247,4 @@ COMMANDS = {
     "analytics": (add_analytics, run_analytics_cmd),
 }
 
-__all__: Optional[list] = ["COMMANDS"]
+__all__ = ["COMMANDS"]

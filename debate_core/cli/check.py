@@ -8,7 +8,6 @@ with one ``error: …`` line on stderr.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -80,8 +79,8 @@ def _mark(f) -> str:
 
 
 def run_check(args) -> int:
-    from debate_core.content.packs import get_pack
     from debate_core.checks import cjk_len
+    from debate_core.content.packs import get_pack
 
     try:
         if args.role not in ROLES:
@@ -115,7 +114,8 @@ def run_check(args) -> int:
         for f in findings:
             print(f"{_mark(f)} {f.rule}：{f.message}")
             for m in f.marks:
-                status = {"verified": "引文已核对", "id_only": "仅编号", "unverified": "引文未核对", "unchecked": "引文无原文可核"}[m.status]
+                status = {"verified": "引文已核对", "id_only": "仅编号", "unverified": "引文未核对",
+                          "unchecked": "引文无原文可核"}[m.status]
                 title = f"《{m.title}》" if m.title else ""
                 print(f"    · {m.id} {title} {status}" + (f"：「{m.quote[:30]}」" if m.quote else ""))
     return EXIT_OK if passed else EXIT_FAIL

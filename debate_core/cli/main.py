@@ -13,10 +13,14 @@ import json
 import os
 import stat
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, NoReturn, Optional
+from typing import TYPE_CHECKING, NoReturn
 
 from debate_core.protocols import registry
+
+if TYPE_CHECKING:
+    from debate_core.models import DebateConfig
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -31,7 +35,7 @@ def _print_json(data) -> None:
 class OneLineParser(argparse.ArgumentParser):
     """Bad arguments are one ``error: …`` line naming the command and what is wrong, exit 2."""
 
-    def error(self, message: str) -> "NoReturn":  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         command = self.prog.removeprefix("python -m debate_core").strip()
         sys.stderr.write(f"error: {command + ': ' if command else ''}{message} (see --help)\n")
         sys.exit(EXIT_USAGE)
@@ -98,7 +102,7 @@ def _add_create_dir(parser: argparse.ArgumentParser) -> None:
         parser.add_argument("--create-archive-dir", action="store_true", help=CREATE_DIR_HELP)
 
 
-def _archive_named(args) -> Optional[str]:
+def _archive_named(args) -> str | None:
     """The archive a command was pointed at (``--archive``, else $DEBATE_ARCHIVE), when it takes one."""
     if not hasattr(args, "archive"):
         return None
@@ -148,7 +152,8 @@ def add_debate(sub) -> None:
     p.add_argument("--models", help="topic/trial: one model per debater, comma-separated")
     p.add_argument("--judge-model")
     p.add_argument("--check-model", help="master debate: a model that also audits every speech against the rules "
-                                         "(a second, model-graded layer beside the deterministic checks; off by default)")
+                                         "(a second, model-graded layer beside the deterministic checks; off by "
+                                         "default)")
     p.add_argument("--stances", help='topic debate: stances separated by "|" (skips the split)')
     p.add_argument("--workspace", help="trial: folder the debaters may read")
     p.add_argument("--api-base", help="OpenAI-compatible server URL (vLLM, Ollama, a litellm proxy)")
@@ -162,7 +167,7 @@ def add_debate(sub) -> None:
     _add_format(p)
 
 
-def config_from_args(args) -> "DebateConfig":
+def config_from_args(args) -> DebateConfig:
     from debate_core.models import DebateConfig
 
     masters = [m.strip() for m in args.masters.split(",")] if getattr(args, "masters", None) else []
@@ -187,7 +192,7 @@ def open_recorder(args):
     return open_archive(path)
 
 
-def _progress(args, lang: Optional[str] = None) -> Optional[Callable]:
+def _progress(args, lang: str | None = None) -> Callable | None:
     """Progress lines on stderr, in the debate's language (``lang``, else read from each speech)."""
     if getattr(args, "quiet", False):
         return None
@@ -266,8 +271,8 @@ def add_pair(sub) -> None:
 
 def run_pair(args) -> int:
     from debate_core.content.packs import get_pack
-    from debate_core.settings import validate_topic
     from debate_core.content.pairing import PairError, choose_pair
+    from debate_core.settings import validate_topic
 
     topic = validate_topic(args.topic)
     pack = get_pack(args.pack)
@@ -373,7 +378,8 @@ def _load_extra_commands() -> None:
     """Commands defined next to what they drive (archive, batch) register here."""
     import importlib
 
-    for mod in ("debate_core.cli.archive", "debate_core.cli.batch", "debate_core.cli.check", "debate_core.cli.research"):
+    for mod in ("debate_core.cli.archive", "debate_core.cli.batch", "debate_core.cli.check",
+                "debate_core.cli.research"):
         try:
             m = importlib.import_module(mod)
         except ModuleNotFoundError as exc:
@@ -432,10 +438,10 @@ def _is_duckdb_error(exc: BaseException) -> bool:
                for k in type(exc).__mro__)
 
 
-def main(argv: Optional[list[str]] = None) -> int:
-    from debate_core.errors import InputError
-    from debate_core.engines.gateway import ConfigError, GatewayError
+def main(argv: list[str] | None = None) -> int:
     from debate_core.content.packs import PackError
+    from debate_core.engines.gateway import ConfigError, GatewayError
+    from debate_core.errors import InputError
 
     parser = build_parser()
     args = parser.parse_args(argv)

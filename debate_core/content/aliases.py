@@ -18,7 +18,6 @@ import json
 import re
 from functools import lru_cache
 from importlib import resources
-from typing import Optional
 
 from debate_core.models import Master, Pack
 
@@ -75,7 +74,7 @@ def name_index(pack: Pack) -> dict[str, set[str]]:
     return out
 
 
-def resolve_name(pack: Pack, name: str) -> Optional[str]:
+def resolve_name(pack: Pack, name: str) -> str | None:
     """The slug ``name`` denotes in ``pack``, or None (unknown, or shared by two masters)."""
     name = (name or "").strip()
     if not name:
@@ -102,7 +101,7 @@ def ambiguous(pack: Pack, name: str) -> list[str]:
     return []
 
 
-def topic_names(master: Master, pack: Optional[Pack] = None) -> list[str]:
+def topic_names(master: Master, pack: Pack | None = None) -> list[str]:
     """The names of ``master`` to look for inside a topic, longest first."""
     skip = not_in_topics()
     shared: set[str] = set()

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import yaml
 from pydantic import ValidationError
@@ -30,7 +30,7 @@ from pydantic import ValidationError
 from debate_core.content.packs import DEFAULT_PACK, PROTOCOL_DIR, pair_key
 from debate_core.content.themes import match_themes
 from debate_core.models import Master, Pack
-from debate_core.plans import ArgumentBank, Case, Objection, PairBank, Position, Reason, Reply, Theme
+from debate_core.plans import ArgumentBank, Case, CaseAnswer, Objection, PairBank, Position, Reason, Reply, Theme
 
 __all__ = ["ARGUMENT_FILES", "bank_of", "derive_bank", "load_bank", "load_themes", "has_layer"]
 
@@ -66,7 +66,7 @@ def _rel(path: Path, root: Path) -> str:
         return str(path)
 
 
-def load_themes(root: Optional[Path] = None, problems: Optional[list[str]] = None) -> list[Theme]:
+def load_themes(root: Path | None = None, problems: list[str] | None = None) -> list[Theme]:
     """The pack's themes.yaml, else the project's default list."""
     problems = problems if problems is not None else []
     for base in ([root] if root else []) + [DEFAULT_PACK]:
@@ -155,7 +155,7 @@ def _pairs(root: Path, pack: Pack, bank: ArgumentBank, problems: list[str]) -> d
             problems.append(f"{rel}: pair {pb.pair!r} does not name two masters of this pack")
             continue
         a, b = pb.pair
-        kept = []
+        kept: list[Objection] = []
         for i, o in enumerate(pb.objections):
             where = f"{rel}: objections[{i}]"
             other = b if o.by == a else a if o.by == b else None
@@ -173,8 +173,8 @@ def _pairs(root: Path, pack: Pack, bank: ArgumentBank, problems: list[str]) -> d
         ids = {o.id: o for o in kept}
         replies = []
         for i, r in enumerate(pb.replies):
-            o = ids.get(r.to)
-            if o is None or r.by != o.target_master:
+            to = ids.get(r.to)
+            if to is None or r.by != to.target_master:
                 problems.append(f"{rel}: replies[{i}]: {r.to!r} is no objection aimed at {r.by!r}; dropped")
             elif r.source and r.source not in pack.masters[r.by].source_ids:
                 problems.append(f"{rel}: replies[{i}]: source {r.source!r} is not one of {r.by}'s sources; dropped")
@@ -272,7 +272,7 @@ def _cases(root: Path, pack: Pack, bank: ArgumentBank, problems: list[str]) -> l
             if any(k.id == c.id for k in out):
                 problems.append(f"{where}: id {c.id!r} used twice; dropped")
                 continue
-            kept = []
+            kept_answers: list[CaseAnswer] = []
             for j, a in enumerate(c.answers):
                 m = pack.masters.get(a.by)
                 if m is None:
@@ -282,18 +282,20 @@ def _cases(root: Path, pack: Pack, bank: ArgumentBank, problems: list[str]) -> l
                 elif any(s and s not in m.source_ids for s in (a.source, a.then_source)):
                     bad = next(s for s in (a.source, a.then_source) if s and s not in m.source_ids)
                     problems.append(f"{where}.answers[{j}]: source {bad!r} is not one of {a.by}'s sources; dropped")
-                elif any(k.by == a.by for k in kept):
+                elif any(k.by == a.by for k in kept_answers):
                     problems.append(f"{where}.answers[{j}]: a second answer by {a.by}; dropped")
                 else:
-                    kept.append(a)
-            c.answers = kept
+                    kept_answers.append(a)
+            c.answers = kept_answers
             objs = []
             for j, o in enumerate(c.objections):
                 m = pack.masters.get(o.by)
                 if m is None or c.answer(o.by) is None or c.answer(o.at) is None or o.by == o.at:
-                    problems.append(f"{where}.objections[{j}]: {o.by!r} at {o.at!r} is not one answer at another; dropped")
+                    problems.append(f"{where}.objections[{j}]: {o.by!r} at {o.at!r} is not one answer at another; "
+                                    f"dropped")
                 elif o.source and o.source not in m.source_ids:
-                    problems.append(f"{where}.objections[{j}]: source {o.source!r} is not one of {o.by}'s sources; dropped")
+                    problems.append(f"{where}.objections[{j}]: source {o.source!r} is not one of {o.by}'s sources; "
+                                    f"dropped")
                 else:
                     at = pack.masters.get(o.at)
                     if o.reply is not None and o.reply.source and (at is None or o.reply.source not in at.source_ids):
@@ -312,7 +314,7 @@ BANK_CACHE_VERSION = "4"
 CACHE_DIR_ENV = "DEBATE_CACHE_DIR"
 
 
-def _cache_path(root: Path) -> Optional[Path]:
+def _cache_path(root: Path) -> Path | None:
     import hashlib
     import os
 
@@ -413,7 +415,7 @@ def _derived_positions(m: Master, themes: list[Theme]) -> list[Position]:
     return out
 
 
-def derive_bank(pack: Pack, themes: Optional[list[Theme]] = None) -> ArgumentBank:
+def derive_bank(pack: Pack, themes: list[Theme] | None = None) -> ArgumentBank:
     """A layer built from a pack that has none: teachings onto themes, cross_critique into objections."""
     themes = themes if themes is not None else load_themes(Path(pack.path))
     bank = ArgumentBank(themes=themes, derived=True)

@@ -14,12 +14,12 @@ snapshot it stores with each debate (:meth:`Archive.coverage_snapshot`), through
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import pandas as pd
 
-from debate_core.models import Pack
 from debate_core.content.packs import pair_key
+from debate_core.models import Pack
 
 
 def pack_edges(pack: Pack) -> tuple[list[str], list[tuple[str, str]]]:
@@ -75,7 +75,7 @@ def gaps_from_edges(slugs: Sequence[str], edges: Iterable[tuple[str, str]]) -> d
     unknown = sorted({f"{a}->{b}" for a, b in edges if b not in known or a not in known})
 
     both, seen = [], set()
-    for (a, b), n in sorted(directed.items()):
+    for (a, b), _n in sorted(directed.items()):
         key = pair_key(a, b)
         if (b, a) in directed and key not in seen:
             seen.add(key)

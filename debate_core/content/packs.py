@@ -19,14 +19,14 @@ import json
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 from pydantic import ValidationError
 
 from debate_core.content.aliases import apply_default_aliases
+from debate_core.content.teachings import read_master
 from debate_core.errors import PackError
 from debate_core.models import DebateProtocol, Excerpt, Master, Pack, PackReport, Problem
-from debate_core.content.teachings import read_master
 
 # The project's own pack: data/packs/default in a checkout; in an installed wheel, the copy it carries
 # (debate_core/resources/packs/default, which in the checkout is a link to data/packs/default).
@@ -57,7 +57,7 @@ def _short(value: Any, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _read_json(path: Path, root: Path, problems: list[Problem]) -> Optional[dict]:
+def _read_json(path: Path, root: Path, problems: list[Problem]) -> dict | None:
     rel = _rel(path, root)
     try:
         size = path.stat().st_size
@@ -154,7 +154,7 @@ def parse_excerpts(path: Path, source_ids: list[str], root: Path, problems: list
     return out
 
 
-def _load_master(folder: Path, root: Path, problems: list[Problem]) -> Optional[Master]:
+def _load_master(folder: Path, root: Path, problems: list[Problem]) -> Master | None:
     meta_path = folder / "meta.json"
     rel = _rel(meta_path, root)
     data = _read_json(meta_path, root, problems)
@@ -207,7 +207,8 @@ def _load_protocol(root: Path, problems: list[Problem]) -> tuple[DebateProtocol,
     rel = _rel(path, root)
     raw = data.get("debate_protocol")
     if not isinstance(raw, dict):
-        problems.append(Problem(file=rel, field="debate_protocol", value=_short(raw), message="missing or not an object"))
+        problems.append(Problem(file=rel, field="debate_protocol", value=_short(raw),
+                                message="missing or not an object"))
         return DebateProtocol(), str(data.get("version", ""))
     try:
         proto = DebateProtocol.model_validate(raw)
@@ -221,21 +222,24 @@ def _check_protocol(proto: DebateProtocol, masters: dict[str, Master], root: Pat
     rel = f"{PROTOCOL_DIR}/meta.json"
     if not (proto.min_rounds <= proto.default_rounds <= proto.max_rounds) or proto.min_rounds < 1:
         problems.append(Problem(file=rel, field="debate_protocol.default_rounds", value=str(proto.default_rounds),
-                                message=f"must lie in [min_rounds, max_rounds] = [{proto.min_rounds}, {proto.max_rounds}]"))
+                                message=f"must lie in [min_rounds, max_rounds] = [{proto.min_rounds}, "
+                                        f"{proto.max_rounds}]"))
     for key, ov in proto.per_pair_overrides.items():
         field = f"debate_protocol.per_pair_overrides.{key}"
         parts = _split_known(key, masters)
         if parts is None:
-            problems.append(Problem(file=rel, field=field, value=key, message="key does not name two known master slugs"))
+            problems.append(Problem(file=rel, field=field, value=key,
+                                    message="key does not name two known master slugs"))
         elif pair_key(*parts) != key:
             problems.append(Problem(file=rel, field=field, value=key,
                                     message=f"slugs must be sorted before joining (expected {pair_key(*parts)!r})"))
         if not proto.min_rounds <= ov.default_rounds <= proto.max_rounds:
             problems.append(Problem(file=rel, field=field + ".default_rounds", value=str(ov.default_rounds),
-                                    message=f"rounds outside [min_rounds, max_rounds] = [{proto.min_rounds}, {proto.max_rounds}]"))
+                                    message=f"rounds outside [min_rounds, max_rounds] = [{proto.min_rounds}, "
+                                            f"{proto.max_rounds}]"))
 
 
-def _split_known(key: str, masters: dict[str, Master]) -> Optional[tuple[str, str]]:
+def _split_known(key: str, masters: dict[str, Master]) -> tuple[str, str] | None:
     """Split ``a-vs-b`` where a and b are known slugs (slugs may contain -vs-? no, but may contain -)."""
     for slug in masters:
         if key.startswith(slug + "-vs-"):
@@ -281,7 +285,7 @@ def coverage_counts(masters: dict[str, Master]) -> tuple[list[str], list[str], i
     return both, one_way, total
 
 
-def load_pack(path: Optional[str | Path] = None) -> Pack:
+def load_pack(path: str | Path | None = None) -> Pack:
     """Load a pack folder (default: the project's own pack). Never raises on bad
     content; raises :class:`PackError` only when the folder itself is unusable."""
     root = Path(path).expanduser() if path else DEFAULT_PACK
@@ -291,7 +295,8 @@ def load_pack(path: Optional[str | Path] = None) -> Pack:
         raise PackError(f"pack path is not a folder: {root}")
     problems: list[Problem] = []
     masters: dict[str, Master] = {}
-    folders = sorted(p for p in root.iterdir() if p.is_dir() and p.name.startswith("master-") and p.name != PROTOCOL_DIR)
+    folders = sorted(p for p in root.iterdir()
+                     if p.is_dir() and p.name.startswith("master-") and p.name != PROTOCOL_DIR)
     for folder in folders:
         if not (folder / "meta.json").is_file():
             continue  # meta-skills without a persona (master-help, master-curriculum)
@@ -323,10 +328,11 @@ def load_pack(path: Optional[str | Path] = None) -> Pack:
         pairs_both_ways=len(both), one_way=len(one_way), errors=errors,
         warnings=len(problems) - errors, problems=problems, pairs=both, one_way_entries=one_way,
     )
-    return apply_default_aliases(Pack(name=name, version=version, path=str(root), masters=masters, protocol=proto, report=report))
+    return apply_default_aliases(Pack(name=name, version=version, path=str(root), masters=masters, protocol=proto,
+                                      report=report))
 
 
-def closest(name: str, options: list[str]) -> Optional[str]:
+def closest(name: str, options: list[str]) -> str | None:
     import difflib
 
     hit = difflib.get_close_matches(name, options, n=1, cutoff=0.4)
@@ -358,7 +364,7 @@ def _cached_pack(path: str, stamp: float) -> Pack:
     return load_pack(path or None)
 
 
-def get_pack(path: Optional[str | Path] = None) -> Pack:
+def get_pack(path: str | Path | None = None) -> Pack:
     """:func:`load_pack`, cached until any meta.json in the pack changes."""
     root = Path(path).expanduser() if path else DEFAULT_PACK
     if not root.is_dir():

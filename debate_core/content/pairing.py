@@ -10,8 +10,9 @@
    seed's row order; so rows sharing a master (huineng has four) are told apart by
    the other side.
 3. ``coverage``: a case of the argument layer the topic is (a concrete question under a theme) that
-   two masters both answer, with objections both ways on its theme; else the topic's best-matching argument-layer theme (``content.themes``) on which a
-   pair of the bank both hold a position and have objections aimed at each other's claims; pairs
+   two masters both answer, with objections both ways on its theme; else the topic's best-matching
+   argument-layer theme (``content.themes``) on which a pair of the bank both hold a position and have
+   objections aimed at each other's claims; pairs
    whose masters the topic names (or whose keywords it holds) rank first, then the pair with more
    objections both ways.
 4. ``keywords``: scoring over each master's ``search_scope.keywords`` and names (keywords shorter
@@ -26,16 +27,16 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
-from typing import Optional, Sequence
 
 from pydantic import BaseModel, Field
 
 from debate_core.content.aliases import apply_default_aliases, topic_names
+from debate_core.content.packs import resolve_master
 from debate_core.errors import PairError
 from debate_core.models import Master, Pack
-from debate_core.content.packs import resolve_master
 
 __all__ = ["PairChoice", "PairError", "apply_default_aliases", "choose_pair", "keyword_scores", "pair_table",
            "row_theme", "school_key", "table_matches"]
@@ -68,7 +69,7 @@ def school_key(master: Master) -> str:
     return s.strip() or master.slug
 
 
-def _names(m: Master, pack: Optional[Pack] = None) -> list[str]:
+def _names(m: Master, pack: Pack | None = None) -> list[str]:
     return topic_names(m, pack)
 
 
@@ -160,7 +161,7 @@ def table_matches(topic: str, pack: Pack) -> list[dict]:
     return sorted(out, key=lambda r: r["score"], reverse=True)
 
 
-def _table_choice(topic: str, pack: Pack) -> Optional[PairChoice]:
+def _table_choice(topic: str, pack: Pack) -> PairChoice | None:
     matches = table_matches(topic, pack)
     if not matches:
         return None
@@ -203,11 +204,11 @@ def row_theme(a: str, b: str) -> str:
     return ""
 
 
-def _both_ways(bank, a: str, b: str, theme: Optional[str] = None) -> tuple[int, int]:
+def _both_ways(bank, a: str, b: str, theme: str | None = None) -> tuple[int, int]:
     return len(bank.objections(a, b, theme)), len(bank.objections(b, a, theme))
 
 
-def _coverage_choice(topic: str, pack: Pack, named: dict[str, int]) -> Optional[PairChoice]:
+def _coverage_choice(topic: str, pack: Pack, named: dict[str, int]) -> PairChoice | None:
     """The best covered pair for the topic's themes, in tiers: both masters hold a position on the
     theme and aim objections at each other's claims on it; both hold a position and have objections
     both ways on other themes; one of them holds a position and the pair has objections both ways."""
@@ -245,7 +246,7 @@ def _coverage_choice(topic: str, pack: Pack, named: dict[str, int]) -> Optional[
     return None
 
 
-def _case_choice(topic: str, pack: Pack, named: dict[str, int]) -> Optional[PairChoice]:
+def _case_choice(topic: str, pack: Pack, named: dict[str, int]) -> PairChoice | None:
     """The topic is a case of the argument layer (a concrete question under a theme): the pair of masters
     who both answer it and aim objections at each other's claims on its theme (named masters first,
     then the deeper bank)."""
@@ -265,13 +266,14 @@ def _case_choice(topic: str, pack: Pack, named: dict[str, int]) -> Optional[Pair
         _k, a, b, ab, ba = min(cands)
         t = bank.theme(c.theme)
         return PairChoice(a=a, b=b, rule="coverage", hits={a: c.hits(topic), b: c.hits(topic)},
-                          reason=f"the topic is the argument layer's question 「{c.question}」 under 「{t.title if t else c.theme}」 "
+                          reason=f"the topic is the argument layer's question 「{c.question}」 under "
+                                 f"「{t.title if t else c.theme}」 "
                                  f"(it says {'、'.join(c.hits(topic))}): both answer it and aim {ab} / {ba} objections "
                                  "at each other's claims there")
     return None
 
 
-def _best_partner(pack: Pack, a: str) -> Optional[str]:
+def _best_partner(pack: Pack, a: str) -> str | None:
     from debate_core.content.arguments import bank_of
 
     bank = bank_of(pack)
@@ -297,7 +299,7 @@ def _default_pair(pack: Pack) -> tuple[str, str]:
     return slugs[0], other
 
 
-def choose_pair(topic: str, pack: Pack, masters: Optional[Sequence[str]] = None) -> PairChoice:
+def choose_pair(topic: str, pack: Pack, masters: Sequence[str] | None = None) -> PairChoice:
     if masters:
         names = [m for m in masters if m and m.strip()]
         if len(names) != 2:
@@ -315,12 +317,12 @@ def choose_pair(topic: str, pack: Pack, masters: Optional[Sequence[str]] = None)
         return row
 
     scores = keyword_scores(topic, pack)
-    names = {s: h for s, h in scores.items() if any(n in topic for n in _names(pack.masters[s], pack))}
-    if len(names) >= 2:  # the topic names two masters: they debate, as if the user had named them
-        a, b = sorted(names, key=lambda s: (-len(names[s]), s))[:2]
-        return PairChoice(a=a, b=b, rule="keywords", hits={a: names[a], b: names[b]},
-                          reason=f"the topic names both masters ({'、'.join(names[a])} / {'、'.join(names[b])})")
-    weights = {s: 2 if s in names else 1 for s in scores}
+    named = {s: h for s, h in scores.items() if any(n in topic for n in _names(pack.masters[s], pack))}
+    if len(named) >= 2:  # the topic names two masters: they debate, as if the user had named them
+        a, b = sorted(named, key=lambda s: (-len(named[s]), s))[:2]
+        return PairChoice(a=a, b=b, rule="keywords", hits={a: named[a], b: named[b]},
+                          reason=f"the topic names both masters ({'、'.join(named[a])} / {'、'.join(named[b])})")
+    weights = {s: 2 if s in named else 1 for s in scores}
     cover = _case_choice(topic, pack, weights) or _coverage_choice(topic, pack, weights)
     if cover is not None:
         return cover
@@ -339,15 +341,17 @@ def choose_pair(topic: str, pack: Pack, masters: Optional[Sequence[str]] = None)
     if ranked and bank_of(pack).derived:
         a = ranked[0]
         sa = school_key(pack.masters[a])
-        b = next((s for s in ranked[1:] if school_key(pack.masters[s]) != sa), None)
-        if b is None:
+        pick = next((s for s in ranked[1:] if school_key(pack.masters[s]) != sa), None)
+        if pick is None:
             da, db = _default_pair(pack)
-            b = next((s for s in (da, db) if s != a and school_key(pack.masters[s]) != sa), None)
-            b = b or next(s for s in sorted(pack.masters) if school_key(pack.masters[s]) != sa and s != a)
+            pick = next((s for s in (da, db) if s != a and school_key(pack.masters[s]) != sa), None)
+            pick = pick or next(s for s in sorted(pack.masters) if school_key(pack.masters[s]) != sa and s != a)
+        b = pick
         hits = {s: scores[s] for s in (a, b) if s in scores}
         desc = "; ".join(f"{pack.masters[s].name}: {'、'.join(h)}" for s, h in hits.items())
         return PairChoice(a=a, b=b, rule="keywords", hits=hits,
-                          reason=f"keyword scoring over search_scope.keywords, names and table terms, top two from different schools ({desc})")
+                          reason=f"keyword scoring over search_scope.keywords, names and table terms, top two from "
+                                 f"different schools ({desc})")
 
     a, b = _default_pair(pack)
     return PairChoice(a=a, b=b, rule="default", reason="no table row or keyword matched the topic; default pair")

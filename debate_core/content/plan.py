@@ -28,7 +28,6 @@ from __future__ import annotations
 import re
 import weakref
 from dataclasses import dataclass, field
-from typing import Optional
 
 from debate_core.content.text import cjk_len, cjk_only, ngrams, personal_question, without_cited_tail
 from debate_core.content.themes import ThemeMatch, match_themes  # noqa: F401 (ThemeMatch in nearest_theme)
@@ -53,7 +52,8 @@ class ThemeChoice:
 # Bigrams of questions that say nothing about which theme is asked (怎么办, 是不是 …): never evidence.
 _FUNCTION_BIGRAMS = frozenset(
     "什么 怎么 怎样 怎么办 么办 为什 为何 是不 不是 是否 可以 能不 不能 应该 该不 要不 不要 还是 我们 你们 他们 自己 "
-    "一个 这个 那个 这样 那样 如果 因为 所以 但是 就是 还有 没有 有没 是什 么样 到底 究竟 真的 的话 一下 之后 以后 时候 "
+    "一个 这个 那个 这样 那样 如果 因为 所以 但是 就是 还有 没有 有没 是什 么样 到底 究竟 真的 的话 一下 之后 "
+    "以后 时候 "
     "现在 每天 总是 一直 觉得 知道 一定 非常 很多 这些 那些 哪里 如何 其实 只是 也是 都是 不会 会不 有人 别人 大家 "
     "佛法 学佛 修行 佛教 师父 大师".split())
 
@@ -82,8 +82,8 @@ def _theme_docs(bank: ArgumentBank, who: tuple[str, ...]) -> dict[str, set[str]]
     return docs
 
 
-def nearest_theme(bank: ArgumentBank, topic: str, a: Optional[str] = None, b: Optional[str] = None,
-                  min_score: float = 6.0, min_hits: int = 3) -> Optional[ThemeMatch]:
+def nearest_theme(bank: ArgumentBank, topic: str, a: str | None = None, b: str | None = None,
+                  min_score: float = 6.0, min_hits: int = 3) -> ThemeMatch | None:
     """For a topic whose words match no theme's keywords: the theme whose own material (title, question,
     keywords, and the two masters' claims and reasons on it) shares the most informative content bigrams
     with the topic, each bigram weighted by how few themes use it.  None below ``min_score`` or with fewer
@@ -98,7 +98,7 @@ def nearest_theme(bank: ArgumentBank, topic: str, a: Optional[str] = None, b: Op
     who = (a, b) if a and b else tuple(bank.positions)  # the pair's material, or every master's (routing)
     docs = _theme_docs(bank, who)
     df = {g: sum(1 for d in docs.values() if g in d) for g in q}
-    best: Optional[tuple[float, ThemeMatch]] = None
+    best: tuple[float, ThemeMatch] | None = None
     for t in bank.themes:
         if t.general:
             continue
@@ -168,7 +168,8 @@ def material_note(bank: ArgumentBank, choice: ThemeChoice, names: dict[str, str]
     """The warnings a debate carries at its top about its material (Chinese, like the debate)."""
     out = []
     if choice.how == "near":
-        out.append(f"⚠️ 本题没有直接对上人物包里的议题；就字面最接近的是「{choice.title}」，双方就此作答，未必切中所问。")
+        out.append(f"⚠️ 本题没有直接对上人物包里的议题；就字面最接近的是「{choice.title}」，双方就此作答，"
+                   f"未必切中所问。")
     elif choice.asked and not topic_matched:
         out.append(f"⚠️ 本题问的是「{choice.asked}」，人物包里这两位没有都就此立说；改就本配对的「{choice.title}」作答，"
                    "未必切中所问。")
@@ -242,7 +243,7 @@ def _ordered(bank: ArgumentBank, speaker: str, opponent: str, theme: str) -> lis
     return sorted(bank.objections(speaker, opponent, theme), key=lambda o: (0 if o.target.endswith("#0") else 1, o.id))
 
 
-def _claim_objection(bank: ArgumentBank, speaker: str, opponent: str, theme: str) -> Optional[Objection]:
+def _claim_objection(bank: ArgumentBank, speaker: str, opponent: str, theme: str) -> Objection | None:
     """The objection a 反驳 spends on the opponent's claim as a whole: only when the speaker has none
     aimed at the opponent's reasons on the theme (else it answers them point by point).  A pure
     function of the bank, so the same speaker's 综合 knows which one is spent without seeing R2."""
@@ -267,14 +268,14 @@ def _point_gist(bank: ArgumentBank, target: str) -> str:
     return pos.short or pos.claim
 
 
-def _as_contrast(bank: ArgumentBank, o: Objection, heard: Optional[set[str]] = None) -> PlanPoint:
+def _as_contrast(bank: ArgumentBank, o: Objection, heard: set[str] | None = None) -> PlanPoint:
     return PlanPoint(kind="contrast", text=o.text, ref=o.id, target=o.target, target_text=_point_gist(bank, o.target),
                      gist=o.gist, source=o.source, quote=o.quote, heard=heard is not None and o.target in heard)
 
 
 def _contrast(bank: ArgumentBank, speaker: str, opponent: str, theme: str, role: str,
-              spoken: frozenset[str] = frozenset(), heard: Optional[set[str]] = None,
-              room: Optional[int] = None, case_id: str = "") -> Optional[PlanPoint]:
+              spoken: frozenset[str] = frozenset(), heard: set[str] | None = None,
+              room: int | None = None, case_id: str = "") -> PlanPoint | None:
     """The round's own objection, never one the same speaker has spoken in this debate (``spoken``): 立论
     takes the first (one at the claim when there is one); 回应 the next; 综合 one at the claim (a 反驳
     has already spent those aimed at the reasons, and the one at the claim when it had nothing else)."""
@@ -317,7 +318,7 @@ def _as_case_contrast(bank: ArgumentBank, case, o: Objection, opponent: str) -> 
                      gist=o.gist, source=o.source, quote=o.quote, heard=True)
 
 
-def _heard(opp: Optional[Position], summary: str, restated: frozenset[str]) -> set[str]:
+def _heard(opp: Position | None, summary: str, restated: frozenset[str]) -> set[str]:
     """The opponent's points the speaker has heard him put: his claim once he has spoken, the points
     the speaker restated in his own earlier rounds, and those the summary he has now carries.  An
     objection at any other point is framed as aimed at a view some hold, never at something he said."""
@@ -422,7 +423,7 @@ def estimated_length(plan: SpeechPlan) -> int:
 
 
 def _fill(bank: ArgumentBank, plan: SpeechPlan, pos: Position, speaker: str, opponent: str,
-          spoken: frozenset[str] = frozenset(), heard: Optional[set[str]] = None) -> None:
+          spoken: frozenset[str] = frozenset(), heard: set[str] | None = None) -> None:
     """Supporting points for a plan that would fall short of the length floor: for a 立论 another
     objection at the opponent's points; for the other roles the speaker's own reasons on the theme
     (kind ``support``) that the plan does not yet speak.  Each is added only while it keeps the plan
@@ -451,7 +452,7 @@ def _fill(bank: ArgumentBank, plan: SpeechPlan, pos: Position, speaker: str, opp
         used |= {cand.ref, cand.text}
 
 
-def _plan_rebuttal(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Optional[Position], speaker: str,
+def _plan_rebuttal(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Position | None, speaker: str,
                    opponent: str, summary: str, nth: int) -> None:
     objs = bank.objections(speaker, opponent, plan.theme)
     if opp is None:
@@ -527,9 +528,9 @@ def _first_sentence(text: str) -> str:
     return re.split(r"(?<=[。！？])", (text or "").strip())[0]
 
 
-def _plan_response(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Optional[Position], speaker: str,
+def _plan_response(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Position | None, speaker: str,
                    opponent: str, summary: str, spoken: frozenset[str] = frozenset(),
-                   heard: Optional[set[str]] = None) -> None:
+                   heard: set[str] | None = None) -> None:
     aimed = bank.objections(opponent, speaker, plan.theme)
     case = bank.case(plan.case) if plan.case else None
     mine = case.answer(speaker) if case is not None else None
@@ -548,11 +549,12 @@ def _plan_response(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Opt
             r = replies[0]
             plan.points.append(PlanPoint(kind=r.stance, text=r.text, ref=o.id, target=o.id, target_text=o.gist,
                                          gist=r.gist, source=r.source, quote=r.quote))
-        elif o in at_case and case.reply_to(o.id) is not None:
-            r = case.reply_to(o.id)  # his own reply to the objection at his answer
-            plan.points.append(PlanPoint(kind=r.stance, text=r.text, ref=o.id, target=o.id, target_text=o.gist,
-                                         gist=r.gist, source=r.source, quote=r.quote))
-        elif o in at_case and mine is not None:
+        elif o in at_case and case is not None and case.reply_to(o.id) is not None:
+            cr = case.reply_to(o.id)  # his own reply to the objection at his answer
+            assert cr is not None
+            plan.points.append(PlanPoint(kind=cr.stance, text=cr.text, ref=o.id, target=o.id, target_text=o.gist,
+                                         gist=cr.gist, source=cr.source, quote=cr.quote))
+        elif o in at_case and case is not None and mine is not None:  # (an answer is only read from a case)
             # an objection at his answer to the question, with no reply written: he keeps that answer, and names it
             plan.points.append(PlanPoint(kind="hold", text=mine.gist or _first_sentence(mine.text),
                                          ref=f"case:{case.id}:{speaker}", target=o.id, target_text=o.gist))
@@ -571,8 +573,8 @@ def _plan_response(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Opt
         plan.points.append(c)
 
 
-def _plan_synthesis(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Optional[Position], speaker: str,
-                    opponent: str, spoken: frozenset[str] = frozenset(), heard: Optional[set[str]] = None,
+def _plan_synthesis(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Position | None, speaker: str,
+                    opponent: str, spoken: frozenset[str] = frozenset(), heard: set[str] | None = None,
                     summary: str = "") -> None:
     # the pair's word to the reader is the observation's (留给读者), never a line of the master's speech
     pb = bank.pair(speaker, opponent)
@@ -581,15 +583,15 @@ def _plan_synthesis(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Op
     plan.points.append(PlanPoint(kind="stance", text=pos.claim, ref=pos.point_id(0)))
     if opp is not None:
         plan.points.append(PlanPoint(kind="opponent_stance", text=opp.claim, ref=opp.point_id(0)))
-    for c in ground[:2]:
-        plan.points.append(PlanPoint(kind="common", text=c.text))
+    for g in ground[:2]:
+        plan.points.append(PlanPoint(kind="common", text=g.text))
     # what the speaker grants, in his own words, never presented as shared; and only a grant that
     # meets something the other side has said in this debate (its summary), never one nobody asked for
-    for c in pos.concedes[:1]:
-        if summary and len(bigrams_of(c) & bigrams_of(summary)) >= 2:
-            plan.points.append(PlanPoint(kind="concede", text=c, ref=pos.point_id(0)))
-    for c in diffs[:1]:
-        plan.points.append(PlanPoint(kind="difference", text=c.text, target_text=c.level))
+    for grant in pos.concedes[:1]:
+        if summary and len(bigrams_of(grant) & bigrams_of(summary)) >= 2:
+            plan.points.append(PlanPoint(kind="concede", text=grant, ref=pos.point_id(0)))
+    for d in diffs[:1]:
+        plan.points.append(PlanPoint(kind="difference", text=d.text, target_text=d.level))
     plan.points += _case_points(bank, plan, speaker, spoken)
     c = _contrast(bank, speaker, opponent, plan.theme, "综合", spoken, heard, case_id=plan.case)
     if c is not None:
@@ -634,7 +636,8 @@ def summary_of(plan: SpeechPlan, short_name: str, titles: dict[str, str], limit:
     else:
         common, diff = plan.of("common"), plan.of("difference")
         body = (f"{short_name}综合：" + (f"共许{_clause(common[0].text)}；" if common else "")
-                + (f"仍异在{diff[0].target_text}层面" if diff and diff[0].target_text else f"仍持{tidy(plan.short)}") + "。")
+                + (f"仍异在{diff[0].target_text}层面" if diff and diff[0].target_text
+                   else f"仍持{tidy(plan.short)}") + "。")
     text = body + tail
     if len(text) > limit:
         text = body if len(body) <= limit else body[: limit - 1] + "…"

@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable, Optional
 
 from debate_core.content.aliases import default_aliases
 from debate_core.content.text import balanced, cjk_len, normalize_quote, split_sentences
@@ -75,11 +75,13 @@ _EDITORIAL = re.compile(
     r"|本文件|本目录|本目錄|本规则|本規則|本(?:角色|技能|选段|選段)|收录|收錄|欢迎|歡迎|\bPR\b|授权|授權|出版社|出版物"
     r"|节选自|節選自|仅(?:介绍|供|作)|僅(?:介紹|供|作)|不替代|不代表完整|HARD-GATE|SKILL\.md|⚠|注意[：:]|警示|免责|免責"
     r"|网络|網絡|本项目|本項目|逐字|转述|轉述|非.{0,6}(?:原话|原話|逐字)|以.{0,8}为准|為準|为准|检索|檢索|对照|對照|公开元数据|公開元數據")
-_READING = re.compile(r"(?:中文|汉译|漢譯|英译|英譯)?参考|可参|可參|参看|參看|读物|讀物|推荐阅读|推薦閱讀|延伸阅读|书目|書目|译本|譯本")
+_READING = re.compile(r"(?:中文|汉译|漢譯|英译|英譯)?参考|可参|可參|参看|參看|读物|讀物|推荐阅读|推薦閱讀|延伸阅读|书目"
+                      r"|書目|译本|譯本")
 # An attribution before a colon and a quote: who speaks.
-_ATTRIB = re.compile(r"^(?P<who>[^，。：:「“\"]{0,16}?)(?:说|說|曰|云|答|问|問|告|言|道|开示|開示|苦恼|苦惱|偈)[^：:]{0,8}[：:]\s*[「“\"『]?")
-_OTHER_SPEAKERS = re.compile(r"佛陀|佛告|佛说|佛說|世尊|如来|如來|学人|學人|弟子|问者|問者|比丘|居士|某|有人|或问|或問|僧问|僧問"
-                             r"|舍利弗|须菩提|須菩提|阿难|阿難|文殊|维摩|維摩|龙树|龍樹|提婆|护法|護法|世亲|世親|寂天|月称|月稱")
+_ATTRIB = re.compile(r"^(?P<who>[^，。：:「“\"]{0,16}?)(?:说|說|曰|云|答|问|問|告|言|道|开示|開示|苦恼|苦惱|"
+                     r"偈)[^：:]{0,8}[：:]\s*[「“\"『]?")
+_OTHER_SPEAKERS = re.compile(r"佛陀|佛告|佛说|佛說|世尊|如来|如來|学人|學人|弟子|问者|問者|比丘|居士|某|有人|或问|或問"
+                             r"|僧问|僧問|舍利弗|须菩提|須菩提|阿难|阿難|文殊|维摩|維摩|龙树|龍樹|提婆|护法|護法|世亲|世親|寂天|月称|月稱")
 _OWN_VERBS = r"(?:著|说|說|造|述|撰|口述|开示|開示|公开开示|公開開示|语录|語錄|文钞|文鈔|道歌|全集|论著|論著)"
 _GLOSS = re.compile(r"[（(][^（）()]*?[A-Za-zÀ-ɏḀ-ỿ][^（）()]*?[）)]")
 _ASIDE = re.compile(r"[（(][^（）()]*[\u4e00-\u9fff][^（）()]*[）)]")  # a Chinese aside in brackets
@@ -140,7 +142,7 @@ class SourceMatcher:
 
 
 class _Section:
-    def __init__(self, heading: str, level: int, parent: Optional["_Section"]):
+    def __init__(self, heading: str, level: int, parent: _Section | None):
         self.heading = heading
         self.level = level
         self.parent = parent
@@ -150,7 +152,7 @@ class _Section:
         self.units: list[Teaching] = []
 
     def source_id(self) -> str:
-        s: Optional[_Section] = self
+        s: _Section | None = self
         while s is not None:
             for sid in (s.explicit, s.in_heading):
                 if sid:
@@ -212,7 +214,8 @@ def _clean(text: str, names: list[str]) -> str:
     t = re.sub(r"\s+", "", t) if not _LATIN.search(t) else re.sub(r"\s+", " ", t).strip()
     t = re.sub(r"[—–-]{2,}\s*$", "", t).strip()
     # a list's position marker (其次，/ 第三，) comes off: the statement after it stands alone
-    t = re.sub(r"^(?:其次|再次|再者|首先|最后|最後|第[一二三四五六七八九十]+|其[一二三四五六七八九十])[，,、]\s*", "", t)
+    t = re.sub(r"^(?:其次|再次|再者|首先|最后|最後|第[一二三四五六七八九十]+|其[一二三四五六七八九十])[，,、]\s*", "",
+               t)
     # a label after a dash (…即是空——三论宗核心偈颂 / …——中道圆融) comes off: an editor's gloss
     m2 = re.search(r"——(?P<tail>[^，。；,;—、]{2,10})(?P<end>[。！？]?)$", t)
     if m2 and not re.search(r"是|为|為|即|乃|有|无|無|不|非|能|可|须|須|要|应|應|当|當|则|則|便|就", m2.group("tail")):
@@ -236,8 +239,10 @@ def _as_unit(s: str) -> str:
 
 _SECTION_KINDS = (
     ("editorial", re.compile(r"引用|警示|注意|说明|說明|规范|規範|免责|免責|授权|授權|版权|版權|校勘|凡例")),
-    ("reading_list", re.compile(r"参考|參考|书目|書目|延伸|阅读|閱讀|资源|資源|链接|鏈接|著作|精通经典|所依经典|经典列表|索引|收录")),
-    ("meta", re.compile(r"辩论立场|辯論立場|立场|立場|风格|風格|语气|語氣|口吻|人设|人設|生平|背景|简介|簡介|传承与|傳承與|年表|年谱|年譜|小传|小傳|人物|史略|影响|影響|评价|評價")),
+    ("reading_list", re.compile(r"参考|參考|书目|書目|延伸|阅读|閱讀|资源|資源|链接|鏈接|著作|精通经典|所依经典|"
+                                r"经典列表|索引|收录")),
+    ("meta", re.compile(r"辩论立场|辯論立場|立场|立場|风格|風格|语气|語氣|口吻|人设|人設|生平|背景|简介|簡介|传承与|"
+                        r"傳承與|年表|年谱|年譜|小传|小傳|人物|史略|影响|影響|评价|評價")),
 )
 
 
@@ -258,7 +263,7 @@ def clauses_of(text: str) -> list[str]:
     return [c for c in re.split(r"[，；,;。！？]", text) if c]
 
 
-def _sentence_reason(s: str, names: list[str]) -> Optional[str]:
+def _sentence_reason(s: str, names: list[str]) -> str | None:
     if _URL.search(s):
         return "url"
     if _MD_LINK.search(s):
@@ -283,7 +288,8 @@ def _sentence_reason(s: str, names: list[str]) -> Optional[str]:
         return "quote"
     if re.match(r"^(?:偈曰|偈云|颂曰|頌曰|常勉|告诫|告誡)", s):
         return "quote"
-    if re.match(r"^(?:诸比丘|諸比丘|比丘们|比丘們|舍利弗|须菩提|須菩提|善男子|善女人|阿难|阿難|大慧|文殊师利)[，,！!]", s):
+    if re.match(r"^(?:诸比丘|諸比丘|比丘们|比丘們|舍利弗|须菩提|須菩提|善男子|善女人|阿难|阿難|大慧|文殊师利)[，,！!]",
+                s):
         return "quote"  # the Buddha addressing his hearers: a sutra's words
     body = s.rstrip("。！？")
     if not re.search(r"[，；：,;:]", body) and cjk_len(body) < 16 and not _PREDICATE.search(body):
@@ -294,7 +300,8 @@ def _sentence_reason(s: str, names: list[str]) -> Optional[str]:
         return "fragment"  # an enumeration (空无边处、识无边处、无所有处…)
     if body.count("、") >= 2 and not re.search(r"[，；：,;:]", body) and all(cjk_len(x) <= 6 for x in items):
         return "fragment"  # a short list (乐受、苦受、不苦不乐受): names, not a statement
-    if re.match(r"^(?:此|这|该|上述|以上|前述)(?:一)?(?:典故|偈|喻|譬喻|六义|句|段|则|条|篇|经|论|故事|公案|传说|傳說|说|說|即|乃|为|举|事)", body):
+    if re.match(r"^(?:此|这|该|上述|以上|前述)(?:一)?(?:典故|偈|喻|譬喻|六义|句|段|则|条|篇|经|论|故事|公案|传说|傳說|"
+                r"说|說|即|乃|为|举|事)", body):
         return "fragment"  # leans on a passage that is not there (此典故说明…, 此偈非否定身心…)
     if re.match(r"^(?:此|这|這|该|該)[义義理点點处處语語言文品喻句段节節条條章图圖表例]", body) or \
             re.search(r"(?:为|為|是)此(?:之|的)", body) or \
@@ -303,21 +310,26 @@ def _sentence_reason(s: str, names: list[str]) -> Optional[str]:
     if re.match(r"^(?:如|比如|例如)(?!《|来|來|是|实|實|法|理|今|此)[^，。；]{1,12}[，,]", body) and \
             not re.search(r"是|即|乃", body[:12]):
         return "fragment"  # 如般若，音译令人生敬重心… — an example taken out of its list
-    if re.match(r"^(?:即在|即是|即为|即為|即以|即于|即於)", body) or re.match(r"^(?:源自|源于|源於|出自|语出|語出|典出|见于|見於|载于|載於)", body):
+    if re.match(r"^(?:即在|即是|即为|即為|即以|即于|即於)", body) or re.match(r"^(?:源自|源于|源於|出自|语出|語出|典出|"
+                                                                              r"见于|見於|载于|載於)", body):
         return "fragment"  # 即在世间… / 源自那若巴祖师所集之六法 — a predicate or a provenance, its subject elsewhere
     if re.match(r"^(?:为|為|乃|系|係)[^，；,;]{2,}$", body):
         return "fragment"  # 为天台教观的理论基石 — a predicate whose subject was a table's first column
-    if re.search(r"(?:之|的)(?:核心|纲要|綱要|基石|理论基石|理論基石|入门|入門|简本|簡本|总纲|總綱|代表作|主要著作|核心内容|核心內容)$",
+    if re.search(r"(?:之|的)(?:核心|纲要|綱要|基石|理论基石|理論基石|入门|入門|简本|簡本|总纲|總綱|代表作|主要著作|"
+                 r"核心内容|核心內容)$",
                  body) and "，" not in body:
         return "description"  # 此十境十乘观法为《摩诃止观》之核心 — describes a work, teaches nothing
     if re.search(r"(?:的|之)?(?:系统|系統)?(?:教材|教本|读本|讀本|入门书|入門書)$", body):
         return "description"  # 六论…构成…最早的系统道次第教材 — describes texts, teaches nothing
-    if re.match(r"^[^。：:]{2,40}(?:的|之)(?:超越|意义|意義|要点|要點|核心|特点|特點|关键|關鍵|区别|區別|总结|總結|含义|含義|回应|回應)[：:]",
+    if re.match(r"^[^。：:]{2,40}(?:的|之)(?:超越|意义|意義|要点|要點|核心|特点|特點|关键|關鍵|区别|區別|总结|總結|含义"
+                r"|含義|回应|回應)[：:]",
                 body):
         return "fragment"  # 对…偈的超越：… — an editor's label before a gloss
     if not re.search(r"[，；：,;:]", body) and \
-            re.search(r"[一二三四五六七八九十百千两兩几幾]+(?:种|種|类|類|门|門|重|项|項|支|境|乘)[\u4e00-\u9fff]{0,6}$", body) and \
-            not re.search(r"是|为|為|乃|有|须|須|应|應|当|當|能|可", body) and not re.search(r"(?:派|传承|傳承)$", body):
+            re.search(r"[一二三四五六七八九十百千两兩几幾]+(?:种|種|类|類|门|門|重|项|項|支|境|乘)[\u4e00-\u9fff]{0,6}$",
+                      body) and \
+            not re.search(r"是|为|為|乃|有|须|須|应|應|当|當|能|可", body) and \
+            not re.search(r"(?:派|传承|傳承)$", body):
         return "fragment"  # 正修止观前的二十五种方便 — a count of items, a list's label
     if re.match(r"^(?:以此|借此|藉此|由此可见|说明|說明|体现|體現)", body) or \
             re.match(r"^此[\u4e00-\u9fff]{1,4}(?:体现|體現|说明|說明|表明|显示|顯示|可见|可見)", body) or \
@@ -327,12 +339,15 @@ def _sentence_reason(s: str, names: list[str]) -> Optional[str]:
         return "fragment"  # 是托住你的栏杆 / 不会因为… — the second half of a sentence whose first half is elsewhere
     if sum(1 for c in clauses_of(body) if cjk_len(c) <= 3 and c.endswith("了")) >= 2:
         return "narrative"  # 手累了，水洒了 — a scene told, not a teaching
-    if re.match(r"^(?:尊者|老和尚|大师|大師|智者大师|智者大師|和尚|上人|五祖|六祖|其师|其師|其(?:翻译|翻譯|译文|譯文|著作))"
+    if re.match(r"^(?:尊者|老和尚|大师|大師|智者大师|智者大師|和尚|上人|五祖|六祖|其师|其師"
+                r"|其(?:翻译|翻譯|译文|譯文|著作))"
                 r"(?!云|曰|说|說|言|告)", body) or \
-            re.match(r"^(?:先后|先後|后来|後來|后读|後讀|晚年|早年|初至|初到|著《|撰《|常以(?:此)?(?:自身|亲身|親身)经历)", body) or \
+            re.match(r"^(?:先后|先後|后来|後來|后读|後讀|晚年|早年|初至|初到|著《|撰《|常以(?:此)?(?:自身|亲身|"
+                     r"親身)经历)", body) or \
             re.match(r"^(?:期间|期間|如此反复|如此反覆|最终|最終|并嘱咐|並囑咐|嘱咐|囑咐|教导弟子|教導弟子)", body) or \
             re.search(r"尊者|(?:对|對|劝|勸)其", body) or re.match(r"^(?:问及|問及|事后|事後)", body) or \
-            re.search(r"(?:生命历程|生命歷程|行脚不停|由此而立|(?:成为|成為|为|為)[^。，]{0,6}(?:千古名句|文学经典|文學經典))", body):
+            re.search(r"(?:生命历程|生命歷程|行脚不停|由此而立|(?:成为|成為|为|為)[^。，]{0,6}(?:千古名句|文学经典|"
+                      r"文學經典))", body):
         return "narrative"  # 尊者以一首长歌回答… / 老和尚一百二十年的生命历程中… — told about him, not taught by him
     if re.match(r"^此[\u4e00-\u9fff]{0,2}(?:后被|後被)|^此[\u4e00-\u9fff]{0,4}(?:成为|成為)", body) or \
             re.search(r"(?:之人|的人)$", body) and not re.search(r"是|为|為|乃|须|須|应|應|当|當|能|可", body):
@@ -345,10 +360,12 @@ def _sentence_reason(s: str, names: list[str]) -> Optional[str]:
         return "instruction"  # 标记步、步 / 标升；…标降 — a meditation manual's telegraphic steps
     if re.search(r"(?:派|传承|傳承)$", body) and not re.search(r"是|为|為|乃", body):
         return "description"  # 冈波巴下又分出…噶举派 — the branches of a lineage
-    if re.match(r"^[\u4e00-\u9fff]{1,10}(?:派|传承|傳承|一系|道场|道場)(?:以[^。]{1,40}?(?:为|為)[^。]{0,12}?(?:基础|基礎|根本|正式|日常|特色|核心)"
+    if re.match(r"^[\u4e00-\u9fff]{1,10}(?:派|传承|傳承|一系|道场|道場)(?:以[^。]{1,40}?(?:为|為)[^。]{0,12}?(?:基础|"
+                r"基礎|根本|正式|日常|特色|核心)"
                 r"|[^。]{0,30}?包括)", body):
         return "description"  # 森林禅林派以…为日常生活基础，包括… — describes a school, teaches nothing
-    if re.match(r"^(?:途经|途經|行至|抵达|抵達|到达|到達|曾于|曾於|后至|後至|于[^，。]{1,10}(?:法会|法會|会上|會上))", body) or \
+    if re.match(r"^(?:途经|途經|行至|抵达|抵達|到达|到達|曾于|曾於|后至|後至|于[^，。]{1,10}(?:法会|法會|会上|會上))",
+                body) or \
             re.search(r"(?:之号|之號|几近丧命|幾近喪命)", body):
         return "narrative"  # 途经莫贺延碛… / 于戒日王法会上…获…之号 — the story of a life, not a teaching
     if re.search(r"[0-9０-９]", s) or re.search(r"(?<!—)—(?!—)|–", s):
@@ -392,7 +409,6 @@ def read_text(text: str, master: Master, file: str = "", name: str = "") -> tupl
     current = root
     in_code = False
     lead_other = False  # the previous line introduced another speaker's words (佛说：, 学人问：, 原典：)
-    lead_own_quote = False
     skip_reason = ""
     for idx, raw in enumerate(lines):
         lineno = idx + 1
@@ -412,13 +428,13 @@ def read_text(text: str, master: Master, file: str = "", name: str = "") -> tupl
         if h:
             level = len(line) - len(line.lstrip("#"))
             head = h.group(1).replace("**", "").strip()
-            parent = current
+            parent: _Section | None = current
             while parent is not None and parent.level >= level:
                 parent = parent.parent
             current = _Section(head, level, parent or root)
             current.in_heading = matcher.match(head)
             sections.append(current)
-            lead_other = lead_own_quote = False
+            lead_other = False
             drop(lineno, line, "heading")
             skip_reason = _section_reason(head)
             continue
@@ -452,7 +468,6 @@ def read_text(text: str, master: Master, file: str = "", name: str = "") -> tupl
                 drop(lineno, content, "reading_list" if re.search(r"参考|參考|书目|書目|译本|譯本|阅读|閱讀", lab)
                      else "meta")
                 lead_other = lab.startswith(("原典", "原文")) and not own
-                lead_own_quote = lab.startswith(("原典", "原文")) and own
                 if lab.startswith("主旨") and not rest:
                     lead_other = True  # a 主旨 block quote below is still the editors' note
                 continue
@@ -493,7 +508,8 @@ def read_text(text: str, master: Master, file: str = "", name: str = "") -> tupl
                 drop(lineno, content, "quote")
                 continue
         if re.search(r"[：:—]\s*$", content) or content.rstrip().endswith("——"):
-            lead_other = bool(_OTHER_SPEAKERS.search(content)) or (not own and bool(re.search(r"原典|原文|偈|经云|經云", content)))
+            lead_other = bool(_OTHER_SPEAKERS.search(content)) or (
+                not own and bool(re.search(r"原典|原文|偈|经云|經云", content)))
             drop(lineno, content, "fragment")
             continue
         if not quoted:
@@ -520,11 +536,11 @@ def read_text(text: str, master: Master, file: str = "", name: str = "") -> tupl
     out: list[Teaching] = []
     fallback = next((s.mentioned for s in sections if s.mentioned), "")
     for sec in sections:
-        own = sec.source_id()
-        sid = own or fallback
+        own_id = sec.source_id()
+        sid = own_id or fallback
         for u in sec.units:
             u.source_id = sid
-            u.own_source = bool(own)
+            u.own_source = bool(own_id)
             out.append(u)
     return out, aside
 
@@ -539,17 +555,17 @@ def _file_default(md: Path, master: Master) -> str:
     return matcher.match(head) or (master.sources[0].id if master.sources else "")
 
 
-def _near_duplicate(a: str, b: str, ga: set[str], gb: set[str], ca: Optional[Counter] = None,
-                    cb: Optional[Counter] = None) -> bool:
+def _near_duplicate(a: str, b: str, ga: set[str], gb: set[str], ca: Counter | None = None,
+                    cb: Counter | None = None) -> bool:
     """Two units of one master that say the same thing: the same opening (戒律不是束缚… twice: a
     shared prefix of 5+ characters that is 40% of the shorter), or most of the shorter one's
     character pairs inside the other (不抓取——出现禅悦… / 出现禅悦…，不抓取…)."""
     if not ga or not gb:
         return False
-    if len(a) == len(b) and len({(x, y) for x, y in zip(a, b) if x != y}) == 1:
+    if len(a) == len(b) and len({(x, y) for x, y in zip(a, b, strict=True) if x != y}) == 1:
         return False  # a parallel (入息长… / 入息短…): one word swapped throughout, a second teaching
     n = 0
-    for x, y in zip(a, b):
+    for x, y in zip(a, b, strict=False):
         if x != y:
             break
         n += 1
@@ -564,7 +580,7 @@ def _near_duplicate(a: str, b: str, ga: set[str], gb: set[str], ca: Optional[Cou
     return shared / min(len(a), len(b)) >= 0.75  # 渴爱是苦的根源… / 佛说渴爱乃苦之根本…: the same words reordered
 
 
-def read_master(master: Master, folder: Path, root: Optional[Path] = None) -> None:
+def read_master(master: Master, folder: Path, root: Path | None = None) -> None:
     """Fill ``master.teachings`` and ``master.set_aside`` from the folder's sources/*.md."""
     teachings: list[Teaching] = []
     aside: list[SetAside] = []
@@ -580,18 +596,18 @@ def read_master(master: Master, folder: Path, root: Optional[Path] = None) -> No
             rel = str(md.relative_to(root)) if root else md.name
         except ValueError:
             rel = md.name
-        t, a = read_file(md, master, rel)
+        found, set_aside = read_file(md, master, rel)
         if md.parent.name == "sources":
-            for x in t:  # an excerpt file is a source's file: its own first source when nothing says
+            for x in found:  # an excerpt file is a source's file: its own first source when nothing says
                 x.source_id = x.source_id or _file_default(md, master)
-        for x in a:
+        for y in set_aside:
+            y.file = rel
+        for x in found:
             x.file = rel
-        for x in t:
-            x.file = rel
-        teachings += t
-        aside += a
+        teachings += found
+        aside += set_aside
     seen: set[str] = set()
-    unique = []
+    unique: list[Teaching] = []
     for t in teachings:
         key = _norm(t.text)
         if key in seen:
@@ -601,7 +617,7 @@ def read_master(master: Master, folder: Path, root: Optional[Path] = None) -> No
     keys = [_norm(t.text) for t in unique]
     grams = [{k[i:i + 2] for i in range(len(k) - 1)} for k in keys]
     counts = [Counter(k) for k in keys]
-    kept = []
+    kept: list[Teaching] = []
     kept_idx: list[int] = []
     joined = "|" + "|".join(keys) + "|"
     for i, t in enumerate(unique):  # a unit whose words another unit holds whole, or nearly, is a duplicate

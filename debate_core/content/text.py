@@ -34,7 +34,8 @@ def spans(text: str, opener: str) -> list[tuple[int, int]]:
     """(start, end) of every top-level ``opener … closer`` span, delimiters included; an opener
     never closed is no span (the hygiene rule reports it; what follows it is still read)."""
     closer = PAIRS[opener]
-    out, i = [], 0
+    out: list[tuple[int, int]] = []
+    i = 0
     while True:
         s = text.find(opener, i)
         if s < 0:

@@ -11,7 +11,7 @@ the topic touches, best first, each with the words that matched: that list is th
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
 

@@ -14,7 +14,7 @@ from debate_core.content.text import normalize_quote
 
 def title_variants(title: str) -> set[str]:
     """The names a source title goes by: the whole title, each 《…》 and each Chinese or Latin part."""
-    out = set()
+    out: set[str] = set()
     t = title.strip()
     if not t:
         return out

@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Optional
+from typing import cast
 
-from debate_core.engines.gateway import Gateway, GatewayError, cause_zh
 from debate_core.checks import rules
-from debate_core.checks.registry import get as get_rule, not_applicable
+from debate_core.checks.registry import Rule, not_applicable
+from debate_core.checks.registry import get as get_rule
+from debate_core.engines.gateway import Gateway, GatewayError, cause_zh
 from debate_core.models import Finding, Master
+
 
 def audited_rules(role: str = "") -> tuple[str, ...]:
     """The rules the audit grades, as the registry holds them now (checks.registry); with ``role``, only
@@ -56,7 +58,7 @@ def _quote(text: str) -> str:
     return "```data\n" + json.dumps(text, ensure_ascii=False) + "\n```"
 
 
-def _json_object(text: str) -> Optional[dict]:
+def _json_object(text: str) -> dict | None:
     fenced = re.search(r"```(?:json)?\s*(\{.*\})\s*```", text, re.S)
     candidate = fenced.group(1) if fenced else (text[text.find("{"): text.rfind("}") + 1] if "{" in text else "")
     try:
@@ -76,7 +78,8 @@ def parse_audit(reply: str, role: str = "") -> list[Finding]:
     out = []
     for rule in audited_rules():
         if role and rule not in audited_rules(role):
-            out.append(not_applicable(get_rule(rule), role).model_copy(update={"layer": "model"}))
+            registered = cast(Rule, get_rule(rule))  # audited_rules() names registered rules only
+            out.append(not_applicable(registered, role).model_copy(update={"layer": "model"}))
             continue
         item = data.get(rule)
         if isinstance(item, bool):
@@ -98,7 +101,7 @@ class ModelAuditor:
         self.name = gateway.model
 
     def audit(self, text: str, *, speaker: Master, opponent: Master, role: str, opponent_summary: str,
-              ammo: list[str], round: Optional[int] = None) -> list[Finding]:
+              ammo: list[str], round: int | None = None) -> list[Finding]:
         messages = audit_messages(text, speaker=speaker, opponent=opponent, role=role,
                                   opponent_summary=opponent_summary, ammo=ammo)
         try:

@@ -16,10 +16,9 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Optional
+from typing import Any
 
-from pydantic import (BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator,
-                      model_validator)
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 
 class EnvelopeError(ValueError):
@@ -50,7 +49,7 @@ TEXT = {
 }
 
 
-def _t(lang: Optional[str]) -> dict:
+def _t(lang: str | None) -> dict:
     return TEXT["en" if lang == "en" else "zh"]
 
 
@@ -163,7 +162,7 @@ class Envelope(BaseModel):
         return v
 
     @model_validator(mode="after")
-    def _number(self) -> "Envelope":
+    def _number(self) -> Envelope:
         for i, a in enumerate(self.arguments, 1):
             if not a.id:
                 a.id = f"A{i}"
@@ -180,7 +179,7 @@ ENVELOPE_KEYS = ("arguments", "rebuttals", "no_new_points")
 _FENCE = re.compile(r"```(?:json|JSON)?[ \t]*\n?(.*?)```", re.S)
 
 
-def extract_json(text: str) -> Optional[str]:
+def extract_json(text: str) -> str | None:
     """The fenced json block if there is one holding an object, else the first ``{`` to the last ``}``."""
     if not text:
         return None

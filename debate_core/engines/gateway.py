@@ -20,8 +20,9 @@ import random
 import re
 import socket
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any
 from urllib.parse import urlparse
 
 from debate_core.errors import ConfigError, DebateError
@@ -38,7 +39,7 @@ KEYLESS_PROVIDERS = {"ollama", "ollama_chat", "local", "hosted_vllm", "lm_studio
 class GatewayError(DebateError):
     """A model call failed for good; ``cause`` is a one-line reason for people."""
 
-    def __init__(self, cause: str, *, retryable: bool = False, status: Optional[int] = None):
+    def __init__(self, cause: str, *, retryable: bool = False, status: int | None = None):
         cause = redact(cause)
         super().__init__(cause)
         self.cause = cause
@@ -248,7 +249,7 @@ def usage_cached_tokens(usage: Any) -> int:
     return max((int(v) for v in found if isinstance(v, (int, float))), default=0)
 
 
-def check_model_config(model: str, api_base: Optional[str] = None, *, probe: bool = True) -> None:
+def check_model_config(model: str, api_base: str | None = None, *, probe: bool = True) -> None:
     """Raise :class:`ConfigError` naming what is wrong before a debate starts."""
     if not model or not model.strip():
         raise ConfigError("empty model string")
@@ -298,7 +299,7 @@ def missing_keys(model: str) -> list[str]:
     return [k for k in env.get("missing_keys", []) if not k.endswith("_API_BASE")]
 
 
-def _retry_after(exc: BaseException) -> Optional[float]:
+def _retry_after(exc: BaseException) -> float | None:
     headers = getattr(exc, "litellm_response_headers", None)
     resp = getattr(exc, "response", None)
     if headers is None and resp is not None:
@@ -329,7 +330,7 @@ def _retry_after(exc: BaseException) -> Optional[float]:
         return None
 
 
-def classify(exc: BaseException) -> tuple[bool, Optional[int], str]:
+def classify(exc: BaseException) -> tuple[bool, int | None, str]:
     """(retryable, status, one-line cause) for any exception out of litellm."""
     status = getattr(exc, "status_code", None)
     name = type(exc).__name__
@@ -391,7 +392,7 @@ def cause_zh(cause: str) -> str:
     return text + (f"（共尝试 {attempts.group(1)} 次）" if attempts else "")
 
 
-def _reject_empty(gen: "Generation") -> None:
+def _reject_empty(gen: Generation) -> None:
     """An empty reply (no text, no tool call) is a failed call: retried like a 5xx."""
     if not (gen.text or "").strip() and not gen.tool_calls:
         raise GatewayError(EMPTY_CAUSE, retryable=True)
@@ -408,28 +409,28 @@ class Generation:
     retries: int = 0
     tool_calls: list[dict[str, Any]] = field(default_factory=list)
     cached_tokens: int = 0  # input tokens the provider served from its prompt cache
-    raw_message: Optional[dict[str, Any]] = None
+    raw_message: dict[str, Any] | None = None
 
 
 @dataclass
 class Gateway:
     model: str
-    api_base: Optional[str] = None
+    api_base: str | None = None
     temperature: float = 0.7
     timeout: float = 60.0
     max_retries: int = 3
     backoff: float = 1.0
     max_backoff: float = 30.0
-    max_tokens: Optional[int] = None
-    on_call: Optional[CallSink] = None
+    max_tokens: int | None = None
+    on_call: CallSink | None = None
     sleep: Callable[[float], None] = time.sleep
     # Optional litellm.Router (anything with completion()/acompletion()): when set, calls go to it
     # instead of litellm, and its deployments supply api_base, keys, rpm/tpm limits and fallbacks.
-    router: Optional[Any] = None
+    router: Any | None = None
 
     # ------------------------------------------------------------------ helpers
-    def _kwargs(self, messages: list[dict], stream: bool, tools: Optional[list] = None,
-                response_format: Optional[dict] = None) -> dict:
+    def _kwargs(self, messages: list[dict], stream: bool, tools: list | None = None,
+                response_format: dict | None = None) -> dict:
         sent = cache_layout(messages) if wants_cache_control(self.model) else plain_messages(messages)
         kw: dict[str, Any] = dict(model=self.model, messages=sent, temperature=self.temperature,
                                   timeout=self.timeout, num_retries=0, max_retries=0, stream=stream)
@@ -459,7 +460,7 @@ class Gateway:
             return min(ra, self.max_backoff)
         return min(self.backoff * (2 ** attempt) * (0.75 + random.random() / 2), self.max_backoff)
 
-    def _record(self, purpose: str, messages: list[dict], gen: Optional[Generation], error: str,
+    def _record(self, purpose: str, messages: list[dict], gen: Generation | None, error: str,
                 latency: float, meta: dict) -> None:
         if self.on_call is None:
             return
@@ -489,7 +490,7 @@ class Gateway:
         for tc in getattr(msg, "tool_calls", None) or []:
             fn = tc.function
             tool_calls.append({"id": tc.id, "name": fn.name, "arguments": fn.arguments})
-        raw = {"role": "assistant", "content": text}
+        raw: dict[str, Any] = {"role": "assistant", "content": text}
         if tool_calls:
             raw["tool_calls"] = [{"id": t["id"], "type": "function",
                                   "function": {"name": t["name"], "arguments": t["arguments"]}} for t in tool_calls]
@@ -498,8 +499,8 @@ class Gateway:
                           cached_tokens=usage_cached_tokens(usage))
 
     # ------------------------------------------------------------------- calls
-    def complete(self, messages: list[dict], *, purpose: str = "speech", on_token: Optional[TokenCallback] = None,
-                 tools: Optional[list] = None, response_format: Optional[dict] = None, **meta: Any) -> Generation:
+    def complete(self, messages: list[dict], *, purpose: str = "speech", on_token: TokenCallback | None = None,
+                 tools: list | None = None, response_format: dict | None = None, **meta: Any) -> Generation:
         """One completion with bounded retries.  Raises :class:`GatewayError`.
 
         ``response_format`` is passed to litellm as it is (``{"type": "json_schema", …}``)."""
@@ -511,7 +512,7 @@ class Gateway:
         while True:
             t0 = time.perf_counter()
             try:
-                if stream:
+                if guard is not None:  # streaming
                     chunks = []
                     it = self._client(lm).completion(**self._kwargs(messages, True, None, response_format))
                     try:
@@ -557,8 +558,8 @@ class Gateway:
                 self.sleep(self._delay(attempt, exc))
                 attempt += 1
 
-    async def acomplete(self, messages: list[dict], *, purpose: str = "speech", tools: Optional[list] = None,
-                        response_format: Optional[dict] = None, **meta: Any) -> Generation:
+    async def acomplete(self, messages: list[dict], *, purpose: str = "speech", tools: list | None = None,
+                        response_format: dict | None = None, **meta: Any) -> Generation:
         """Async twin of :meth:`complete` (litellm.acompletion), for parallel debaters."""
         lm = litellm()
         attempt = 0
@@ -585,9 +586,9 @@ class Gateway:
                 attempt += 1
 
 
-def make_gateway(model: str, *, api_base: Optional[str] = None, temperature: float = 0.7, timeout: float = 60.0,
-                 max_retries: int = 3, on_call: Optional[CallSink] = None, check: bool = True, probe: bool = True,
-                 options: Optional[dict] = None) -> Gateway:
+def make_gateway(model: str, *, api_base: str | None = None, temperature: float = 0.7, timeout: float = 60.0,
+                 max_retries: int = 3, on_call: CallSink | None = None, check: bool = True, probe: bool = True,
+                 options: dict | None = None) -> Gateway:
     """The one way to build a :class:`Gateway`.
 
     ``check`` runs :func:`check_model_config` first (skipped when ``options`` supplies a

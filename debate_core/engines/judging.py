@@ -19,17 +19,17 @@ and the verdict stored complete or marked incomplete.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Optional
+from collections.abc import Callable, Iterable
 
 from debate_core.engines.gateway import GatewayError, litellm, provider_of
 from debate_core.engines.verdicts import unparsed
-from debate_core.models import RoundComment, Verdict
+from debate_core.models import RoundComment, Verdict, VerdictRow
 
 # providers whose api_base is an OpenAI-compatible server: the json_schema form is sent as it is
 OPENAI_COMPATIBLE = ("openai", "hosted_vllm", "lm_studio", "openai_like", "")
 
 
-def structured_output(gateway, schema: dict, name: str) -> Optional[dict]:
+def structured_output(gateway, schema: dict, name: str) -> dict | None:
     """``response_format`` for a judge call through ``gateway``, or None where the provider has no
     structured output (the verdict is then read from text alone)."""
     model = getattr(gateway, "model", "") or ""
@@ -58,8 +58,8 @@ def has_assessment(row) -> bool:
     return row.score is not None or bool((row.strongest or "").strip()) or bool((row.weakness or "").strip())
 
 
-def verdict_gaps(verdict: Verdict, *, labels: Optional[Iterable[str]] = None,
-                 rounds: Optional[int] = None) -> list[str]:
+def verdict_gaps(verdict: Verdict, *, labels: Iterable[str] | None = None,
+                 rounds: int | None = None) -> list[str]:
     """What ``verdict`` lacks: ``winner``, ``reasons``, ``row:<label>`` for each of ``labels``
     without an assessed row, ``round:<n>`` for each round 1..``rounds`` without a comment."""
     if not verdict.parsed or not verdict.winner:
@@ -76,13 +76,13 @@ def verdict_gaps(verdict: Verdict, *, labels: Optional[Iterable[str]] = None,
     return missing
 
 
-def fit_verdict(verdict: Verdict, *, stances: Optional[dict[str, str]] = None,
-                rounds: Optional[int] = None) -> Verdict:
+def fit_verdict(verdict: Verdict, *, stances: dict[str, str] | None = None,
+                rounds: int | None = None) -> Verdict:
     """``verdict`` fitted to its debate: with ``stances`` (label → stance) the rows are the debaters'
     only, the first assessed one each, in seat order, with the assigned stance (a judge's copy of it
     is no assessment); with ``rounds`` the comments are on rounds 1..rounds, one each, in order."""
     if stances is not None:
-        rows = {}
+        rows: dict[str, VerdictRow] = {}
         for r in verdict.rows:
             kept = rows.get(r.label)
             if r.label in stances and (kept is None or (has_assessment(r) and not has_assessment(kept))):
@@ -126,8 +126,8 @@ def fill(first: Verdict, second: Verdict, missing: list[str]) -> tuple[Verdict, 
 
 def ask_judge(gateway, messages: list[dict], parse: Callable[[str], Verdict],
               repair: Callable[[list[dict], str, list[str]], list[dict]], *, on_token=None,
-              response_format: Optional[dict] = None,
-              gaps: Optional[Callable[[Verdict], list[str]]] = None) -> tuple[Verdict, str, bool]:
+              response_format: dict | None = None,
+              gaps: Callable[[Verdict], list[str]] | None = None) -> tuple[Verdict, str, bool]:
     """One judge call, and one repair call when its verdict has a gap (``gaps``, default: only a
     missing winner counts); ``repair(messages, reply, missing)`` builds the repair request.
 

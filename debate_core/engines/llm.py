@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Optional
 
 from debate_core.checks import VERDICT_PATTERNS
 from debate_core.engines.gateway import Gateway, GatewayError, Generation, TokenCallback
-from debate_core.models import Observation, ObservationRequest, SpeechRequest, SummaryRequest
 from debate_core.engines.prompts import observation_messages, speech_messages, summary_messages
+from debate_core.models import Observation, ObservationRequest, SpeechRequest, SummaryRequest
 
 
 def clip(text: str, limit: int) -> str:
@@ -17,7 +16,7 @@ def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def parse_json_block(text: str) -> Optional[dict]:
+def parse_json_block(text: str) -> dict | None:
     m = re.search(r"```(?:json)?\s*(\{.*?\})\s*```", text, re.S)
     candidate = m.group(1) if m else text[text.find("{"): text.rfind("}") + 1] if "{" in text else ""
     try:
@@ -40,7 +39,7 @@ class LLMEngine:
     def on_call(self, sink) -> None:
         self.gateway.on_call = sink
 
-    def speech(self, req: SpeechRequest, on_token: Optional[TokenCallback] = None) -> Generation:
+    def speech(self, req: SpeechRequest, on_token: TokenCallback | None = None) -> Generation:
         return self.gateway.complete(speech_messages(req), purpose="speech", on_token=on_token,
                                      round=req.round, speaker=req.speaker)
 

@@ -39,9 +39,10 @@ import importlib.util
 import os
 import threading
 import time
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Optional
+from typing import Any, cast
 
 PROVIDER = "local"
 DEFAULT_MODEL = "gemma-3-270m"
@@ -101,7 +102,7 @@ def missing_packages(model: str = DEFAULT_MODEL) -> list[str]:
     return out
 
 
-def unavailable_reason(model: str = DEFAULT_MODEL) -> Optional[str]:
+def unavailable_reason(model: str = DEFAULT_MODEL) -> str | None:
     """None when ``model`` can run here, else one line saying why and what to do."""
     name = model_name(model)
     if name not in MODELS and not os.environ.get(MODEL_PATH_ENV, "").strip():
@@ -278,7 +279,7 @@ class Job:
     params: dict
 
 
-def prepare(model: str, messages: list[dict], optional_params: Optional[dict] = None) -> Job:
+def prepare(model: str, messages: list[dict], optional_params: dict | None = None) -> Job:
     """Validate a request, load the model and tokenize the prompt; raises :class:`LocalModelError`."""
     if (optional_params or {}).get("tools"):
         raise LocalModelError(400, f"{PROVIDER}/{model_name(model)} does not support tool calling")
@@ -291,7 +292,7 @@ def prepare(model: str, messages: list[dict], optional_params: Optional[dict] = 
     return Job(loaded, tokens, params)
 
 
-def run(job: Job) -> Iterator[Piece]:
+def run(job: Job) -> Generator[Piece, None, None]:
     """Stream text pieces; the last piece has ``done=True``, the finish reason and usage."""
     import llama_cpp  # noqa: PLC0415
 
@@ -336,7 +337,7 @@ def run(job: Job) -> Iterator[Piece]:
                     completion_tokens=len(produced))
 
 
-def generate(model: str, messages: list[dict], optional_params: Optional[dict] = None) -> Iterator[Piece]:
+def generate(model: str, messages: list[dict], optional_params: dict | None = None) -> Iterator[Piece]:
     """:func:`prepare` then :func:`run` (a direct entry point for scripts and tests)."""
     return run(prepare(model, messages, optional_params))
 
@@ -356,7 +357,7 @@ def _make_handler_class():
     class LocalLLM(CustomLLM):
         """litellm's entry points: completion, streaming and their async twins."""
 
-        def _run(self, model: str, messages: list, optional_params: dict) -> Iterator[Piece]:
+        def _run(self, model: str, messages: list, optional_params: dict) -> Generator[Piece, None, None]:
             """Checks and loading happen here, eagerly, so litellm maps a refusal to its status."""
             try:
                 job = prepare(model, messages, optional_params)
@@ -379,9 +380,9 @@ def _make_handler_class():
             model_response.choices[0].finish_reason = last.finish_reason
             model_response.model = f"{PROVIDER}/{model_name(model)}"
             model_response.created = int(time.time())
-            setattr(model_response, "usage", litellm.Usage(
-                prompt_tokens=last.prompt_tokens, completion_tokens=last.completion_tokens,
-                total_tokens=last.prompt_tokens + last.completion_tokens))
+            model_response.usage = litellm.Usage(prompt_tokens=last.prompt_tokens,
+                                                 completion_tokens=last.completion_tokens,
+                                                 total_tokens=last.prompt_tokens + last.completion_tokens)
             model_response._response_ms = (time.perf_counter() - t0) * 1000  # noqa: SLF001
             return model_response
 
@@ -404,7 +405,7 @@ def _make_handler_class():
                     piece = await asyncio.to_thread(next, it, end)
                     if piece is end:
                         return
-                    yield _chunk(piece)
+                    yield _chunk(cast(Piece, piece))  # anything but the sentinel is a Piece
             finally:
                 it.close()
 

@@ -25,9 +25,10 @@ import socket
 import struct
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable, Optional, Union
+from typing import Any
 
 
 @dataclass
@@ -37,14 +38,14 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0  # seconds before the first byte
     reset: bool = False  # close the connection without answering
-    cut_after: Optional[int] = None  # streaming: drop the connection after N chunks
-    tool_calls: Optional[list[dict[str, Any]]] = None  # [{"name": ..., "arguments": {...}}]
+    cut_after: int | None = None  # streaming: drop the connection after N chunks
+    tool_calls: list[dict[str, Any]] | None = None  # [{"name": ..., "arguments": {...}}]
     error: str = ""  # body message for a non-200 status
     chunk_chars: int = 8
     chunk_delay: float = 0.0
 
 
-Script = Callable[[dict], Union[Reply, str]]
+Script = Callable[[dict], Reply | str]
 
 
 def _tokens(text: str) -> int:
@@ -125,7 +126,7 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, *args) -> None:  # quiet
         return
 
-    def _send_json(self, status: int, body: dict, headers: Optional[dict] = None) -> None:
+    def _send_json(self, status: int, body: dict, headers: dict | None = None) -> None:
         data = json.dumps(body).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
@@ -187,7 +188,8 @@ class _Handler(BaseHTTPRequestHandler):
             if reply.tool_calls:
                 message["tool_calls"] = [
                     {"id": f"call_{i}", "type": "function",
-                     "function": {"name": t["name"], "arguments": json.dumps(t.get("arguments", {}), ensure_ascii=False)}}
+                     "function": {"name": t["name"],
+                                  "arguments": json.dumps(t.get("arguments", {}), ensure_ascii=False)}}
                     for i, t in enumerate(reply.tool_calls)]
                 message["content"] = reply.text or None
                 finish = "tool_calls"
@@ -198,7 +200,7 @@ class _Handler(BaseHTTPRequestHandler):
                           "total_tokens": prompt_tokens + _tokens(reply.text)},
             }, reply.headers)
 
-    def _anthropic(self, server: "ScriptedServer", body: dict) -> None:
+    def _anthropic(self, server: ScriptedServer, body: dict) -> None:
         """Anthropic's Messages API (``/v1/messages``), non-streaming: the script sees the request
         as chat messages (system first); the raw request, ``cache_control`` marks and all, is kept
         in ``server.requests`` under ``"anthropic"``."""
@@ -248,7 +250,8 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(b"data: " + json.dumps(obj, ensure_ascii=False).encode() + b"\n\n")
             self.wfile.flush()
 
-        base = {"id": "chatcmpl-scripted", "object": "chat.completion.chunk", "created": int(time.time()), "model": model}
+        base = {"id": "chatcmpl-scripted", "object": "chat.completion.chunk", "created": int(time.time()),
+                "model": model}
         pieces = [reply.text[i:i + reply.chunk_chars] for i in range(0, len(reply.text), reply.chunk_chars)]
         send({**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": None}]})
         for n, piece in enumerate(pieces):
@@ -281,8 +284,8 @@ class _Server(ThreadingHTTPServer):
 class ScriptedServer:
     """``with ScriptedServer(script) as srv: ... srv.url ... srv.requests``"""
 
-    def __init__(self, script: Optional[Script] = None, host: str = "127.0.0.1", port: int = 0, *,
-                 prompt_cache: Union[bool, PromptCache, None] = None, response_format: str = "accept"):
+    def __init__(self, script: Script | None = None, host: str = "127.0.0.1", port: int = 0, *,
+                 prompt_cache: bool | PromptCache | None = None, response_format: str = "accept"):
         self.script: Script = script or (lambda body: Reply(text="ok"))
         # "accept": a request's response_format is kept (and the script answers); "refuse": a 400 for it
         self.response_format = response_format
@@ -292,12 +295,12 @@ class ScriptedServer:
         self._lock = threading.Lock()
         self._httpd = _Server((host, port), _Handler)
         self._httpd.owner = self  # type: ignore[attr-defined]
-        self._thread: Optional[threading.Thread] = None
+        self._thread: threading.Thread | None = None
 
     @property
     def url(self) -> str:
         host, port = self._httpd.server_address[:2]
-        return f"http://{host}:{port}/v1"
+        return f"http://{host!s}:{port}/v1"
 
     def _record(self, body: dict) -> None:
         with self._lock:
@@ -307,12 +310,12 @@ class ScriptedServer:
         with self._lock:
             return [r.get("messages", []) for r in self.requests]
 
-    def response_formats(self) -> list[Optional[dict]]:
+    def response_formats(self) -> list[dict | None]:
         """Each request's ``response_format`` (None where it sent none), in order."""
         with self._lock:
             return [r.get("response_format") for r in self.requests]
 
-    def start(self) -> "ScriptedServer":
+    def start(self) -> ScriptedServer:
         self._thread = threading.Thread(target=self._httpd.serve_forever, name="scripted-llm", daemon=True)
         self._thread.start()
         return self
@@ -321,20 +324,20 @@ class ScriptedServer:
         self._httpd.shutdown()
         self._httpd.server_close()
 
-    def __enter__(self) -> "ScriptedServer":
+    def __enter__(self) -> ScriptedServer:
         return self.start()
 
     def __exit__(self, *exc) -> None:
         self.stop()
 
 
-def sequence(*replies: Union[Reply, str]) -> Script:
+def sequence(*replies: Reply | str) -> Script:
     """A script that answers with the given replies in order, then repeats the last."""
     items = list(replies)
     lock = threading.Lock()
     state = {"i": 0}
 
-    def script(body: dict) -> Union[Reply, str]:
+    def script(body: dict) -> Reply | str:
         with lock:
             i = min(state["i"], len(items) - 1)
             state["i"] += 1

@@ -33,7 +33,8 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Iterable, Literal, Optional
+from collections.abc import Iterable
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, model_validator
 
@@ -80,7 +81,7 @@ def _sections(text: str) -> list[tuple[str, str]]:
     return [(h, "\n".join(b).strip()) for h, b in out]
 
 
-def _find(sections: list[tuple[str, str]], *keys: str) -> Optional[str]:
+def _find(sections: list[tuple[str, str]], *keys: str) -> str | None:
     for heading, body in sections:
         low = heading.lower()
         if any(k.lower() in low for k in keys):
@@ -88,7 +89,7 @@ def _find(sections: list[tuple[str, str]], *keys: str) -> Optional[str]:
     return None
 
 
-def _seat(m: "re.Match[str]") -> int:
+def _seat(m: re.Match[str]) -> int:
     """The seat (0 for 甲 / A, 1 for 乙 / B, …) of a label match."""
     zh, en = m.group(1), m.group(2)
     return LABEL_CHARS.index(zh) if zh else LABEL_LETTERS.index(en.upper())
@@ -98,14 +99,14 @@ def _label(seat: int, lang: str = "zh") -> str:
     return f"Debater {LABEL_LETTERS[seat]}" if lang == "en" else f"辩手{LABEL_CHARS[seat]}"
 
 
-def _label_of(m: "re.Match[str]", lang: Optional[str]) -> str:
+def _label_of(m: re.Match[str], lang: str | None) -> str:
     """The matched label, in ``lang``'s form (None: as written)."""
     if lang is None:
         lang = "zh" if m.group(1) else "en"
     return _label(_seat(m), lang)
 
 
-def labels_lang(labels: Optional[Iterable[str]]) -> Optional[str]:
+def labels_lang(labels: Iterable[str] | None) -> str | None:
     """``en`` when the debate's labels are English (Debater A…), ``zh`` when Chinese, None when unknown."""
     labels = list(labels or [])
     if not labels:
@@ -113,7 +114,7 @@ def labels_lang(labels: Optional[Iterable[str]]) -> Optional[str]:
     return "en" if all(str(lab).startswith("Debater") for lab in labels) else "zh"
 
 
-def find_winner(text: str, lang: Optional[str] = None) -> Optional[str]:
+def find_winner(text: str, lang: str | None = None) -> str | None:
     """The label a conclusion declares the winner (辩手乙 / Debater B), or None.
 
     ``lang`` gives the label in that language's form (a judge of an English debate who
@@ -169,7 +170,7 @@ def _cells(line: str) -> list[str]:
     return [c.strip() for c in line.split("|")]
 
 
-def parse_score(cell: str) -> Optional[float]:
+def parse_score(cell: str) -> float | None:
     m = _NUMBER.search(_plain(cell))
     if not m:
         return None
@@ -177,11 +178,11 @@ def parse_score(cell: str) -> Optional[float]:
     return value if 0 <= value <= 10 else None
 
 
-def parse_table(body: str, lang: Optional[str] = None) -> list[VerdictRow]:
+def parse_table(body: str, lang: str | None = None) -> list[VerdictRow]:
     """Rows of the first Markdown table whose header names the debaters."""
     lines = [ln for ln in body.splitlines() if ln.strip().startswith("|")]
     rows: list[VerdictRow] = []
-    header: Optional[list[str]] = None
+    header: list[str] | None = None
     for ln in lines:
         cells = _cells(ln)
         if header is None:
@@ -190,7 +191,7 @@ def parse_table(body: str, lang: Optional[str] = None) -> list[VerdictRow]:
             continue
         if all(re.fullmatch(r":?-{2,}:?", c.replace(" ", "")) for c in cells if c):
             continue
-        col = {}
+        col: dict[str, int] = {}
         for i, h in enumerate(header):
             if "辩手" in h or h.lower() in ("label", "debater", "side"):
                 col.setdefault("label", i)
@@ -203,7 +204,7 @@ def parse_table(body: str, lang: Optional[str] = None) -> list[VerdictRow]:
             elif "评分" in h or "分" in h or "score" in h.lower():
                 col.setdefault("score", i)
 
-        def get(key: str) -> str:
+        def get(key: str, col: dict[str, int] = col, cells: list[str] = cells) -> str:
             i = col.get(key)
             return _plain(cells[i]) if i is not None and i < len(cells) else ""
 
@@ -225,8 +226,8 @@ def _first_sentence(text: str) -> str:
     return text.split("\n\n")[0].strip()
 
 
-def parse_verdict_markdown(text: str, labels: Optional[Iterable[str]] = None, *,
-                           lang: Optional[str] = None) -> Verdict:
+def parse_verdict_markdown(text: str, labels: Iterable[str] | None = None, *,
+                           lang: str | None = None) -> Verdict:
     """Parse a judge's Markdown verdict (the sample's layout, in Chinese or English); never raises.
 
     ``labels`` (e.g. 辩手甲, 辩手乙 or Debater A, Debater B) restricts the winner; a winner
@@ -286,7 +287,7 @@ def _ctx(info: ValidationInfo) -> dict:
     return getattr(info, "context", None) or {}
 
 
-def _lang_of(ctx: dict) -> Optional[str]:
+def _lang_of(ctx: dict) -> str | None:
     return ctx.get("lang") or labels_lang(ctx.get("labels"))
 
 
@@ -348,7 +349,7 @@ class RowOut(BaseModel):
     stance: str = ""
     strongest: str = Field("", description="its strongest argument")
     weakness: str = Field("", description="its fatal weakness")
-    score: Optional[float] = Field(None, description="0 to 10")
+    score: float | None = Field(None, description="0 to 10")
 
     @model_validator(mode="before")
     @classmethod
@@ -383,7 +384,7 @@ class TopicVerdictOut(BaseModel):
 
     model_config = ConfigDict(extra="ignore")
 
-    winner: Optional[str] = Field(None, description="the winning debater's label")
+    winner: str | None = Field(None, description="the winning debater's label")
     summary: str = Field("", description="the ruling in one sentence: what decided it")
     reasons: dict[str, str] = Field(default_factory=dict)
     rows: list[RowOut] = Field(default_factory=list)
@@ -448,7 +449,7 @@ class TrialVerdictOut(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     per_round: list[RoundCommentOut] = Field(default_factory=list)
-    winner: Optional[Literal["pro", "con", "draw"]] = None
+    winner: Literal["pro", "con", "draw"] | None = None
     summary: str = Field("", description="the verdict in one sentence")
     reasons: dict[str, str] = Field(default_factory=dict)
     note: str = ""
@@ -468,7 +469,7 @@ class TrialVerdictOut(BaseModel):
                 "note": _flat(_pick(data, NOTE_KEYS))}
 
 
-def response_schema(*, labels: Optional[Iterable[str]] = None, trial: bool = False, lang: str = "zh") -> dict:
+def response_schema(*, labels: Iterable[str] | None = None, trial: bool = False, lang: str = "zh") -> dict:
     """The JSON schema a judge is asked to fill (for ``response_format``): from the models above,
     with the winner limited to the debate's labels (a trial's to pro / con / draw), the reasons a
     string for a trial and the three keyed reasons for a topic debate."""
@@ -494,7 +495,7 @@ def response_schema(*, labels: Optional[Iterable[str]] = None, trial: bool = Fal
     return schema
 
 
-def _winner_from(value: Any, labels: Optional[set[str]], trial: bool, lang: Optional[str] = None) -> Optional[str]:
+def _winner_from(value: Any, labels: set[str] | None, trial: bool, lang: str | None = None) -> str | None:
     if value is None or isinstance(value, (dict, list)):
         return None
     v = _plain(str(value)).strip()
@@ -516,7 +517,7 @@ def _winner_from(value: Any, labels: Optional[set[str]], trial: bool, lang: Opti
     return None
 
 
-def _json_verdict(text: str, labels: Optional[list[str]], trial: bool, lang: Optional[str]) -> Optional[Verdict]:
+def _json_verdict(text: str, labels: list[str] | None, trial: bool, lang: str | None) -> Verdict | None:
     """What a JSON object in ``text`` says, read through the schema (``parsed`` when it names a
     winner; the parts are kept either way); None when the text holds no JSON object."""
     candidate = extract_json(text or "")
@@ -537,8 +538,8 @@ def _json_verdict(text: str, labels: Optional[list[str]], trial: bool, lang: Opt
                    note=out.note, parsed=out.winner is not None, raw=text)
 
 
-def parse_verdict_json(text: str, labels: Optional[Iterable[str]] = None, *, trial: bool = False,
-                       lang: Optional[str] = None) -> Optional[Verdict]:
+def parse_verdict_json(text: str, labels: Iterable[str] | None = None, *, trial: bool = False,
+                       lang: str | None = None) -> Verdict | None:
     """A verdict from a JSON object in the text, or None when there is none naming a usable winner.
 
     ``lang`` (default: the labels', else Chinese) names the unkeyed reasons and the labels' form."""
@@ -586,8 +587,8 @@ def parse_trial_markdown(text: str, lang: str = "zh") -> Verdict:
                    parsed=winner is not None, raw=text)
 
 
-def parse_verdict(text: str, labels: Optional[Iterable[str]] = None, *, trial: bool = False,
-                  lang: Optional[str] = None) -> Verdict:
+def parse_verdict(text: str, labels: Iterable[str] | None = None, *, trial: bool = False,
+                  lang: str | None = None) -> Verdict:
     """JSON first (through the schema), then Markdown.  ``parsed=False`` (winner None) when neither
     yields a winner; the parts a JSON object did carry (rows, reasons, comments) are kept then.
 

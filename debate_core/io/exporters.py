@@ -28,19 +28,20 @@ import inspect
 import json
 import re
 import unicodedata
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, cast
 
-from debate_core.render.safe import neutral_debate
 from debate_core.errors import InputError
 from debate_core.models import Debate
 from debate_core.protocols import registry
+from debate_core.render.safe import neutral_debate
 
 FORMATS = ("md", "json", "ipynb", "html", "parquet", "debate-dir")
 SLUG_LIMIT = 40
 
 
-def to_json_dict(debate: Debate, votes: Optional[dict[str, Any]] = None) -> dict[str, Any]:
+def to_json_dict(debate: Debate, votes: dict[str, Any] | None = None) -> dict[str, Any]:
     """The workbench's JSON export: the Debate model, plus verdict scores by label, plus ``audience_vote``
     when the debate had one (``votes``: :meth:`debate_core.archive.Archive.vote_results`; an import
     ignores it)."""
@@ -52,7 +53,7 @@ def to_json_dict(debate: Debate, votes: Optional[dict[str, Any]] = None) -> dict
     return data
 
 
-def to_json_text(debate: Debate, votes: Optional[dict[str, Any]] = None) -> str:
+def to_json_text(debate: Debate, votes: dict[str, Any] | None = None) -> str:
     return json.dumps(to_json_dict(debate, votes), ensure_ascii=False, indent=2) + "\n"
 
 
@@ -102,7 +103,7 @@ def _observation_md(debate: Debate) -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
-def write_debate_dir(debate: Debate, out: Optional[str | Path] = None) -> Path:
+def write_debate_dir(debate: Debate, out: str | Path | None = None) -> Path:
     """Write ``<slug>.debate/`` (debate-log.md + verdict.md) under ``out`` (default: the
     current folder); ``out`` ending in ``.debate`` is used as the folder itself."""
     base = Path(out).expanduser() if out else Path.cwd()
@@ -163,7 +164,8 @@ from debate_core.archive import open_archive
 
 archive = open_archive(ARCHIVE, create=False)
 debate = archive.get_debate(DEBATE_ID)
-print(f"{{debate.topic}} — {{debate.status}}, {{len(debate.rounds)}} speeches, {{len(debate.llm_calls)}} model calls")"""
+print(f"{{debate.topic}} — {{debate.status}}, {{len(debate.rounds)}} speeches, {{len(debate.llm_calls)}} model \
+calls")"""
     table = """import pandas as pd
 
 speeches = pd.DataFrame([{"round": s.round, "speaker": s.speaker_name or s.speaker, "role": s.role,
@@ -217,7 +219,7 @@ def notebook_text(debate: Debate, archive_path: str | Path) -> str:
 # ------------------------------------------------------------------- parquet
 
 
-def write_parquet(archive, debate_id: Optional[str], out: Optional[str | Path] = None) -> Path:
+def write_parquet(archive, debate_id: str | None, out: str | Path | None = None) -> Path:
     """The archive's tables as Parquet files in a folder (one file per table): the rows of
     one debate and its pack snapshot, or with ``debate_id`` None every row of every table
     (judge audits included)."""
@@ -240,10 +242,10 @@ def markdown(debate: Debate, *, plain: bool = False) -> str:
     if "plain" not in inspect.signature(render).parameters:
         raise InputError(f"--plain: a {debate.protocol} debate's Markdown is already its own framework, with no "
                          "check lines to leave out; export it without --plain")
-    return render(debate, plain=True)
+    return cast(Callable[..., str], render)(debate, plain=True)  # its signature has plain (checked above)
 
 
-def html_text(debate: Debate, ledger_of: Optional[Callable[[Debate], Any]] = None) -> str:
+def html_text(debate: Debate, ledger_of: Callable[[Debate], Any] | None = None) -> str:
     """The self-contained HTML page; the ledger (when ``ledger_of`` is given and can read the debate)
     goes into its analysis."""
     from debate_core.render.html import render_html
@@ -259,8 +261,8 @@ def html_text(debate: Debate, ledger_of: Optional[Callable[[Debate], Any]] = Non
     return render_html(debate, ledger=ledger, kind=kind)
 
 
-def export_debate(archive, debate_id: str, fmt: str, out: Optional[str | Path] = None, *, plain: bool = False,
-                  ledger_of: Optional[Callable[[Debate], Any]] = None):
+def export_debate(archive, debate_id: str, fmt: str, out: str | Path | None = None, *, plain: bool = False,
+                  ledger_of: Callable[[Debate], Any] | None = None):
     """Export one archived debate.  Returns the text for md / json / ipynb / html when ``out`` is
     None, else the path written.  ``plain`` (md only): the seed's transcript exactly; ``ledger_of``
     (html only): a function giving the debate's argument ledger for the page's analysis."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import zipfile
 from pathlib import Path
-from typing import BinaryIO, Optional
+from typing import BinaryIO
 
 from debate_core.errors import InputError
 from debate_core.settings import cap, cap_error
@@ -40,7 +40,7 @@ class Budget:
             raise InputError(cap_error("UPLOAD_MAX_TOTAL_BYTES", name))
 
 
-def safe_rel(name: str) -> Optional[Path]:
+def safe_rel(name: str) -> Path | None:
     """An uploaded name as a relative path with no '..', no root, no drive and no control characters."""
     parts = []
     for p in re.split(r"[\\/]+", name or ""):
@@ -51,7 +51,7 @@ def safe_rel(name: str) -> Optional[Path]:
     return Path(*parts) if parts else None
 
 
-def unpack_zip(source: BinaryIO, dest: Path, budget: Optional[Budget] = None, label: str = "upload") -> int:
+def unpack_zip(source: BinaryIO, dest: Path, budget: Budget | None = None, label: str = "upload") -> int:
     """Unpack the zip ``source`` under ``dest`` (never outside it), streaming every entry under the
     caps; returns the files written.  A cap hit raises :class:`InputError` naming it (what was
     written so far is left for the caller's staging folder to remove)."""

@@ -8,8 +8,9 @@ exporters and the run path read the spec; they do not branch on the protocol's n
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional, Protocol
+from typing import Any, Protocol
 
 from debate_core.models import Debate, DebateConfig, Speech
 
@@ -17,9 +18,9 @@ from debate_core.models import Debate, DebateConfig, Speech
 class Runner(Protocol):
     """Runs (or continues) one debate from its first unfinished round."""
 
-    def run(self, debate: Debate, *, on_token: Optional[Callable[[str], None]] = None,
-            on_speech: Optional[Callable[[Speech], None]] = None,
-            should_stop: Optional[Callable[[], bool]] = None, only_one: bool = False) -> Debate: ...
+    def run(self, debate: Debate, *, on_token: Callable[[str], None] | None = None,
+            on_speech: Callable[[Speech], None] | None = None,
+            should_stop: Callable[[], bool] | None = None, only_one: bool = False) -> Debate: ...
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,7 @@ class ProtocolSpec:
     roles: tuple[Role, ...]
     min_rounds: int
     max_rounds: int
-    default_rounds: Optional[int]  # None: the pack or the protocol decides
+    default_rounds: int | None  # None: the pack or the protocol decides
     asks: tuple[str, ...] = ()
     judged: bool = False  # ends in a judge's verdict (winners, judge audits, ratings)
     panel: bool = False  # its debates come with a panel of judges' decisions (imported): shown as a verdict
@@ -65,12 +66,12 @@ class ProtocolSpec:
     check: Callable[[DebateConfig], None] = field(default=lambda config: None, repr=False)
     extra: dict[str, Any] = field(default_factory=dict, repr=False)
     # judged protocols: rejudge(debate, gateway_options) -> the debate with a fresh verdict (judge audits)
-    rejudge: Optional[Callable[..., Debate]] = field(default=None, repr=False)
+    rejudge: Callable[..., Debate] | None = field(default=None, repr=False)
     anonymous_labels: bool = False  # labels carry no meaning: a judge audit may swap them (relabel)
     judge_reads_participants: bool = False  # the judge meets sides in participant order (else in speech order)
     first_labels: tuple[str, ...] = ()  # the side presented first, in each language (presentation-bias figures)
     # wrap_up(debate, archive=…, export=…) -> the seed's closing text after an export, or None
-    wrap_up: Optional[Callable[..., str]] = field(default=None, repr=False)
+    wrap_up: Callable[..., str] | None = field(default=None, repr=False)
     cuts_speeches: bool = False  # each speech is cut at config.max_speech_length
     rounds_note: str = ""  # why max_rounds is what it is (said when a batch spec asks for more)
     # What the app (webapp/) shows; its own text is English, a debate's is the protocol's.
@@ -80,9 +81,10 @@ class ProtocolSpec:
     app_fields: dict[str, tuple[str, str]] = field(default_factory=dict, repr=False)
     seats: tuple[str, ...] = ()  # the participant labels a many-model role fills, in order (a field each)
     # seat_names(lang) -> the seats as a debate in that language labels them (else ``seats``)
-    seat_names: Optional[Callable[[str], tuple[str, ...]]] = field(default=None, repr=False)
-    # asks stances: stance_seats(stances, lang) -> {seat name: the stance its debater argues}, as the protocol assigns them
-    stance_seats: Optional[Callable[..., dict[str, str]]] = field(default=None, repr=False)
+    seat_names: Callable[[str], tuple[str, ...]] | None = field(default=None, repr=False)
+    # asks stances: stance_seats(stances, lang) -> {seat name: the stance its debater argues}, as the protocol assigns
+    # them
+    stance_seats: Callable[..., dict[str, str]] | None = field(default=None, repr=False)
     app_in_chinese: bool = False  # the app shows its debates in Chinese throughout (the seed's headings, labels)
     outcome_heading: str = ""  # the heading of its closing section when it ends without a verdict
     export_formats: tuple[str, ...] = ("md", "json", "ipynb")  # the downloads the app offers
@@ -91,7 +93,7 @@ class ProtocolSpec:
     # turn(debate, round) -> who speaks in that round, as the Live page names it
     turn: Callable[[Debate, int], str] = field(default=None, repr=False)  # type: ignore[assignment]
 
-    def role(self, key: str) -> Optional[Role]:
+    def role(self, key: str) -> Role | None:
         return next((r for r in self.roles if r.key == key), None)
 
     def asks_for(self, what: str) -> bool:

@@ -10,24 +10,42 @@ neutral observation, never a winner.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any
 
-from debate_core.checks import CheckContext, ammo_used, find_citations, run_checks
-from debate_core.engines.gateway import GatewayError, Generation, TokenCallback, cause_zh
-from debate_core.checks import RULE_LABELS_ZH
-from debate_core.models import (CrossCritique, Debate, DebateConfig, Finding, LLMCall, ObservationRequest,
-                      Pack, Participant, RoundSummary, Speech, SpeechRequest, SummaryRequest, utcnow)
+from debate_core.checks import RULE_LABELS_ZH, CheckContext, ammo_used, find_citations, run_checks
 from debate_core.content.arguments import bank_of
 from debate_core.content.packs import get_pack, pair_key
 from debate_core.content.pairing import PairChoice, choose_pair, row_theme
 from debate_core.content.plan import debate_theme, material_note, plan_speech
+from debate_core.engines.gateway import GatewayError, Generation, TokenCallback, cause_zh
 from debate_core.errors import InputError, PackError, PairError
+from debate_core.models import (
+    CrossCritique,
+    Debate,
+    DebateConfig,
+    Finding,
+    LLMCall,
+    ObservationRequest,
+    Pack,
+    Participant,
+    RoundSummary,
+    Speech,
+    SpeechRequest,
+    SummaryRequest,
+    utcnow,
+)
 from debate_core.protocols.base import ASK_MASTERS, ASK_PACK, ProtocolSpec, Role, check_lang
 from debate_core.recorder import NULL_RECORDER, Recorder
 from debate_core.render.master import OBSERVATION_HEADING, render_master
 from debate_core.settings import resolve_api_base, resolve_model
+
+if TYPE_CHECKING:
+    from debate_core.engines.check_model import ModelAuditor
+    from debate_core.engines.llm import LLMEngine
+    from debate_core.engines.offline.engine import OfflineEngine
 
 SUMMARY_LIMIT = 80
 COVERAGE_WARNING = "⚠️ 本配对 cross_critique 未双向覆盖，对辩力度可能降级。"
@@ -60,7 +78,7 @@ MAX_ASKED_ROUNDS = 100  # a larger value is a typo, not a wish: refused rather t
 REBUTTAL_MIN_ROUNDS = 3  # the seed's roles: 立论, then 反驳 …, the last round 综合 — a 反驳 needs three rounds
 
 
-def plan_rounds(pack: Pack, a: str, b: str, requested: Optional[int]) -> tuple[int, Optional[str]]:
+def plan_rounds(pack: Pack, a: str, b: str, requested: int | None) -> tuple[int, str | None]:
     """Rounds for the pair (the seed: min(user value, max_rounds), and at least the pack's minimum) and
     a note when a user value was clamped or leaves no 反驳."""
     proto = pack.protocol
@@ -71,7 +89,8 @@ def plan_rounds(pack: Pack, a: str, b: str, requested: Optional[int]) -> tuple[i
     clamped = max(proto.min_rounds, min(requested, proto.max_rounds))
     notes = []
     if clamped != requested:
-        notes.append(f"⚠️ 轮数 {requested} 超出本人物包允许的 {proto.min_rounds}-{proto.max_rounds} 轮，已调整为 {clamped} 轮。")
+        notes.append(f"⚠️ 轮数 {requested} 超出本人物包允许的 {proto.min_rounds}-{proto.max_rounds} 轮，已调整为 "
+                     f"{clamped} 轮。")
     if clamped < REBUTTAL_MIN_ROUNDS:
         notes.append(f"⚠️ 本场只有 {clamped} 轮：依规则末轮为综合，{clamped} 轮只有立论与综合，没有反驳；"
                      f"要有反驳，须至少 {REBUTTAL_MIN_ROUNDS} 轮。")
@@ -121,12 +140,12 @@ class MasterDebate:
     """Runs master debates on one pack with one engine (offline or LLM)."""
 
     pack: Pack
-    engine: object  # OfflineEngine or LLMEngine: speech(), summarize(), observe()
+    engine: OfflineEngine | LLMEngine  # speech(), summarize(), observe()
     recorder: Recorder = field(default_factory=lambda: NULL_RECORDER)
-    auditor: Optional[object] = None  # check_model.ModelAuditor: the optional model-graded layer
+    auditor: ModelAuditor | None = None  # the optional model-graded layer
 
     # ----------------------------------------------------------------- set-up
-    def prepare(self, config: DebateConfig, pair: Optional[PairChoice] = None) -> Debate:
+    def prepare(self, config: DebateConfig, pair: PairChoice | None = None) -> Debate:
         pair = pair or choose_pair(config.topic, self.pack, config.masters or None)
         a, b = self.pack.masters[pair.a], self.pack.masters[pair.b]
         rounds, note = plan_rounds(self.pack, a.slug, b.slug, config.rounds)
@@ -193,7 +212,7 @@ class MasterDebate:
                             pack_source_ids=self.pack.all_source_ids(), names=names,
                             plan=req.plan)  # the plan the speech is written from (the engages rule reads it)
 
-    def speak(self, debate: Debate, round_no: int, on_token: Optional[TokenCallback] = None) -> Speech:
+    def speak(self, debate: Debate, round_no: int, on_token: TokenCallback | None = None) -> Speech:
         """Produce one checked speech; raises GatewayError when the engine fails for good."""
         req = self.request_for(debate, round_no)
         ctx = self._context(req)
@@ -261,9 +280,9 @@ class MasterDebate:
         done = [s.round for s in debate.rounds if s.status != "failed"]
         return (max(done) + 1) if done else 1
 
-    def run(self, debate: Debate, *, on_token: Optional[TokenCallback] = None,
-            on_speech: Optional[Callable[[Speech], None]] = None,
-            should_stop: Optional[Callable[[], bool]] = None, only_one: bool = False) -> Debate:
+    def run(self, debate: Debate, *, on_token: TokenCallback | None = None,
+            on_speech: Callable[[Speech], None] | None = None,
+            should_stop: Callable[[], bool] | None = None, only_one: bool = False) -> Debate:
         """Run (or resume) from the first round not yet done.  ``only_one`` reruns one round."""
         if hasattr(self.engine, "on_call"):
             self.engine.on_call = self._on_call(debate)
@@ -336,7 +355,7 @@ class MasterDebate:
 # ------------------------------------------------------------------ engines and start
 
 
-def make_engine(pack: Pack, config: DebateConfig, *, probe: bool = True, gateway_options: Optional[dict] = None):
+def make_engine(pack: Pack, config: DebateConfig, *, probe: bool = True, gateway_options: dict | None = None):
     """The embedded offline engine when no model is configured, else an LLM engine."""
     model = resolve_model(config.model)
     if model is None:
@@ -351,20 +370,21 @@ def make_engine(pack: Pack, config: DebateConfig, *, probe: bool = True, gateway
                                   options=gateway_options))
 
 
-def make_auditor(config: DebateConfig, *, probe: bool = True, gateway_options: Optional[dict] = None):
+def make_auditor(config: DebateConfig, *, probe: bool = True, gateway_options: dict | None = None):
     """The optional model-graded check layer (``config.check_model``), or None when it is off."""
-    if not (config.check_model or "").strip():
+    check_model = (config.check_model or "").strip()
+    if not check_model:
         return None
     from debate_core.engines.check_model import ModelAuditor
     from debate_core.engines.gateway import make_gateway
 
-    return ModelAuditor(make_gateway(config.check_model.strip(), api_base=resolve_api_base(config.api_base),
+    return ModelAuditor(make_gateway(check_model, api_base=resolve_api_base(config.api_base),
                                      temperature=0.0, timeout=config.timeout, max_retries=config.max_retries,
                                      probe=probe, options=gateway_options))
 
 
 def master_runner(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bool = True,
-                  gateway_options: Optional[dict] = None) -> MasterDebate:
+                  gateway_options: dict | None = None) -> MasterDebate:
     """A runner on the config's pack (cached) with its engine and optional auditor."""
     pack = get_pack(config.pack)
     if pack.report.masters < 2:
@@ -388,7 +408,7 @@ def check(config: DebateConfig) -> None:
 
 
 def start(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bool = True,
-          gateway_options: Optional[dict[str, Any]] = None) -> tuple[MasterDebate, Debate]:
+          gateway_options: dict[str, Any] | None = None) -> tuple[MasterDebate, Debate]:
     """Choose the pair, create the record (status running) and return (runner, debate)."""
     runner = master_runner(config, recorder, probe=probe, gateway_options=gateway_options)
     check_rounds(config, runner.pack)
@@ -399,8 +419,8 @@ def start(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bo
     return runner, runner.prepare(config, pair)
 
 
-def runner_for(debate: Debate, recorder: Recorder = NULL_RECORDER, *, gateway_options: Optional[dict] = None,
-               pack_path: Optional[str] = None) -> MasterDebate:
+def runner_for(debate: Debate, recorder: Recorder = NULL_RECORDER, *, gateway_options: dict | None = None,
+               pack_path: str | None = None) -> MasterDebate:
     """A runner that continues a stored master debate on its pack (``pack_path`` overrides the
     config's, e.g. the folder the archive recorded, or one the user passes)."""
     if pack_path:

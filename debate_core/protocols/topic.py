@@ -41,23 +41,25 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any
 
-from debate_core.engines.envelopes import EnvelopeError, empty_envelope, envelope_json, parse_envelope, render_envelope
 from debate_core.engines import gateway
+from debate_core.engines.envelopes import EnvelopeError, empty_envelope, envelope_json, parse_envelope, render_envelope
 from debate_core.engines.gateway import Gateway, GatewayError, Generation, TokenCallback, cause_zh, check_model_config
-from debate_core.engines.judged_prompts import for_lang, zh as _zh
+from debate_core.engines.judged_prompts import for_lang
+from debate_core.engines.judged_prompts import zh as _zh
+from debate_core.engines.judging import ask_judge, fit_verdict, structured_output, verdict_gaps
+from debate_core.engines.verdicts import parse_verdict, response_schema
 from debate_core.errors import InputError
 from debate_core.lang import resolve as resolve_lang
 from debate_core.models import Debate, DebateConfig, LLMCall, Participant, Speech, utcnow
 from debate_core.protocols.base import ASK_STANCES, ProtocolSpec, Role, check_no_checker
+from debate_core.protocols.master import new_id
 from debate_core.recorder import NULL_RECORDER, Recorder
 from debate_core.render.judged import render_topic, wrap_up_md
 from debate_core.settings import env_backoff, resolve_api_base, resolve_model, validate_topic
-from debate_core.engines.judging import ask_judge, fit_verdict, structured_output, verdict_gaps
-from debate_core.engines.verdicts import parse_verdict, response_schema
-from debate_core.protocols.master import new_id
 
 LABELS = _zh.LABELS  # the seats, as a Chinese debate labels them (seat_names gives each language's)
 DEFAULT_ROUNDS = 3
@@ -119,7 +121,7 @@ def label_stances(stances: list[str], lang: str = "zh") -> dict[str, str]:
     return {lab: by_label[lab] for lab in P.LABELS if lab in by_label}
 
 
-def check_rounds(rounds: Optional[int]) -> int:
+def check_rounds(rounds: int | None) -> int:
     """``rounds`` (default 3) when it is within the seed's cap, else :func:`rounds_error`."""
     rounds = DEFAULT_ROUNDS if rounds is None else rounds
     if not 1 <= rounds <= MAX_ROUNDS:
@@ -150,18 +152,18 @@ def debater_models(config: DebateConfig, protocol: str) -> list[str]:
     return models
 
 
-def api_base_of(config: DebateConfig) -> Optional[str]:
+def api_base_of(config: DebateConfig) -> str | None:
 
     return resolve_api_base(config.api_base)
 
 
-def check_models(models: list[str], api_base: Optional[str], probe: bool) -> None:
+def check_models(models: list[str], api_base: str | None, probe: bool) -> None:
     for m in dict.fromkeys(models):
         check_model_config(m, api_base, probe=probe)
         probe = False  # one reachability probe of api_base is enough
 
 
-def make_gateway(config: DebateConfig, model: str, sink: Optional[Callable[[LLMCall], None]],
+def make_gateway(config: DebateConfig, model: str, sink: Callable[[LLMCall], None] | None,
                  options: dict[str, Any]) -> Gateway:
     """A gateway for one participant (the models were checked when the debate was opened)."""
     return gateway.make_gateway(model, api_base=api_base_of(config), temperature=config.temperature,
@@ -208,13 +210,14 @@ def clean_stances(raw: list[Any], lang: str = "zh") -> list[str]:
 
 def split_stances(topic: str, gateway: Gateway, lang: str = "zh") -> tuple[list[str], str]:
     """(stances, reason) from one model call (asked once more when the reply is not JSON)."""
-    from debate_core.engines.envelopes import extract_json
     import json
+
+    from debate_core.engines.envelopes import extract_json
 
     P = for_lang(lang)
     messages = P.stance_split_messages(topic)
     last = ""
-    for attempt in range(2):
+    for _attempt in range(2):
         gen = gateway.complete(messages, purpose="stance_split")
         last = gen.text
         candidate = extract_json(gen.text)
@@ -234,7 +237,7 @@ def split_stances(topic: str, gateway: Gateway, lang: str = "zh") -> tuple[list[
 
 
 def prepare(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bool = True,
-            gateway_options: Optional[dict[str, Any]] = None) -> Debate:
+            gateway_options: dict[str, Any] | None = None) -> Debate:
     """Validate, split the stances, assign labels and models, create the record (status running)."""
 
     options = {**gateway_options_from_env(), **(gateway_options or {})}
@@ -337,7 +340,8 @@ class TopicDebate:
 
         def env_text(lab: str, r: int) -> str:
             s = next((x for x in debate.rounds if x.round == r and x.speaker == lab), None)
-            stance = debate.participant(lab).stance if debate.participant(lab) else ""
+            part = debate.participant(lab)
+            stance = part.stance if part else ""
             env = s.envelope if s is not None and s.envelope else empty_envelope(stance).model_dump()
             return envelope_json(env)
 
@@ -407,7 +411,7 @@ class TopicDebate:
         tasks = [self._speak(debate, gateways[p.model], p.label, round_no) for p in debate.participants]
         return list(await asyncio.gather(*tasks))
 
-    def play_round(self, debate: Debate, round_no: int, gateways: Optional[dict[str, Gateway]] = None) -> list[Speech]:
+    def play_round(self, debate: Debate, round_no: int, gateways: dict[str, Gateway] | None = None) -> list[Speech]:
         """All debaters of one round, concurrently; returns the speeches (not yet recorded)."""
         gateways = gateways or self._gateways(debate)
         return run_coro(self._round_async(debate, gateways, round_no))
@@ -428,7 +432,7 @@ class TopicDebate:
         return bool(speeches) and all(bool((s.envelope or {}).get("no_new_points")) for s in speeches)
 
     def _record_round(self, debate: Debate, speeches: list[Speech],
-                      on_speech: Optional[Callable[[Speech], None]]) -> None:
+                      on_speech: Callable[[Speech], None] | None) -> None:
         r = speeches[0].round
         debate.rounds = [s for s in debate.rounds if s.round != r] + speeches
         for s in speeches:
@@ -441,9 +445,9 @@ class TopicDebate:
         return (max(done) + 1) if done else 1
 
     # --------------------------------------------------------------------- run
-    def run(self, debate: Debate, *, on_token: Optional[TokenCallback] = None,
-            on_speech: Optional[Callable[[Speech], None]] = None,
-            should_stop: Optional[Callable[[], bool]] = None, only_one: bool = False) -> Debate:
+    def run(self, debate: Debate, *, on_token: TokenCallback | None = None,
+            on_speech: Callable[[Speech], None] | None = None,
+            should_stop: Callable[[], bool] | None = None, only_one: bool = False) -> Debate:
         """Run (or resume) from the first round not yet played, then the judge.
 
         ``only_one`` plays a single round and leaves the debate ``interrupted`` (the
@@ -538,8 +542,8 @@ class TopicDebate:
         return debate
 
     # ------------------------------------------------------------------- judge
-    def judge(self, debate: Debate, gateways: Optional[dict[str, Gateway]] = None, *,
-              on_token: Optional[TokenCallback] = None) -> Debate:
+    def judge(self, debate: Debate, gateways: dict[str, Gateway] | None = None, *,
+              on_token: TokenCallback | None = None) -> Debate:
         from debate_core.render.judged import debate_log_md
 
         gateways = gateways or self._gateways(debate)
@@ -573,18 +577,18 @@ class TopicDebate:
 
 
 def start(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bool = True,
-          gateway_options: Optional[dict[str, Any]] = None) -> tuple[TopicDebate, Debate]:
+          gateway_options: dict[str, Any] | None = None) -> tuple[TopicDebate, Debate]:
     debate = prepare(config, recorder, probe=probe, gateway_options=gateway_options)
     return TopicDebate(recorder=recorder, gateway_options=dict(gateway_options or {})), debate
 
 
-def rejudge(debate: Debate, gateway_options: Optional[dict[str, Any]] = None) -> Debate:
+def rejudge(debate: Debate, gateway_options: dict[str, Any] | None = None) -> Debate:
     """The judge's step alone, on ``debate`` as it stands (nothing is recorded): for judge audits."""
     return TopicDebate(recorder=NULL_RECORDER, gateway_options=dict(gateway_options or {})).judge(debate)
 
 
-def runner_for(debate: Debate, recorder: Recorder = NULL_RECORDER, *, gateway_options: Optional[dict] = None,
-               pack_path: Optional[str] = None) -> TopicDebate:
+def runner_for(debate: Debate, recorder: Recorder = NULL_RECORDER, *, gateway_options: dict | None = None,
+               pack_path: str | None = None) -> TopicDebate:
     """A runner that continues a stored topic debate (a topic debate has no pack)."""
     return TopicDebate(recorder=recorder, gateway_options=dict(gateway_options or {}))
 
@@ -617,7 +621,8 @@ SPEC = ProtocolSpec(
     app_fields={"debaters": ("**A model per debater** (reused in order when fewer are given: the debate is then "
                              "degraded)", ""),
                 "judge": ("Judge model", "Defaults to the first debater's model.")},
-    seats=LABELS, seat_names=lambda lang: for_lang(lang).LABELS, stance_seats=label_stances, export_formats=("md", "json", "ipynb", "debate-dir"),
+    seats=LABELS, seat_names=lambda lang: for_lang(lang).LABELS, stance_seats=label_stances,
+    export_formats=("md", "json", "ipynb", "debate-dir"),
     rounds_done=rounds_done, turn=turn,
 )
 

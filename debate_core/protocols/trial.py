@@ -8,8 +8,8 @@ Three library steps, so that a live page can drive a trial one model turn at a t
   topic and the full transcript so far, then a fresh con speaker sees it including
   pro's new speech.  Each speech is cut at ``config.max_speech_length`` characters
   in a Chinese trial, ``config.max_speech_length`` words in an English one (the
-  speaker is told the limit in the same unit), and flagged ``truncated``.  A failed speech marks the debate failed; calling
-  :func:`trial_round` again reruns that round alone (``rerun=True`` redoes the last
+  speaker is told the limit in the same unit), and flagged ``truncated``.  A failed speech marks the debate
+  failed; calling :func:`trial_round` again reruns that round alone (``rerun=True`` redoes the last
   round even when it succeeded);
 * :func:`trial_verdict` — one judge call: per-round commentary, the winner
   (pro / con / draw) and the reasons (asked as a JSON schema where the provider has
@@ -31,24 +31,34 @@ stop reasons (:mod:`debate_core.engines.judged_prompts`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any
 
 from debate_core.engines.gateway import Gateway, GatewayError, TokenCallback, litellm
-from debate_core.engines.judged_prompts import en as _en, for_lang, zh as _zh
+from debate_core.engines.judged_prompts import en as _en
+from debate_core.engines.judged_prompts import for_lang
+from debate_core.engines.judged_prompts import zh as _zh
+from debate_core.engines.judging import ask_judge, fit_verdict, structured_output, verdict_gaps
+from debate_core.engines.verdicts import parse_verdict, response_schema
 from debate_core.errors import InputError
 from debate_core.lang import resolve as resolve_lang
 from debate_core.models import Debate, DebateConfig, LLMCall, Participant, Speech, ToolCallRecord, utcnow
 from debate_core.protocols.base import ASK_WORKSPACE, ProtocolSpec, Role, check_no_checker
+from debate_core.protocols.master import new_id
+from debate_core.protocols.topic import (
+    api_base_of,
+    cause_in,
+    check_models,
+    cut_words,
+    debater_models,
+    gateway_options_from_env,
+    make_gateway,
+)
 from debate_core.recorder import NULL_RECORDER, Recorder
 from debate_core.render.judged import render_trial
-from debate_core.settings import validate_topic
 from debate_core.research.tools import Workspace, tool_message_content, tool_specs
-from debate_core.engines.judging import ask_judge, fit_verdict, structured_output, verdict_gaps
-from debate_core.engines.verdicts import parse_verdict, response_schema
-from debate_core.protocols.master import new_id
-from debate_core.protocols.topic import (api_base_of, cause_in, check_models, cut_words, debater_models,
-                                         gateway_options_from_env, make_gateway)
+from debate_core.settings import validate_topic
 
 SIDES = ("pro", "con")
 DEFAULT_ROUNDS = 3
@@ -164,7 +174,7 @@ class _Ctx:
         self.recorder.update(self.debate)
 
 
-def _ctx(debate: Debate, recorder: Recorder, options: Optional[dict[str, Any]]) -> _Ctx:
+def _ctx(debate: Debate, recorder: Recorder, options: dict[str, Any] | None) -> _Ctx:
     if debate.protocol != "trial":
 
         raise InputError(f"debate {debate.id} is a {debate.protocol} debate, not a trial")
@@ -172,7 +182,8 @@ def _ctx(debate: Debate, recorder: Recorder, options: Optional[dict[str, Any]]) 
 
 
 def transcript_of(debate: Debate) -> str:
-    return for_lang(debate.lang).trial_transcript([(s.round, s.speaker, s.text) for s in debate.rounds if s.status != "failed"])
+    return for_lang(debate.lang).trial_transcript([(s.round, s.speaker, s.text) for s in debate.rounds
+                                                   if s.status != "failed"])
 
 
 def round_complete(debate: Debate, round_no: int) -> bool:
@@ -198,7 +209,7 @@ def speaker_messages(debate: Debate, side: str, round_no: int, tools: bool) -> l
                                                         debate.config.max_speech_length, tools)
 
 
-def _speak(ctx: _Ctx, side: str, round_no: int, on_token: Optional[TokenCallback]) -> Speech:
+def _speak(ctx: _Ctx, side: str, round_no: int, on_token: TokenCallback | None) -> Speech:
     debate = ctx.debate
     part = debate.participant(side)
     assert part is not None
@@ -207,7 +218,7 @@ def _speak(ctx: _Ctx, side: str, round_no: int, on_token: Optional[TokenCallback
     P = for_lang(lang)
     gw = ctx.gateway(model)
     use_tools = tools_enabled(debate, model)
-    workspace = Workspace(debate.config.workspace, lang=lang) if use_tools else None
+    workspace = Workspace(debate.config.workspace, lang=lang) if use_tools and debate.config.workspace else None
     messages = speaker_messages(debate, side, round_no, use_tools)
     records: list[ToolCallRecord] = []
     warnings: list[str] = []
@@ -274,8 +285,8 @@ def _speak(ctx: _Ctx, side: str, round_no: int, on_token: Optional[TokenCallback
 
 
 def trial_round(debate: Debate, recorder: Recorder = NULL_RECORDER, *, rerun: bool = False,
-                on_token: Optional[TokenCallback] = None, on_speech: Optional[Callable[[Speech], None]] = None,
-                gateway_options: Optional[dict[str, Any]] = None) -> list[Speech]:
+                on_token: TokenCallback | None = None, on_speech: Callable[[Speech], None] | None = None,
+                gateway_options: dict[str, Any] | None = None) -> list[Speech]:
     """Advance exactly one round (pro, then con who has read pro) and return its speeches.
 
     A failed speech is recorded, the debate is marked failed and the round stops; the
@@ -322,8 +333,8 @@ def trial_round(debate: Debate, recorder: Recorder = NULL_RECORDER, *, rerun: bo
 # --------------------------------------------------------------------- verdict
 
 
-def trial_verdict(debate: Debate, recorder: Recorder = NULL_RECORDER, *, on_token: Optional[TokenCallback] = None,
-                  gateway_options: Optional[dict[str, Any]] = None) -> Debate:
+def trial_verdict(debate: Debate, recorder: Recorder = NULL_RECORDER, *, on_token: TokenCallback | None = None,
+                  gateway_options: dict[str, Any] | None = None) -> Debate:
     """One judge call over the whole transcript; sets the verdict and closes the debate."""
 
     ctx = _ctx(debate, recorder, gateway_options)
@@ -370,9 +381,9 @@ class TrialRunner:
     recorder: Recorder = field(default_factory=lambda: NULL_RECORDER)
     gateway_options: dict[str, Any] = field(default_factory=dict)
 
-    def run(self, debate: Debate, *, on_token: Optional[TokenCallback] = None,
-            on_speech: Optional[Callable[[Speech], None]] = None,
-            should_stop: Optional[Callable[[], bool]] = None, only_one: bool = False) -> Debate:
+    def run(self, debate: Debate, *, on_token: TokenCallback | None = None,
+            on_speech: Callable[[Speech], None] | None = None,
+            should_stop: Callable[[], bool] | None = None, only_one: bool = False) -> Debate:
         """Run (or resume) from the first unfinished round; ``only_one`` plays one round and pauses."""
         while completed_rounds(debate) < debate.planned_rounds:
             if should_stop is not None and should_stop():
@@ -401,19 +412,19 @@ class TrialRunner:
 
 
 def start(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bool = True,
-          gateway_options: Optional[dict[str, Any]] = None) -> tuple[TrialRunner, Debate]:
+          gateway_options: dict[str, Any] | None = None) -> tuple[TrialRunner, Debate]:
     debate = open_trial(config, recorder, probe=probe)
     return TrialRunner(recorder=recorder, gateway_options=dict(gateway_options or {})), debate
 
 
-def rejudge(debate: Debate, gateway_options: Optional[dict[str, Any]] = None) -> Debate:
+def rejudge(debate: Debate, gateway_options: dict[str, Any] | None = None) -> Debate:
     """The verdict alone, on ``debate`` as it stands (nothing is recorded): for judge audits."""
     debate.status = "running"
     return trial_verdict(debate, NULL_RECORDER, gateway_options=dict(gateway_options or {}))
 
 
-def runner_for(debate: Debate, recorder: Recorder = NULL_RECORDER, *, gateway_options: Optional[dict] = None,
-               pack_path: Optional[str] = None) -> TrialRunner:
+def runner_for(debate: Debate, recorder: Recorder = NULL_RECORDER, *, gateway_options: dict | None = None,
+               pack_path: str | None = None) -> TrialRunner:
     """A runner that continues a stored trial (a trial has no pack)."""
     return TrialRunner(recorder=recorder, gateway_options=dict(gateway_options or {}))
 

@@ -28,7 +28,7 @@ import re
 from html import escape
 from typing import Any
 
-from debate_core.models import Debate, Finding, Ledger, Speech
+from debate_core.models import Debate, Finding, Ledger, Observation, Speech
 from debate_core.render.html_style import CSS
 from debate_core.render.master import (
     DISCLAIMER,
@@ -44,7 +44,7 @@ from debate_core.render.master import (
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
 
-TEXT = {
+TEXT: dict[str, dict[str, Any]] = {
     "zh": {
         "html_lang": "zh-CN", "topic": "议题", "speeches": "发言", "analysis": "分析", "verdict": "裁决",
         "observation": OBSERVATION_HEADING, "no_ranking": "不判胜负，只陈述分歧所在。",
@@ -201,7 +201,7 @@ class _Notes:
         if hit is not None:
             self.used[hit] = True
             m = self.marks[hit]
-            note = (m.id, m.title or title, m.status, m.quote)
+            note: tuple[str, str, str, str] = (m.id, m.title or title, m.status, m.quote)
         else:
             cid = next((c for c in self.ids if c and c in inner), "")
             if not cid and not title:
@@ -394,8 +394,10 @@ def _speech_card(debate: Debate, s: Speech, i: int, t: dict, side: dict[str, int
     if s.status == "failed":
         body = f"<p>{_e(t['failed'].format(why='; '.join(s.warnings) or t['gen_failed']))}</p>"
     else:
-        body = _envelope_html(debate, s, t, claims)
-        if body is None:
+        env_body = _envelope_html(debate, s, t, claims)
+        if env_body is not None:
+            body = env_body
+        else:
             body = _paragraphs(s.text, notes, claims, tagged) if s.text.strip() else f"<p>{_e(t['empty'])}</p>"
     env = s.envelope if isinstance(s.envelope, dict) else {}
     who = _speaker(debate, s.speaker, s.speaker_name)
@@ -447,8 +449,7 @@ def _winner(debate: Debate, winner: str | None, t: dict) -> str:
     return _speaker(debate, winner) + _stance(debate, p.stance)
 
 
-def _observation(debate: Debate, t: dict) -> str:
-    o = debate.observation
+def _observation(debate: Debate, o: Observation, t: dict) -> str:
     values = (o.divergence, o.consensus, o.to_reader)
     items = "".join(f"<dt>{_e(k)}</dt><dd>{_rich(v)}</dd>" for k, v in zip(t["obs_keys"], values, strict=True))
     return (f'<section id="closing"><h2>{_e(t["observation"])}</h2><div class="closing"><dl>{items}</dl>'
@@ -508,7 +509,7 @@ def _verdict(debate: Debate, t: dict) -> str:
 
 def _closing(debate: Debate, t: dict) -> str:
     if debate.observation is not None:
-        return _observation(debate, t)
+        return _observation(debate, debate.observation, t)
     if debate.verdict is not None or debate.judgments:
         return _verdict(debate, t)
     status = t["status_names"].get(debate.status, debate.status)

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import re
 from pathlib import PurePath
-from typing import Optional
 
 from debate_core.engines.envelopes import Envelope, render_envelope
 from debate_core.engines.judged_prompts import for_lang
@@ -35,7 +34,8 @@ from debate_core.models import Debate, Speech
 
 ZH_TEXT = {
     "round_titles": {1: "立论（并行，互不可见）"}, "round_title": "交叉反驳",
-    "status": {"running": "进行中", "completed": "已完成", "failed": "失败", "stopped": "已停止", "interrupted": "已中断"},
+    "status": {"running": "进行中", "completed": "已完成", "failed": "失败", "stopped": "已停止",
+               "interrupted": "已中断"},
     "closing": "这是 AI 辩论给出的参考结论，非定论；{trace}",
     "trace_file": "每一轮的论点与反驳都记在 `{log}` 里，可以逐条追溯。",
     "trace_how": "每一轮的论点与反驳都在本场的记录里，可以逐条追溯（写成文件的命令见「产物」一行）。",
@@ -67,7 +67,8 @@ ZH_TEXT = {
     "wins": "胜出", "no_reasons": "（裁判未写判词）",
     "table": ("| 辩手 | 立场 | 最强论点 | 致命弱点 | 评分 |", "|------|------|----------|----------|------|"),
     "end_none": "一轮也没有跑成", "end_converged": "自然收敛（第 {r} 轮全员无新论点）",
-    "end_cap": "触顶停机（{n} 轮上限）", "end_empty": "第 {r} 轮全员空产出后停机", "end_unfinished": "未跑完（{status}）",
+    "end_cap": "触顶停机（{n} 轮上限）", "end_empty": "第 {r} 轮全员空产出后停机",
+    "end_unfinished": "未跑完（{status}）",
     "out_no_debate": "未成辩论，没有请裁判", "out_pending": "尚无裁决（{status}）",
     "out_unparsed": "裁判的输出无法解析，没有判定胜方（不是平局）",
     "where_id": "辩论编号 `{id}`", "where_archive": "存档 `{path}`", "where_export": "`{log}` 与 `{verdict}`",
@@ -267,7 +268,7 @@ _SEPS = r"[\s—\-－–:：，,。.；;!！]"
 _WIN_WORD = rf"(?:胜出|获胜|胜(?={_SEPS}|$)|\s+(?:wins|won|prevails|is the winner|carries the debate)\b)"
 
 
-def _win_prefix(winner: str) -> "re.Pattern[str]":
+def _win_prefix(winner: str) -> re.Pattern[str]:
     """A leading winner statement: 辩手乙（…）胜出—— / **Winner:** Debater B — / Debater B wins."""
     w, paren = re.escape(winner), r"(?:\s*[（(][^）)]*[）)])?"
     field = rf"(?:胜方|获胜方|winner)\s*\**\s*[:：]\s*(?:\*\*)?\s*{w}{paren}(?:\*\*)?{_WIN_WORD}?"
@@ -434,7 +435,7 @@ def speech_lang(speech: Speech) -> str:
     return "en" if name and not has_cjk(name) and name not in ("pro", "con") else "zh"
 
 
-def progress_line(speech: Speech, lang: Optional[str] = None) -> str:
+def progress_line(speech: Speech, lang: str | None = None) -> str:
     """The CLI's progress line for a topic-debate or trial speech, in the debate's language:
     ``  第 1 轮｜辩手甲 立论 完成`` / ``  Round 1 | Debater A opening done`` (or empty / failed with
     the cause).  ``lang`` defaults to the speech's own (:func:`speech_lang`)."""

@@ -18,8 +18,8 @@ is shown with ✗, a rule that could not decide with ?, each with its name.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable, Optional
 
 from debate_core.checks import RULE_LABELS_ZH, RULES
 from debate_core.models import CitationMark, Debate, Finding, Speech
@@ -37,7 +37,8 @@ SPEECH_STATUS_ZH = {"ok": "检查通过", "flagged": "检查未通过，已标�
 # Citation marks (quote verification), with and without the ✓ sign.
 # unverified: checked against a text and not found; unchecked: a quote with no text to check it against.
 MARK_ZH = {"verified": "✓已核对原文", "id_only": "仅经号", "unverified": "✗引文未核对", "unchecked": "引文无原文可核"}
-MARK_ZH_PLAIN = {"verified": "已核对原文", "id_only": "仅经号", "unverified": "✗引文未核对", "unchecked": "引文无原文可核"}
+MARK_ZH_PLAIN = {"verified": "已核对原文", "id_only": "仅经号", "unverified": "✗引文未核对",
+                 "unchecked": "引文无原文可核"}
 MODEL_LAYER_ZH = "模型审核"
 
 # The md lines that state findings (read back by the importer).
@@ -179,7 +180,7 @@ def finding_lines(findings: Iterable[Finding]) -> list[str]:
     return out
 
 
-def speech_heading(speech: Speech, name: Optional[str] = None) -> str:
+def speech_heading(speech: Speech, name: str | None = None) -> str:
     """The seed's round heading, without the ``###``: ``R1｜慧能大师 立论``."""
     return f"R{speech.round}｜{name or speech.speaker_name or speech.speaker} {speech.role}"
 
@@ -231,5 +232,6 @@ def render_master(debate: Debate, *, engine_line: bool = True, plain: bool = Fal
     if engine_line and not plain:
         engines = sorted({s.engine for s in debate.rounds if s.engine}) or debate.models
         shown = ["离线引擎" if e == "offline" else e for e in engines]  # a model string is a name, kept as it is
-        out.append(f"> 引擎：{'、'.join(shown)} · 辩论 {debate.id} · 人物包 {debate.pack_name} {debate.pack_version}".rstrip())
+        out.append(f"> 引擎：{'、'.join(shown)} · 辩论 {debate.id} · 人物包 {debate.pack_name} "
+                   f"{debate.pack_version}".rstrip())
     return "\n".join(out).rstrip() + "\n"

@@ -27,9 +27,10 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any, Optional
+from typing import Any
 
 from debate_core.models import ToolCallRecord
 from debate_core.settings import cap
@@ -64,7 +65,8 @@ _DESCRIPTIONS = {
         "grep.ignore_case": "true: ignore upper and lower case",
     },
     "zh": {
-        "read": "读取工作区里的一个文本文件（路径相对于工作区根目录）。返回带行号的内容；长文件会被截断，用 offset 往后翻。",
+        "read": "读取工作区里的一个文本文件（路径相对于工作区根目录）。返回带行号的内容；长文件会被截断，用 offset "
+                "往后翻。",
         "read.path": "相对路径，例如 src/app.py", "read.offset": "从第几行开始返回（从 1 数起）",
         "read.limit": "返回多少行（默认 400）",
         "glob": "列出相对路径符合 glob 模式（例如 **/*.py）的工作区文件。",
@@ -98,7 +100,8 @@ MESSAGES = {
         "no_path": "no such file or folder: {path}", "grep_cap": "[stopped at {n} matches]",
         "no_match": "no matches for {pattern!r}",
         "skipped": "[skipped {n} file(s) not searched: {why}]", "skip_big": "{n} larger than {cap} bytes",
-        "skip_binary": "{n} binary", "skip_unreadable": "{n} unreadable", "bad_json": "the arguments are not valid JSON",
+        "skip_binary": "{n} binary", "skip_unreadable": "{n} unreadable",
+        "bad_json": "the arguments are not valid JSON",
         "not_object": "arguments must be an object",
         "no_tool": "no tool named {name!r}; the only tools are read, glob and grep (read-only)",
         "bad_args": "bad arguments: {exc}", "failed": "{kind}: {exc}", "cut": "[cut]",
@@ -346,7 +349,7 @@ class Workspace:
                     break
         return "\n".join(hits) if hits else self._m("no_glob", pattern=pattern)
 
-    def grep(self, pattern: str, path: str = ".", glob: Optional[str] = None, ignore_case: bool = False) -> str:
+    def grep(self, pattern: str, path: str = ".", glob: str | None = None, ignore_case: bool = False) -> str:
         if not isinstance(pattern, str) or not pattern:
             raise ToolError(self._m("give_regex"))
         if len(pattern) > int(cap("RESEARCH_MAX_PATTERN_CHARS")):
@@ -411,7 +414,8 @@ class Workspace:
             args = dict(arguments or {})
         if not isinstance(args, dict):
             return ToolCallRecord(name=name, arguments={"raw": str(args)[:500]}, error=err + self._m("not_object"))
-        fn = {"read": self.read, "glob": self.glob, "grep": self.grep}.get(name)
+        tools: dict[str, Callable[..., str]] = {"read": self.read, "glob": self.glob, "grep": self.grep}
+        fn = tools.get(name)
         if fn is None:
             return ToolCallRecord(name=name, arguments=args, error=err + self._m("no_tool", name=name))
         allowed = {"read": {"path", "offset", "limit"}, "glob": {"pattern"},

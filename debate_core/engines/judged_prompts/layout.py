@@ -8,7 +8,7 @@ A provider's prompt cache then serves everything but what is new (docs/protocols
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 
 def debater_conversation(opening: list[dict], rebuttal_user: Callable[[int, int, list], str], round_no: int,

@@ -14,6 +14,7 @@ Two rules hold for every message built here:
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 
 from debate_core.engines.judged_prompts.layout import debater_conversation, speaker_conversation
 from debate_core.engines.prompts import quote
@@ -44,7 +45,8 @@ ENVELOPE_SHAPE = """输出格式（只输出这一个 JSON 对象，可放进一
   "no_new_points": false
 }
 字段说明：
-- arguments 只放本轮新提出或明显加强的论点；把旧论点换个说法不算新论点。论点编号在全场不重复（首轮 A1、A2…，之后接着编）。
+- arguments 只放本轮新提出或明显加强的论点；把旧论点换个说法不算新论点。论点编号在全场不重复（首轮 A1、A2…，\
+之后接着编）。
 - rebuttals 的 target 写「辩手标签 + 论点编号」；让步必须说明让到哪里为止。
 - no_new_points：如果你这一轮既没有新论点也没有新反驳，诚实地填 true；这是结束辩论的信号，凑数不如停下。"""
 
@@ -59,8 +61,10 @@ def stance_split_messages(topic: str) -> list[dict]:
         "1. 立场两两互斥，不能换个说法讲同一件事。\n"
         "2. 每个立场都是一句明确的主张：有人能为它辩护，也有人能抓住它攻击；「各有道理」「因人而异」这种说法不算立场，"
         "除非它写清楚了在什么条件下偏向哪一边。\n"
-        "3. 数量看辩题本身：非此即彼的题目给 2 个；程度题、开放题可以给 3 到 4 个，其中最多一个是有明确边界的折中立场。\n"
-        "4. 如果拆不出两个有意义、可对抗的立场（比如这是事实查询、指令或没有争议的问题），stances 给空数组，并在 reason 里说明。\n"
+        "3. 数量看辩题本身：非此即彼的题目给 2 个；程度题、开放题可以给 3 到 4 个，"
+        "其中最多一个是有明确边界的折中立场。\n"
+        "4. 如果拆不出两个有意义、可对抗的立场（比如这是事实查询、指令或没有争议的问题），stances 给空数组，并在 "
+        "reason 里说明。\n"
         f"{DATA_RULE}\n"
         '只输出 JSON：{"stances": ["立场一", "立场二"], "reason": "一句话说明拆分依据"}'
     )
@@ -106,7 +110,7 @@ def opening_messages(label: str, stance: str, topic: str, total_rounds: int) -> 
 
 def rebuttal_messages(label: str, stance: str, topic: str, round_no: int, total_rounds: int,
                       own_prev: str, others_prev: list[tuple[str, str, str]],
-                      earlier: list[tuple[str, list[tuple[str, str, str]]]] = ()) -> list[dict]:
+                      earlier: Iterable[tuple[str, list[tuple[str, str, str]]]] = ()) -> list[dict]:
     """一位辩手到目前为止的对话，再加本轮的要求（与 en.py 同构：每轮的消息写一次，此后逐字重复，
     所以每次调用都以上一次调用的全文开头，可被服务商的提示缓存命中）。"""
     return debater_conversation(opening_messages(label, stance, topic, total_rounds), _rebuttal_user, round_no,
@@ -178,7 +182,8 @@ def judge_repair_messages(messages: list[dict], bad_reply: str, labels: list[str
     """The judge's conversation plus its reply and one request: for the winner when none could be
     read, else for exactly what the verdict lacks (``missing``: codes of verdict_gaps)."""
     if not missing or "winner" in missing:
-        ask = "上一条裁决无法读出胜者。请按约定的 JSON 格式重新输出，winner 必须是以下标签之一：" + "、".join(labels) + "。"
+        ask = ("上一条裁决无法读出胜者。请按约定的 JSON 格式重新输出，winner 必须是以下标签之一："
+               + "、".join(labels) + "。")
     else:
         ask = (f"上一条裁决不完整，缺：{missing_text(missing)}。请按约定的 JSON 格式重新输出完整的裁决："
                f"rows 里每位辩手（{'、'.join(labels)}）各一行，reasons 写明判词；已经写好的部分照原样保留。")

@@ -77,7 +77,8 @@ def fit(plan: SpeechPlan, *, topic: str, me: Master, opp: Master) -> str:
             restated = [p for p in plan.of("restate") if p.target and not p.target.endswith("#case")]
             if len(restated) > 1 and any(p.target.endswith("#case") for p in plan.of("restate")):
                 gone = restated[-1].target
-                plan.points = [p for p in plan.points if p.target != gone or p.kind not in ("restate", "answer", "no_answer")]
+                plan.points = [p for p in plan.points
+                               if p.target != gone or p.kind not in ("restate", "answer", "no_answer")]
                 plan.cited = list(dict.fromkeys(p.source for p in plan.points if p.source))
                 text = render(plan, topic=topic, me=me, opp=opp)
                 continue
@@ -194,10 +195,12 @@ def _rebuttal(plan: SpeechPlan, me: Master, opp: Master) -> str:
     first = plan.of("restate_summary")
     out = [f"{opp.short_name}上一轮说：{_unsigned(first[0].text, opp)}。"] if first else []
     if claim_only:
-        out += [] if first else [f"{opp.short_name}上一轮的主张是：{bare(restated[0].target_text or restated[0].text)}。"]
+        out += [] if first else [
+            f"{opp.short_name}上一轮的主张是：{bare(restated[0].target_text or restated[0].text)}。"]
     else:
         listed = "，".join(f"{'一二三四'[i]}是{g}" for i, g in enumerate(gists))
-        out.append(f"我就其中{NUMBERS[len(gists) - 1]}点作答，{listed}。" if first else f"{opp.short_name}上一轮所说，{listed}。")
+        out.append(f"我就其中{NUMBERS[len(gists) - 1]}点作答，{listed}。" if first else f"{opp.short_name}上一轮所说，"
+                                                                                        f"{listed}。")
     whole = [p for p in plan.of("answer") if p.target.endswith("#0") and not claim_only]
     moves = [p for p in plan.of("answer", "no_answer") if p not in whole]
     own = plan.of("reason")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import time
-from typing import Optional
 
 from debate_core.content.arguments import bank_of
 from debate_core.content.pairing import row_theme
@@ -72,7 +71,8 @@ class OfflineEngine:
             held = pa or pbp
             who = an if pa else bn
             div = (f"只有{who}就「{choice.title}」有专门的主张（{bare(held.claim)}），另一方没有可据的材料，"
-                   "这一场谈不上真正交锋。") if held else f"双方都没有关于「{choice.title}」的专门材料，这一场谈不上交锋。"
+                   "这一场谈不上真正交锋。") if held else (f"双方都没有关于「{choice.title}」的专门材料，"
+                                                           f"这一场谈不上交锋。")
         cons = bare(common.text) + "。" if common is not None else "本场没有找到双方都明白说出的共许之处。"
         to_reader = (bare(reader.text) + "。" if reader is not None else
                      f"「{req.topic}」这一问，两家给出的是两条不同的路；请读者对照自己的处境去体会，不必在这里分高下。")

@@ -31,10 +31,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
 
-from debate_core.io.importers.common import (ImportFormatError, content_id, file_time, is_separator, read_text,
-                                             split_row)
+from debate_core.io.importers.common import ImportFormatError, content_id, file_time, is_separator, read_text, split_row
 from debate_core.models import Debate, DebateConfig, Judgment, Participant, Speech, Verdict
 
 KIND = "benchmark"
@@ -101,7 +99,7 @@ def parse_transcript(path: Path, text: str) -> Debate:
     header: dict[str, tuple[str, int]] = {}
     source_id = path.stem
     turns: list[dict] = []
-    cur: Optional[dict] = None
+    cur: dict | None = None
     for no, raw in enumerate(lines, 1):
         line = raw.rstrip()
         if no == 1 or (not turns and line.startswith("# ")):
@@ -138,9 +136,10 @@ def parse_transcript(path: Path, text: str) -> Debate:
         if key not in header or not header[key][0]:
             # the line where it belongs: after the required keys before it, else the header's first line
             before = [header[k][1] for k in required[:i] if k in header]
-            line = header[key][1] if key in header else (max(before) + 1 if before else 2)
-            raise ImportFormatError(path, line, f"the header has no {key} (a transcript needs topic_id, proposition, "
-                                                "model_pro, model_con and side_swap)")
+            line_no = header[key][1] if key in header else (max(before) + 1 if before else 2)
+            raise ImportFormatError(path, line_no,
+                                    f"the header has no {key} (a transcript needs topic_id, proposition, "
+                                    "model_pro, model_con and side_swap)")
     if not turns:
         raise ImportFormatError(path, len(lines) or 1, "no turns (## Turn N: PRO Opening …)")
     models = {"pro": header["model_pro"][0], "con": header["model_con"][0]}
@@ -199,7 +198,7 @@ def _ticks(value: str) -> str:
     return value.strip().strip("`").strip()
 
 
-def _num(cell: str, path: Path, line: int, what: str) -> Optional[float]:
+def _num(cell: str, path: Path, line: int, what: str) -> float | None:
     t = cell.strip().replace("**", "")
     if t in ("", "-", "—", "n/a", "N/A"):
         return None
@@ -214,9 +213,9 @@ def parse_report(path: Path, text: str) -> dict:
     lines = text.splitlines()
     head: dict[str, str] = {}
     sections: dict[str, dict] = {}
-    cur: Optional[dict] = None
+    cur: dict | None = None
     in_notes = False
-    last_note: Optional[dict] = None
+    last_note: dict | None = None
     for no, raw in enumerate(lines, 1):
         line = raw.rstrip()
         if line.startswith("## "):
@@ -320,7 +319,7 @@ def parse_leaderboard(path: Path, text: str) -> list[dict]:
             continue
         if not cols:
             continue
-        row = dict(zip(cols, cells))
+        row = dict(zip(cols, cells, strict=False))
         try:
             rank = int(row["rank"])
         except (KeyError, ValueError):
@@ -390,7 +389,7 @@ def parse_checkout(root: Path) -> Parsed:
     return out
 
 
-def _panel_verdict(judgments: list[Judgment], summary: str) -> Optional[Verdict]:
+def _panel_verdict(judgments: list[Judgment], summary: str) -> Verdict | None:
     """The panel's majority as the debate's verdict (pro / con / draw); None without judgments."""
     if not judgments:
         return None

@@ -8,9 +8,9 @@ import re
 import stat
 import unicodedata
 from dataclasses import asdict, dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 # the id a workbench-written file carries
 ID_MARK = re.compile(r"<!--\s*debate-workbench\s+id=([A-Za-z0-9_\-]+)[^>]*-->")
@@ -19,7 +19,7 @@ ID_MARK = re.compile(r"<!--\s*debate-workbench\s+id=([A-Za-z0-9_\-]+)[^>]*-->")
 class ImportFormatError(ValueError):
     """A file cannot be imported; names the file and (when known) the line."""
 
-    def __init__(self, file: str | Path, line: Optional[int], message: str):
+    def __init__(self, file: str | Path, line: int | None, message: str):
         self.file = str(file)
         self.line = line
         self.reason = message
@@ -119,7 +119,7 @@ def shown(value: str, limit: int = 40) -> str:
     return repr(value[:limit]) + ("…" if len(value) > limit else "")
 
 
-def id_problem(debate_id: object) -> Optional[str]:
+def id_problem(debate_id: object) -> str | None:
     """Why ``debate_id`` cannot be a debate's id (it names files on export and rows in the archive), or None."""
     if not isinstance(debate_id, str) or not debate_id.strip():
         return "is empty"
@@ -152,7 +152,7 @@ def _int_shown(value: int) -> str:
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def value_problem(data: Any, loc: tuple = ()) -> Optional[tuple[tuple, str]]:
+def value_problem(data: Any, loc: tuple = ()) -> tuple[tuple, str] | None:
     """The first value of ``data`` (a parsed debate, its models walked field by field, or plain data)
     the archive cannot store: ``(where, why)``.  Whole numbers must fit their column (:data:`INT32`,
     token counts :data:`TOKENS`), text must be encodable as UTF-8 (no lone surrogates), times must
@@ -178,7 +178,7 @@ def value_problem(data: Any, loc: tuple = ()) -> Optional[tuple[tuple, str]]:
     if isinstance(data, datetime):
         if data.tzinfo is not None:
             try:
-                data.astimezone(timezone.utc)
+                data.astimezone(UTC)
             except (OverflowError, ValueError):
                 return loc, f"{data.isoformat()} is out of range"
         return None
@@ -201,7 +201,7 @@ def where(loc: tuple) -> str:
     return ".".join(str(x) for x in loc) or "(the debate)"
 
 
-def check_values(path: str | Path, debate: Any, line: Optional[int] = None) -> None:
+def check_values(path: str | Path, debate: Any, line: int | None = None) -> None:
     """:class:`ImportFormatError` (naming the file, the field and the value) for a parsed debate
     holding a value the archive cannot store; checked before anything reaches DuckDB."""
     check_id(path, debate.id)
@@ -220,9 +220,9 @@ def content_id(*parts: str) -> str:
 
 def file_time(path: Path) -> datetime:
     try:
-        return datetime.fromtimestamp(int(path.stat().st_mtime), tz=timezone.utc)
+        return datetime.fromtimestamp(int(path.stat().st_mtime), tz=UTC)
     except OSError:
-        return datetime.now(timezone.utc).replace(microsecond=0)
+        return datetime.now(UTC).replace(microsecond=0)
 
 
 def split_row(line: str) -> list[str]:
@@ -242,7 +242,7 @@ def unbold(text: str) -> str:
     return text.replace("**", "").strip()
 
 
-def parse_float(text: str) -> Optional[float]:
+def parse_float(text: str) -> float | None:
     t = unbold(text).rstrip("分").strip()
     if t in ("", "-", "—", "n/a", "N/A"):
         return None

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable, Optional
 
-from debate_core.io.importers import benchmark, json_export, master_md, topic_folder
 from debate_core.errors import one_line
+from debate_core.io.importers import benchmark, json_export, master_md, topic_folder
 from debate_core.io.importers.common import ImportFormatError, ImportResult, check_regular, check_values, read_text
 from debate_core.models import Debate
 
@@ -43,16 +43,17 @@ def _expand(path: Path) -> list[tuple[str, Path]]:
         return [(JSON, path)]
     if suffix in (".md", ".markdown"):
         return [(MASTER, path)]
-    raise ImportFormatError(path, None, "unknown format: give a <slug>.debate/ folder, a .md transcript or a .json export")
+    raise ImportFormatError(path, None, "unknown format: give a <slug>.debate/ folder, a .md transcript or a .json "
+                                        "export")
 
 
-def parse_path(path: str | Path, *, pack: Optional[str] = None) -> list[tuple[str, Path, Debate]]:
+def parse_path(path: str | Path, *, pack: str | None = None) -> list[tuple[str, Path, Debate]]:
     """Parse one path (file or folder) into debates without touching any archive.  A benchmark
     checkout's malformed files are left out here; :func:`import_paths` reports them."""
     return _parse(Path(path).expanduser(), pack, [], {})
 
 
-def _parse(path: Path, pack: Optional[str], problems: list[ImportFormatError],
+def _parse(path: Path, pack: str | None, problems: list[ImportFormatError],
            sources: dict[str, list[dict]]) -> list[tuple[str, Path, Debate]]:
     """Every debate ``path`` holds, each checked (its id, and values the archive can store) before
     anything is written; an error names the file."""
@@ -70,7 +71,7 @@ def _parse(path: Path, pack: Optional[str], problems: list[ImportFormatError],
     return out
 
 
-def _parse_all(path: Path, pack: Optional[str], problems: list[ImportFormatError],
+def _parse_all(path: Path, pack: str | None, problems: list[ImportFormatError],
                sources: dict[str, list[dict]]) -> list[tuple[str, Path, Debate]]:
     out = []
     for kind, p in _expand(path):
@@ -91,7 +92,7 @@ def _parse_all(path: Path, pack: Optional[str], problems: list[ImportFormatError
     return out
 
 
-def import_paths(archive, paths: Iterable[str | Path], *, pack: Optional[str] = None) -> list[ImportResult]:
+def import_paths(archive, paths: Iterable[str | Path], *, pack: str | None = None) -> list[ImportResult]:
     """Parse every path first, then write all new debates in one transaction.
 
     A benchmark checkout's malformed files come back as ``skipped`` rows naming the file and
@@ -118,7 +119,7 @@ def import_paths(archive, paths: Iterable[str | Path], *, pack: Optional[str] = 
         redo = [it for it in items if it[2].id in changed]
         archive.save_many([d for _, _, d in redo], imported_from=[str(p.resolve()) for _, p, _ in redo])
     results = []
-    by_id = {d.id: ok for (_, _, d), ok in zip(fresh, written)}
+    by_id = {d.id: ok for (_, _, d), ok in zip(fresh, written, strict=False)}
     for kind, p, d in parsed:
         if d.id in changed:
             status = "updated"

@@ -5,19 +5,18 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Optional
 
 from pydantic import ValidationError
 
-from debate_core.models import Debate
 from debate_core.errors import one_line
-from debate_core.io.importers.common import (MAX_ID_CHARS, ImportFormatError, id_problem, shown, value_problem,
-                                             where as field_path)
+from debate_core.io.importers.common import MAX_ID_CHARS, ImportFormatError, id_problem, shown, value_problem
+from debate_core.io.importers.common import where as field_path
+from debate_core.models import Debate
 
 KIND = "json"
 
 
-def _json_line(text: str, loc: tuple) -> Optional[int]:
+def _json_line(text: str, loc: tuple) -> int | None:
     keys = [k for k in loc if isinstance(k, str)]
     if not keys:
         return None

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Optional
 
-from debate_core.render.safe import restore_markdown
 from debate_core.checks import find_citations
 from debate_core.content.packs import get_pack, resolve_master
 from debate_core.io.importers.common import ID_MARK, ImportFormatError, content_id, file_time
 from debate_core.models import CitationMark, Debate, DebateConfig, Finding, Observation, Participant, Speech
 from debate_core.render.master import rule_from_label, status_from_zh
+from debate_core.render.safe import restore_markdown
 
 KIND = "master-md"
 
@@ -25,7 +24,8 @@ _ENGINE_RE = re.compile(r"^>\s*引擎\s*[：:]\s*(.*)$")
 _STATUS_RE = re.compile(r"^>\s*状态\s*[：:]\s*(\w+)\s*(?:[（(](.*)[)）])?\s*$")
 _FAILED_RE = re.compile(r"^[（(]本轮未完成[：:](.*)[)）]$")
 _FINDING_LINE = re.compile(r"^>\s*(?:[✓✗?]\s*)?(模型审核)?(检查通过|检查未通过|检查未能判定|本轮不适用)[：:](.*)$")
-_MARK_LINE = re.compile(r"^>\s*引证核对[：:]\s*(\S+?)(?:《(.*?)》)?(✓已核对原文|已核对原文|仅经号|✗引文未核对|引文无原文可核)(?:「(.*)」)?\s*$")
+_MARK_LINE = re.compile(r"^>\s*引证核对[：:]\s*(\S+?)(?:《(.*?)》)?(✓已核对原文|已核对原文|仅经号|✗引文未核对|"
+                        r"引文无原文可核)(?:「(.*)」)?\s*$")
 _MARK_STATUS = {"✓已核对原文": "verified", "已核对原文": "verified", "仅经号": "id_only", "✗引文未核对": "unverified",
                 "引文无原文可核": "unchecked"}
 
@@ -66,14 +66,14 @@ def _read_finding_line(line: str, findings: list) -> bool:
     return True
 
 
-def _load_pack(pack: Optional[str]):
+def _load_pack(pack: str | None):
     try:
         return get_pack(pack)
     except Exception:  # noqa: BLE001 - without a pack, names stay names
         return None
 
 
-def parse_master_md(path: Path, text: str, *, pack_path: Optional[str] = None, extra_text: str = "") -> Debate:
+def parse_master_md(path: Path, text: str, *, pack_path: str | None = None, extra_text: str = "") -> Debate:
     lines = text.splitlines()
     topic = ""
     warnings: list[str] = []

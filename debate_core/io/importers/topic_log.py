@@ -5,9 +5,9 @@ debater, argument tables, rebuttal bullets, ``no_new_points`` flags, round obser
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Optional
+from typing import Any
 
 from debate_core.io.importers.common import ID_MARK, ImportFormatError, is_separator, split_row, unbold
 from debate_core.models import RoundSummary, Speech
@@ -54,7 +54,7 @@ def _role_for(title: str, round_no: int) -> str:
     return "立论" if round_no == 1 else "反驳"
 
 
-def _rebuttal_from(label: str, content: str) -> Optional[dict]:
+def _rebuttal_from(label: str, content: str) -> dict | None:
     for prefix, kind in _REBUT_TYPES:
         if label.startswith(prefix):
             rest = label[len(prefix):].strip()
@@ -77,13 +77,13 @@ class TopicLogParser:
         self.title = ""
         self.stances: dict[str, str] = {}
         self.mode = ""
-        self.created: Optional[datetime] = None
+        self.created: datetime | None = None
         self.warnings: list[str] = []
         self.rounds: list[Speech] = []
         self.summaries: list[RoundSummary] = []
         self.stop = ""
         self.round_titles: dict[int, str] = {}
-        self.id = None
+        self.id: str | None = None
 
     def err(self, i: int, msg: str) -> ImportFormatError:
         return ImportFormatError(self.path, i + 1, msg)
@@ -118,7 +118,7 @@ class TopicLogParser:
                     try:
                         self.created = datetime.fromisoformat(bits[0].replace("Z", "+00:00"))
                         if self.created.tzinfo is None:
-                            self.created = self.created.replace(tzinfo=timezone.utc)
+                            self.created = self.created.replace(tzinfo=UTC)
                     except ValueError:
                         pass
             elif line.startswith(">") and line.lstrip("> ").startswith(("⚠️", "WARNING")):
@@ -157,7 +157,7 @@ class TopicLogParser:
     def _rounds(self, i: int) -> None:
         lines = self.lines
         current = 0
-        speaker: Optional[str] = None
+        speaker: str | None = None
         body_start = 0
         seen: set[tuple[int, str]] = set()
 
@@ -201,7 +201,7 @@ class TopicLogParser:
                     if om:
                         self.summaries.append(RoundSummary(round=int(om.group(1)), speaker=ORCHESTRATOR,
                                                            text=om.group(2).strip()))
-                    else:
+                    elif sm is not None:
                         self.stop = sm.group(1).strip()
                 elif line.startswith(">") and speaker is None:
                     note = line.lstrip(">").strip()
@@ -223,10 +223,10 @@ class TopicLogParser:
         text = "\n".join(body_lines).strip("\n")
         arguments: list[dict] = []
         rebuttals: list[dict] = []
-        flag: Optional[bool] = None
+        flag: bool | None = None
         notes: list[str] = []
-        header: Optional[list[str]] = None
-        parent: Optional[str] = None
+        header: list[str] | None = None
+        parent: str | None = None
         for k, line in enumerate(body_lines):
             i = start + k
             stripped = line.strip()
@@ -245,7 +245,7 @@ class TopicLogParser:
                     continue
                 if len(cells) != len(header):
                     raise self.err(i, f"table row has {len(cells)} cells; the header has {len(header)}")
-                row = {h: unbold(c) for h, c in zip(header, cells)}
+                row = {h: unbold(c) for h, c in zip(header, cells, strict=True)}
                 arguments.append({"id": row.get("id", f"A{len(arguments) + 1}"), "point": row.get("point", ""),
                                   "reasoning": row.get("reasoning", ""), "evidence": row.get("evidence", "")})
                 continue
@@ -290,7 +290,8 @@ class TopicLogParser:
                 parent = None
         if not text:
             raise self.err(start - 1, f"{speaker} has an empty section in round {round_no}")
-        envelope = {"stance": self.stances.get(speaker, ""), "arguments": arguments, "rebuttals": rebuttals}
+        envelope: dict[str, Any] = {"stance": self.stances.get(speaker, ""), "arguments": arguments,
+                                    "rebuttals": rebuttals}
         if flag is not None:  # only where the log states it
             envelope["no_new_points"] = flag
         self.rounds.append(Speech(round=round_no, speaker=speaker, speaker_name=speaker,

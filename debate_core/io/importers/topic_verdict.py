@@ -4,8 +4,8 @@ the per-debater table and a note to readers."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable, Optional
 
 from debate_core.io.importers.common import ImportFormatError, is_separator, parse_float, split_row, unbold
 from debate_core.io.importers.topic_log import LABEL_RE
@@ -46,7 +46,7 @@ def parse_verdict(path: Path, text: str, labels: Iterable[str]) -> Verdict:
         elif "点评" in name or "表" in name:
             v.rows = _verdict_rows(path, start, body)
         elif "逐轮" in name:
-            for k, line in enumerate(body):
+            for _k, line in enumerate(body):
                 m = re.match(r"^[-*]\s*第\s*(\d+)\s*轮\s*[：:]\s*(.*)$", line.strip())
                 if m:
                     v.per_round.append(RoundComment(round=int(m.group(1)), comment=m.group(2).strip()))
@@ -78,7 +78,7 @@ def _reasons(body: str) -> dict[str, str]:
 
 def _verdict_rows(path: Path, start: int, body: list[str]) -> list[VerdictRow]:
     rows: list[VerdictRow] = []
-    header: Optional[list[str]] = None
+    header: list[str] | None = None
     for k, line in enumerate(body):
         i = start + 1 + k
         s = line.strip()
@@ -92,9 +92,9 @@ def _verdict_rows(path: Path, start: int, body: list[str]) -> list[VerdictRow]:
             continue
         if len(cells) != len(header):
             raise ImportFormatError(path, i + 1, f"table row has {len(cells)} cells; the header has {len(header)}")
-        cell = dict(zip(header, cells))
+        cell = dict(zip(header, cells, strict=True))
 
-        def pick(*names: str) -> str:
+        def pick(*names: str, header: list[str] = header, cell: dict[str, str] = cell) -> str:
             for n in names:
                 for h in header:
                     if n in h:
