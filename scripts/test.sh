@@ -38,7 +38,7 @@ if [[ ${DEBATE_SKIP_RAY:-0} != 1 ]]; then
     apt_install redis-server || echo "warning: could not install redis-server; shared-limit tests will skip" >&2
   fi
 fi
-if [[ ${DEBATE_LINT:-0} = 1 ]]; then  # not yet clean (see docs/setup.md): opt in with DEBATE_LINT=1
+if [[ ${DEBATE_LINT:-1} = 1 ]]; then  # ruff and mypy on debate_core (docs/setup.md); DEBATE_LINT=0 skips them
   step "lint and type checks"
   bash scripts/lint.sh
 fi

@@ -77,8 +77,9 @@ def fit(plan: SpeechPlan, *, topic: str, me: Master, opp: Master) -> str:
             restated = [p for p in plan.of("restate") if p.target and not p.target.endswith("#case")]
             if len(restated) > 1 and any(p.target.endswith("#case") for p in plan.of("restate")):
                 gone = restated[-1].target
-                plan.points = [p for p in plan.points
-                               if p.target != gone or p.kind not in ("restate", "answer", "no_answer")]
+                plan.points = [
+                    p for p in plan.points if p.target != gone or p.kind not in ("restate", "answer", "no_answer")
+                ]
                 plan.cited = list(dict.fromkeys(p.source for p in plan.points if p.source))
                 text = render(plan, topic=topic, me=me, opp=opp)
                 continue
@@ -110,7 +111,7 @@ def _unsigned(summary: str, opp: Master) -> str:
     for name in (opp.short_name, opp.name):
         for verb in ("驳：", "答：", "综合：", "：", "驳", "立"):
             if name and body.startswith(name + verb) and len(body) > len(name + verb) + 2:
-                body = body[len(name + verb):] if verb.endswith("：") else body[len(name):]
+                body = body[len(name + verb) :] if verb.endswith("：") else body[len(name) :]
                 break
         else:
             continue
@@ -126,8 +127,10 @@ def _thin(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
         out.append(f"{opp.short_name}上一轮的意思是：{_unsigned(restate[0].text, opp)}。")
     if plan.of("no_answer"):
         out.append("对此我暂不辩驳。")
-    out.append(f"题目问的是「{topic}」。关于{plan.theme_title}，我没有可以凭据的专门开示，不敢随口立说；"
-               f"这一轮只说到这里，请读者参看{opp.short_name}一方的理由。")
+    out.append(
+        f"题目问的是「{topic}」。关于{plan.theme_title}，我没有可以凭据的专门开示，不敢随口立说；"
+        f"这一轮只说到这里，请读者参看{opp.short_name}一方的理由。"
+    )
     return "".join(out)
 
 
@@ -160,11 +163,18 @@ def _opening(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
     for i, c in enumerate(plan.of("contrast")):  # the other side's teaching as the bank states it, not a speech
         what = _named(c)
         if i == 0:
-            out.append((f"{opp.short_name}所传的有{what}一说，对此我另有一层看法：" if what else
-                        f"{opp.short_name}所传的与我不同，我的看法是：") + said(me, c))
+            out.append(
+                (
+                    f"{opp.short_name}所传的有{what}一说，对此我另有一层看法："
+                    if what
+                    else f"{opp.short_name}所传的与我不同，我的看法是："
+                )
+                + said(me, c)
+            )
         else:
-            out.append((f"{opp.short_name}所传的还有{what}一说，我也另有一层看法：" if what else "还有一层：")
-                       + said(me, c))
+            out.append(
+                (f"{opp.short_name}所传的还有{what}一说，我也另有一层看法：" if what else "还有一层：") + said(me, c)
+            )
     return "".join(out)
 
 
@@ -179,8 +189,7 @@ def _named(c: PlanPoint) -> str:
     """The opponent's point an objection is aimed at, for its frame; "" when the objection's own text
     already opens with it (the frame would say it twice)."""
     what = bare(c.target_text)
-    return "" if not what or bare(c.text).startswith(what) or what in bare(c.text)[:len(what) + 6] else what
-
+    return "" if not what or bare(c.text).startswith(what) or what in bare(c.text)[: len(what) + 6] else what
 
 
 def _support(plan: SpeechPlan, me: Master, lead: str) -> list[str]:
@@ -195,12 +204,16 @@ def _rebuttal(plan: SpeechPlan, me: Master, opp: Master) -> str:
     first = plan.of("restate_summary")
     out = [f"{opp.short_name}上一轮说：{_unsigned(first[0].text, opp)}。"] if first else []
     if claim_only:
-        out += [] if first else [
-            f"{opp.short_name}上一轮的主张是：{bare(restated[0].target_text or restated[0].text)}。"]
+        out += (
+            [] if first else [f"{opp.short_name}上一轮的主张是：{bare(restated[0].target_text or restated[0].text)}。"]
+        )
     else:
         listed = "，".join(f"{'一二三四'[i]}是{g}" for i, g in enumerate(gists))
-        out.append(f"我就其中{NUMBERS[len(gists) - 1]}点作答，{listed}。" if first else f"{opp.short_name}上一轮所说，"
-                                                                                        f"{listed}。")
+        out.append(
+            f"我就其中{NUMBERS[len(gists) - 1]}点作答，{listed}。"
+            if first
+            else f"{opp.short_name}上一轮所说，{listed}。"
+        )
     whole = [p for p in plan.of("answer") if p.target.endswith("#0") and not claim_only]
     moves = [p for p in plan.of("answer", "no_answer") if p not in whole]
     own = plan.of("reason")
@@ -219,8 +232,10 @@ def _rebuttal(plan: SpeechPlan, me: Master, opp: Master) -> str:
     if own:
         if not whole:
             out.append(f"{which}我没有逐条的驳论，暂不辩驳；")
-        out.append(f"{'我' if whole else '只'}把我在{plan.theme_title}上的看法摆出来，请读者对照："
-                   f"{bare(plan.of('stance')[0].text)}。")
+        out.append(
+            f"{'我' if whole else '只'}把我在{plan.theme_title}上的看法摆出来，请读者对照："
+            f"{bare(plan.of('stance')[0].text)}。"
+        )
         out += [f"其{NUMBERS[i]}，{said(me, r)}" for i, r in enumerate(own)]
     out += _case(plan, me, "回到题目本身，我的回答是：")
     out += _support(plan, me, "我这一边的根据是：")
@@ -257,8 +272,9 @@ def _response(plan: SpeechPlan, me: Master, opp: Master) -> str:
             out.append(head + STANCE_WORDS[p.kind] + "：" + said(me, p))
     for c in plan.of("contrast"):
         what = _named(c)
-        out.append((f"至于{_point(c, opp, what)}，" if what else f"对{opp.short_name}的主张，我还有一层看法：")
-                   + said(me, c))
+        out.append(
+            (f"至于{_point(c, opp, what)}，" if what else f"对{opp.short_name}的主张，我还有一层看法：") + said(me, c)
+        )
     out += _case(plan, me, "回到题目本身，我的回答是：")
     out += _support(plan, me, "我这一边还有一层根据：")
     return "".join(out)
@@ -280,8 +296,10 @@ def _synthesis(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
     out += _case(plan, me, "回到题目本身，我的回答是：")
     for c in plan.of("contrast"):
         what = _named(c)
-        out.append((f"对{_point(c, opp, what)}，我仍有一层不能放下的看法：" if what else
-                    "我仍有一层不能放下的看法：") + said(me, c))
+        out.append(
+            (f"对{_point(c, opp, what)}，我仍有一层不能放下的看法：" if what else "我仍有一层不能放下的看法：")
+            + said(me, c)
+        )
     for r in plan.of("reason"):
         out.append(said(me, r))
     out += _support(plan, me, "我这一边的根据，还可以再补一层：")
