@@ -310,3 +310,15 @@ def test_no_bank_text_holds_the_engines_own_stance_frames(default_pack):
     texts += [a.text for c in bank.cases for a in c.answers] + [a.then for c in bank.cases for a in c.answers]
     bad = [t[:30] for t in texts if any(f in t for f in ("我接受：", "部分接受：", "我仍坚持：", "仍持原说"))]
     assert not bad, bad
+
+
+def test_each_source_is_cited_once_a_speech_unless_a_quote_is_checked_against_it(default_pack):
+    # r7: the same mark after nearly every sentence read as mechanical; a later text from the same source
+    # goes unmarked, a quote keeps its mark (it says which text the quote is checked against)
+    import re as _re
+
+    for c in _cases(default_pack)[:20]:
+        for s in _run(default_pack, c.question).rounds:
+            ids = [m.group(1) for m in _re.finditer(r"(?<!」)【(?:《[^》]*》，)?([^】，]+)】", s.text)]
+            assert len(ids) == len(set(ids)), (c.id, s.round, ids)
+            assert s.citations or not s.plan.cited
