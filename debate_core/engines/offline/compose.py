@@ -238,7 +238,14 @@ def _rebuttal(plan: SpeechPlan, me: Master, opp: Master) -> str:
     moves = [p for p in plan.of("answer", "no_answer") if p not in whole]
     own = plan.of("reason")
     for i, p in enumerate(moves):
-        head = "就这一主张说，" if claim_only else f"{ORDINALS[i]}，{bare(p.target_text)}。"
+        said_again = p.kind == "answer" and not _named(p)  # the answer opens with the point's own words
+        head = (
+            "就这一主张说，"
+            if claim_only
+            else f"{ORDINALS[i]}，"
+            if said_again
+            else f"{ORDINALS[i]}，{bare(p.target_text)}。"
+        )
         if p.kind == "answer":
             out.append(head + said(me, p))
         elif not own:
