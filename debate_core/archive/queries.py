@@ -21,16 +21,12 @@ class Queries(ArchiveParts):
 
     def audits(self) -> pd.DataFrame:
         """Stored judge audits, newest first."""
-        return self.query(
-            "SELECT audit_id, batch_id, judges, variants, debates, judgments, calls, prompt_tokens, "
-            "completion_tokens, cost, created_at FROM audits ORDER BY created_at DESC, audit_id"
-        )
+        return self.query("SELECT audit_id, batch_id, judges, variants, debates, judgments, calls, prompt_tokens, "
+                          "completion_tokens, cost, created_at FROM audits ORDER BY created_at DESC, audit_id")
 
     def audit_judgments(self, audit_id: str) -> pd.DataFrame:
-        return self.query(
-            "SELECT * EXCLUDE (audit_id) FROM audit_judgments WHERE audit_id = ? ORDER BY debate_id, judge, variant",
-            [audit_id],
-        )
+        return self.query("SELECT * EXCLUDE (audit_id) FROM audit_judgments WHERE audit_id = ? "
+                          "ORDER BY debate_id, judge, variant", [audit_id])
 
     # ------------------------------------------------------------ analytics
     def tokens_by_model(self) -> pd.DataFrame:
@@ -78,12 +74,10 @@ class Queries(ArchiveParts):
             FROM debates ORDER BY created_at DESC, id""")
 
     def tokens_per_round(self, debate_id: str) -> pd.DataFrame:
-        return self.query(
-            """
+        return self.query("""
             SELECT round, speaker, sum(prompt_tokens) AS prompt_tokens, sum(completion_tokens) AS completion_tokens,
                    sum(cost) AS cost FROM speeches WHERE debate_id = ? GROUP BY round, speaker ORDER BY round""",
-            [debate_id],
-        )
+                          [debate_id])
 
     def winners(self) -> pd.DataFrame:
         """Judged debates: the winner label, its stance and model."""
@@ -133,20 +127,14 @@ class Queries(ArchiveParts):
             info = con.execute("SELECT name, version, path FROM packs WHERE pack_hash = ?", [pack_hash]).fetchone()
             if info is None:
                 raise ArchiveError(f"no pack snapshot {pack_hash!r} in the archive")
-            slugs = [
-                r[0]
-                for r in con.execute(
-                    "SELECT slug FROM pack_masters WHERE pack_hash = ? ORDER BY slug", [pack_hash]
-                ).fetchall()
-            ]
-            edges = con.execute(
-                "SELECT slug, target_master FROM pack_critiques WHERE pack_hash = ?", [pack_hash]
-            ).fetchall()
+            slugs = [r[0] for r in con.execute("SELECT slug FROM pack_masters WHERE pack_hash = ? ORDER BY slug",
+                                               [pack_hash]).fetchall()]
+            edges = con.execute("SELECT slug, target_master FROM pack_critiques WHERE pack_hash = ?",
+                                [pack_hash]).fetchall()
         return pack_hash, info, slugs, [tuple(e) for e in edges]
 
-    def coverage_snapshot(
-        self, debate_id: str | None = None, pack_hash: str | None = None
-    ) -> tuple[pd.DataFrame, dict]:
+    def coverage_snapshot(self, debate_id: str | None = None, pack_hash: str | None = None
+                          ) -> tuple[pd.DataFrame, dict]:
         """(matrix, gaps) from the pack snapshot stored with a debate (or a given / the latest snapshot)."""
         from debate_core.content.coverage import gaps_from_edges, matrix_from_edges
 

@@ -29,36 +29,23 @@ class EnvelopeError(ValueError):
 # What this module says, per debate language: parse errors, the rendering's headings, the
 # default rebuttal type, the separator joining drifted list values.
 TEXT = {
-    "zh": {
-        "no_json": "回复里没有 JSON 对象",
-        "bad_json": "JSON 无法解析：第 {line} 行第 {col} 列附近有语法错误",
-        "not_object": "JSON 不是一个对象",
-        "no_fields": "这个对象没有任何信封字段（arguments / rebuttals / no_new_points）",
-        "bad_field": "字段 {where} 的值不合约定的格式",
-        "nothing": "信封里既没有论点也没有反驳，却没有把 no_new_points 设为 true",
-        "table": ("| id | 论点 | 论证 | 论据 |", "|----|------|------|------|"),
-        "rebuttal": "反驳",
-        "colon": "：",
-        "join": "——",
-        "sep": "；",
-        "pipe": "｜",
-        "empty": "（本轮无论点、无反驳）",
-    },
-    "en": {
-        "no_json": "the reply holds no JSON object",
-        "bad_json": "the JSON does not parse: syntax error near line {line}, column {col}",
-        "not_object": "the JSON is not an object",
-        "no_fields": "the object has none of the envelope fields (arguments / rebuttals / no_new_points)",
-        "bad_field": "the value of field {where} is not in the agreed format",
-        "nothing": "the envelope has neither arguments nor rebuttals, yet no_new_points is not true",
-        "table": ("| id | Point | Reasoning | Evidence |", "|----|-------|-----------|----------|"),
-        "rebuttal": "rebuttal",
-        "colon": ": ",
-        "join": " — ",
-        "sep": "; ",
-        "pipe": "/",
-        "empty": "(no arguments and no rebuttals this round)",
-    },
+    "zh": {"no_json": "回复里没有 JSON 对象", "bad_json": "JSON 无法解析：第 {line} 行第 {col} 列附近有语法错误",
+           "not_object": "JSON 不是一个对象",
+           "no_fields": "这个对象没有任何信封字段（arguments / rebuttals / no_new_points）",
+           "bad_field": "字段 {where} 的值不合约定的格式",
+           "nothing": "信封里既没有论点也没有反驳，却没有把 no_new_points 设为 true",
+           "table": ("| id | 论点 | 论证 | 论据 |", "|----|------|------|------|"),
+           "rebuttal": "反驳", "colon": "：", "join": "——", "sep": "；", "pipe": "｜",
+           "empty": "（本轮无论点、无反驳）"},
+    "en": {"no_json": "the reply holds no JSON object",
+           "bad_json": "the JSON does not parse: syntax error near line {line}, column {col}",
+           "not_object": "the JSON is not an object",
+           "no_fields": "the object has none of the envelope fields (arguments / rebuttals / no_new_points)",
+           "bad_field": "the value of field {where} is not in the agreed format",
+           "nothing": "the envelope has neither arguments nor rebuttals, yet no_new_points is not true",
+           "table": ("| id | Point | Reasoning | Evidence |", "|----|-------|-----------|----------|"),
+           "rebuttal": "rebuttal", "colon": ": ", "join": " — ", "sep": "; ", "pipe": "/",
+           "empty": "(no arguments and no rebuttals this round)"},
 }
 
 
@@ -99,15 +86,9 @@ class Argument(BaseModel):
             return {"point": data}
         if isinstance(data, dict):
             data = dict(data)
-            for alias, key in (
-                ("claim", "point"),
-                ("content", "point"),
-                ("argument", "point"),
-                ("论点", "point"),
-                ("reason", "reasoning"),
-                ("论证", "reasoning"),
-                ("论据", "evidence"),
-            ):
+            for alias, key in (("claim", "point"), ("content", "point"), ("argument", "point"),
+                               ("论点", "point"), ("reason", "reasoning"), ("论证", "reasoning"),
+                               ("论据", "evidence")):
                 if key not in data and alias in data:
                     data[key] = data.pop(alias)
             for key in ("id", "point", "reasoning", "evidence"):
@@ -137,11 +118,8 @@ class Rebuttal(BaseModel):
                     data[key] = _s(data[key], text["sep"])
             if not data.get("content"):
                 # drift: a closing argument stuffed into a rebuttal object
-                parts = [
-                    _s(data.get(k), text["sep"])
-                    for k in ("point", "reasoning", "text", "argument")
-                    if _s(data.get(k), text["sep"])
-                ]
+                parts = [_s(data.get(k), text["sep"]) for k in ("point", "reasoning", "text", "argument")
+                         if _s(data.get(k), text["sep"])]
                 if parts:
                     data["content"] = text["join"].join(parts)
             if not data.get("type"):
@@ -212,7 +190,7 @@ def extract_json(text: str) -> str | None:
     start, end = text.find("{"), text.rfind("}")
     if start == -1 or end <= start:
         return None
-    return text[start : end + 1]
+    return text[start:end + 1]
 
 
 def parse_envelope(text: str, lang: str = "zh") -> Envelope:
@@ -261,11 +239,8 @@ def render_envelope(env: Envelope | dict, *, heading: str = "", lang: str = "zh"
         out += [heading, ""]
     if env.arguments:
         out += list(t["table"])
-        out += [
-            f"| {_cell(a.id, t['pipe'])} | {_cell(a.point, t['pipe'])} | {_cell(a.reasoning, t['pipe'])} | "
-            f"{_cell(a.evidence, t['pipe'])} |"
-            for a in env.arguments
-        ]
+        out += [f"| {_cell(a.id, t['pipe'])} | {_cell(a.point, t['pipe'])} | {_cell(a.reasoning, t['pipe'])} | "
+                f"{_cell(a.evidence, t['pipe'])} |" for a in env.arguments]
         out.append("")
     if env.rebuttals:
         for r in env.rebuttals:
@@ -282,10 +257,6 @@ def envelope_json(env: Envelope | dict) -> str:
     """Compact JSON for a prompt (what a debater sees of an earlier envelope)."""
     if isinstance(env, Envelope):
         env = env.model_dump()
-    data = {
-        "stance": env.get("stance", ""),
-        "arguments": env.get("arguments", []),
-        "rebuttals": env.get("rebuttals", []),
-        "no_new_points": bool(env.get("no_new_points")),
-    }
+    data = {"stance": env.get("stance", ""), "arguments": env.get("arguments", []),
+            "rebuttals": env.get("rebuttals", []), "no_new_points": bool(env.get("no_new_points"))}
     return json.dumps(data, ensure_ascii=False, indent=1)

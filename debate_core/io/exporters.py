@@ -98,12 +98,8 @@ def _observation_md(debate: Debate) -> str:
     if o is None:
         out.append(f"> 状态：{status_zh(debate.status)}（{debate.stop_reason}）")
     else:
-        out += [
-            f"### {OBSERVATION_HEADING}",
-            f"- 分歧本质：{o.divergence}",
-            f"- 共识点：{o.consensus}",
-            f"- 留给读者：{o.to_reader}",
-        ]
+        out += [f"### {OBSERVATION_HEADING}", f"- 分歧本质：{o.divergence}", f"- 共识点：{o.consensus}",
+                f"- 留给读者：{o.to_reader}"]
     return "\n".join(out).rstrip() + "\n"
 
 
@@ -147,19 +143,15 @@ def to_notebook(debate: Debate, archive_path: str | Path):
     if zh:
         from debate_core.render.master import status_zh
 
-        head = (
-            f"# {debate.topic}\n\n| | |\n|---|---|\n| 辩论 | `{debate.id}` |\n| 形式 | {spec.title} |\n"
-            f"| 状态 | {status_zh(debate.status)}（{_cell(debate.stop_reason)}） |\n| 双方 | {_cell(names)} |\n"
-            f"| 模型 | {_cell(', '.join(debate.models))} |\n| 轮次 | {played} / {debate.planned_rounds} |\n"
-            f"| 创建时间 | {debate.created_at.isoformat()} |\n"
-        )
+        head = (f"# {debate.topic}\n\n| | |\n|---|---|\n| 辩论 | `{debate.id}` |\n| 形式 | {spec.title} |\n"
+                f"| 状态 | {status_zh(debate.status)}（{_cell(debate.stop_reason)}） |\n| 双方 | {_cell(names)} |\n"
+                f"| 模型 | {_cell(', '.join(debate.models))} |\n| 轮次 | {played} / {debate.planned_rounds} |\n"
+                f"| 创建时间 | {debate.created_at.isoformat()} |\n")
     else:
-        head = (
-            f"# {debate.topic}\n\n| | |\n|---|---|\n| id | `{debate.id}` |\n| protocol | {debate.protocol} |\n"
-            f"| status | {debate.status} ({_cell(debate.stop_reason)}) |\n| participants | {_cell(names)} |\n"
-            f"| models | {_cell(', '.join(debate.models))} |\n| rounds | {played} / "
-            f"{debate.planned_rounds} |\n| created | {debate.created_at.isoformat()} |\n"
-        )
+        head = (f"# {debate.topic}\n\n| | |\n|---|---|\n| id | `{debate.id}` |\n| protocol | {debate.protocol} |\n"
+                f"| status | {debate.status} ({_cell(debate.stop_reason)}) |\n| participants | {_cell(names)} |\n"
+                f"| models | {_cell(', '.join(debate.models))} |\n| rounds | {played} / "
+                f"{debate.planned_rounds} |\n| created | {debate.created_at.isoformat()} |\n")
     setup = f"""import sys
 ARCHIVE = {str(Path(archive_path).resolve())!r}
 DEBATE_ID = {debate.id!r}
@@ -248,10 +240,8 @@ def markdown(debate: Debate, *, plain: bool = False) -> str:
     if not plain:
         return render(debate)
     if "plain" not in inspect.signature(render).parameters:
-        raise InputError(
-            f"--plain: a {debate.protocol} debate's Markdown is already its own framework, with no "
-            "check lines to leave out; export it without --plain"
-        )
+        raise InputError(f"--plain: a {debate.protocol} debate's Markdown is already its own framework, with no "
+                         "check lines to leave out; export it without --plain")
     return cast(Callable[..., str], render)(debate, plain=True)  # its signature has plain (checked above)
 
 
@@ -271,15 +261,8 @@ def html_text(debate: Debate, ledger_of: Callable[[Debate], Any] | None = None) 
     return render_html(debate, ledger=ledger, kind=kind)
 
 
-def export_debate(
-    archive,
-    debate_id: str,
-    fmt: str,
-    out: str | Path | None = None,
-    *,
-    plain: bool = False,
-    ledger_of: Callable[[Debate], Any] | None = None,
-):
+def export_debate(archive, debate_id: str, fmt: str, out: str | Path | None = None, *, plain: bool = False,
+                  ledger_of: Callable[[Debate], Any] | None = None):
     """Export one archived debate.  Returns the text for md / json / ipynb / html when ``out`` is
     None, else the path written.  ``plain`` (md only): the seed's transcript exactly; ``ledger_of``
     (html only): a function giving the debate's argument ledger for the page's analysis."""

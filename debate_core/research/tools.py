@@ -53,9 +53,8 @@ class ToolError(Exception):
 _DESCRIPTIONS = {
     "en": {
         "read": "Read a text file in the workspace (path relative to the workspace root). "
-        "Returns numbered lines; long files are cut, use offset to page on.",
-        "read.path": "relative path, e.g. src/app.py",
-        "read.offset": "first line to return (1-based)",
+                "Returns numbered lines; long files are cut, use offset to page on.",
+        "read.path": "relative path, e.g. src/app.py", "read.offset": "first line to return (1-based)",
         "read.limit": "how many lines (default 400)",
         "glob": "List workspace files whose relative path matches a glob pattern such as **/*.py.",
         "glob.pattern": "glob pattern relative to the workspace root",
@@ -67,9 +66,8 @@ _DESCRIPTIONS = {
     },
     "zh": {
         "read": "读取工作区里的一个文本文件（路径相对于工作区根目录）。返回带行号的内容；长文件会被截断，用 offset "
-        "往后翻。",
-        "read.path": "相对路径，例如 src/app.py",
-        "read.offset": "从第几行开始返回（从 1 数起）",
+                "往后翻。",
+        "read.path": "相对路径，例如 src/app.py", "read.offset": "从第几行开始返回（从 1 数起）",
         "read.limit": "返回多少行（默认 400）",
         "glob": "列出相对路径符合 glob 模式（例如 **/*.py）的工作区文件。",
         "glob.pattern": "相对于工作区根目录的 glob 模式",
@@ -83,80 +81,55 @@ _DESCRIPTIONS = {
 
 MESSAGES = {
     "en": {
-        "error": "error: ",
-        "bad_glob": "bad glob pattern: {exc}",
-        "path_type": "the path must be a string",
+        "error": "error: ", "bad_glob": "bad glob pattern: {exc}", "path_type": "the path must be a string",
         "nul": "the path contains a NUL character",
         "absolute": "absolute paths are refused ({rel!r}): give a path relative to the workspace root",
         "dotdot": "'..' is refused ({rel!r}): paths must stay inside the workspace",
         "outside": "{rel!r} leads outside the workspace (through a symlink): refused",
-        "no_file": "no such file: {path}",
-        "is_folder": "{path} is a folder: use glob to list it",
+        "no_file": "no such file: {path}", "is_folder": "{path} is a folder: use glob to list it",
         "not_regular": "{path} is not a regular file",
-        "too_big": "{path} is larger than {n} bytes: use grep on it instead",
-        "binary": "{path} is a binary file",
+        "too_big": "{path} is larger than {n} bytes: use grep on it instead", "binary": "{path} is a binary file",
         "cut_at": "[cut at {n} characters: continue with offset={line}]",
         "more_lines": "[{n} lines in all: continue with offset={line}]",
         "no_lines": "[{path}: no lines from {offset}; the file has {n} lines]",
-        "give_glob": "give a glob pattern such as **/*.md",
-        "too_long": "the pattern is too long",
+        "give_glob": "give a glob pattern such as **/*.md", "too_long": "the pattern is too long",
         "abs_pattern": "absolute patterns are refused: give a pattern relative to the workspace root",
         "dotdot_pattern": "'..' is refused: patterns must stay inside the workspace",
-        "glob_cap": "[stopped at {n} files]",
-        "no_glob": "no files match {pattern}",
-        "give_regex": "give a regular expression to search for",
-        "bad_regex": "bad regular expression: {exc}",
-        "no_path": "no such file or folder: {path}",
-        "grep_cap": "[stopped at {n} matches]",
+        "glob_cap": "[stopped at {n} files]", "no_glob": "no files match {pattern}",
+        "give_regex": "give a regular expression to search for", "bad_regex": "bad regular expression: {exc}",
+        "no_path": "no such file or folder: {path}", "grep_cap": "[stopped at {n} matches]",
         "no_match": "no matches for {pattern!r}",
-        "skipped": "[skipped {n} file(s) not searched: {why}]",
-        "skip_big": "{n} larger than {cap} bytes",
-        "skip_binary": "{n} binary",
-        "skip_unreadable": "{n} unreadable",
+        "skipped": "[skipped {n} file(s) not searched: {why}]", "skip_big": "{n} larger than {cap} bytes",
+        "skip_binary": "{n} binary", "skip_unreadable": "{n} unreadable",
         "bad_json": "the arguments are not valid JSON",
         "not_object": "arguments must be an object",
         "no_tool": "no tool named {name!r}; the only tools are read, glob and grep (read-only)",
-        "bad_args": "bad arguments: {exc}",
-        "failed": "{kind}: {exc}",
-        "cut": "[cut]",
+        "bad_args": "bad arguments: {exc}", "failed": "{kind}: {exc}", "cut": "[cut]",
     },
     "zh": {
-        "error": "错误：",
-        "bad_glob": "glob 模式有误：{exc}",
-        "path_type": "路径必须是字符串",
+        "error": "错误：", "bad_glob": "glob 模式有误：{exc}", "path_type": "路径必须是字符串",
         "nul": "路径里有 NUL 字符",
         "absolute": "不接受绝对路径（{rel!r}）：请给出相对于工作区根目录的路径",
         "dotdot": "不接受 '..'（{rel!r}）：路径必须留在工作区之内",
         "outside": "{rel!r} 经由符号链接通向工作区之外：拒绝",
-        "no_file": "没有这个文件：{path}",
-        "is_folder": "{path} 是文件夹：请用 glob 列出其中的文件",
+        "no_file": "没有这个文件：{path}", "is_folder": "{path} 是文件夹：请用 glob 列出其中的文件",
         "not_regular": "{path} 不是普通文件",
-        "too_big": "{path} 超过 {n} 字节：请改用 grep 搜索它",
-        "binary": "{path} 是二进制文件",
+        "too_big": "{path} 超过 {n} 字节：请改用 grep 搜索它", "binary": "{path} 是二进制文件",
         "cut_at": "[在 {n} 个字符处截断：用 offset={line} 接着读]",
         "more_lines": "[共 {n} 行：用 offset={line} 接着读]",
         "no_lines": "[{path}：从第 {offset} 行起没有内容；文件共 {n} 行]",
-        "give_glob": "请给出 glob 模式，例如 **/*.md",
-        "too_long": "模式太长",
+        "give_glob": "请给出 glob 模式，例如 **/*.md", "too_long": "模式太长",
         "abs_pattern": "不接受绝对模式：请给出相对于工作区根目录的模式",
         "dotdot_pattern": "不接受 '..'：模式必须留在工作区之内",
-        "glob_cap": "[已列出 {n} 个文件，到此为止]",
-        "no_glob": "没有文件符合 {pattern}",
-        "give_regex": "请给出要搜索的正则表达式",
-        "bad_regex": "正则表达式有误：{exc}",
-        "no_path": "没有这个文件或文件夹：{path}",
-        "grep_cap": "[已找到 {n} 处匹配，到此为止]",
+        "glob_cap": "[已列出 {n} 个文件，到此为止]", "no_glob": "没有文件符合 {pattern}",
+        "give_regex": "请给出要搜索的正则表达式", "bad_regex": "正则表达式有误：{exc}",
+        "no_path": "没有这个文件或文件夹：{path}", "grep_cap": "[已找到 {n} 处匹配，到此为止]",
         "no_match": "没有匹配 {pattern!r} 的内容",
-        "skipped": "[有 {n} 个文件没有搜索：{why}]",
-        "skip_big": "{n} 个超过 {cap} 字节",
-        "skip_binary": "{n} 个是二进制文件",
-        "skip_unreadable": "{n} 个无法读取",
-        "bad_json": "参数不是合法的 JSON",
+        "skipped": "[有 {n} 个文件没有搜索：{why}]", "skip_big": "{n} 个超过 {cap} 字节",
+        "skip_binary": "{n} 个是二进制文件", "skip_unreadable": "{n} 个无法读取", "bad_json": "参数不是合法的 JSON",
         "not_object": "参数必须是一个对象",
         "no_tool": "没有名为 {name!r} 的工具；只有 read、glob、grep 三个只读工具",
-        "bad_args": "参数有误：{exc}",
-        "failed": "{kind}：{exc}",
-        "cut": "[已截断]",
+        "bad_args": "参数有误：{exc}", "failed": "{kind}：{exc}", "cut": "[已截断]",
     },
 }
 
@@ -165,53 +138,26 @@ def tool_specs(lang: str = "en") -> list[dict[str, Any]]:
     """The three tools' definitions, described in ``lang`` (names and parameters stay as they are)."""
     d = _DESCRIPTIONS["zh" if lang == "zh" else "en"]
     return [
-        {
-            "type": "function",
-            "function": {
-                "name": "read",
-                "description": d["read"],
-                "parameters": {
-                    "type": "object",
-                    "properties": {
-                        "path": {"type": "string", "description": d["read.path"]},
-                        "offset": {"type": "integer", "description": d["read.offset"], "minimum": 1},
-                        "limit": {"type": "integer", "description": d["read.limit"], "minimum": 1},
-                    },
-                    "required": ["path"],
-                },
-            },
-        },
-        {
-            "type": "function",
-            "function": {
-                "name": "glob",
-                "description": d["glob"],
-                "parameters": {
-                    "type": "object",
-                    "properties": {
-                        "pattern": {"type": "string", "description": d["glob.pattern"]},
-                    },
-                    "required": ["pattern"],
-                },
-            },
-        },
-        {
-            "type": "function",
-            "function": {
-                "name": "grep",
-                "description": d["grep"],
-                "parameters": {
-                    "type": "object",
-                    "properties": {
-                        "pattern": {"type": "string", "description": d["grep.pattern"]},
-                        "path": {"type": "string", "description": d["grep.path"]},
-                        "glob": {"type": "string", "description": d["grep.glob"]},
-                        "ignore_case": {"type": "boolean", "description": d["grep.ignore_case"]},
-                    },
-                    "required": ["pattern"],
-                },
-            },
-        },
+        {"type": "function", "function": {
+            "name": "read", "description": d["read"],
+            "parameters": {"type": "object", "properties": {
+                "path": {"type": "string", "description": d["read.path"]},
+                "offset": {"type": "integer", "description": d["read.offset"], "minimum": 1},
+                "limit": {"type": "integer", "description": d["read.limit"], "minimum": 1},
+            }, "required": ["path"]}}},
+        {"type": "function", "function": {
+            "name": "glob", "description": d["glob"],
+            "parameters": {"type": "object", "properties": {
+                "pattern": {"type": "string", "description": d["glob.pattern"]},
+            }, "required": ["pattern"]}}},
+        {"type": "function", "function": {
+            "name": "grep", "description": d["grep"],
+            "parameters": {"type": "object", "properties": {
+                "pattern": {"type": "string", "description": d["grep.pattern"]},
+                "path": {"type": "string", "description": d["grep.path"]},
+                "glob": {"type": "string", "description": d["grep.glob"]},
+                "ignore_case": {"type": "boolean", "description": d["grep.ignore_case"]},
+            }, "required": ["pattern"]}}},
     ]
 
 
@@ -279,7 +225,7 @@ def glob_regex(pattern: str, lang: str = "en"):
                 out.append(re.escape(c))
                 i += 1
             else:
-                body = pattern[i + 1 : j].replace("\\", "\\\\")
+                body = pattern[i + 1:j].replace("\\", "\\\\")
                 out.append("[^" + body[1:] + "]" if body.startswith("!") else "[" + body + "]")
                 i = j + 1
         else:
@@ -352,7 +298,7 @@ class Workspace:
         lines = data.decode("utf-8", errors="replace").splitlines()
         offset = max(1, int(offset or 1))
         limit = max(1, min(int(limit or 400), 2000))
-        chunk = lines[offset - 1 : offset - 1 + limit]
+        chunk = lines[offset - 1: offset - 1 + limit]
         out, size = [], 0
         for n, line in enumerate(chunk, offset):
             row = f"{n:>5}  {line[:1000]}"
@@ -449,15 +395,8 @@ class Workspace:
         if not out:
             out.append(self._m("no_match", pattern=pattern))
         if any(skipped.values()):
-            why = [
-                self._m("skip_" + k, n=v, cap=limit_bytes)
-                for k, v in (
-                    ("big", skipped["big"]),
-                    ("binary", skipped["binary"]),
-                    ("unreadable", skipped["unreadable"]),
-                )
-                if v
-            ]
+            why = [self._m("skip_" + k, n=v, cap=limit_bytes) for k, v in
+                   (("big", skipped["big"]), ("binary", skipped["binary"]), ("unreadable", skipped["unreadable"])) if v]
             out.append(self._m("skipped", n=sum(skipped.values()), why=", ".join(why)))
         return "\n".join(out)
 
@@ -479,11 +418,8 @@ class Workspace:
         fn = tools.get(name)
         if fn is None:
             return ToolCallRecord(name=name, arguments=args, error=err + self._m("no_tool", name=name))
-        allowed = {
-            "read": {"path", "offset", "limit"},
-            "glob": {"pattern"},
-            "grep": {"pattern", "path", "glob", "ignore_case"},
-        }[name]
+        allowed = {"read": {"path", "offset", "limit"}, "glob": {"pattern"},
+                   "grep": {"pattern", "path", "glob", "ignore_case"}}[name]
         try:
             result = fn(**{k: v for k, v in args.items() if k in allowed})
         except ToolError as exc:
@@ -491,9 +427,8 @@ class Workspace:
         except TypeError as exc:
             return ToolCallRecord(name=name, arguments=args, error=err + self._m("bad_args", exc=exc))
         except (OSError, ValueError) as exc:
-            return ToolCallRecord(
-                name=name, arguments=args, error=err + self._m("failed", kind=type(exc).__name__, exc=exc)
-            )
+            return ToolCallRecord(name=name, arguments=args,
+                                  error=err + self._m("failed", kind=type(exc).__name__, exc=exc))
         if len(result) > MAX_RESULT_CHARS:
             result = result[:MAX_RESULT_CHARS] + "\n" + self._m("cut")
         return ToolCallRecord(name=name, arguments=args, result=result)

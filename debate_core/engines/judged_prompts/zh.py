@@ -88,65 +88,41 @@ def debater_system(label: str, stance: str) -> str:
 
 def _opening_user(stance: str, topic: str, total_rounds: int) -> str:
     # 不变的在前（辩题、立场），本轮的要求在后
-    return (
-        "辩题：\n" + quote(topic) + "\n\n"
-        "你的立场：\n" + quote(stance) + "\n\n"
-        f"第 1 轮（共至多 {total_rounds} 轮）：开篇立论。你看不到其他辩手的发言，他们也看不到你的。"
-        "请提出 2 到 4 条最有力的论点，每条都给出理由；本轮 rebuttals 为空数组，no_new_points 为 false。"
-    )
+    return ("辩题：\n" + quote(topic) + "\n\n"
+            "你的立场：\n" + quote(stance) + "\n\n"
+            f"第 1 轮（共至多 {total_rounds} 轮）：开篇立论。你看不到其他辩手的发言，他们也看不到你的。"
+            "请提出 2 到 4 条最有力的论点，每条都给出理由；本轮 rebuttals 为空数组，no_new_points 为 false。")
 
 
 def _rebuttal_user(round_no: int, total_rounds: int, others_prev: list[tuple[str, str, str]]) -> str:
     last = "这是最后一轮，之后由裁判裁决：请做好收尾。" if round_no >= total_rounds else ""
     others = "\n\n".join(f"【{lab}】立场：\n{quote(st)}\n信封：\n{quote(env)}" for lab, st, env in others_prev)
-    return (
-        "其他辩手上一轮的信封：\n" + (others or "（没有）") + "\n\n"
-        f"第 {round_no} 轮（共至多 {total_rounds} 轮）：交叉反驳。{last}"
-        "任务：逐条回应对你威胁最大的论点（反驳、质疑或有限让步），并补上新的或加强过的论点。"
-        "如果你确实已经没有新东西可说，arguments 和 rebuttals 可以为空，no_new_points 填 true。"
-    )
+    return ("其他辩手上一轮的信封：\n" + (others or "（没有）") + "\n\n"
+            f"第 {round_no} 轮（共至多 {total_rounds} 轮）：交叉反驳。{last}"
+            "任务：逐条回应对你威胁最大的论点（反驳、质疑或有限让步），并补上新的或加强过的论点。"
+            "如果你确实已经没有新东西可说，arguments 和 rebuttals 可以为空，no_new_points 填 true。")
 
 
 def opening_messages(label: str, stance: str, topic: str, total_rounds: int) -> list[dict]:
-    return [
-        {"role": "system", "content": debater_system(label, stance)},
-        {"role": "user", "content": _opening_user(stance, topic, total_rounds)},
-    ]
+    return [{"role": "system", "content": debater_system(label, stance)},
+            {"role": "user", "content": _opening_user(stance, topic, total_rounds)}]
 
 
-def rebuttal_messages(
-    label: str,
-    stance: str,
-    topic: str,
-    round_no: int,
-    total_rounds: int,
-    own_prev: str,
-    others_prev: list[tuple[str, str, str]],
-    earlier: Iterable[tuple[str, list[tuple[str, str, str]]]] = (),
-) -> list[dict]:
+def rebuttal_messages(label: str, stance: str, topic: str, round_no: int, total_rounds: int,
+                      own_prev: str, others_prev: list[tuple[str, str, str]],
+                      earlier: Iterable[tuple[str, list[tuple[str, str, str]]]] = ()) -> list[dict]:
     """一位辩手到目前为止的对话，再加本轮的要求（与 en.py 同构：每轮的消息写一次，此后逐字重复，
     所以每次调用都以上一次调用的全文开头，可被服务商的提示缓存命中）。"""
-    return debater_conversation(
-        opening_messages(label, stance, topic, total_rounds),
-        _rebuttal_user,
-        round_no,
-        total_rounds,
-        own_prev,
-        others_prev,
-        earlier,
-    )
+    return debater_conversation(opening_messages(label, stance, topic, total_rounds), _rebuttal_user, round_no,
+                                total_rounds, own_prev, others_prev, earlier)
 
 
 def repair_messages(messages: list[dict], bad_reply: str, error: str) -> list[dict]:
     """The same conversation plus the unusable reply and a request to resend a valid envelope."""
     return messages + [
         {"role": "assistant", "content": bad_reply or EMPTY_REPLY},
-        {
-            "role": "user",
-            "content": (
-                f"上一条回复不能作为信封使用：{error}。请重新输出，只要一个符合约定格式的 JSON 对象，不要任何其他文字。"
-            ),
-        },
+        {"role": "user", "content": (
+            f"上一条回复不能作为信封使用：{error}。请重新输出，只要一个符合约定格式的 JSON 对象，不要任何其他文字。")},
     ]
 
 
@@ -181,21 +157,10 @@ def judge_messages(topic: str, stances: list[tuple[str, str]], log: str) -> list
         f"- {DATA_RULE}\n\n" + JUDGE_JSON
     )
     # stances are user input or model output: they travel as data, like the topic
-    listing = (
-        "```data\n"
-        + json.dumps([{"label": lab, "stance": st} for lab, st in stances], ensure_ascii=False, indent=1)
-        + "\n```"
-    )
-    user = (
-        "辩题：\n"
-        + quote(topic)
-        + "\n\n各方立场（label → stance）：\n"
-        + listing
-        + "\n\n完整辩论日志（匿名）：\n"
-        + "```data\n"
-        + log.replace("```", "ʼʼʼ")
-        + "\n```"
-    )
+    listing = "```data\n" + json.dumps([{"label": lab, "stance": st} for lab, st in stances],
+                                       ensure_ascii=False, indent=1) + "\n```"
+    user = ("辩题：\n" + quote(topic) + "\n\n各方立场（label → stance）：\n" + listing + "\n\n完整辩论日志（匿名）：\n"
+            + "```data\n" + log.replace("```", "ʼʼʼ") + "\n```")
     return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
 
@@ -212,22 +177,16 @@ def missing_text(missing: list[str]) -> str:
     return LIST_SEP.join(out)
 
 
-def judge_repair_messages(
-    messages: list[dict], bad_reply: str, labels: list[str], missing: list[str] | None = None
-) -> list[dict]:
+def judge_repair_messages(messages: list[dict], bad_reply: str, labels: list[str],
+                          missing: list[str] | None = None) -> list[dict]:
     """The judge's conversation plus its reply and one request: for the winner when none could be
     read, else for exactly what the verdict lacks (``missing``: codes of verdict_gaps)."""
     if not missing or "winner" in missing:
-        ask = (
-            "上一条裁决无法读出胜者。请按约定的 JSON 格式重新输出，winner 必须是以下标签之一："
-            + "、".join(labels)
-            + "。"
-        )
+        ask = ("上一条裁决无法读出胜者。请按约定的 JSON 格式重新输出，winner 必须是以下标签之一："
+               + "、".join(labels) + "。")
     else:
-        ask = (
-            f"上一条裁决不完整，缺：{missing_text(missing)}。请按约定的 JSON 格式重新输出完整的裁决："
-            f"rows 里每位辩手（{'、'.join(labels)}）各一行，reasons 写明判词；已经写好的部分照原样保留。"
-        )
+        ask = (f"上一条裁决不完整，缺：{missing_text(missing)}。请按约定的 JSON 格式重新输出完整的裁决："
+               f"rows 里每位辩手（{'、'.join(labels)}）各一行，reasons 写明判词；已经写好的部分照原样保留。")
     return messages + [{"role": "assistant", "content": bad_reply or EMPTY_REPLY}, {"role": "user", "content": ask}]
 
 
@@ -243,26 +202,16 @@ def trial_transcript(speeches: list[tuple[int, str, str]]) -> str:
     return "\n\n".join(f"### 第 {r} 轮 · {SIDE_NAMES.get(side, side)}\n{text}" for r, side, text in speeches)
 
 
-def trial_speaker_messages(
-    side: str,
-    topic: str,
-    round_no: int,
-    total_rounds: int,
-    speeches: list[tuple[int, str, str]],
-    max_chars: int,
-    tools: bool,
-) -> list[dict]:
+def trial_speaker_messages(side: str, topic: str, round_no: int, total_rounds: int,
+                           speeches: list[tuple[int, str, str]], max_chars: int, tools: bool) -> list[dict]:
     """一方的对话：系统提示与辩题在前；此后按发言顺序，对方的发言作为资料放进用户消息，本方此前的发言
     是本方的回复，每一轮的发言要求紧挨在本方那篇发言之前；最后是本轮的要求。``speeches``：到目前为止的
     [(轮次, 方, 正文)]。每次调用都以同一方上一次调用的全部消息开头，服务商的提示缓存可以命中。"""
     name = SIDE_NAMES[side]
     goal = "论证这个命题成立" if side == "pro" else "论证这个命题不成立"
-    research = (
-        "你可以先用只读工具 read / glob / grep 查看工作区里的文件来核实论据；引用时写明文件路径（和行号），"
-        "让裁判可以复核。工具调用次数有限，查够了就开始发言。"
-        if tools
-        else "这一场没有调研工具，只凭论证与常识说话，不要声称查看过任何文件。"
-    )
+    research = ("你可以先用只读工具 read / glob / grep 查看工作区里的文件来核实论据；引用时写明文件路径（和行号），"
+                "让裁判可以复核。工具调用次数有限，查够了就开始发言。" if tools else
+                "这一场没有调研工具，只凭论证与常识说话，不要声称查看过任何文件。")
     system = (
         f"你是一名竞技辩手，在这场庭审式辩论中担任{name}，目标只有一个：{goal}，赢下这场辩论。\n"
         "你是为这一篇发言专门请来的，看得到的只有辩题和到目前为止的完整记录。\n"
@@ -276,17 +225,9 @@ def trial_speaker_messages(
         return f"现在是第 {k} 轮（共 {total_rounds} 轮）{last}，轮到{name}发言。"
 
     opening = "辩题：\n" + quote(topic) + "\n\n对方的发言按顺序作为资料给你；你此前的发言就是你之前的回复。"
-    return speaker_conversation(
-        system,
-        opening,
-        side,
-        speeches,
-        round_no,
-        turn,
-        lambda r, sp, text: (
-            f"```data\n### 第 {r} 轮 · {SIDE_NAMES.get(sp, sp)}\n" + text.replace("```", "ʼʼʼ") + "\n```"
-        ),
-    )
+    return speaker_conversation(system, opening, side, speeches, round_no, turn,
+                                lambda r, sp, text: f"```data\n### 第 {r} 轮 · {SIDE_NAMES.get(sp, sp)}\n"
+                                + text.replace("```", "ʼʼʼ") + "\n```")
 
 
 TOOL_BUDGET_NOTE = "工具调用次数已用完，请不要再调用工具，直接给出你的发言正文。"
@@ -307,7 +248,7 @@ def trial_judge_messages(topic: str, transcript: str, rounds: int) -> list[dict]
         "只有双方确实势均力敌时才判 draw。只依据记录中的论证与其引用的证据，不补充任何一方没说的理由。\n"
         f"{DATA_RULE}\n\n" + TRIAL_JUDGE_JSON
     )
-    user = "辩题：\n" + quote(topic) + "\n\n完整记录：\n```data\n" + transcript.replace("```", "ʼʼʼ") + "\n```"
+    user = ("辩题：\n" + quote(topic) + "\n\n完整记录：\n```data\n" + transcript.replace("```", "ʼʼʼ") + "\n```")
     return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
 
@@ -317,10 +258,8 @@ def trial_judge_repair(messages: list[dict], bad_reply: str, missing: list[str] 
     if not missing or "winner" in missing:
         ask = '上一条裁决无法读出结果。请按约定的 JSON 格式重新输出，winner 只能是 "pro"、"con" 或 "draw"。'
     else:
-        ask = (
-            f"上一条裁决不完整，缺：{missing_text(missing)}。请按约定的 JSON 格式重新输出完整的裁决："
-            "per_round 里每一轮各一条 comment，reasons 写明理由；已经写好的部分照原样保留。"
-        )
+        ask = (f"上一条裁决不完整，缺：{missing_text(missing)}。请按约定的 JSON 格式重新输出完整的裁决："
+               "per_round 里每一轮各一条 comment，reasons 写明理由；已经写好的部分照原样保留。")
     return messages + [{"role": "assistant", "content": bad_reply or EMPTY_REPLY}, {"role": "user", "content": ask}]
 
 
