@@ -117,7 +117,8 @@ def test_outcome_of_a_benchmark_debate_shows_the_argument_map_and_the_judge_pane
     assert list(panel[PANEL[lang][3]]) == [j.normalized for j in d.judgments]
     assert list(panel[PANEL[lang][4]]) == [j.entertainment for j in d.judgments]
     for j, cell in zip(d.judgments, panel[PANEL[lang][1]]):
-        assert cell.endswith(f"({j.winner})")
+        side = {"pro": ("PRO", "正方"), "con": ("CON", "反方")}[j.winner][lang == "zh"]  # the page's PRO/CON words
+        assert cell.endswith(f"({side})"), cell
     markdown = "\n".join(m.value for m in at.markdown)
     for j in d.judgments:
         assert f"**{j.judge}**" in markdown and j.notes in markdown

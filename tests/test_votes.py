@@ -270,7 +270,8 @@ def test_present_opens_and_closes_the_votes_with_a_link_and_qr_then_charts_the_s
     at.query_params["step"] = "5"
     at.run()
     clean(at)
-    assert [h.value for h in at.header] == ["教内余争 — 中立观察"]
+    # the observation's heading is the app's (the reader's language: English here); the Markdown keeps the seed's
+    assert [h.value for h in at.header] == ["Open questions — a neutral observation"]
     assert "Opinion shift" in [s.value for s in at.subheader] and len(at.get("plotly_chart")) == 1
     names = {p.label: p.name for p in d.participants}
     body = [m.value for m in at.markdown]
