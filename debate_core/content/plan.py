@@ -545,13 +545,12 @@ def _plan_response(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Pos
         plan.points.append(PlanPoint(kind="restate", text=o.text, ref=o.id, target=o.id, target_text=o.gist))
     for o in raised:
         replies = bank.replies_to(o.id, speaker)
+        cr = case.reply_to(o.id) if case is not None and o in at_case else None  # his reply to it, on a case
         if replies:
             r = replies[0]
             plan.points.append(PlanPoint(kind=r.stance, text=r.text, ref=o.id, target=o.id, target_text=o.gist,
                                          gist=r.gist, source=r.source, quote=r.quote))
-        elif o in at_case and case is not None and case.reply_to(o.id) is not None:
-            cr = case.reply_to(o.id)  # his own reply to the objection at his answer
-            assert cr is not None
+        elif cr is not None:
             plan.points.append(PlanPoint(kind=cr.stance, text=cr.text, ref=o.id, target=o.id, target_text=o.gist,
                                          gist=cr.gist, source=cr.source, quote=cr.quote))
         elif o in at_case and case is not None and mine is not None:  # (an answer is only read from a case)
