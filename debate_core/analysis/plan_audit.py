@@ -121,7 +121,8 @@ def absent_critique_faults(debate: Debate, pack: Pack) -> list[str]:
     windows = _absent_windows(pack.path, pair) | _absent_windows(pack.path, pair[::-1])
     out = []
     for s in debate.rounds:
-        own = "|".join(x.text for x in (s.plan.points if s.plan else []))  # the plan's own bank texts
+        # the plan's own bank texts (and its claim, which a 反驳's support is led by)
+        own = "|".join([x.text for x in (s.plan.points if s.plan else [])] + [s.plan.stance if s.plan else ""])
         for i in range(max(0, len(s.text) - 11)):
             # a run that only crosses from a frame's punctuation into the plan's own text is the plan's
             if s.text[i:i + 12] in windows and s.text[i:i + 12].strip("，。；：、！？") not in own:

@@ -288,8 +288,9 @@ def _contrast(bank: ArgumentBank, speaker: str, opponent: str, theme: str, role:
     if not objs and bank.derived:  # a pack's cross_critique is aimed at the opponent, not at one theme
         objs = sorted(bank.objections(speaker, opponent), key=lambda o: o.id)
     objs = [o for o in objs if o.id not in spoken]
-    if role != "立论":  # only a point the other side has put in this debate: never a view nobody here holds
-        objs = [o for o in objs if heard and o.target in heard]
+    if role != "立论":  # a point the other side has put in this debate first; else one his school is known
+        # to teach (rendered X所传的…一说, never as something he said here)
+        objs = [o for o in objs if heard and o.target in heard] or objs
     if not objs:
         return None
     if role == "立论":
@@ -319,16 +320,17 @@ def _as_case_contrast(bank: ArgumentBank, case, o: Objection, opponent: str) -> 
 
 
 def _heard(opp: Position | None, summary: str, restated: frozenset[str]) -> set[str]:
-    """The opponent's points the speaker has heard him put: his claim once he has spoken, the points
-    the speaker restated in his own earlier rounds, and those the summary he has now carries.  An
+    """The opponent's points the speaker has heard him put: his claim once the summary carries it (a
+    反驳 that only answers has not put it), the points the speaker restated in his own earlier rounds,
+    and those the summary he has now carries.  An
     objection at any other point is framed as aimed at a view some hold, never at something he said."""
     if opp is None:
         return set()
     out = {t for t in restated if t.startswith(opp.id + "#")}
     if out:
         out.add(opp.point_id(0))
-    if summary:  # he has spoken: his speech argued from his claim, whatever the summary names of it
-        out.add(opp.point_id(0))
+    if summary and (opp.short and opp.short in summary or _found(opp.claim, summary)):
+        out.add(opp.point_id(0))  # he has put his claim (a 反驳 that only answers does not: r7)
         out |= {opp.point_id(n) for n, r in enumerate(opp.reasons, start=1) if r.gist and _found(r.gist, summary)}
     return out
 
@@ -419,6 +421,8 @@ def estimated_length(plan: SpeechPlan) -> int:
             n += 12
         else:
             n += cjk_len(p.text) + _FRAME_CHARS.get(p.kind, 10)
+    if plan.role == "反驳" and plan.of("support") and not plan.of("reason"):
+        n += cjk_len(plan.stance)  # its support is led by his claim (我自己的主张是…)
     return n
 
 
@@ -572,6 +576,34 @@ def _plan_response(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Pos
         plan.points.append(c)
 
 
+_STANCES = {"接受": "accept", "部分接受": "partly", "坚持": "hold"}
+_OUTCOME = re.compile(r"^(部分接受|接受|坚持)(.+)$")
+
+
+def _outcome(bank: ArgumentBank, plan: SpeechPlan, speaker: str, opponent: str, summary: str) -> list[PlanPoint]:
+    """How the other side took the speaker's objections in his last round, as his summary carries it
+    (``X答：接受A；部分接受B；坚持C``): one ``outcome`` point per objection of the speaker's own that the
+    summary names with a stance.  A summary in any other form (a model's) gives none: the 综合 then
+    says nothing of how its objections were taken."""
+    head, sep, body = summary.partition("答：")
+    if not sep:
+        return []
+    case = bank.case(plan.case) if plan.case else None
+    mine = bank.objections(speaker, opponent, plan.theme) + (case.objections_at(speaker, opponent) if case else [])
+    gists = {bare_gist(o.gist): o for o in mine if o.gist}
+    out = []
+    for item in re.split(r"[；。]", body):
+        m = _OUTCOME.match(item.strip())
+        o = gists.get(bare_gist(m.group(2))) if m else None
+        if m and o is not None:
+            out.append(PlanPoint(kind="outcome", text=o.gist, ref=o.id, target=o.id, target_text=_STANCES[m.group(1)]))
+    return out
+
+
+def bare_gist(text: str) -> str:
+    return re.sub(r"[，。；、\s…]+", "", text or "")
+
+
 def _plan_synthesis(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Position | None, speaker: str,
                     opponent: str, spoken: frozenset[str] = frozenset(), heard: set[str] | None = None,
                     summary: str = "") -> None:
@@ -579,6 +611,7 @@ def _plan_synthesis(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Po
     pb = bank.pair(speaker, opponent)
     ground = [c for c in (pb.common_ground if pb else []) if c.theme == plan.theme]
     diffs = [c for c in (pb.differences if pb else []) if c.theme == plan.theme]
+    plan.points += _outcome(bank, plan, speaker, opponent, summary)
     plan.points.append(PlanPoint(kind="stance", text=pos.claim, ref=pos.point_id(0)))
     if opp is not None:
         plan.points.append(PlanPoint(kind="opponent_stance", text=opp.claim, ref=opp.point_id(0)))
@@ -624,7 +657,7 @@ def summary_of(plan: SpeechPlan, short_name: str, titles: dict[str, str], limit:
             + "；".join(tidy(p.gist) for p in plan.of("reason")) + "。"
     elif plan.role == "反驳":
         answers = [tidy(p.gist) for p in plan.of("answer")]
-        own = f"另立{tidy(plan.short)}" if plan.of("reason") else ""
+        own = f"另立{tidy(plan.short)}" if plan.of("reason", "support") else ""
         if answers:
             body = f"{short_name}驳：" + "；".join(answers + ([own] if own else [])) + "。"
         else:  # nothing answered: the summary says so once, not a list of 未答

@@ -51,7 +51,7 @@ def _shared(text: str) -> str:
     return _BOTH.sub("", body, count=1) or body
 
 
-MAX_CHARS = 500  # the seed's ceiling (checks.MAX_CHARS)
+MIN_CHARS, MAX_CHARS = 300, 500  # the seed's floor and ceiling (checks.MIN_CHARS, checks.MAX_CHARS)
 OPTIONAL = ("support", "contrast")  # what a plan may lose to stay under the ceiling, last added first
 
 
@@ -63,6 +63,14 @@ def fit(plan: SpeechPlan, *, topic: str, me: Master, opp: Master) -> str:
     objection last, only when the speech answers the case itself.  The plan is changed in place, so the stored
     plan is what was said."""
     text = render(plan, topic=topic, me=me, opp=opp)
+    if plan.role == "综合" and plan.of("support"):
+        # a 综合 closes rather than argues: its own extra reasons go when it holds the floor without them
+        lean = plan.model_copy(update={"points": [p for p in plan.points if p.kind != "support"]})
+        lean_text = render(lean, topic=topic, me=me, opp=opp)
+        if MIN_CHARS + 5 <= cjk_len(lean_text) <= MAX_CHARS:
+            plan.points = lean.points
+            plan.cited = list(dict.fromkeys(p.source for p in plan.points if p.source))
+            return lean_text
     while cjk_len(text) > MAX_CHARS:
         extra = [i for i, p in enumerate(plan.points) if p.kind == "support"]
         if not extra:
@@ -265,7 +273,9 @@ def _rebuttal(plan: SpeechPlan, me: Master, opp: Master) -> str:
         )
         out += [f"其{NUMBERS[i]}，{said(me, r)}" for i, r in enumerate(own)]
     out += _case(plan, me, "回到题目本身，我的回答是：")
-    out += _support(plan, me, "我这一边的根据是：")
+    # his own support, led by the claim it supports when the speech has not stated it (the summary says 另立…)
+    stance = bare(plan.stance)
+    out += _support(plan, me, f"我自己的主张是：{stance}。我的根据是：" if stance and not own else "我这一边的根据是：")
     return "".join(out)
 
 
@@ -308,19 +318,24 @@ def _response(plan: SpeechPlan, me: Master, opp: Master) -> str:
 
 
 def _synthesis(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
+    # the seed's 综合: 双方共许 / 仍异 / 给读者的话, after how the other side took this speaker's objections
     out = ["最后就本题作个收束。" if plan.case else f"最后就本场所谈的「{plan.theme_title}」作个收束。"]
-    mine, theirs = plan.of("stance"), plan.of("opponent_stance")
-    if mine and theirs:
-        out.append(f"我的主张是{bare(mine[0].text)}；{opp.short_name}的主张是{bare(theirs[0].text)}。")
+    taken = plan.of("outcome")
+    if taken:
+        said_of = {"accept": "他接受了", "partly": "他部分接受", "hold": "他仍坚持他的看法"}
+        out.append(f"我上一轮提的{NUMBERS[len(taken) - 1]}点，"
+                   + "；".join(f"{bare(p.text)}，{said_of[p.target_text]}" for p in taken) + "。")
     common = plan.of("common")
     if common:
-        out.append("在我看来，两家都承认的是：" + "；".join(_shared(c.text) for c in common) + "。")
+        out.append("在我看来，两家共许的是：" + "；".join(_shared(c.text) for c in common) + "。")
     for c in plan.of("concede"):
         out.append(bare(c.text) + "。")
+    mine, theirs = plan.of("stance"), plan.of("opponent_stance")
+    if mine and theirs:
+        out.append(f"仍异的是：{opp.short_name}主张{bare(theirs[0].text)}；我主张{bare(mine[0].text)}。")
     for d in plan.of("difference"):  # the bank's wording names both sides: the observation speaks it
         if d.target_text:
-            out.append(f"至于两家的分歧，依我看是在{d.target_text}上。")
-    out += _case(plan, me, "回到题目本身，我的回答是：")
+            out.append(f"依我看，这分歧是在{d.target_text}上。")
     for c in plan.of("contrast"):
         what = _named(c)
         out.append(
@@ -329,5 +344,6 @@ def _synthesis(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
         )
     for r in plan.of("reason"):
         out.append(said(me, r))
-    out += _support(plan, me, "我这一边的根据，还可以再补一层：")
+    out += _support(plan, me, "我所以仍持此说，还因为：")
+    out += _case(plan, me, "回到题目本身，我的回答是：")  # the word to the asker closes the speech
     return "".join(out)
