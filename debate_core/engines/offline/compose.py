@@ -37,7 +37,7 @@ def said(m: Master, p: PlanPoint) -> str:
     """A bank text as a sentence, with its quote and citation at its end."""
     body = bare(p.text)
     if p.quote and p.quote not in body:
-        body += f"——「{bare(p.quote)}」"
+        body += f"，所以说「{bare(p.quote)}」"  # (r7: a bare ——「…」 tag read as a list fragment)
     return body + cite(m, p.source) + "。"
 
 
@@ -118,7 +118,7 @@ _MARK = re.compile(r"【(?:《[^》]*》，)?([^】，]+)】")
 def _cited_once(text: str) -> str:
     """Each source cited once in a speech, at the first text taken from it: r7's readers found the same
     mark after nearly every sentence mechanical (one speech cited 《心灵的资粮》 eleven times).  A mark
-    that carries a quote (——「…」 before it) is kept, since it says which text the quote is checked against."""
+    that carries a quote (「…」 right before it) is kept, since it says which text the quote is checked against."""
     seen: set[str] = set()
 
     def keep(m: re.Match) -> str:
