@@ -344,7 +344,13 @@ def _case_points(bank: ArgumentBank, plan: SpeechPlan, speaker: str, spoken: fro
         return []
     ref = f"case:{case.id}:{speaker}"
     if ref not in spoken:
-        return [PlanPoint(kind="case", text=ans.text, ref=ref, gist=ans.gist, source=ans.source, quote=ans.quote)]
+        out = [PlanPoint(kind="case", text=ans.text, ref=ref, gist=ans.gist, source=ans.source, quote=ans.quote)]
+        if plan.role in ("立论", "反驳") and ans.then:
+            # what he would have the asker do, with his answer: the other side's objections and replies take up
+            # the whole answer, and r9's readers caught one answering advice not yet given (a 反驳 that runs
+            # over the ceiling drops it first, and says it in his next speech)
+            out.append(PlanPoint(kind="case_then", text=ans.then, ref=ref + ":then", source=ans.then_source))
+        return out
     if ans.then and ref + ":then" not in spoken:
         return [PlanPoint(kind="case_then", text=ans.then, ref=ref + ":then", source=ans.then_source)]
     return []
@@ -380,8 +386,14 @@ def plan_speech(bank: ArgumentBank, *, topic: str, role: str, round_no: int, spe
     plan.material = "full" if len(pos.reasons) >= 3 else "thin"
     if role == "立论":
         plan.points.append(PlanPoint(kind="stance", text=pos.claim, ref=pos.point_id(0)))
-        plan.points += _case_points(bank, plan, speaker, spoken)
-        for i, r in enumerate(pos.reasons[:3], start=1):
+        on_case = _case_points(bank, plan, speaker, spoken)
+        plan.points += on_case
+        picked = [1, 2, 3][: len(pos.reasons)]
+        if on_case:  # his answer carries its own ground: the two reasons of his nearest this question
+            near = bigrams_of(" ".join([topic, case.question if case else ""] + [p.text for p in on_case]))
+            picked = sorted(sorted(picked, key=lambda i: -len(bigrams_of(pos.reasons[i - 1].text) & near))[:2])
+        for i in picked:
+            r = pos.reasons[i - 1]
             plan.points.append(PlanPoint(kind="reason", text=r.text, ref=pos.point_id(i), gist=r.gist,
                                          source=r.source, quote=r.quote))
         # the seed's ammo (至少引用 1 条): one objection at a point of the other side's known teaching,
@@ -540,7 +552,8 @@ def _plan_response(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Pos
     mine = case.answer(speaker) if case is not None else None
     at_case = case.objections_at(opponent, speaker) if case is not None and mine is not None else []
     aimed = at_case + aimed
-    raised = raised_objections(aimed, summary) if summary else []
+    # (at most three: the seed's reply takes up the objections one by one within 500 字)
+    raised = (raised_objections(aimed, summary) if summary else [])[:3]
     if raised and not all(_found(o.gist, summary) for o in raised):
         plan.points.append(PlanPoint(kind="restate_summary", text=summary, target=f"{opponent}:{plan.theme}"))
     if not raised:

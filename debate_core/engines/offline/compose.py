@@ -76,6 +76,9 @@ def fit(plan: SpeechPlan, *, topic: str, me: Master, opp: Master) -> str:
         if not extra:
             contrasts = [i for i, p in enumerate(plan.points) if p.kind == "contrast"]
             extra = contrasts[1:] if len(contrasts) > 1 else []
+        if not extra and plan.role == "立论" and plan.of("case_then"):
+            # an opening on a case keeps what he would have the asker do before a second general reason
+            extra = [i for i, p in enumerate(plan.points) if p.kind == "reason"][1:]
         if not extra:  # the advice on the case before the round's only objection (the seed's ammo)
             extra = [i for i, p in enumerate(plan.points) if p.kind == "case_then"]
         if not extra and plan.of("case"):
@@ -171,6 +174,7 @@ def _opening(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
             # the reader's own wording: say which question the answer is to, so a near one is not passed off
             out.append(f"这一问，和「{plan.case_question}」是一类事，我就照这一问来答。")
         out.append("我的回答是：" + said(me, case[0]))
+        out += ["落到这件事上，" + said(me, p) for p in plan.of("case_then")]
         out.append(f"我所以这样答，是因为我一向主张：{bare(stance.text)}。")
     else:
         # the bank argues the theme the topic falls under: the lead says which, and never claims a fuller answer
@@ -323,19 +327,13 @@ def _synthesis(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
     taken = plan.of("outcome")
     if taken:
         said_of = {"accept": "他接受了", "partly": "他部分接受", "hold": "他仍坚持他的看法"}
-        out.append(f"我上一轮提的{NUMBERS[len(taken) - 1]}点，"
+        out.append(f"我上一轮提的{'一两三四五六'[len(taken) - 1]}点，"
                    + "；".join(f"{bare(p.text)}，{said_of[p.target_text]}" for p in taken) + "。")
     common = plan.of("common")
-    if common:
-        out.append("在我看来，两家共许的是：" + "；".join(_shared(c.text) for c in common) + "。")
+    if common:  # the bank's common ground is of their teachings, never an agreement claimed for this debate
+        out.append("依两家平日的教言，共许的是：" + "；".join(_shared(c.text) for c in common) + "。")
     for c in plan.of("concede"):
         out.append(bare(c.text) + "。")
-    mine, theirs = plan.of("stance"), plan.of("opponent_stance")
-    if mine and theirs:
-        out.append(f"仍异的是：{opp.short_name}主张{bare(theirs[0].text)}；我主张{bare(mine[0].text)}。")
-    for d in plan.of("difference"):  # the bank's wording names both sides: the observation speaks it
-        if d.target_text:
-            out.append(f"依我看，这分歧是在{d.target_text}上。")
     for c in plan.of("contrast"):
         what = _named(c)
         out.append(
@@ -345,5 +343,12 @@ def _synthesis(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
     for r in plan.of("reason"):
         out.append(said(me, r))
     out += _support(plan, me, "我所以仍持此说，还因为：")
-    out += _case(plan, me, "回到题目本身，我的回答是：")  # the word to the asker closes the speech
+    # it closes on what stays different, said of both sides, and on a case on the word to the asker
+    mine, theirs = plan.of("stance"), plan.of("opponent_stance")
+    if mine and theirs:
+        out.append(f"所以仍异的是：{opp.short_name}主张{bare(theirs[0].text)}；我主张{bare(mine[0].text)}。")
+    for d in plan.of("difference"):  # the bank's wording names both sides: the observation speaks it
+        if d.target_text:
+            out.append(f"依我看，这分歧是在{d.target_text}上。")
+    out += _case(plan, me, "回到题目本身，我的回答是：")
     return "".join(out)
