@@ -20,211 +20,23 @@ answer to it in his first speech and what he would have the asker do in his next
 
 The debate's theme is the same for both speakers: the best-matching theme of the topic on which
 both masters hold a position, else one that either holds, else the table row's theme, else the
-core path (``debate_theme``).  The summaries the offline engine writes are made from plans too.
+core path (``debate_theme``, in :mod:`debate_core.content.theme_choice`).  What an opponent's summary
+carries, and the summaries the offline engine writes from plans, are in
+:mod:`debate_core.content.summaries`.  The names those modules define that callers import from here
+(``debate_theme``, ``material_note``, ``summary_of``, …) stay importable from this module.
 """
 
 from __future__ import annotations
 
 import re
-import weakref
-from dataclasses import dataclass, field
 
-from debate_core.content.text import cjk_len, cjk_only, ngrams, personal_question, without_cited_tail
-from debate_core.content.themes import ThemeMatch, match_themes  # noqa: F401 (ThemeMatch in nearest_theme)
+from debate_core.content.summaries import gist_in, raised_objections, restated_points, summary_of
+from debate_core.content.text import bigrams_of, cjk_len, without_cited_tail
+from debate_core.content.theme_choice import CORE_THEME, ThemeChoice, debate_theme, material_note
 from debate_core.plans import ArgumentBank, Objection, PlanPoint, Position, SpeechPlan
 
-CORE_THEME = "core-path"
-
+# (the theme choice and the summaries live in their own modules; their names stay importable from here)
 __all__ = ["CORE_THEME", "ThemeChoice", "debate_theme", "plan_speech", "summary_of", "material_note"]
-
-
-@dataclass
-class ThemeChoice:
-    theme: str
-    title: str
-    terms: list[str] = field(default_factory=list)
-    how: str = "topic"  # topic (the topic names it) / row (the pair table's row) / core (nothing matched)
-    held_by: list[str] = field(default_factory=list)
-    asked: str = ""  # the theme the topic matched best, when the debate argues another
-    case: str = ""  # the bank's case (a concrete question under the theme) the topic is, when there is one
-
-
-# Bigrams of questions that say nothing about which theme is asked (怎么办, 是不是 …): never evidence.
-_FUNCTION_BIGRAMS = frozenset(
-    "什么 怎么 怎样 怎么办 么办 为什 为何 是不 不是 是否 可以 能不 不能 应该 该不 要不 不要 还是 我们 你们 他们 自己 "
-    "一个 这个 那个 这样 那样 如果 因为 所以 但是 就是 还有 没有 有没 是什 么样 到底 究竟 真的 的话 一下 之后 "
-    "以后 时候 "
-    "现在 每天 总是 一直 觉得 知道 一定 非常 很多 这些 那些 哪里 如何 其实 只是 也是 都是 不会 会不 有人 别人 大家 "
-    "佛法 学佛 修行 佛教 师父 大师".split())
-
-
-_DOCS: dict[tuple[int, tuple[str, ...]], tuple[weakref.ref, dict[str, set[str]]]] = {}
-
-
-def _theme_docs(bank: ArgumentBank, who: tuple[str, ...]) -> dict[str, set[str]]:
-    """Each theme's material as content bigrams (title, question, keywords, the masters' claims and
-    reasons on it): built once per bank and pair, not on every topic."""
-    key = (id(bank), who)
-    hit = _DOCS.get(key)
-    if hit is not None and hit[0]() is bank:
-        return hit[1]
-    docs: dict[str, set[str]] = {}
-    for t in bank.themes:
-        parts = [t.title, t.question, *t.keywords]
-        for s in who:
-            pos = bank.position(s, t.id)
-            if pos is not None:
-                parts += [pos.claim, *(r.text for r in pos.reasons), *(r.gist for r in pos.reasons)]
-        docs[t.id] = bigrams_of(" ".join(parts))
-    if len(_DOCS) > 256:  # a long-lived process that loads many banks: start again rather than grow
-        _DOCS.clear()
-    _DOCS[key] = (weakref.ref(bank), docs)
-    return docs
-
-
-def nearest_theme(bank: ArgumentBank, topic: str, a: str | None = None, b: str | None = None,
-                  min_score: float = 6.0, min_hits: int = 3) -> ThemeMatch | None:
-    """For a topic whose words match no theme's keywords: the theme whose own material (title, question,
-    keywords, and the two masters' claims and reasons on it) shares the most informative content bigrams
-    with the topic, each bigram weighted by how few themes use it.  None below ``min_score`` or with fewer
-    than ``min_hits`` shared bigrams: character bigrams are weak evidence (睡不着 shares 睡不 with a text on
-    dullness), so the fallback is conservative and an unmatched topic is rather declared than guessed.
-    The matched bigrams are the explanation."""
-    import math
-
-    q = bigrams_of(topic) - _FUNCTION_BIGRAMS
-    if not q:
-        return None
-    who = (a, b) if a and b else tuple(bank.positions)  # the pair's material, or every master's (routing)
-    docs = _theme_docs(bank, who)
-    df = {g: sum(1 for d in docs.values() if g in d) for g in q}
-    best: tuple[float, ThemeMatch] | None = None
-    for t in bank.themes:
-        if t.general:
-            continue
-        hits = sorted(g for g in q if g in docs[t.id])
-        score = sum(math.log((1 + len(docs)) / (1 + df[g])) for g in hits)
-        if len(hits) >= min_hits and score >= min_score and (best is None or score > best[0]):
-            best = (score, ThemeMatch(theme=t.id, title=t.title, score=max(1, round(score)), terms=hits))
-    return best[1] if best else None
-
-
-def debate_theme(bank: ArgumentBank, topic: str, a: str, b: str, row_theme: str = "") -> ThemeChoice:
-    """The theme a debate of ``a`` and ``b`` argues ``topic`` on (symmetric in a and b), with the bank's
-    case the topic is.  A case both masters answer, on a theme both hold, decides the theme (how =
-    ``case``): it is the more specific evidence.  Else the theme is chosen from the topic's words, and a
-    case under that theme that either master answers is kept."""
-    cases = bank.cases_for(topic) if bank.cases else []
-    for c in cases:
-        if all(c.answer(s) is not None and bank.position(s, c.theme) is not None for s in (a, b)):
-            t = bank.theme(c.theme)
-            return ThemeChoice(c.theme, t.title if t else c.theme, c.hits(topic), "case", [a, b], case=c.id)
-    choice = _theme_choice(bank, topic, a, b, row_theme)
-    choice.case = next((c.id for c in cases if c.theme == choice.theme
-                        and any(c.answer(s) is not None for s in (a, b))), "")
-    return choice
-
-
-def _theme_choice(bank: ArgumentBank, topic: str, a: str, b: str, row_theme: str = "") -> ThemeChoice:
-    matches = match_themes(topic, bank.themes)
-    if not matches:  # no keyword: the nearest theme by content, declared as such (how = "near")
-        near = nearest_theme(bank, topic, a, b)
-        if near is not None and len([s for s in (a, b) if bank.position(s, near.theme) is not None]) == 2:
-            return ThemeChoice(near.theme, near.title, [], "near", [a, b])
-
-    def holders(tid: str) -> list[str]:
-        return [s for s in (a, b) if bank.position(s, tid) is not None]
-
-    def choice(m: ThemeMatch, how: str = "topic") -> ThemeChoice:
-        return ThemeChoice(m.theme, m.title, list(m.terms), how, holders(m.theme))
-
-    both = [m for m in matches if len(holders(m.theme)) == 2]
-    if both:
-        # the best-scoring theme both hold; on a tie the one the topic names first (its subject usually
-        # leads: 生气的时候…念佛还是观心 asks about anger), then the pair's table row
-        top = [m for m in both if m.score == both[0].score]
-
-        def first_hit(m: ThemeMatch) -> int:
-            return min((topic.find(t) for t in m.terms if t in topic), default=len(topic))
-
-        return choice(min(top, key=lambda m: (first_hit(m), m.theme != row_theme)))
-    for tid, how in ((row_theme, "row"), (CORE_THEME, "core")):  # the pair's own question before a one-sided one
-        if tid and len(holders(tid)) == 2 and (not matches or how == "row"):
-            t = bank.theme(tid)
-            return ThemeChoice(tid, t.title if t else tid, [], how, holders(tid),
-                               asked=matches[0].title if matches else "")
-    for m in matches:
-        if holders(m.theme):
-            return choice(m)
-    if matches:
-        return choice(matches[0])
-    tid = row_theme or CORE_THEME
-    t = bank.theme(tid)
-    return ThemeChoice(tid, t.title if t else tid, [], "row" if row_theme else "core", holders(tid))
-
-
-def material_note(bank: ArgumentBank, choice: ThemeChoice, names: dict[str, str], topic_matched: bool,
-                  topic: str = "") -> list[str]:
-    """The warnings a debate carries at its top about its material (Chinese, like the debate)."""
-    out = []
-    if choice.how == "near":
-        out.append(f"⚠️ 本题没有直接对上人物包里的议题；就字面最接近的是「{choice.title}」，双方就此作答，"
-                   f"未必切中所问。")
-    elif choice.asked and not topic_matched:
-        out.append(f"⚠️ 本题问的是「{choice.asked}」，人物包里这两位没有都就此立说；改就本配对的「{choice.title}」作答，"
-                   "未必切中所问。")
-    elif not topic_matched:
-        out.append(f"⚠️ 本题没有对上人物包里的任何议题；双方改就「{choice.title}」各陈本宗宗旨，未必切中所问。")
-    elif choice.how == "topic" and bank.cases and personal_question(topic):
-        # the bank answers concrete questions (cases), but not this one: the reader is told before R1
-        out.append(f"⚠️ 题中所问的具体情形，人物包里没有现成的个案回答；双方就它所属的「{choice.title}」各陈其说，"
-                   "未必逐一回答题中的情形。")
-    for slug, name in names.items():
-        if slug not in choice.held_by:
-            out.append(f"⚠️ 人物包里没有{name}关于「{choice.title}」的立场：他这一方的发言会很短，只说能说的。")
-    if bank.derived:
-        out.append("⚠️ 本人物包没有论证层，立场由其教言按关键词归到议题上；没有写好的答辩与共许，对辩力度有限。")
-    return out
-
-
-# ------------------------------------------------------------------ reading a summary
-
-
-def bigrams_of(text: str) -> set[str]:
-    return ngrams(cjk_only(text), 2)
-
-
-def _found(gist: str, summary: str) -> bool:
-    if not gist:
-        return False
-    if gist in summary:
-        return True
-    g = bigrams_of(gist)
-    return bool(g) and len(g & bigrams_of(summary)) / len(g) >= 0.6
-
-
-def _aligned(texts: list[str], summary: str) -> list[int]:
-    """Indexes of ``texts`` the summary speaks of, by shared content bigrams (a model's summary)."""
-    s = bigrams_of(summary)
-    scored = [(len(bigrams_of(t) & s), i) for i, t in enumerate(texts)]
-    return [i for n, i in sorted(scored, key=lambda x: (-x[0], x[1])) if n >= 2]
-
-
-def restated_points(opp: Position, summary: str) -> list[int]:
-    """The opponent's reasons (1-based) the summary carries, in order; [0] when only his claim."""
-    if not summary:
-        return []
-    hits = [i + 1 for i, r in enumerate(opp.reasons) if _found(r.gist, summary)]
-    if not hits:
-        hits = sorted(i + 1 for i in _aligned([r.text + r.gist for r in opp.reasons], summary)[:3])
-    return hits or [0]
-
-
-def raised_objections(objs: list[Objection], summary: str) -> list[Objection]:
-    hits = [o for o in objs if _found(o.gist, summary)]
-    if not hits:
-        hits = [objs[i] for i in sorted(_aligned([o.text + o.gist for o in objs], summary)[:3])]
-    return hits
 
 
 # ------------------------------------------------------------------ plans
@@ -329,9 +141,9 @@ def _heard(opp: Position | None, summary: str, restated: frozenset[str]) -> set[
     out = {t for t in restated if t.startswith(opp.id + "#")}
     if out:
         out.add(opp.point_id(0))
-    if summary and (opp.short and opp.short in summary or _found(opp.claim, summary)):
+    if summary and (opp.short and opp.short in summary or gist_in(opp.claim, summary)):
         out.add(opp.point_id(0))  # he has put his claim (a 反驳 that only answers does not: r7)
-        out |= {opp.point_id(n) for n, r in enumerate(opp.reasons, start=1) if r.gist and _found(r.gist, summary)}
+        out |= {opp.point_id(n) for n, r in enumerate(opp.reasons, start=1) if r.gist and gist_in(r.gist, summary)}
     return out
 
 
@@ -479,7 +291,7 @@ def _plan_rebuttal(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Pos
     said_case = _case_said(bank, plan, opponent, summary) if nth == 0 else None
     if said_case is not None:  # his answer to the question is the first of the three points
         idx = [n for n in idx if n][:2]
-    if summary and not all(n and _found(opp.reasons[n - 1].gist, summary) for n in idx):
+    if summary and not all(n and gist_in(opp.reasons[n - 1].gist, summary) for n in idx):
         # a summary that does not carry the points' gists (a model's): restate it as it stands first
         plan.points.append(PlanPoint(kind="restate_summary", text=summary, target=opp.point_id(0)))
     if said_case is not None:
@@ -534,7 +346,7 @@ def _case_said(bank: ArgumentBank, plan: SpeechPlan, opponent: str, summary: str
     carries that answer's gist: a 反驳 restates and answers it first."""
     case = bank.case(plan.case) if plan.case else None
     ans = case.answer(opponent) if case is not None else None
-    if case is None or ans is None or not ans.gist or not summary or not _found(ans.gist, summary):
+    if case is None or ans is None or not ans.gist or not summary or not gist_in(ans.gist, summary):
         return None
     return case, ans, case_target(opponent, plan.theme)
 
@@ -554,7 +366,7 @@ def _plan_response(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Pos
     aimed = at_case + aimed
     # (at most three: the seed's reply takes up the objections one by one within 500 字)
     raised = (raised_objections(aimed, summary) if summary else [])[:3]
-    if raised and not all(_found(o.gist, summary) for o in raised):
+    if raised and not all(gist_in(o.gist, summary) for o in raised):
         plan.points.append(PlanPoint(kind="restate_summary", text=summary, target=f"{opponent}:{plan.theme}"))
     if not raised:
         plan.points.append(PlanPoint(kind="restate", text=summary, target=f"{opponent}:{plan.theme}"))
@@ -646,49 +458,3 @@ def _plan_synthesis(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Po
         i, best = fresh[0]
         plan.points.append(PlanPoint(kind="support", text=best.text, ref=pos.point_id(i), source=best.source,
                                      quote=best.quote))
-
-
-# ------------------------------------------------------------------ summaries
-
-
-_TAIL = re.compile(r"[。；，、\s]+$")
-
-
-def summary_of(plan: SpeechPlan, short_name: str, titles: dict[str, str], limit: int = 80) -> str:
-    """The round summary a plan makes: the stance and what it cited (the seed's 立场 + 引了什么经)."""
-    def tidy(x: str) -> str:
-        return _TAIL.sub("", x or "")
-
-    cited = "、".join(f"《{titles[s]}》" for s in plan.cited[:2] if titles.get(s))
-    tail = f"引{cited}。" if cited else ""
-    word = {"accept": "接受", "partly": "部分接受", "hold": "坚持"}
-    if plan.material == "none":
-        body = f"{short_name}：于「{plan.theme_title}」没有专门的立场，未展开。"
-    elif plan.role == "立论":
-        answer = [tidy(p.gist) for p in plan.of("case") if p.gist]
-        body = (f"{short_name}答：{answer[0]}；立" if answer else f"{short_name}立") + f"{tidy(plan.short)}：" \
-            + "；".join(tidy(p.gist) for p in plan.of("reason")) + "。"
-    elif plan.role == "反驳":
-        answers = [tidy(p.gist) for p in plan.of("answer")]
-        own = f"另立{tidy(plan.short)}" if plan.of("reason", "support") else ""
-        if answers:
-            body = f"{short_name}驳：" + "；".join(answers + ([own] if own else [])) + "。"
-        else:  # nothing answered: the summary says so once, not a list of 未答
-            body = f"{short_name}未逐条驳" + (f"，{own}" if own else "") + "。"
-    elif plan.role == "回应":
-        parts = [f"{word[p.kind]}{tidy(p.target_text)}" for p in plan.of(*word)]
-        body = f"{short_name}答：" + ("；".join(parts) or f"仍持{tidy(plan.short)}") + "。"
-    else:
-        common, diff = plan.of("common"), plan.of("difference")
-        body = (f"{short_name}综合：" + (f"共许{_clause(common[0].text)}；" if common else "")
-                + (f"仍异在{diff[0].target_text}层面" if diff and diff[0].target_text
-                   else f"仍持{tidy(plan.short)}") + "。")
-    text = body + tail
-    if len(text) > limit:
-        text = body if len(body) <= limit else body[: limit - 1] + "…"
-    return text
-
-
-def _clause(text: str, limit: int = 16) -> str:
-    c = re.split(r"[，。；：]", text)[0]
-    return c if len(c) <= limit else c[:limit]

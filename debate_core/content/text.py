@@ -195,6 +195,11 @@ def ngrams(text: str, n: int) -> set[str]:
     return {chars[i: i + n] for i in range(len(chars) - n + 1)}
 
 
+def bigrams_of(text: str) -> set[str]:
+    """The text's CJK character pairs: what topics, themes and summaries are compared on."""
+    return ngrams(cjk_only(text), 2)
+
+
 # A summary's tail naming the books cited (引《坛经》、《维摩经》。): bookkeeping, not what was said.
 _CITED_TAIL = re.compile(r"[。；，]?\s*引(?:《[^》]*》[、，]?)+[。]?$")
 

@@ -1,0 +1,99 @@
+"""Round summaries: reading what an opponent's summary carries, and writing one from a plan.
+
+An isolated round sees the other side only through his <=80-character summary.  Reading it
+(``restated_points``, ``raised_objections``) finds which of the bank's points and objections it
+speaks of: by the gists it holds, else (a model's summary, in its own words) by shared content
+bigrams.  Writing one (``summary_of``) is what the offline engine does after each round: the stance
+and what the plan cited (the seed's 立场 + 引了什么经).
+"""
+
+from __future__ import annotations
+
+import re
+
+from debate_core.content.text import bigrams_of
+from debate_core.plans import Objection, Position, SpeechPlan
+
+__all__ = ["gist_in", "raised_objections", "restated_points", "summary_of"]
+
+# ------------------------------------------------------------------ reading a summary
+
+
+def gist_in(gist: str, summary: str) -> bool:
+    """Whether the summary carries ``gist``: verbatim, or 60% of its content bigrams."""
+    if not gist:
+        return False
+    if gist in summary:
+        return True
+    g = bigrams_of(gist)
+    return bool(g) and len(g & bigrams_of(summary)) / len(g) >= 0.6
+
+
+def _aligned(texts: list[str], summary: str) -> list[int]:
+    """Indexes of ``texts`` the summary speaks of, by shared content bigrams (a model's summary)."""
+    s = bigrams_of(summary)
+    scored = [(len(bigrams_of(t) & s), i) for i, t in enumerate(texts)]
+    return [i for n, i in sorted(scored, key=lambda x: (-x[0], x[1])) if n >= 2]
+
+
+def restated_points(opp: Position, summary: str) -> list[int]:
+    """The opponent's reasons (1-based) the summary carries, in order; [0] when only his claim."""
+    if not summary:
+        return []
+    hits = [i + 1 for i, r in enumerate(opp.reasons) if gist_in(r.gist, summary)]
+    if not hits:
+        hits = sorted(i + 1 for i in _aligned([r.text + r.gist for r in opp.reasons], summary)[:3])
+    return hits or [0]
+
+
+def raised_objections(objs: list[Objection], summary: str) -> list[Objection]:
+    hits = [o for o in objs if gist_in(o.gist, summary)]
+    if not hits:
+        hits = [objs[i] for i in sorted(_aligned([o.text + o.gist for o in objs], summary)[:3])]
+    return hits
+
+
+# ------------------------------------------------------------------ writing a summary
+
+
+_TAIL = re.compile(r"[。；，、\s]+$")
+
+
+def summary_of(plan: SpeechPlan, short_name: str, titles: dict[str, str], limit: int = 80) -> str:
+    """The round summary a plan makes: the stance and what it cited (the seed's 立场 + 引了什么经)."""
+    def tidy(x: str) -> str:
+        return _TAIL.sub("", x or "")
+
+    cited = "、".join(f"《{titles[s]}》" for s in plan.cited[:2] if titles.get(s))
+    tail = f"引{cited}。" if cited else ""
+    word = {"accept": "接受", "partly": "部分接受", "hold": "坚持"}
+    if plan.material == "none":
+        body = f"{short_name}：于「{plan.theme_title}」没有专门的立场，未展开。"
+    elif plan.role == "立论":
+        answer = [tidy(p.gist) for p in plan.of("case") if p.gist]
+        body = (f"{short_name}答：{answer[0]}；立" if answer else f"{short_name}立") + f"{tidy(plan.short)}：" \
+            + "；".join(tidy(p.gist) for p in plan.of("reason")) + "。"
+    elif plan.role == "反驳":
+        answers = [tidy(p.gist) for p in plan.of("answer")]
+        own = f"另立{tidy(plan.short)}" if plan.of("reason", "support") else ""
+        if answers:
+            body = f"{short_name}驳：" + "；".join(answers + ([own] if own else [])) + "。"
+        else:  # nothing answered: the summary says so once, not a list of 未答
+            body = f"{short_name}未逐条驳" + (f"，{own}" if own else "") + "。"
+    elif plan.role == "回应":
+        parts = [f"{word[p.kind]}{tidy(p.target_text)}" for p in plan.of(*word)]
+        body = f"{short_name}答：" + ("；".join(parts) or f"仍持{tidy(plan.short)}") + "。"
+    else:
+        common, diff = plan.of("common"), plan.of("difference")
+        body = (f"{short_name}综合：" + (f"共许{_clause(common[0].text)}；" if common else "")
+                + (f"仍异在{diff[0].target_text}层面" if diff and diff[0].target_text
+                   else f"仍持{tidy(plan.short)}") + "。")
+    text = body + tail
+    if len(text) > limit:
+        text = body if len(body) <= limit else body[: limit - 1] + "…"
+    return text
+
+
+def _clause(text: str, limit: int = 16) -> str:
+    c = re.split(r"[，。；：]", text)[0]
+    return c if len(c) <= limit else c[:limit]
