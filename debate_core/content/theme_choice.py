@@ -162,8 +162,9 @@ def material_note(bank: ArgumentBank, choice: ThemeChoice, names: dict[str, str]
         out.append(f"⚠️ 本题没有对上人物包里的任何议题；双方改就「{choice.title}」各陈本宗宗旨，未必切中所问。")
     elif choice.how == "topic" and bank.cases and personal_question(topic):
         # the bank answers concrete questions (cases), but not this one: the reader is told before R1
-        out.append(f"⚠️ 题中所问的具体情形，人物包里没有现成的个案回答；双方就它所属的「{choice.title}」各陈其说，"
-                   "未必逐一回答题中的情形。")
+        # (r9: 未必逐一回答 promised more than such a debate gives: it does not answer the situation at all)
+        out.append(f"⚠️ 题中所问的具体情形，人物包里没有现成的个案回答；双方只就它所属的「{choice.title}」陈述一般的看法，"
+                   "不回答题中的具体情形。")
     for slug, name in names.items():
         if slug not in choice.held_by:
             out.append(f"⚠️ 人物包里没有{name}关于「{choice.title}」的立场：他这一方的发言会很短，只说能说的。")
