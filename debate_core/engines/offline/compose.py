@@ -26,6 +26,11 @@ def bare(text: str) -> str:
     return _END.sub("", (text or "").strip())
 
 
+def quoted(text: str) -> str:
+    """A question inside 「」 followed by 。: without a closing 。；， of its own (r10: 。」。), keeping ？ and ！."""
+    return re.sub(r"[。；，、.\s]+$", "", (text or "").strip())
+
+
 def cite(m: Master, sid: str) -> str:
     if not sid or sid not in m.source_ids:
         return ""
@@ -159,20 +164,20 @@ def _thin(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
     if plan.of("no_answer"):
         out.append("对此我暂不辩驳。")
     out.append(
-        f"题目问的是「{topic}」。关于{plan.theme_title}，我没有可以凭据的专门开示，不敢随口立说；"
+        f"题目问的是「{quoted(topic)}」。关于{plan.theme_title}，我没有可以凭据的专门开示，不敢随口立说；"
         f"这一轮只说到这里，请读者参看{opp.short_name}一方的理由。"
     )
     return "".join(out)
 
 
 def _opening(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
-    out = [f"题目问的是「{topic}」。"]
+    out = [f"题目问的是「{quoted(topic)}」。"]
     stance = plan.of("stance")[0]
     case = plan.of("case")
     if case:  # the bank answers this very question: the answer first, then the ground it stands on
         if plan.case_question and bare(plan.case_question) != bare(topic):
             # the reader's own wording: say which question the answer is to, so a near one is not passed off
-            out.append(f"这一问，和「{plan.case_question}」是一类事，我就照这一问来答。")
+            out.append(f"这一问，和「{quoted(plan.case_question)}」是一类事，我就照这一问来答。")
         out.append("我的回答是：" + said(me, case[0]))
         out += ["落到这件事上，" + said(me, p) for p in plan.of("case_then")]
         out.append(f"我所以这样答，是因为我一向主张：{bare(stance.text)}。")
