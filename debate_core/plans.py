@@ -177,6 +177,7 @@ class ArgumentBank(BaseModel):
     positions: dict[str, list[Position]] = Field(default_factory=dict)  # master slug -> positions
     pairs: dict[str, PairBank] = Field(default_factory=dict)  # pair key (sorted slugs joined by -vs-) -> bank
     derived: bool = False  # True: built from the pack's teachings and cross_critique, not written
+    generic: list[str] = Field(default_factory=list)  # match words that never decide a case alone (担心, 万一 …)
     problems: list[str] = Field(default_factory=list)
 
     def theme(self, theme_id: str) -> Theme | None:
@@ -196,8 +197,10 @@ class ArgumentBank(BaseModel):
                 and (theme is None or o.target_theme == theme)]
 
     def cases_for(self, topic: str) -> list[Case]:
-        """The cases ``topic`` is, the most specific first (more words matched, then more groups)."""
-        hit = [c for c in self.cases if c.matches(topic)]
+        """The cases ``topic`` is, the most specific first (more words matched, then more groups).  A case
+        whose words in the topic are all :attr:`generic` (feelings and hedges) is not one of them."""
+        generic = set(self.generic)
+        hit = [c for c in self.cases if c.matches(topic) and any(w not in generic for w in c.hits(topic))]
         return sorted(hit, key=lambda c: (-len(c.match), -sum(len(w) for w in c.hits(topic))))
 
     def case(self, case_id: str) -> Case | None:

@@ -322,3 +322,16 @@ def test_each_source_is_cited_once_a_speech_unless_a_quote_is_checked_against_it
             ids = [m.group(1) for m in _re.finditer(r"(?<!」)【(?:《[^》]*》，)?([^】，]+)】", s.text)]
             assert len(ids) == len(set(ids)), (c.id, s.round, ids)
             assert s.citations or not s.plan.cited
+
+
+def test_feelings_and_hedges_alone_never_decide_a_case(default_pack):
+    # r7/r10: a worry about one's own health was answered as "worry about one's family" on 担心 + 万一
+    bank = bank_of(default_pack)
+    assert {"担心", "万一", "害怕"} <= set(bank.generic)
+    own_health = "等体检报告的这几天，我总往坏处想，万一是大病怎么办？"
+    assert "fear-anxiety/worry-for-loved-ones" not in [c.id for c in bank.cases_for(own_health)]
+    family = "孩子晚上不接电话，我就担心他出事，怎么办？"
+    assert bank.cases_for(family)[0].id == "fear-anxiety/worry-for-loved-ones"
+    # the rule is the pack's list: without it the same words decide the case
+    bare_bank = bank.model_copy(update={"generic": []})
+    assert "fear-anxiety/worry-for-loved-ones" in [c.id for c in bare_bank.cases_for(own_health)]

@@ -228,6 +228,22 @@ def match_synonyms(root: Path, problems: list[str]) -> dict[str, list[str]]:
     return out
 
 
+def match_generic(root: Path, problems: list[str]) -> list[str]:
+    """``generic:`` in ``master-debate/match-synonyms.yaml``: words that say how the asker feels or hedges
+    (担心, 害怕, 万一 …) and never which situation he is in.  A case is the topic only when at least one of
+    its words the topic holds is not one of these (r7 and r10: a worry about one's own health was answered
+    as "worry about one's family" on 担心 + 万一 alone)."""
+    f = root / PROTOCOL_DIR / MATCH_SYNONYMS
+    data = _read_yaml(f, root, []) if f.is_file() else None
+    words = data.get("generic") if isinstance(data, dict) else None
+    if words is None:
+        return []
+    if not isinstance(words, list):
+        problems.append(f"{_rel(f, root)}: generic: expected a list of words")
+        return []
+    return [str(w).strip() for w in words if str(w).strip()]
+
+
 def _widened(match: list[list[str]], synonyms: dict[str, list[str]]) -> list[list[str]]:
     """Each match group with the synonyms of its words added (its own words first, in their order)."""
     out = []
@@ -310,7 +326,7 @@ def _cases(root: Path, pack: Pack, bank: ArgumentBank, problems: list[str]) -> l
 
 # A written layer is YAML that takes a few hundred ms to parse; the checked bank is kept as JSON in a
 # user cache folder, keyed by the bytes of every file it was built from and this format's version.
-BANK_CACHE_VERSION = "4"
+BANK_CACHE_VERSION = "5"
 CACHE_DIR_ENV = "DEBATE_CACHE_DIR"
 
 
@@ -366,6 +382,9 @@ def _load_bank(pack: Pack, root: Path) -> ArgumentBank:
     bank.positions = _positions(root, pack, {t.id for t in themes}, problems)
     bank.pairs = _pairs(root, pack, bank, problems)
     bank.cases = _cases(root, pack, bank, problems)
+    synonyms = match_synonyms(root, [])  # (its problems are already reported by _cases)
+    generic = match_generic(root, problems)  # with the synonyms of each: 往坏处想 is generic, so is 往坏处
+    bank.generic = list(dict.fromkeys(generic + [x for w in generic for x in synonyms.get(w, ())]))
     bank.problems = problems
     return bank
 
