@@ -92,7 +92,7 @@ def test_cli_check_model_and_its_refusal_outside_master_debates(scripted):
 
 @pytest.mark.parametrize("cause", ["timed out waiting for the model after 4 attempts", "rate limited (429): slow down"])
 def test_failure_causes_read_in_chinese(cause):
-    from debate_core.engines.gateway import cause_zh
+    from debate_core.engines.gateway import cause_in
 
-    text = cause_zh(cause)
+    text = cause_in("zh", cause)
     assert text and not any("a" <= ch.lower() <= "z" for ch in text)

@@ -159,9 +159,11 @@ def test_one_master_round_through_the_local_model(loaded, default_pack, tmp_path
 @pytest.mark.skipif(WHY is not None, reason=f"local model tier skipped: {WHY}")
 def test_one_trial_round_and_its_verdict_through_the_local_model(loaded, tmp_path):
     from debate_core.archive import open_archive
+    from debate_core.engines.judged_prompts import for_lang
     from debate_core.models import DebateConfig
-    from debate_core.protocols.topic import ZH
-    from debate_core.protocols.trial import TOOLS_OFF, open_trial, trial_round, trial_verdict
+    from debate_core.protocols.trial import open_trial, trial_round, trial_verdict
+
+    ZH, TOOLS_OFF = for_lang("zh").NOTES, for_lang("zh").TOOLS_OFF
 
     (tmp_path / "ws").mkdir()
     (tmp_path / "ws" / "notes.md").write_text("remote work notes\n")

@@ -122,8 +122,10 @@ def test_a_built_wheel_carries_the_default_pack_and_runs_a_debate(tmp_path):
     uv = shutil.which("uv") or str(Path(sys.executable).parent / "uv")
     if not Path(uv).exists():
         pytest.skip("uv is not installed in this environment")
-    src = tmp_path / "src"  # the checkout's tracked files (a build writes build/ and *.egg-info beside them)
-    files = subprocess.run(["git", "ls-files", "-z"], cwd=REPO, capture_output=True, text=True, check=True).stdout
+    src = tmp_path / "src"  # the checkout's files, tracked or new (a build writes build/ and *.egg-info beside them)
+    files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=REPO,
+                           capture_output=True, text=True, check=True).stdout
+    files = "\0".join(rel for rel in files.split("\0") if rel and rel != ".venv" and not rel.startswith(".venv/"))
     for rel in filter(None, files.split("\0")):
         (src / rel).parent.mkdir(parents=True, exist_ok=True)
         if (REPO / rel).is_symlink():
@@ -141,6 +143,8 @@ def test_a_built_wheel_carries_the_default_pack_and_runs_a_debate(tmp_path):
     mine = {Path(rel).relative_to("data/packs/default") for rel in files.split("\0")
             if rel.startswith("data/packs/default/")}
     assert packed == mine
+    for lang in ("en", "zh"):  # the content catalogs (debate_core/i18n.py reads them)
+        assert (site / f"debate_core/locales/{lang}/LC_MESSAGES/debate.po").is_file()
     env = {**os.environ, "PYTHONPATH": str(site), "DEBATE_CACHE_DIR": str(tmp_path / "cache")}
     work = tmp_path / "elsewhere"
     work.mkdir()
@@ -150,3 +154,7 @@ def test_a_built_wheel_carries_the_default_pack_and_runs_a_debate(tmp_path):
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines()[0].startswith(str(site))  # the unpacked wheel, not the checkout
     assert "放生" in r.stdout
+    words = ("from debate_core.i18n import tr, MISSING; from debate_core.research.tools import tool_specs; "
+             "print(tr('zh', 'Topic'), tool_specs('zh')[0]['function']['description'][:4], len(MISSING))")
+    r = subprocess.run([sys.executable, "-c", words], cwd=work, env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0 and r.stdout.split() == ["辩题", "读取工作", "0"], r.stdout + r.stderr

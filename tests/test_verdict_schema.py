@@ -402,7 +402,7 @@ def test_the_repair_requests_speak_the_debates_language():
     from debate_core.lang import has_cjk
     from tests.test_lang_judged import english_words
 
-    zh, en = judged_prompts.zh, judged_prompts.en
+    zh, en = judged_prompts.for_lang("zh"), judged_prompts.for_lang("en")
     for ask in (zh.judge_repair_messages([], "", ZH_LABELS, ["row:辩手乙", "reasons"])[-1]["content"],
                 zh.trial_judge_repair([], "", ["round:2", "reasons"])[-1]["content"]):
         assert has_cjk(ask) and not english_words(ask), ask

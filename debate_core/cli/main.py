@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
+from debate_core.i18n import tr
 from debate_core.protocols import registry
 
 if TYPE_CHECKING:
@@ -233,13 +234,6 @@ def emit_debate(debate, fmt: str) -> None:
         sys.stdout.write(registry.get(debate.protocol).render(debate))
 
 
-# the CLI's own lines about a debate, in the debate's language
-DEBATE_LINES = {
-    "zh": {"archived": "辩论 {id} 已存入 {path}", "failed": "错误：{reason}（辩论 {id}）"},
-    "en": {"archived": "debate {id} archived in {path}", "failed": "error: {reason} (debate {id})"},
-}
-
-
 def run_debate_cmd(args) -> int:
     from debate_core import runs
 
@@ -247,12 +241,14 @@ def run_debate_cmd(args) -> int:
     recorder = open_recorder(args)
     runner, debate = runs.start(config, recorder)
     if getattr(recorder, "path", None) is not None:
-        sys.stderr.write(DEBATE_LINES[debate.lang]["archived"].format(id=debate.id, path=recorder.path) + "\n")
+        # the CLI's own lines about a debate are in the debate's language
+        sys.stderr.write(tr(debate.lang, "debate {id} archived in {path}", id=debate.id, path=recorder.path) + "\n")
         sys.stderr.flush()
     debate = runner.run(debate, on_speech=_progress(args, debate.lang))
     emit_debate(debate, args.format)
     if debate.status == "failed":
-        sys.stderr.write(DEBATE_LINES[debate.lang]["failed"].format(reason=debate.stop_reason, id=debate.id) + "\n")
+        line = tr(debate.lang, "error: {reason} (debate {id})", reason=debate.stop_reason, id=debate.id)
+        sys.stderr.write(line + "\n")
         return EXIT_FAIL
     return EXIT_OK
 

@@ -163,8 +163,8 @@ def material_note(bank: ArgumentBank, choice: ThemeChoice, names: dict[str, str]
     elif choice.how == "topic" and bank.cases and personal_question(topic):
         # the bank answers concrete questions (cases), but not this one: the reader is told before R1
         # (r9: 未必逐一回答 promised more than such a debate gives: it does not answer the situation at all)
-        out.append(f"⚠️ 题中所问的具体情形，人物包里没有现成的个案回答；双方只就它所属的「{choice.title}」陈述一般的看法，"
-                   "不回答题中的具体情形。")
+        out.append(f"⚠️ 题中所问的具体情形，人物包里没有现成的个案回答；"
+                   f"双方只就它所属的「{choice.title}」陈述一般的看法，不回答题中的具体情形。")
     for slug, name in names.items():
         if slug not in choice.held_by:
             out.append(f"⚠️ 人物包里没有{name}关于「{choice.title}」的立场：他这一方的发言会很短，只说能说的。")

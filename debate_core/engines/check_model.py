@@ -20,7 +20,7 @@ from typing import cast
 from debate_core.checks import rules
 from debate_core.checks.registry import Rule, not_applicable
 from debate_core.checks.registry import get as get_rule
-from debate_core.engines.gateway import Gateway, GatewayError, cause_zh
+from debate_core.engines.gateway import Gateway, GatewayError, cause_in
 from debate_core.models import Finding, Master
 
 
@@ -108,5 +108,5 @@ class ModelAuditor:
             gen = self.gateway.complete(messages, purpose="check", round=round, speaker=speaker.slug)
         except GatewayError as exc:
             return [Finding(rule="model_audit", passed=False, undecided=True, layer="model",
-                            message=f"无法判定：审核模型调用失败（{cause_zh(exc.cause)}）")]
+                            message=f"无法判定：审核模型调用失败（{cause_in('zh', exc.cause)}）")]
         return parse_audit(gen.text, role)

@@ -16,9 +16,12 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
+
+from debate_core.i18n import tr, translator, trp
 
 
 class EnvelopeError(ValueError):
@@ -26,31 +29,20 @@ class EnvelopeError(ValueError):
     sent to the model in the repair request and shown in the debate's warnings)."""
 
 
-# What this module says, per debate language: parse errors, the rendering's headings, the
-# default rebuttal type, the separator joining drifted list values.
-TEXT = {
-    "zh": {"no_json": "回复里没有 JSON 对象", "bad_json": "JSON 无法解析：第 {line} 行第 {col} 列附近有语法错误",
-           "not_object": "JSON 不是一个对象",
-           "no_fields": "这个对象没有任何信封字段（arguments / rebuttals / no_new_points）",
-           "bad_field": "字段 {where} 的值不合约定的格式",
-           "nothing": "信封里既没有论点也没有反驳，却没有把 no_new_points 设为 true",
-           "table": ("| id | 论点 | 论证 | 论据 |", "|----|------|------|------|"),
-           "rebuttal": "反驳", "colon": "：", "join": "——", "sep": "；", "pipe": "｜",
-           "empty": "（本轮无论点、无反驳）"},
-    "en": {"no_json": "the reply holds no JSON object",
-           "bad_json": "the JSON does not parse: syntax error near line {line}, column {col}",
-           "not_object": "the JSON is not an object",
-           "no_fields": "the object has none of the envelope fields (arguments / rebuttals / no_new_points)",
-           "bad_field": "the value of field {where} is not in the agreed format",
-           "nothing": "the envelope has neither arguments nor rebuttals, yet no_new_points is not true",
-           "table": ("| id | Point | Reasoning | Evidence |", "|----|-------|-----------|----------|"),
-           "rebuttal": "rebuttal", "colon": ": ", "join": " — ", "sep": "; ", "pipe": "/",
-           "empty": "(no arguments and no rebuttals this round)"},
-}
+def _width(text: str) -> int:
+    """Display columns: a wide (CJK) character takes two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
-def _t(lang: str | None) -> dict:
-    return TEXT["en" if lang == "en" else "zh"]
+def table_head(cells: list[str]) -> list[str]:
+    """A Markdown table's header row and the rule under it, each rule as wide as its cell on screen:
+    ``| id | Point |`` / ``|----|-------|``, ``| id | 论点 |`` / ``|----|------|``."""
+    shown = [f" {c} " for c in cells]
+    return ["|" + "|".join(shown) + "|", "|" + "|".join("-" * _width(c) for c in shown) + "|"]
+
+
+def _norm(lang: str | None) -> str:
+    return "en" if lang == "en" else "zh"
 
 
 def _lang(info: Any) -> str:
@@ -81,7 +73,7 @@ class Argument(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _coerce(cls, data: Any, info: ValidationInfo) -> Any:
-        sep = _t(_lang(info))["sep"]
+        sep = tr(_lang(info), "; ")
         if isinstance(data, str):  # drift: an argument given as a bare sentence
             return {"point": data}
         if isinstance(data, dict):
@@ -108,22 +100,23 @@ class Rebuttal(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _coerce(cls, data: Any, info: ValidationInfo) -> Any:
-        text = _t(_lang(info))
+        lang = _lang(info)
+        sep = tr(lang, "; ")
         if isinstance(data, str):
-            return {"content": data, "type": text["rebuttal"]}
+            return {"content": data, "type": tr(lang, "rebuttal")}
         if isinstance(data, dict):
             data = dict(data)
             for key in ("target", "type", "content"):
                 if key in data:
-                    data[key] = _s(data[key], text["sep"])
+                    data[key] = _s(data[key], sep)
             if not data.get("content"):
                 # drift: a closing argument stuffed into a rebuttal object
-                parts = [_s(data.get(k), text["sep"]) for k in ("point", "reasoning", "text", "argument")
-                         if _s(data.get(k), text["sep"])]
+                parts = [_s(data.get(k), sep) for k in ("point", "reasoning", "text", "argument")
+                         if _s(data.get(k), sep)]
                 if parts:
-                    data["content"] = text["join"].join(parts)
+                    data["content"] = tr(lang, " — ").join(parts)
             if not data.get("type"):
-                data["type"] = text["rebuttal"]
+                data["type"] = tr(lang, "rebuttal")
             return data
         raise ValueError("a rebuttal must be an object or a string")
 
@@ -139,7 +132,7 @@ class Envelope(BaseModel):
     @field_validator("stance", mode="before")
     @classmethod
     def _stance(cls, v: Any, info: ValidationInfo) -> str:
-        return _s(v, _t(_lang(info))["sep"])
+        return _s(v, tr(_lang(info), "; "))
 
     @field_validator("arguments", "rebuttals", mode="before")
     @classmethod
@@ -196,26 +189,28 @@ def extract_json(text: str) -> str | None:
 def parse_envelope(text: str, lang: str = "zh") -> Envelope:
     """Validate one debater's reply; raises :class:`EnvelopeError` with a reason a model can act on,
     in the debate's language ``lang``."""
-    t = _t(lang)
+    lang = _norm(lang)
+    _ = translator(lang)
     candidate = extract_json(text or "")
     if candidate is None:
-        raise EnvelopeError(t["no_json"])
+        raise EnvelopeError(_("the reply holds no JSON object"))
     try:
         data = json.loads(candidate)
     except json.JSONDecodeError as exc:
-        raise EnvelopeError(t["bad_json"].format(line=exc.lineno, col=exc.colno)) from None
+        raise EnvelopeError(_("the JSON does not parse: syntax error near line {line}, column {col}",
+                              line=exc.lineno, col=exc.colno)) from None
     if not isinstance(data, dict):
-        raise EnvelopeError(t["not_object"])
+        raise EnvelopeError(_("the JSON is not an object"))
     if not any(k in data for k in ENVELOPE_KEYS):
-        raise EnvelopeError(t["no_fields"])
+        raise EnvelopeError(_("the object has none of the envelope fields (arguments / rebuttals / no_new_points)"))
     try:
-        env = Envelope.model_validate(data, context={"lang": "en" if lang == "en" else "zh"})
+        env = Envelope.model_validate(data, context={"lang": lang})
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ()))
-        raise EnvelopeError(t["bad_field"].format(where=where or "?")) from None
+        raise EnvelopeError(_("the value of field {where} is not in the agreed format", where=where or "?")) from None
     if env.is_empty and not env.no_new_points:
-        raise EnvelopeError(t["nothing"])
+        raise EnvelopeError(_("the envelope has neither arguments nor rebuttals, yet no_new_points is not true"))
     return env
 
 
@@ -231,24 +226,27 @@ def _cell(text: str, pipe: str = "｜") -> str:
 def render_envelope(env: Envelope | dict, *, heading: str = "", lang: str = "zh") -> str:
     """A readable Markdown rendering: an argument table, then the rebuttals, then the stop flag
     (headings and notes in the debate's language ``lang``)."""
-    t = _t(lang)
+    lang = _norm(lang)
+    _ = translator(lang)
     if isinstance(env, dict):
-        env = Envelope.model_validate(env, context={"lang": "en" if lang == "en" else "zh"})
+        env = Envelope.model_validate(env, context={"lang": lang})
     out: list[str] = []
     if heading:
         out += [heading, ""]
     if env.arguments:
-        out += list(t["table"])
-        out += [f"| {_cell(a.id, t['pipe'])} | {_cell(a.point, t['pipe'])} | {_cell(a.reasoning, t['pipe'])} | "
-                f"{_cell(a.evidence, t['pipe'])} |" for a in env.arguments]
+        pipe = trp(lang, "table cell", "/")
+        out += table_head(["id", trp(lang, "argument table", "Point"), trp(lang, "argument table", "Reasoning"),
+                           trp(lang, "argument table", "Evidence")])
+        out += [f"| {_cell(a.id, pipe)} | {_cell(a.point, pipe)} | {_cell(a.reasoning, pipe)} | "
+                f"{_cell(a.evidence, pipe)} |" for a in env.arguments]
         out.append("")
     if env.rebuttals:
         for r in env.rebuttals:
             target = f" {r.target}" if r.target else ""
-            out.append(f"- **{r.type or t['rebuttal']}{target}**{t['colon']}{r.content}")
+            out.append("- **" + (r.type or _("rebuttal")) + target + "**" + _(": ") + r.content)
         out.append("")
     if not env.arguments and not env.rebuttals:
-        out += [t["empty"], ""]
+        out += [_("(no arguments and no rebuttals this round)"), ""]
     out.append(f"`no_new_points: {'true' if env.no_new_points else 'false'}`")
     return "\n".join(out).strip()
 

@@ -26,6 +26,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from debate_core.errors import ConfigError, DebateError
+from debate_core.i18n import N_, tr
 from debate_core.models import LLMCall
 from debate_core.scrub import env_secrets, scrub
 
@@ -365,31 +366,37 @@ def classify(exc: BaseException) -> tuple[bool, int | None, str]:
 
 EMPTY_CAUSE = "the model returned an empty completion"
 
-# A failure cause as a Chinese debate shows it: the kind of failure in Chinese, the attempt
-# count kept; the provider's raw message stays in the recorded call (``LLMCall.error``).
-_CAUSES_ZH = (
-    ("timed out", "等待模型超时"),
-    ("the stream was cut", "模型回复中途断流"),
-    ("connection failed", "连接模型服务失败"),
-    ("rate limited", "模型服务限流（429）"),
-    ("authentication failed", "认证失败：请检查环境中的 API 密钥"),
-    ("model or endpoint not found", "找不到模型或服务地址"),
-    ("server error", "模型服务出错"),
-    ("request rejected", "请求被模型服务拒绝"),
-    ("the model returned an empty", "模型返回了空回复"),
-    ("stopped by the user", "用户中途停止"),
-    ("no usable neutral observation", "模型未给出可用的中立观察（缺少字段或宣布了胜负）"),
+# A failure cause as a debate shows it.  The gateway's causes are English, and an English debate shows
+# them whole; a debate in another language shows the kind of failure (a msgid, found by the cause's start),
+# its HTTP status and the attempt count.  The provider's raw message stays in the recorded call
+# (``LLMCall.error``).
+_CAUSES = (
+    ("timed out", N_("timed out waiting for the model")),
+    ("the stream was cut", N_("the model's reply stream was cut off")),
+    ("connection failed", N_("could not connect to the model service")),
+    ("rate limited", N_("rate limited by the model service (429)")),
+    ("authentication failed", N_("authentication failed: check the API key in the environment")),
+    ("model or endpoint not found", N_("model or endpoint not found")),
+    ("server error", N_("the model service had an error")),
+    ("request rejected", N_("the model service rejected the request")),
+    ("the model returned an empty", N_("the model returned an empty reply")),
+    ("stopped by the user", N_("stopped by the user partway")),
+    ("no usable neutral observation", N_("the model gave no usable neutral observation (fields missing or a "
+                                         "winner declared)")),
 )
 
 
-def cause_zh(cause: str) -> str:
-    """The Chinese form of a gateway failure cause (for Chinese debates' stop reasons)."""
+def cause_in(lang: str, cause: str) -> str:
+    """A gateway failure cause as a debate of ``lang`` says it (a master debate's: ``cause_in("zh", …)``)."""
+    if lang == "en":
+        return cause
     attempts = re.search(r"after (\d+) attempts", cause)
     status = re.match(r"[^(:]*\((\d{3})\)", cause)
-    text = next((zh for en, zh in _CAUSES_ZH if cause.startswith(en)), "模型调用失败")
+    text = next((tr(lang, msgid) for start, msgid in _CAUSES if cause.startswith(start)),
+                tr(lang, "the model call failed"))
     if status and status.group(1) not in text:
-        text += f"（HTTP {status.group(1)}）"
-    return text + (f"（共尝试 {attempts.group(1)} 次）" if attempts else "")
+        text += tr(lang, " (HTTP {status})", status=status.group(1))
+    return text + (tr(lang, " ({n} attempts in all)", n=attempts.group(1)) if attempts else "")
 
 
 def _reject_empty(gen: Generation) -> None:

@@ -39,13 +39,12 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, model_validator
 
 from debate_core.engines.envelopes import extract_json
+from debate_core.engines.judged_prompts import for_lang
+from debate_core.i18n import tr
 from debate_core.models import RoundComment, Verdict, VerdictRow
 
-LABEL_CHARS = "甲乙丙丁戊己"
-LABEL_LETTERS = "ABCDEF"  # Debater A… in an English debate: the same seats as 辩手甲…
-REASON_KEYS = ("论点强度", "攻防表现", "逻辑硬伤")
-REASON_KEYS_EN = ("Argument strength", "Attack and defence", "Logical flaws")
-UNKEYED = {"zh": "判词", "en": "Reasons"}  # where reasons with no key of their own go
+LABEL_CHARS, LABEL_LETTERS = for_lang("zh").SEATS, for_lang("en").SEATS  # 辩手甲… and Debater A…: the same seats
+REASON_KEYS = for_lang("zh").REASON_KEYS  # a language's: for_lang(lang).REASON_KEYS; unkeyed: .UNKEYED_REASONS
 TRIAL_WINNERS = {"pro": "pro", "con": "con", "draw": "draw", "正方": "pro", "反方": "con", "平局": "draw",
                  "tie": "draw", "平": "draw", "affirmative": "pro", "negative": "con"}
 
@@ -96,7 +95,8 @@ def _seat(m: re.Match[str]) -> int:
 
 
 def _label(seat: int, lang: str = "zh") -> str:
-    return f"Debater {LABEL_LETTERS[seat]}" if lang == "en" else f"辩手{LABEL_CHARS[seat]}"
+    P = for_lang(lang)
+    return P.LABEL.format(P.SEATS[seat])
 
 
 def _label_of(m: re.Match[str], lang: str | None) -> str:
@@ -135,7 +135,7 @@ _REASON_START = re.compile(r"^\s*(?:[-*]\s+)?(?:\*\*)?\s*(论点强度|攻防表
 
 
 def _reason_key(word: str, lang: str = "zh") -> str:
-    keys = REASON_KEYS_EN if lang == "en" else REASON_KEYS
+    keys = for_lang(lang).REASON_KEYS
     low = word.lower()
     if "论点" in word or "strength" in low:
         return keys[0]
@@ -148,7 +148,7 @@ def parse_reasons(body: str, lang: str = "zh") -> dict[str, str]:
     """Split a 判词 / Reasons section into 论点强度 / 攻防表现 / 逻辑硬伤 (Argument strength /
     Attack and defence / Logical flaws in English); anything unkeyed goes to 判词 / Reasons."""
     reasons: dict[str, list[str]] = {}
-    current = UNKEYED["en" if lang == "en" else "zh"]
+    current = for_lang(lang).UNKEYED_REASONS
     for line in body.splitlines():
         m = _REASON_START.match(line)
         if m:
@@ -323,8 +323,8 @@ def _canonical_reason(key: str, lang: str) -> str:
 
 
 def _reasons(value: Any, lang: str) -> dict[str, str]:
-    sep = "; " if lang == "en" else "；"
-    unkeyed = UNKEYED["en" if lang == "en" else "zh"]
+    sep = tr("en" if lang == "en" else "zh", "; ")
+    unkeyed = for_lang(lang).UNKEYED_REASONS
     if isinstance(value, dict):
         out: dict[str, str] = {}
         for k, v in value.items():
@@ -422,7 +422,7 @@ class RoundCommentOut(BaseModel):
             comment = _pick(data, COMMENT_KEYS)
             if comment is None:  # {"round": 1, "pro": "…", "con": "…"}: the rest is the comment
                 comment = {k: v for k, v in data.items() if str(k).lower() not in ("round", "round_no", "轮次", "轮")}
-            sep = "; " if _lang_of(_ctx(info)) == "en" else "；"
+            sep = tr("en" if _lang_of(_ctx(info)) == "en" else "zh", "; ")
             return {"round": int(float(m.group(1))) if m else 0, "comment": _flat(comment, sep)}
         raise ValueError("a round comment must be an object")
 
@@ -486,7 +486,7 @@ def response_schema(*, labels: Iterable[str] | None = None, trial: bool = False,
         props = schema["properties"]
         labels = list(labels or [])
         props["winner"] = {"type": "string", **({"enum": labels} if labels else {})}
-        keys = REASON_KEYS_EN if lang == "en" else REASON_KEYS
+        keys = for_lang(lang).REASON_KEYS
         props["reasons"] = {"type": "object", "properties": {k: {"type": "string"} for k in keys},
                             "required": list(keys), "additionalProperties": {"type": "string"}}
         if labels:
@@ -564,7 +564,7 @@ def parse_trial_markdown(text: str, lang: str = "zh") -> Verdict:
     (``## 第 1 轮`` / ``- **Round 1**: …``), the reasons (a ``## 理由`` / ``## Reasons`` section or a
     ``**判词**：…`` line) and a winner line (``胜方：反方`` / ``**Winner:** Pro``); never raises."""
     text = (text or "").replace("\r\n", "\n")
-    unkeyed = UNKEYED["en" if lang == "en" else "zh"]
+    unkeyed = for_lang(lang).UNKEYED_REASONS
     comments: dict[int, str] = {}
     reasons: dict[str, str] = {}
     for heading, body in _sections(text):

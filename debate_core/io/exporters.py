@@ -33,8 +33,10 @@ from pathlib import Path
 from typing import Any, cast
 
 from debate_core.errors import InputError
+from debate_core.i18n import translator, trp
 from debate_core.models import Debate
 from debate_core.protocols import registry
+from debate_core.render.judged import STATUS
 from debate_core.render.safe import neutral_debate
 
 FORMATS = ("md", "json", "ipynb", "html", "parquet", "debate-dir")
@@ -139,19 +141,17 @@ def to_notebook(debate: Debate, archive_path: str | Path):
     spec = registry.get(debate.protocol)
     names = ", ".join(p.name or p.label for p in debate.participants)
     played = len({s.round for s in debate.rounds})
-    zh = spec.app_in_chinese  # a debate shown in Chinese throughout
-    if zh:
-        from debate_core.render.master import status_zh
-
-        head = (f"# {debate.topic}\n\n| | |\n|---|---|\n| 辩论 | `{debate.id}` |\n| 形式 | {spec.title} |\n"
-                f"| 状态 | {status_zh(debate.status)}（{_cell(debate.stop_reason)}） |\n| 双方 | {_cell(names)} |\n"
-                f"| 模型 | {_cell(', '.join(debate.models))} |\n| 轮次 | {played} / {debate.planned_rounds} |\n"
-                f"| 创建时间 | {debate.created_at.isoformat()} |\n")
-    else:
-        head = (f"# {debate.topic}\n\n| | |\n|---|---|\n| id | `{debate.id}` |\n| protocol | {debate.protocol} |\n"
-                f"| status | {debate.status} ({_cell(debate.stop_reason)}) |\n| participants | {_cell(names)} |\n"
-                f"| models | {_cell(', '.join(debate.models))} |\n| rounds | {played} / "
-                f"{debate.planned_rounds} |\n| created | {debate.created_at.isoformat()} |\n")
+    lang = "zh" if spec.app_in_chinese else "en"  # a master debate's notebook is Chinese throughout
+    _ = translator(lang)
+    rows = [(trp(lang, "notebook", "id"), f"`{debate.id}`"),
+            (trp(lang, "notebook", "protocol"), spec.title if spec.app_in_chinese else debate.protocol),
+            (trp(lang, "notebook", "status"), (_(debate.status) if debate.status in STATUS else debate.status)
+             + _(" ({text})", text=_cell(debate.stop_reason))),
+            (trp(lang, "notebook", "participants"), _cell(names)),
+            (trp(lang, "notebook", "models"), _cell(", ".join(debate.models))),
+            (trp(lang, "notebook", "rounds"), f"{played} / {debate.planned_rounds}"),
+            (trp(lang, "notebook", "created"), debate.created_at.isoformat())]
+    head = f"# {debate.topic}\n\n| | |\n|---|---|\n" + "".join(f"| {k} | {v} |\n" for k, v in rows)
     setup = f"""import sys
 ARCHIVE = {str(Path(archive_path).resolve())!r}
 DEBATE_ID = {debate.id!r}
@@ -200,10 +200,10 @@ per_round"""
     nb.cells = [
         v4.new_markdown_cell(head),
         v4.new_markdown_cell(spec.render(debate)),
-        v4.new_markdown_cell("## 从存档载入本场辩论" if zh else "## Load the debate from the archive"),
+        v4.new_markdown_cell("## " + _("Load the debate from the archive")),
         v4.new_code_cell(setup),
         v4.new_code_cell(table),
-        v4.new_markdown_cell("## 各轮用量（词元）" if zh else "## Tokens per round"),
+        v4.new_markdown_cell("## " + _("Tokens per round")),
         v4.new_code_cell(plot),
     ]
     nbformat.validate(nb)

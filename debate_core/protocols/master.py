@@ -20,7 +20,7 @@ from debate_core.content.arguments import bank_of
 from debate_core.content.packs import get_pack, pair_key
 from debate_core.content.pairing import PairChoice, choose_pair, row_theme
 from debate_core.content.plan import debate_theme, material_note, plan_speech
-from debate_core.engines.gateway import GatewayError, Generation, TokenCallback, cause_zh
+from debate_core.engines.gateway import GatewayError, Generation, TokenCallback, cause_in
 from debate_core.errors import InputError, PackError, PairError
 from debate_core.models import (
     CrossCritique,
@@ -264,7 +264,7 @@ class MasterDebate:
     def _fail(self, debate: Debate, round_no: int, cause: str, what: str = "") -> Debate:
         """Record a failed round; the stop reason is Chinese, the raw cause stays in the call log."""
         speaker = self.request_for(debate, round_no)
-        shown = (what + "：" if what else "") + cause_zh(cause)
+        shown = (what + "：" if what else "") + cause_in("zh", cause)
         failed = Speech(round=round_no, speaker=speaker.speaker, speaker_name=speaker.speaker_name,
                         role=speaker.role, status="failed", engine=getattr(self.engine, "name", ""),
                         warnings=[shown])
@@ -341,7 +341,7 @@ class MasterDebate:
         try:
             debate.observation = self.engine.observe(req)
         except GatewayError as exc:
-            debate.status, debate.stop_reason = "failed", f"中立观察失败：{cause_zh(exc.cause)}"
+            debate.status, debate.stop_reason = "failed", f"中立观察失败：{cause_in('zh', exc.cause)}"
             debate.updated_at = utcnow()
             self.recorder.update(debate)
             return debate

@@ -18,8 +18,8 @@
   未成辩论 (no debate took place, status ``failed``) and says why.
 * Everything the debate shows or sends is in the debate's language (``debate.lang``,
   resolved from ``config.lang`` or the topic): prompts, labels (辩手甲… / Debater A…),
-  warnings, stop reasons, the repair requests to the models — the tables of
-  :mod:`debate_core.engines.judged_prompts` (:data:`ZH` is the Chinese one).  Stances are
+  warnings, stop reasons, the repair requests to the models — through
+  :mod:`debate_core.engines.judged_prompts` (prompts) and the library's catalogs.  Stances are
   cut at :data:`MAX_STANCE_CHARS` characters in Chinese, :data:`MAX_STANCE_WORDS` words in English.
 * A debater's rebuttals are checked before they are kept: round 1 is a blind opening, so
   its rebuttals are dropped; from round 2 a rebuttal aimed at the debater's own label (and
@@ -39,15 +39,13 @@ judge see labels only.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from debate_core.engines import gateway
 from debate_core.engines.envelopes import EnvelopeError, empty_envelope, envelope_json, parse_envelope, render_envelope
-from debate_core.engines.gateway import Gateway, GatewayError, Generation, TokenCallback, cause_zh, check_model_config
+from debate_core.engines.gateway import Gateway, GatewayError, Generation, TokenCallback, cause_in
+from debate_core.engines.judged_prompts import en as _en
 from debate_core.engines.judged_prompts import for_lang
 from debate_core.engines.judged_prompts import zh as _zh
 from debate_core.engines.judging import ask_judge, fit_verdict, structured_output, verdict_gaps
@@ -56,54 +54,37 @@ from debate_core.errors import InputError
 from debate_core.lang import resolve as resolve_lang
 from debate_core.models import Debate, DebateConfig, LLMCall, Participant, Speech, utcnow
 from debate_core.protocols.base import ASK_STANCES, ProtocolSpec, Role, check_no_checker
+from debate_core.protocols.judged_common import (  # noqa: F401 - re-exported: they were defined here
+    api_base_of,
+    check_models,
+    cut_words,
+    debater_models,
+    gateway_options_from_env,
+    make_gateway,
+    need_model_error,
+    run_coro,
+)
 from debate_core.protocols.master import new_id
+from debate_core.protocols.topic_stances import (  # noqa: F401 - re-exported: they were defined here
+    MAX_STANCE_CHARS,
+    MAX_STANCE_WORDS,
+    clean_stances,
+    drop_rebuttals,
+    label_stances,
+    split_stances,
+    target_seats,
+)
 from debate_core.recorder import NULL_RECORDER, Recorder
 from debate_core.render.judged import render_topic, wrap_up_md
-from debate_core.settings import env_backoff, resolve_api_base, resolve_model, validate_topic
+from debate_core.settings import validate_topic
 
 LABELS = _zh.LABELS  # the seats, as a Chinese debate labels them (seat_names gives each language's)
 DEFAULT_ROUNDS = 3
 MAX_ROUNDS = 3  # the seed's hard cap: the openings plus up to 2 rebuttal rounds
 MIN_STANCES, MAX_STANCES = 2, 4
-MAX_STANCE_CHARS = 200  # a Chinese stance is cut at 200 characters
-MAX_STANCE_WORDS = 60  # an English stance is cut at 60 words
-ZH = _zh.NOTES  # what a Chinese topic debate shows (warnings, stop reasons); an English one: en.NOTES
 
 
 MAX_CAUSES = 3  # a no-debate's stop reason names at most this many distinct causes
-
-
-_TARGET_LABEL = re.compile(r"辩手\s*([甲乙丙丁])|\bDebater\s+([A-D])\b", re.I)
-
-
-def target_seats(target: str) -> set[int]:
-    """The seats (0 for 辩手甲 / Debater A, …) a rebuttal's target names, in either language."""
-    return {"甲乙丙丁".index(m.group(1)) if m.group(1) else "ABCD".index(m.group(2).upper())
-            for m in _TARGET_LABEL.finditer(target or "")}
-
-
-def drop_rebuttals(env, label: str, round_no: int, lang: str) -> list[str]:
-    """Drop what a debater may not rebut, in place, and say so (the notes for the speech's warnings):
-    every rebuttal of round 1 (a blind opening: nobody has seen the others yet), and from round 2 on
-    a rebuttal whose target names the debater's own label and no other."""
-    P = for_lang(lang)
-    if not env.rebuttals:
-        return []
-    if round_no == 1:
-        n, env.rebuttals = len(env.rebuttals), []
-        return [P.NOTES["opening_rebuttals_dropped"].format(n=n)]
-    seat = P.LABELS.index(label) if label in P.LABELS else -1
-    own = [r for r in env.rebuttals if target_seats(r.target) == {seat}]
-    if not own:
-        return []
-    env.rebuttals = [r for r in env.rebuttals if r not in own]
-    targets = P.LIST_SEP.join(dict.fromkeys(r.target for r in own))
-    return [P.NOTES["self_rebuttals_dropped"].format(n=len(own), targets=targets)]
-
-
-def cause_in(lang: str, cause: str) -> str:
-    """A gateway failure cause as a debate of ``lang`` says it (the gateway's causes are English)."""
-    return cause if lang == "en" else cause_zh(cause)
 
 
 def rounds_error(rounds: int):
@@ -113,127 +94,12 @@ def rounds_error(rounds: int):
                       f"(the openings plus up to {MAX_ROUNDS - 1} rebuttal rounds, as the topic-debate seed caps it)")
 
 
-def label_stances(stances: list[str], lang: str = "zh") -> dict[str, str]:
-    """Label → stance as the seed assigns them (stance 1 → 辩手乙, 2 → 辩手甲, 3 → 辩手丙, 4 → 辩手丁;
-    Debater B, A, C, D in English), in label order."""
-    P = for_lang(lang)
-    by_label = {P.STANCE_LABELS[i]: s for i, s in enumerate(stances[:len(P.STANCE_LABELS)])}
-    return {lab: by_label[lab] for lab in P.LABELS if lab in by_label}
-
-
 def check_rounds(rounds: int | None) -> int:
     """``rounds`` (default 3) when it is within the seed's cap, else :func:`rounds_error`."""
     rounds = DEFAULT_ROUNDS if rounds is None else rounds
     if not 1 <= rounds <= MAX_ROUNDS:
         raise rounds_error(rounds)
     return rounds
-
-
-# ------------------------------------------------------------------ shared helpers
-
-
-def need_model_error(protocol: str):
-
-    return InputError(
-        f"the {protocol} protocol needs a model: pass --model openai/gpt-4o-mini (with OPENAI_API_KEY set) "
-        "or --api-base URL for an OpenAI-compatible server, or set DEBATE_MODEL")
-
-
-def debater_models(config: DebateConfig, protocol: str) -> list[str]:
-    """The models to give debaters, in order: --models, else --model / $DEBATE_MODEL."""
-
-    models = [m.strip() for m in config.models if m and m.strip() and m.strip() != "offline"]
-    if not models:
-        m = resolve_model(config.model)
-        if m:
-            models = [m]
-    if not models:
-        raise need_model_error(protocol)
-    return models
-
-
-def api_base_of(config: DebateConfig) -> str | None:
-
-    return resolve_api_base(config.api_base)
-
-
-def check_models(models: list[str], api_base: str | None, probe: bool) -> None:
-    for m in dict.fromkeys(models):
-        check_model_config(m, api_base, probe=probe)
-        probe = False  # one reachability probe of api_base is enough
-
-
-def make_gateway(config: DebateConfig, model: str, sink: Callable[[LLMCall], None] | None,
-                 options: dict[str, Any]) -> Gateway:
-    """A gateway for one participant (the models were checked when the debate was opened)."""
-    return gateway.make_gateway(model, api_base=api_base_of(config), temperature=config.temperature,
-                                timeout=config.timeout, max_retries=config.max_retries, on_call=sink, check=False,
-                                options=options)
-
-
-def run_coro(coro):
-    """``asyncio.run`` that also works when the caller already runs an event loop (notebooks, apps)."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(coro)
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, coro).result()
-
-
-def gateway_options_from_env() -> dict[str, Any]:
-    """``DEBATE_BACKOFF`` (seconds) tunes the retry backoff, e.g. for fast local servers."""
-    backoff = env_backoff()
-    return {} if backoff is None else {"backoff": backoff}
-
-
-# ---------------------------------------------------------------------- prepare
-
-
-def cut_words(text: str, limit: int) -> str:
-    """``text`` up to the end of its ``limit``-th word (words: runs of non-space), spacing kept."""
-    words = list(re.finditer(r"\S+", text))
-    return text[:words[limit - 1].end()] if len(words) > limit else text
-
-
-def clean_stances(raw: list[Any], lang: str = "zh") -> list[str]:
-    out: list[str] = []
-    for s in raw:
-        if isinstance(s, dict):
-            s = s.get("stance") or s.get("text") or s.get("name") or ""
-        s = str(s).strip().strip("「」\"'").strip()
-        s = cut_words(s, MAX_STANCE_WORDS) if lang == "en" else s[:MAX_STANCE_CHARS]
-        if s and s not in out:
-            out.append(s)
-    return out
-
-
-def split_stances(topic: str, gateway: Gateway, lang: str = "zh") -> tuple[list[str], str]:
-    """(stances, reason) from one model call (asked once more when the reply is not JSON)."""
-    import json
-
-    from debate_core.engines.envelopes import extract_json
-
-    P = for_lang(lang)
-    messages = P.stance_split_messages(topic)
-    last = ""
-    for _attempt in range(2):
-        gen = gateway.complete(messages, purpose="stance_split")
-        last = gen.text
-        candidate = extract_json(gen.text)
-        data: Any = None
-        if candidate is not None:
-            try:
-                data = json.loads(candidate)
-            except json.JSONDecodeError:
-                data = None
-        if isinstance(data, dict) and isinstance(data.get("stances"), list):
-            return clean_stances(data["stances"], lang), str(data.get("reason") or "").strip()
-        if isinstance(data, list):
-            return clean_stances(data, lang), ""
-        messages = messages + [{"role": "assistant", "content": gen.text or P.EMPTY_REPLY},
-                               {"role": "user", "content": P.STANCE_SPLIT_RETRY}]
-    raise GatewayError(f"the stance split returned no usable JSON: {last[:120]!r}")
 
 
 def prepare(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bool = True,
@@ -613,7 +479,7 @@ SPEC = ProtocolSpec(
     min_rounds=1, max_rounds=MAX_ROUNDS, default_rounds=DEFAULT_ROUNDS, asks=(ASK_STANCES,), judged=True,
     start=start, runner_for=runner_for, render=render_topic, check=check_no_checker("topic"),
     rejudge=rejudge, anonymous_labels=True, judge_reads_participants=True, wrap_up=wrap_up_md,
-    first_labels=(_zh.LABELS[0], for_lang("en").LABELS[0]),
+    first_labels=(_zh.LABELS[0], _en.LABELS[0]),
     rounds_note=f"the openings plus up to {MAX_ROUNDS - 1} rebuttal rounds",
     app_title="Topic debate",
     app_summary="2-4 anonymous debaters (Debater A, B, C, D), one stance and ideally one model each, argue in "

@@ -35,26 +35,24 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from debate_core.engines.gateway import Gateway, GatewayError, TokenCallback, litellm
-from debate_core.engines.judged_prompts import en as _en
+from debate_core.engines.gateway import Gateway, GatewayError, TokenCallback, cause_in, litellm
 from debate_core.engines.judged_prompts import for_lang
-from debate_core.engines.judged_prompts import zh as _zh
 from debate_core.engines.judging import ask_judge, fit_verdict, structured_output, verdict_gaps
 from debate_core.engines.verdicts import parse_verdict, response_schema
 from debate_core.errors import InputError
+from debate_core.lang import LANGS
 from debate_core.lang import resolve as resolve_lang
 from debate_core.models import Debate, DebateConfig, LLMCall, Participant, Speech, ToolCallRecord, utcnow
 from debate_core.protocols.base import ASK_WORKSPACE, ProtocolSpec, Role, check_no_checker
-from debate_core.protocols.master import new_id
-from debate_core.protocols.topic import (
+from debate_core.protocols.judged_common import (
     api_base_of,
-    cause_in,
     check_models,
     cut_words,
     debater_models,
     gateway_options_from_env,
     make_gateway,
 )
+from debate_core.protocols.master import new_id
 from debate_core.recorder import NULL_RECORDER, Recorder
 from debate_core.render.judged import render_trial
 from debate_core.research.tools import Workspace, tool_message_content, tool_specs
@@ -64,9 +62,7 @@ SIDES = ("pro", "con")
 DEFAULT_ROUNDS = 3
 MAX_ROUNDS = 8
 MAX_TOOL_CALLS = 6
-TOOLS_OFF = _zh.TOOLS_OFF  # starts the Chinese "tools off" warning (an English trial's: _en.TOOLS_OFF)
 TOOLS_OFF_OLD = "research tools off"  # the prefix in records written before the warnings were Chinese
-SIDE_ZH = _zh.SIDE_NAMES
 
 
 def cut_speech(text: str, limit: int, lang: str) -> tuple[str, bool]:
@@ -141,9 +137,10 @@ def _tools_off(debate: Debate, model: str, why: str) -> None:
 
 
 def tools_enabled(debate: Debate, model: str) -> bool:
-    return bool(debate.config.workspace) and not any(
-        w.startswith((f"{TOOLS_OFF}（{model}）：", f"{_en.TOOLS_OFF} ({model}):", f"{TOOLS_OFF_OLD} for {model}:"))
-        for w in debate.warnings)
+    # the "tools off" warning for this model, in either language (up to its cause), or as older records wrote it
+    off = tuple(for_lang(lang).NOTES["tools_off"].format(model=model, why="\0").split("\0")[0] for lang in LANGS)
+    return bool(debate.config.workspace) and not any(w.startswith((*off, f"{TOOLS_OFF_OLD} for {model}:"))
+                                                     for w in debate.warnings)
 
 
 def _tools_refused(exc: GatewayError) -> bool:

@@ -11,14 +11,29 @@ prose of the record outside the speeches (a verdict's reasons, a judge's notes).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from html import escape
 from typing import Any
 
+from debate_core.i18n import N_, translator, trp
 from debate_core.models import Speech
-from debate_core.render.html_words import MARK_EN, MARK_EN_PLAIN
-from debate_core.render.master import MARK_ZH, MARK_ZH_PLAIN, citation_marks, speech_clean
+from debate_core.render.master import citation_marks, speech_clean
 
-__all__ = ["LONG_PARAGRAPH", "Notes", "anchor_id", "clip", "esc", "inline", "paragraphs", "rich"]
+__all__ = ["LONG_PARAGRAPH", "MARKS", "MARKS_PLAIN", "Notes", "Tr", "anchor_id", "clip", "esc", "inline",
+           "paragraphs", "rich"]
+
+# a citation's verification mark in a note (✓ only when the whole speech passed its checks)
+MARKS = {"verified": N_("✓ quote verified"), "id_only": N_("source id only"), "unverified": N_("✗ quote not found"),
+         "unchecked": N_("no text to check the quote against")}
+MARKS_PLAIN = {**MARKS, "verified": N_("quote verified")}
+
+Tr = Callable[..., str]  # a translator: _("Motion"), _("Round {n}", n=2)
+
+
+def _in(_: Tr, table: dict[str, str], key: str) -> str:
+    """``table[key]`` translated; a key the table lacks shows as it is."""
+    return _(table[key]) if key in table else key
+
 
 _BRACKET = re.compile(r"【([^【】\n]{1,200})】")
 _TITLE = re.compile(r"《([^》]{1,80})》")
@@ -73,8 +88,8 @@ class Notes:
     """A speech's citations as numbered notes: each 【…】 bracket of the text becomes a reference to
     one note (the same source with the same mark keeps its number), marks left over are listed too."""
 
-    def __init__(self, speech: Speech, prefix: str, t: dict, lang: str):
-        self.prefix, self.t, self.lang = prefix, t, lang
+    def __init__(self, speech: Speech, prefix: str, lang: str):
+        self.prefix, self.lang, self._ = prefix, lang, translator(lang)
         self.clean = speech_clean(speech.findings)
         self.marks = citation_marks(speech.findings)
         self.used = [False] * len(self.marks)
@@ -111,22 +126,21 @@ class Notes:
                 self._number((m.id, m.title, m.status, m.quote))
         if not self.notes:
             return ""
-        items = []
+        _, items = self._, []
         for n, (cid, title, status, quote) in enumerate(self.notes, 1):
             parts = []
-            if title:
-                parts.append(f'<span class="title">《{esc(title.strip("《》"))}》</span>' if self.lang == "zh"
-                             else f'<span class="title">{esc(title)}</span>')
+            if title:  # 《title》 in Chinese
+                parts.append('<span class="title">' + esc(trp(self.lang, "book title", "{title}",
+                                                             title=title.strip("《》"))) + "</span>")
             if cid:
                 parts.append(esc(cid))
             if status:
-                table = (MARK_ZH if self.clean else MARK_ZH_PLAIN) if self.lang == "zh" else \
-                    (MARK_EN if self.clean else MARK_EN_PLAIN)
-                parts.append(f'<span class="mark-{esc(status)}">{esc(table.get(status, status))}</span>')
+                shown = _in(_, MARKS if self.clean else MARKS_PLAIN, status)
+                parts.append(f'<span class="mark-{esc(status)}">{esc(shown)}</span>')
             if quote:
-                parts.append(f"「{esc(quote)}」" if self.lang == "zh" else f"“{esc(quote)}”")
+                parts.append(esc(_("“{quote}”", quote=quote)))
             items.append(f'<li id="{self.prefix}-{n}">{" · ".join(parts)}</li>')
-        return f'<ol class="notes" aria-label="{esc(self.t["notes"])}">' + "".join(items) + "</ol>"
+        return '<ol class="notes" aria-label="' + esc(_("Notes")) + '">' + "".join(items) + "</ol>"
 
 
 def rich(text: Any) -> str:

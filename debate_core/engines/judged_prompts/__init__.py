@@ -1,21 +1,23 @@
-"""Prompts and texts of the judged protocols (topic debate, trial), one module per debate language.
+"""Prompts and words of the judged protocols (topic debate, trial).
 
-:mod:`.zh` and :mod:`.en` expose the same names: the prompt builders (stance split, debater
-opening / rebuttal / envelope repair, judge and judge repair, trial speaker and judge), the
-neutral labels (``LABELS``, ``STANCE_LABELS``, ``SIDE_NAMES``), the tool-budget note and the
-``NOTES`` the protocols show (warnings, stop reasons).  :func:`for_lang` picks one.
+:mod:`.zh` and :mod:`.en` hold each language's prompt prose (templates and constants, the same
+names in both); :class:`.layout.Prompts` builds every message from them with one set of builders
+(stance split, debater opening / rebuttal / envelope repair, judge and judge repair, trial speaker
+and judge) and gives the words a debate shows (``NOTES``, side names, separators) from the
+library's catalogs (:mod:`debate_core.i18n`).  :func:`for_lang` picks one language's.
 """
 
 from __future__ import annotations
 
-from types import ModuleType
-
 from debate_core.engines.judged_prompts import en, zh
+from debate_core.engines.judged_prompts.layout import Prompts
+
+_PROMPTS = {"en": Prompts(en), "zh": Prompts(zh)}
 
 
-def for_lang(lang: str | None) -> ModuleType:
-    """The prompt module of a debate language: :mod:`.en` for ``en``, else :mod:`.zh`."""
-    return en if lang == "en" else zh
+def for_lang(lang: str | None) -> Prompts:
+    """The prompts of a debate language: English for ``en``, else Chinese."""
+    return _PROMPTS["en" if lang == "en" else "zh"]
 
 
-__all__ = ["en", "zh", "for_lang"]
+__all__ = ["Prompts", "for_lang"]
