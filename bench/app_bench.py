@@ -53,18 +53,16 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
 
 
 def build_archive(path: Path) -> dict:
-    import duckdb
-    import pandas as pd
-
     from debate_core.api import get_pack, run_debate
     from debate_core.archive import open_archive
+    from debate_core.archive.synthetic import load_rows
     from debate_core.models import DebateConfig
 
     t0 = time.perf_counter()
     arc = open_archive(path)
     real = run_debate(DebateConfig(topic="念佛与参禅，哪个更适合现代人？"), arc)
     pack = get_pack(None)
-    pack_hash = arc.query("SELECT pack_hash FROM debates WHERE id = ?", [real.id]).iloc[0, 0]
+    pack_hash = arc.pack_hash(real.id)
     slugs = list(pack.masters)
     rnd = random.Random(5)
     now = datetime.utcnow().replace(microsecond=0)
@@ -132,12 +130,8 @@ def build_archive(path: Path) -> dict:
                                weakness="", score=round(rnd.uniform(4, 9), 1)))
         elif proto == "master" and status == "completed":
             obs.append(dict(debate_id=did, divergence="…", consensus="…", to_reader="…", engine=model))
-    con = duckdb.connect(str(path))
-    for table, rows in (("debates", deb), ("speeches", sp), ("verdicts", vd), ("verdict_rows", vr),
-                        ("llm_calls", calls), ("observations", obs)):
-        df = pd.DataFrame(rows)  # noqa: F841 - read by DuckDB by name
-        con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM df")
-    con.close()
+    load_rows(path, {"debates": deb, "speeches": sp, "verdicts": vd, "verdict_rows": vr, "llm_calls": calls,
+                     "observations": obs})
     n = arc.count_debates()
     return {"path": path, "real_id": real.id, "judged_id": "syn000000008", "debates": n, "speeches": len(sp) + 4,
             "seconds": time.perf_counter() - t0}

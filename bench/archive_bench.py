@@ -6,7 +6,8 @@ Run:  python bench/archive_bench.py [--out bench/out/archive_bench.duckdb] [--re
 What it does and how it measures:
 
 1. Builds the archive with the real schema (``open_archive`` runs the migrations),
-   then fills it in bulk with SQL inside DuckDB: 100,000 debates (70 % master,
+   then fills it in bulk with SQL inside DuckDB
+   (:func:`debate_core.archive.synthetic.fill_bench_archive`): 100,000 debates (70 % master,
    20 % topic, 10 % trial; 15 masters; dates spread over a year; about a fifth of
    the master debates carry the coverage warning) and 10 speeches each
    (1,000,000 rows) of 300-500 CJK characters composed from a phrase list, plus a
@@ -50,6 +51,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from debate_core.archive import open_archive  # noqa: E402
+from debate_core.archive.synthetic import fill_bench_archive, search_index_storage  # noqa: E402
 from debate_core.models import Debate, DebateConfig, Participant, Speech  # noqa: E402
 
 MASTERS = ["huineng", "yinguang", "zhiyi", "kumarajiva", "xuanzang", "tsongkhapa", "ajahn-chah", "mahasi-sayadaw",
@@ -85,103 +87,18 @@ def build(path: Path, debates: int, per: int) -> dict:
     if wal.exists():
         wal.unlink()
     arc = open_archive(path)
-    import duckdb
-
-    con = duckdb.connect(str(path))
-    masters = "[" + ",".join(f"'{m}'" for m in MASTERS) + "]"
-    names = "[" + ",".join(f"'{n}'" for n in NAMES) + "]"
-    phrases = "[" + ",".join(f"'{p}'" for p in PHRASES) + "]"
-    topics = "[" + ",".join("'" + t.replace("'", "''") + "'" for t in TOPICS) + "]"
-    n_m, n_p, n_t = len(MASTERS), len(PHRASES), len(TOPICS)
-    con.execute(f"""
-        CREATE TEMP TABLE d AS
-        SELECT i,
-               substr(md5('d' || i::VARCHAR), 1, 12) AS id,
-               CASE WHEN i % 10 < 7 THEN 'master' WHEN i % 10 < 9 THEN 'topic' ELSE 'trial' END AS protocol,
-               (hash(i, 'a') % {n_m})::INTEGER + 1 AS a,
-               ((hash(i, 'a') % {n_m})::INTEGER + 1 + (hash(i, 'b') % {n_m - 1})::INTEGER) % {n_m} + 1 AS b,
-               {topics}[(hash(i, 't') % {n_t})::INTEGER + 1] || ' #' || i::VARCHAR AS topic,
-               TIMESTAMP '2025-01-01' + to_seconds((i * 315)::BIGINT) AS created_at,
-               CASE WHEN i % 50 = 0 THEN 'failed' WHEN i % 97 = 0 THEN 'stopped'
-                    WHEN i % 89 = 0 THEN 'interrupted' ELSE 'completed' END AS status,
-               ['offline', 'openai/gpt-4o-mini', 'anthropic/claude-sonnet', 'ollama/qwen2.5'][(i % 4) + 1] AS model
-        FROM range({debates}) t(i)""")
-    con.execute(f"""
-        INSERT INTO debates (id, protocol, topic, status, stop_reason, participants, labels, models, pack_name,
-            pack_version, planned_rounds, config, warnings, degraded, batch_id, source, rounds_done, failed_round,
-            prompt_tokens, completion_tokens, cost, created_at, updated_at, finished_at, pack_hash)
-        SELECT id, protocol, topic, status, 'reached 5 rounds',
-               CASE WHEN protocol = 'master' THEN
-                   '[{{"label":"' || {masters}[a] || '","name":"' || {names}[a] || '","model":"' || model || '"}},'
-                   || '{{"label":"' || {masters}[b] || '","name":"' || {names}[b] || '","model":"' || model || '"}}]'
-               ELSE '[{{"label":"辩手甲","stance":"甲方","model":"' || model || '"}},'
-                    || '{{"label":"辩手乙","stance":"乙方","model":"' || model || '"}}]' END,
-               CASE WHEN protocol = 'master' THEN [{masters}[a], {masters}[b]] ELSE ['辩手甲', '辩手乙'] END,
-               [model], 'bench-pack', '1.0', 5,
-               '{{"protocol":"' || protocol || '","topic":"t"}}',
-               CASE WHEN protocol = 'master' AND i % 5 = 0 THEN ['⚠️ 本配对 cross_critique 未双向覆盖，对辩力度可能降级。']
-                    ELSE []::VARCHAR[] END,
-               protocol = 'master' AND i % 5 = 0,
-               NULL, 'bench', 5, NULL,
-               (i % 5000) * 10, (i % 3000) * 10, (i % 1000) / 1000.0,
-               created_at, created_at + INTERVAL 5 MINUTE, created_at + INTERVAL 5 MINUTE, 'benchpack0000001'
-        FROM d""")
-    t_deb = time.perf_counter()
-    # speeches: `per` each, 300-500 CJK characters composed from the phrase list
-    con.execute(f"""
-        INSERT INTO speeches (debate_id, round, ord, speaker, speaker_name, role, text, citations, findings,
-            ammo_used, retries, truncated, engine, prompt_tokens, completion_tokens, cost, latency_ms, status,
-            warnings, recorded_at, sno)
-        SELECT d.id, (j // 2) + 1, j,
-               CASE WHEN d.protocol = 'master' THEN (CASE WHEN j % 2 = 0 THEN {masters}[d.a] ELSE {masters}[d.b] END)
-                    ELSE (CASE WHEN j % 2 = 0 THEN '辩手甲' ELSE '辩手乙' END) END,
-               '', CASE WHEN j < 2 THEN '立论' ELSE '反驳' END,
-               array_to_string(list_transform(range(150 + (hash(d.i, j) % 80)::INTEGER),
-                   lambda x: {phrases}[((hash(d.i, j, x) % {n_p})::INTEGER) + 1]), '')
-               || CASE WHEN d.i % 5000 = 123 THEN '{NEEDLE}' ELSE '' END
-               || CASE WHEN (d.i * {per} + j) % 1000 = 7 THEN '{SPREAD}' ELSE '' END,
-               ['T48n2008'], CASE WHEN (d.i + j) % 13 = 0 THEN
-                   '[{{"rule":"length","passed":false,"message":"too short"}}]' ELSE '[]' END,
-               []::VARCHAR[], 0, false, d.model, 800, 450, 0.001, 1500.0,
-               CASE WHEN (d.i + j) % 13 = 0 THEN 'flagged' ELSE 'ok' END, []::VARCHAR[], d.created_at,
-               d.i * {per} + j AS sno
-        FROM d, range({per}) r(j)
-        ORDER BY sno""")  # stored in speech-number order, as appends one by one would be
-    # the sequence continues after the bulk-loaded speech numbers, as if they had been appended one by one
-    con.execute(f"SELECT max(nextval('speech_sno')) FROM range({debates * per + 1})")
-    t_sp = time.perf_counter()
-    con.execute("""
-        INSERT INTO llm_calls (debate_id, seq, purpose, model, round, speaker, prompt_tokens, completion_tokens, cost,
-            latency_ms, error, messages, response, created_at)
-        SELECT d.id, j, 'speech', d.model, j + 1, '', 800, 450, 0.001, 1500.0,
-               CASE WHEN (d.i + j) % 101 = 0 THEN 'timeout' ELSE '' END, '[]', '', d.created_at
-        FROM d, range(5) r(j) WHERE d.i % 3 = 0 AND d.model <> 'offline'""")
-    con.execute("INSERT INTO packs VALUES ('benchpack0000001', 'bench-pack', '1.0', '', 15, 26, now())")
-    for slug, name in zip(MASTERS, NAMES):
-        con.execute("INSERT INTO pack_masters VALUES ('benchpack0000001', ?, ?, '', '', '', 1, 0)", [slug, name])
-        con.execute("INSERT INTO pack_sources VALUES ('benchpack0000001', ?, ?, 'cbeta', '')", [slug, f"SRC-{slug}"])
-    for a, b in CRITIQUES:
-        con.execute("INSERT INTO pack_critiques VALUES ('benchpack0000001', ?, ?, 'position', ?)", [a, b, f"SRC-{a}"])
-    con.execute("CHECKPOINT")
-    order = con.execute("SELECT corr(sno, rowid) FROM speeches").fetchone()[0]
-    counts = {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in ("debates", "speeches", "llm_calls")}
-    chars = con.execute("SELECT avg(length(text))::INTEGER FROM speeches").fetchone()[0]
-    con.close()
+    filled = fill_bench_archive(path, debates=debates, per=per, masters=MASTERS, names=NAMES, phrases=PHRASES,
+                                topics=TOPICS, critiques=CRITIQUES, needle=NEEDLE, spread=SPREAD)
     t_end = time.perf_counter()
     size_before = path.stat().st_size / 1e6
     t_idx = time.perf_counter()
     indexed = arc.refresh_search_index(full=True)
     t_end2 = time.perf_counter()
-    with arc._session() as c2:
-        runs = c2.execute("SELECT count(*), sum(rows) FROM search_runs").fetchone()
-        tables = [r[0] for r in c2.execute("SELECT run FROM search_runs").fetchall()]
-        blocks = sum(c2.execute(f"SELECT count(DISTINCT block_id) FROM pragma_storage_info('search_run_{t}') "
-                                "WHERE NOT persistent IS FALSE").fetchone()[0] for t in tables)
-        block_size = c2.execute("SELECT block_size FROM pragma_database_size()").fetchone()[0]
-    return {"seconds": t_end - t0, "debates_s": t_deb - t0, "speeches_s": t_sp - t_deb, "counts": counts,
-            "avg_chars": chars, "size_mb": size_before, "size_after_mb": path.stat().st_size / 1e6, "order": order,
-            "index_s": t_end2 - t_idx, "indexed": indexed, "runs": runs[0], "postings": runs[1],
-            "index_mb": blocks * block_size / 1e6}
+    index = search_index_storage(arc)
+    return {"seconds": t_end - t0, "debates_s": filled["debates_s"], "speeches_s": filled["speeches_s"],
+            "counts": filled["counts"], "avg_chars": filled["avg_chars"], "size_mb": size_before,
+            "size_after_mb": path.stat().st_size / 1e6, "order": filled["order"], "index_s": t_end2 - t_idx,
+            "indexed": indexed, "runs": index["runs"], "postings": index["postings"], "index_mb": index["bytes"] / 1e6}
 
 
 def timeit(fn, runs: int) -> tuple[float, float, object]:

@@ -145,8 +145,7 @@ def run(server: ModelServer, tmp: str, conc: int, repeats: int, label: str, arch
            "cpu_server": (s1 - s0) / calls * 1000, "debate_s": sum(r.seconds for r in done) / max(1, len(done))}
     row["cpu_total"] = row["cpu_main"] + row["cpu_workers"]
     if arc is not None:
-        lat = arc.query("SELECT avg(latency_ms) AS l FROM llm_calls")["l"][0]
-        row["call_ms"] = float(lat)
+        row["call_ms"] = arc.mean_call_latency()
     assert s["completed"] == s["cells"], f"{label} c{conc}: {s}"
     return row
 
@@ -311,7 +310,7 @@ def profiled(server: ModelServer, tmp: str, conc: int, repeats: int) -> tuple[di
         except TypeError:  # a thread that never ran Python
             pass
     done = [r for r in result.results if r.status == "completed"]
-    calls = arc.query("SELECT debate_id, sum(latency_ms) AS ms, count(*) AS n FROM llm_calls GROUP BY 1")
+    calls = arc.calls_per_debate()
     phases = {"debates": len(done), "calls": n1 - n0, "wall": wall,
               "debate_s": sum(r.seconds for r in done) / max(1, len(done)),
               "calls_s": float(calls["ms"].mean()) / 1000, "calls_per_debate": float(calls["n"].mean())}

@@ -30,7 +30,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from debate_core.archive.connection import HOST_LOCK  # noqa: E402
-from debate_core.archive.sql_guard import check_readonly_sql, close_workers, run_readonly_sql  # noqa: E402
+from debate_core.archive.sql_guard import (  # noqa: E402
+    SQL_EXAMPLES,
+    check_readonly_sql,
+    close_workers,
+    run_readonly_sql,
+)
 from debate_core.research import tools  # noqa: E402
 from debate_core.research.tools import Workspace  # noqa: E402
 from webapp.views.archive import stage_uploads  # noqa: E402
@@ -102,12 +107,10 @@ def main() -> None:
 
 
 SQL_RUNS = 15
-SQL_QUERIES = (
-    ("counts by protocol and status",
-     "SELECT protocol, status, count(*) AS n FROM debates GROUP BY ALL ORDER BY n DESC"),
-    ("speech lengths by protocol (join)", "SELECT d.protocol, count(*) AS speeches, avg(length(s.text)) AS chars "
-                                          "FROM speeches s JOIN debates d ON d.id = s.debate_id GROUP BY ALL"),
-    ("the newest 500 debates", "SELECT id, topic, status, created_at FROM debates ORDER BY created_at DESC LIMIT 500"),
+SQL_QUERIES = (  # (what, the query: one of the SQL box's examples, debate_core.archive.sql_guard.SQL_EXAMPLES)
+    ("counts by protocol and status", SQL_EXAMPLES["by_protocol"]),
+    ("speech lengths by protocol (join)", SQL_EXAMPLES["speech_lengths"]),
+    ("the newest 500 debates", SQL_EXAMPLES["newest_debates"]),
 )
 
 

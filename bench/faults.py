@@ -161,7 +161,7 @@ def _rows(archive, debate_id: str) -> dict[str, dict]:
     out: dict[str, dict] = {}
     for table, key in (("speeches", ("round", "speaker", "status")), ("summaries", ("round", "speaker")),
                        ("llm_calls", ("seq",))):
-        df = archive.query(f"SELECT * FROM {table} WHERE debate_id = ?", [debate_id])
+        df = archive.debate_rows(table, debate_id)
         for rec in df.to_dict("records"):
             out[table + ":" + "/".join(str(rec[k]) for k in key)] = {k: str(v) for k, v in rec.items()}
     return out

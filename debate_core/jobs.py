@@ -156,10 +156,7 @@ class JobManager:
 
     # ------------------------------------------------------------ internals
     def _status(self, debate_id: str) -> str:
-        df = self.archive.query("SELECT status FROM debates WHERE id = ?", [debate_id])
-        if df.empty:
-            raise KeyError(f"no debate {debate_id!r} in archive {self.archive.path}")
-        return str(df.iloc[0, 0])
+        return self.archive.debate_status(debate_id)
 
     def _continue(self, debate_id: str, *, only_one: bool, kind: str, allowed: tuple[str, ...]) -> Job:
         if self.running(debate_id):

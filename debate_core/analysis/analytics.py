@@ -28,6 +28,7 @@ from debate_core.checks import MAX_CHARS, MIN_CHARS, RESTATING_ROLES, cjk_len
 from debate_core.content.packs import pair_key
 
 GROUPS = ("master", "pair")
+MASTER = "master"  # the protocol whose debates these analytics read
 
 
 def _check_by(by: str) -> str:
@@ -41,17 +42,7 @@ def _check_by(by: str) -> str:
 
 def master_speeches(archive, *, batch_id: str | None = None) -> pd.DataFrame:
     """One row per archived master-debate speech, with what the analyses need."""
-    params: list[Any] = []
-    where = "d.protocol = 'master'"
-    if batch_id:
-        where += " AND d.batch_id = ?"
-        params.append(batch_id)
-    df = archive.query(f"""
-        SELECT s.debate_id, d.batch_id, d.pack_hash, d.status AS debate_status, d.labels, d.degraded,
-               s.round, s.speaker, s.speaker_name, s.role, s.text, s.citations, s.ammo_used, s.findings,
-               s.status, s.retries
-        FROM speeches s JOIN debates d ON d.id = s.debate_id
-        WHERE {where} ORDER BY d.created_at, s.debate_id, s.round""", params)
+    df = archive.protocol_speeches(MASTER, batch_id=batch_id)
     cols = ["debate_id", "batch_id", "pack_hash", "debate_status", "pair", "speaker", "speaker_name", "opponent",
             "round", "role", "status", "retries", "chars", "citations", "ammo_used", "failed_rules", "rules",
             "restate_required", "restated"]
@@ -120,11 +111,7 @@ def check_failures(archive, by: str = "master", *, batch_id: str | None = None,
 
 
 def _snapshot(archive, table: str, hashes: list[str]) -> pd.DataFrame:
-    hashes = [h for h in hashes if h]
-    if not hashes:
-        return pd.DataFrame()
-    return archive.query(f"SELECT DISTINCT * EXCLUDE (pack_hash) FROM {table} WHERE list_contains(?, pack_hash)",
-                         [hashes])
+    return archive.snapshot_rows(table, hashes)
 
 
 def sources_cited(archive, by: str = "master", *, batch_id: str | None = None, include_unused: bool = True,
@@ -318,16 +305,7 @@ def coverage_vs_debates(archive, *, pack: None | str | Any = None, batch_id: str
     slugs, edges, _gaps = _coverage_source(archive, pack)
     directed = Counter((a, b) for a, b in edges if a != b)
     canonical = {c["pair"]: c for c in canonical_pairs()}
-    params: list[Any] = []
-    where = "protocol = 'master' AND len(labels) >= 2"
-    if batch_id:
-        where += " AND batch_id = ?"
-        params.append(batch_id)
-    deb = archive.query(f"""
-        SELECT list_sort(labels[1:2]) AS pair_list, count(*) AS debates,
-               count(*) FILTER (WHERE status = 'completed') AS completed,
-               count(*) FILTER (WHERE degraded) AS degraded, max(created_at) AS last_at
-        FROM debates WHERE {where} GROUP BY ALL""", params)
+    deb = archive.pairs_debated(MASTER, batch_id=batch_id)
     debated = {pair_key(p[0], p[1]): r for p, r in zip(deb["pair_list"], deb.to_dict(orient="records"), strict=True)}
     keys: set[str] = set(canonical) | set(debated) | {pair_key(a, b) for a, b in directed}
     if all_pairs:

@@ -234,9 +234,7 @@ def audit_archive(archive, *, batch_id: str | None = None, debate_ids: Sequence[
     ``save`` the audit (judgments, summary, every judge call) is stored there too."""
     ids = list(debate_ids or [])
     if batch_id:
-        df = archive.query("SELECT id FROM debates WHERE batch_id = ? AND protocol IN ('topic', 'trial') "
-                           "AND status = 'completed' ORDER BY created_at, id", [batch_id])
-        ids += [i for i in df["id"] if i not in ids]
+        ids += [i for i in archive.completed_ids(batch_id, registry.judged()) if i not in ids]
     debates = [archive.get_debate(i) for i in ids]
     report = audit_debates(debates, judges, variants=variants, gateway_options=gateway_options, api_base=api_base,
                            concurrency=concurrency)

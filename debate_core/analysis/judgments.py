@@ -49,27 +49,10 @@ def judgments_frame(archive, *, protocol: str | None = None, template: str | Non
     (trials) add their stored verdict
     (judge: the verdict's judge) and their judge audits' unaltered variant, one row per
     (debate, judge)."""
-    with archive._session() as con:
-        imported = con.execute(
-            "SELECT j.debate_id, coalesce(j.group_id, d.group_id) AS grp, d.topic, d.protocol, j.judge, j.winner, "
-            "j.margin, j.normalized, j.entertainment, d.participants, j.template FROM judgments j "
-            "JOIN debates d ON d.id = j.debate_id ORDER BY j.debate_id, j.ord").fetchall()
-        own: list[tuple] = []
-        if include_own:
-            own = con.execute(
-                "SELECT d.id, d.group_id, d.topic, d.protocol, coalesce(nullif(v.judge, ''), "
-                "json_extract_string(d.config, '$.judge_model'), 'judge') AS judge, v.winner, NULL, NULL, NULL, "
-                "d.participants, NULL FROM verdicts v JOIN debates d ON d.id = v.debate_id "
-                "WHERE v.parsed AND list_contains(?, d.protocol) AND v.winner IS NOT NULL "
-                "AND d.id NOT IN (SELECT debate_id FROM judgments) "
-                "UNION ALL "
-                "SELECT d.id, d.group_id, d.topic, d.protocol, a.judge, a.winner, NULL, NULL, NULL, d.participants, "
-                "NULL FROM audit_judgments a JOIN debates d ON d.id = a.debate_id "
-                "WHERE a.variant = 'original' AND a.winner IS NOT NULL AND list_contains(?, d.protocol)",
-                [list(registry.judged())] * 2).fetchall()
+    stored = archive.judgment_rows(own_protocols=registry.judged() if include_own else ())
     rows = []
     seen: set[tuple[str, str]] = set()
-    for r in list(imported) + list(own):
+    for r in stored:
         key = (r[0], r[4])
         if key in seen:
             continue
@@ -97,8 +80,7 @@ def judgments_frame(archive, *, protocol: str | None = None, template: str | Non
 
 def model_names(archive) -> dict[str, str]:
     """The display names sources gave their models (model -> name)."""
-    with archive._session() as con:
-        return dict(con.execute("SELECT model, name FROM model_names").fetchall())
+    return archive.model_names()
 
 
 # ------------------------------------------------------------------ matchups
@@ -284,9 +266,7 @@ def margin_distribution(judgments: pd.DataFrame, *, bins: list[float] | None = N
 def leaderboard(archive, *, template: str | None = None) -> pd.DataFrame:
     """A published leaderboard stored by an import (rank, model, rating), the newest template if
     none is named."""
-    with archive._session() as con:
-        df = con.execute("SELECT source, template, rank, model, rating, imported_at FROM leaderboards "
-                         "ORDER BY imported_at DESC, template, rank").df()
+    df = archive.leaderboards()
     if not len(df):
         return df
     template = template or df["template"].iloc[0]

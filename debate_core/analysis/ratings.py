@@ -23,6 +23,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from debate_core.protocols import registry
+
 OUTCOME_COLUMNS = ["debate_id", "batch_id", "protocol", "topic", "winner", "loser", "tie"]
 RATING_COLUMNS = ["rank", "item", "rating", "ci_low", "ci_high", "wins", "losses", "ties", "games", "win_rate",
                   "debates", "strength"]
@@ -84,19 +86,7 @@ def outcomes_from_debates(debates: Iterable[Any], by: str = "model") -> pd.DataF
 def outcomes_from_archive(archive, by: str = "model", *, batch_id: str | None = None,
                           protocol: str | None = None) -> pd.DataFrame:
     """Outcomes of every completed judged debate in ``archive`` (optionally one batch / protocol)."""
-    where = ["d.protocol IN ('topic', 'trial')", "d.status = 'completed'", "v.winner IS NOT NULL",
-             "coalesce(v.parsed, true)"]
-    params: list[Any] = []
-    if batch_id:
-        where.append("d.batch_id = ?")
-        params.append(batch_id)
-    if protocol:
-        where.append("d.protocol = ?")
-        params.append(protocol)
-    df = archive.query(
-        "SELECT d.id AS debate_id, d.batch_id, d.protocol, d.topic, d.participants, v.winner "
-        "FROM debates d JOIN verdicts v ON v.debate_id = d.id WHERE " + " AND ".join(where)
-        + " ORDER BY d.created_at, d.id", params)
+    df = archive.judged_outcomes(registry.judged(), batch_id=batch_id, protocol=protocol)
     return outcomes_from_rows(df.to_dict(orient="records"), by)
 
 

@@ -9,7 +9,8 @@ Within one process, operations are serialised by one lock.
 
 A :class:`GroupWriter` is the other way to write: one thread that commits the writes queued
 by many debates together, one transaction per ``interval`` (see docs/batch.md, "Commit
-modes"), which is what lets a batch run dozens of model-backed debates at once.
+modes"), which is what lets a batch run dozens of model-backed debates at once (the writes it
+commits are built by :mod:`debate_core.archive.writes`).
 """
 
 from __future__ import annotations
@@ -33,8 +34,6 @@ from debate_core.archive import migrations
 from debate_core.archive.parts import ArchiveParts
 from debate_core.archive.values import first_line, now
 from debate_core.errors import ArchiveError
-from debate_core.models import Debate, LLMCall, RoundSummary, Speech
-from debate_core.recorder import Recorder
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_ARCHIVE = REPO_ROOT / "data" / "archive.duckdb"
@@ -216,7 +215,8 @@ class Connection(ArchiveParts):
                 host.execute(f"DETACH {_ALIAS}")
 
     def query(self, sql: str, params: list | None = None) -> pd.DataFrame:
-        """A trusted, parameterised read (library use; user SQL goes through :meth:`sql`)."""
+        """A trusted, parameterised read: what the archive's own named reads run (code outside the
+        archive calls one of those by name; user SQL goes through :meth:`sql`)."""
         with self._session() as con:
             return con.execute(sql, params or []).df()
 
@@ -316,21 +316,6 @@ class Connection(ArchiveParts):
 
 GROUP_INTERVAL = 0.1  # seconds a queued write waits, at most, for others to share its transaction
 GROUP_HOLD = 0.5  # seconds the writer keeps the file attached across transactions while writes keep coming
-
-
-def update_many(con, table: str, rows: list[dict[str, Any]]) -> None:
-    """Update the rows named by ``id`` with the other values of each dict; one statement per column set."""
-    by_cols: dict[tuple, list[dict[str, Any]]] = {}
-    for row in rows:
-        by_cols.setdefault(tuple(row), []).append(row)
-    for cols, group in by_cols.items():
-        one = "(" + ", ".join("?" for _ in cols) + ")"
-        sets = ", ".join(f"{c} = v.{c}" for c in cols if c != "id")
-        for i in range(0, len(group), 200):
-            part = group[i:i + 200]
-            con.execute(f"UPDATE {table} SET {sets} FROM (VALUES {', '.join([one] * len(part))}) "
-                        f"AS v({', '.join(cols)}) WHERE {table}.id = v.id", [r[c] for r in part for c in cols])
-
 
 
 class GroupWriter:
@@ -536,73 +521,3 @@ class GroupWriter:
         debate_id = getattr(item, "debate_id", "") or ""
         text = first_line(exc) if exc is not None else "unknown error"
         self.failures.setdefault(debate_id, f"not archived: {text}")
-
-
-class GroupedRecorder(Recorder):
-    """The archive as a recorder whose writes many debates share: each write is built in the
-    debate's thread and queued; one :class:`~debate_core.archive.connection.GroupWriter` thread
-    commits whatever has queued, from every debate, in one transaction at most ``interval``
-    seconds later.  ``durable`` says which writes the debate waits for: ``finish`` (a debate
-    leaving ``running`` — completed, failed, stopped — returns once everything it wrote is
-    committed), ``speech`` (also every speech, as the direct path promises) or ``all``.
-
-    Everything else (reads, ``claim``, ``mark_interrupted`` …) is the archive's own, so this
-    object stands in for the archive wherever a run takes one (``runs.reopen``).  A write that
-    could not be committed makes the debate's next write raise :class:`ArchiveError`."""
-
-    def __init__(self, archive: Any, *, interval: float = GROUP_INTERVAL, durable: str = "finish"):
-        if durable not in ("finish", "speech", "all"):
-            raise ValueError(f"durable: {durable!r} is not finish, speech or all")
-        self.archive = archive
-        self.durable = durable
-        self.writer = GroupWriter(archive, archive._apply_writes, interval=interval)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.archive, name)
-
-    def __repr__(self) -> str:
-        return f"GroupedRecorder({self.archive!r})"
-
-    def __enter__(self) -> GroupedRecorder:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-    @property
-    def failures(self) -> dict[str, str]:
-        return self.writer.failures
-
-    def _submit(self, write: Any, wait: bool, checkpoint: bool = False) -> None:
-        why = self.writer.failures.get(write.debate_id)
-        if why:
-            raise ArchiveError(why)
-        self.writer.submit(write, wait=wait or self.durable == "all", checkpoint=checkpoint)
-
-    def start(self, debate: Debate) -> None:
-        self._submit(self.archive._write_start(debate), wait=False)
-
-    def speech(self, debate: Debate, speech: Speech) -> None:
-        self._submit(self.archive._write_speech(debate, speech), wait=self.durable == "speech")
-
-    def summary(self, debate: Debate, summary: RoundSummary) -> None:
-        self._submit(self.archive._write_summary(debate, summary), wait=False)
-
-    def call(self, debate: Debate, call: LLMCall) -> None:
-        self._submit(self.archive._write_call(debate, call), wait=False)
-
-    def update(self, debate: Debate) -> None:
-        # a debate leaving "running" is committed before the caller goes on, and a finished one
-        # is folded into the file, as on the direct path
-        self._submit(self.archive._write_update(debate), wait=debate.status != "running",
-                     checkpoint=debate.status in FINISHED)
-
-    def set_status(self, debate_id: str, status: str, reason: str = "") -> None:
-        self.writer.flush()  # after this debate's queued writes, never before them
-        self.archive.set_status(debate_id, status, reason)
-
-    def flush(self) -> None:
-        self.writer.flush()
-
-    def close(self) -> None:
-        self.writer.close()

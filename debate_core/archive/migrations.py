@@ -9,6 +9,7 @@ never edited.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from debate_core.archive.values import now
@@ -239,6 +240,26 @@ SOURCE_TABLES = ("leaderboards", "model_names")
 AUDIT_TABLES = ("audits", "audit_judgments", "audit_calls")
 # a debate's audience vote: kept when the debate is written again (a re-save, an import), dropped with the debate
 VOTE_TABLES = ("vote_phases", "audience_votes")
+
+
+_CREATED = re.compile(r"^\s*CREATE\s+(?:TABLE|VIEW)\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)", re.I)
+_DROPPED = re.compile(r"^\s*DROP\s+(?:TABLE|VIEW)\s+(?:IF\s+EXISTS\s+)?(\w+)", re.I)
+
+
+def archive_tables() -> tuple[str, ...]:
+    """Every table and view the migrations leave in an archive, in the order they were created
+    (read from :data:`MIGRATIONS`, so it follows the schema; the text index's own
+    ``search_run_<n>`` tables, made at run time, are not in it)."""
+    names: list[str] = []
+    for _number, _what, statements in MIGRATIONS:
+        for step in statements:
+            if callable(step):
+                continue
+            if m := _CREATED.match(step):
+                names.append(m.group(1))
+            elif m := _DROPPED.match(step):
+                names = [n for n in names if n != m.group(1)]
+    return tuple(dict.fromkeys(names))
 
 
 def stored_version(con) -> int | None:

@@ -1,13 +1,18 @@
 """The archive's analytic reads: tokens and cost per model, failed checks, debates over time,
 winners, the pairs debated with the coverage warning, coverage from a stored pack snapshot,
-judge audits, and the read-only SQL box."""
+judge audits, the frames the analyses start from (a protocol's speeches, pack-snapshot rows,
+pairs debated, judged outcomes, per-judge judgments, model names, published leaderboards, the
+call ledger per debate), and the read-only SQL box."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
+from debate_core.archive.migrations import PACK_TABLES
 from debate_core.archive.parts import ArchiveParts
 from debate_core.archive.sql_guard import run_readonly_sql
 from debate_core.errors import ArchiveError
@@ -142,6 +147,116 @@ class Queries(ArchiveParts):
         gaps = gaps_from_edges(slugs, edges)
         gaps["pack"] = {"name": info[0], "version": info[1], "path": info[2], "hash": h}
         return matrix_from_edges(slugs, edges), gaps
+
+    # ------------------------------------------------------- analyses' frames
+    def protocol_speeches(self, protocol: str, *, batch_id: str | None = None) -> pd.DataFrame:
+        """Every speech of ``protocol``'s debates (one batch's, with ``batch_id``) with what the
+        analyses need of its debate: ``debate_id``, ``batch_id``, ``pack_hash``, ``debate_status``,
+        ``labels``, ``degraded``, then the speech's ``round``, ``speaker``, ``speaker_name``, ``role``,
+        ``text``, ``citations``, ``ammo_used``, ``findings`` (JSON), ``status``, ``retries``; oldest
+        debate first, by round."""
+        params: list[Any] = [protocol]
+        where = "d.protocol = ?"
+        if batch_id:
+            where += " AND d.batch_id = ?"
+            params.append(batch_id)
+        return self.query(f"""
+            SELECT s.debate_id, d.batch_id, d.pack_hash, d.status AS debate_status, d.labels, d.degraded,
+                   s.round, s.speaker, s.speaker_name, s.role, s.text, s.citations, s.ammo_used, s.findings,
+                   s.status, s.retries
+            FROM speeches s JOIN debates d ON d.id = s.debate_id
+            WHERE {where} ORDER BY d.created_at, s.debate_id, s.round""", params)
+
+    def snapshot_rows(self, table: str, hashes: Sequence[str]) -> pd.DataFrame:
+        """The distinct rows of one pack-snapshot table (``pack_masters``, ``pack_sources`` or
+        ``pack_critiques``) over the snapshots ``hashes``, without their hash; an empty frame when
+        no hash is given."""
+        if table not in PACK_TABLES[1:]:
+            raise ArchiveError(f"table: {table!r} is not one of {', '.join(PACK_TABLES[1:])}")
+        hashes = [h for h in hashes if h]
+        if not hashes:
+            return pd.DataFrame()
+        return self.query(f"SELECT DISTINCT * EXCLUDE (pack_hash) FROM {table} WHERE list_contains(?, pack_hash)",
+                          [hashes])
+
+    def pairs_debated(self, protocol: str, *, batch_id: str | None = None) -> pd.DataFrame:
+        """``protocol``'s debates with two labels or more, per pair of their first two (``pair_list``,
+        sorted): ``debates``, ``completed``, ``degraded`` (with the coverage warning) and ``last_at``."""
+        params: list[Any] = [protocol]
+        where = "protocol = ? AND len(labels) >= 2"
+        if batch_id:
+            where += " AND batch_id = ?"
+            params.append(batch_id)
+        return self.query(f"""
+            SELECT list_sort(labels[1:2]) AS pair_list, count(*) AS debates,
+                   count(*) FILTER (WHERE status = 'completed') AS completed,
+                   count(*) FILTER (WHERE degraded) AS degraded, max(created_at) AS last_at
+            FROM debates WHERE {where} GROUP BY ALL""", params)
+
+    def judged_outcomes(self, protocols: Sequence[str], *, batch_id: str | None = None,
+                        protocol: str | None = None) -> pd.DataFrame:
+        """The completed debates of ``protocols`` (one batch's, one protocol's) whose verdict names a
+        winner (an unparsed verdict left out): ``debate_id``, ``batch_id``, ``protocol``, ``topic``,
+        ``participants`` (JSON), ``winner``; oldest first."""
+        where = ["list_contains(?, d.protocol)", "d.status = 'completed'", "v.winner IS NOT NULL",
+                 "coalesce(v.parsed, true)"]
+        params: list[Any] = [list(protocols)]
+        if batch_id:
+            where.append("d.batch_id = ?")
+            params.append(batch_id)
+        if protocol:
+            where.append("d.protocol = ?")
+            params.append(protocol)
+        return self.query(
+            "SELECT d.id AS debate_id, d.batch_id, d.protocol, d.topic, d.participants, v.winner "
+            "FROM debates d JOIN verdicts v ON v.debate_id = d.id WHERE " + " AND ".join(where)
+            + " ORDER BY d.created_at, d.id", params)
+
+    def judgment_rows(self, *, own_protocols: Sequence[str] = ()) -> list[tuple]:
+        """Per-judge judgments as tuples (debate id, group, topic, protocol, judge, winner, margin,
+        normalized, entertainment, participants JSON, template): the stored panels' (imported
+        benchmarks) first, by debate and order; then, for debates of ``own_protocols`` without a
+        panel, their verdict (judge: the verdict's, else the configured judge model) and their
+        judge audits' unaltered variant.  One consistent read."""
+        with self._session() as con:
+            rows = con.execute(
+                "SELECT j.debate_id, coalesce(j.group_id, d.group_id) AS grp, d.topic, d.protocol, j.judge, "
+                "j.winner, j.margin, j.normalized, j.entertainment, d.participants, j.template FROM judgments j "
+                "JOIN debates d ON d.id = j.debate_id ORDER BY j.debate_id, j.ord").fetchall()
+            if own_protocols:
+                rows += con.execute(
+                    "SELECT d.id, d.group_id, d.topic, d.protocol, coalesce(nullif(v.judge, ''), "
+                    "json_extract_string(d.config, '$.judge_model'), 'judge') AS judge, v.winner, NULL, NULL, NULL, "
+                    "d.participants, NULL FROM verdicts v JOIN debates d ON d.id = v.debate_id "
+                    "WHERE v.parsed AND list_contains(?, d.protocol) AND v.winner IS NOT NULL "
+                    "AND d.id NOT IN (SELECT debate_id FROM judgments) "
+                    "UNION ALL "
+                    "SELECT d.id, d.group_id, d.topic, d.protocol, a.judge, a.winner, NULL, NULL, NULL, "
+                    "d.participants, NULL FROM audit_judgments a JOIN debates d ON d.id = a.debate_id "
+                    "WHERE a.variant = 'original' AND a.winner IS NOT NULL AND list_contains(?, d.protocol)",
+                    [list(own_protocols)] * 2).fetchall()
+        return [tuple(r) for r in rows]
+
+    def model_names(self) -> dict[str, str]:
+        """The display names sources gave their models (model -> name), as imported."""
+        with self._session() as con:
+            return dict(con.execute("SELECT model, name FROM model_names").fetchall())
+
+    def leaderboards(self) -> pd.DataFrame:
+        """Every published leaderboard row an import stored: ``source``, ``template``, ``rank``,
+        ``model``, ``rating``, ``imported_at``; newest import first, then by template and rank."""
+        return self.query("SELECT source, template, rank, model, rating, imported_at FROM leaderboards "
+                          "ORDER BY imported_at DESC, template, rank")
+
+    def calls_per_debate(self) -> pd.DataFrame:
+        """Per debate with a call ledger: ``debate_id``, ``ms`` (its model calls' latencies added up)
+        and ``n`` (its calls)."""
+        return self.query("SELECT debate_id, sum(latency_ms) AS ms, count(*) AS n FROM llm_calls GROUP BY 1")
+
+    def mean_call_latency(self) -> float:
+        """The mean latency of every model call in the ledger, in ms (NaN when there is none)."""
+        value = self.query("SELECT avg(latency_ms) AS l FROM llm_calls")["l"][0]
+        return float("nan") if value is None else float(value)
 
     # ---------------------------------------------------------------- SQL box
     def sql(self, query: str, *, max_rows: int = 10_000, timeout: float | None = None) -> pd.DataFrame:

@@ -55,6 +55,21 @@ WORKER = Path(__file__).resolve().with_name("sql_worker.py")
 START_TIMEOUT = 120.0  # seconds a new worker may take to import duckdb and pyarrow (a loaded machine)
 IDLE_WORKERS = 2  # warm workers kept between queries
 
+# Example queries for the SQL box (the app's buttons, the CLI's help, the SQL-box benchmark): data
+# shown to users, kept here beside the guard they go through.  Each is one read-only SELECT.
+SQL_EXAMPLES: dict[str, str] = {
+    "by_protocol": "SELECT protocol, status, count(*) AS debates FROM debates GROUP BY ALL ORDER BY debates DESC",
+    "winners": "SELECT d.created_at, d.protocol, d.topic, v.winner, v.judge\nFROM verdicts v JOIN debates d ON "
+               "d.id = v.debate_id\nORDER BY d.created_at DESC LIMIT 50",
+    "failed_checks": "SELECT rule, count(*) AS failures, count(DISTINCT debate_id) AS debates\nFROM findings WHERE "
+                     "NOT passed\nGROUP BY rule ORDER BY failures DESC",
+    "longest_speeches": "SELECT debate_id, round, speaker_name, length(text) AS characters\nFROM speeches ORDER BY "
+                        "characters DESC LIMIT 20",
+    "speech_lengths": "SELECT d.protocol, count(*) AS speeches, avg(length(s.text)) AS chars FROM speeches s "
+                      "JOIN debates d ON d.id = s.debate_id GROUP BY ALL",
+    "newest_debates": "SELECT id, topic, status, created_at FROM debates ORDER BY created_at DESC LIMIT 500",
+}
+
 _ALLOWED_PRAGMAS = {"show_tables", "show_tables_expanded", "table_info", "show", "database_size", "storage_info",
                     "version", "database_list", "functions"}
 _READ_WORDS = {"SELECT", "WITH", "FROM", "PIVOT", "UNPIVOT", "VALUES", "TABLE"}

@@ -15,6 +15,7 @@ The package, by concern:
 * :mod:`~debate_core.batch.grid` — cells and their keys, each cell's config, run / resume / skip;
 * :mod:`~debate_core.batch.router` — one shared ``litellm.Router`` over the spec's deployments;
 * :mod:`~debate_core.batch.runner` — running the cells in threads (:class:`BatchRunner`, :func:`run_batch`);
+* :mod:`~debate_core.batch.workers` — a wide batch's worker processes, whose writes the runner's process commits;
 * :mod:`~debate_core.batch.progress` — cell results, the progress bar and the summary report;
 * :mod:`~debate_core.batch.simulated` — a simulated model for the judged protocols (demos, tests).
 

@@ -247,10 +247,7 @@ class Existing:
 
 def existing_cells(archive, batch_id: str) -> dict[str, list[Existing]]:
     """Debates already archived for ``batch_id``, by cell key, newest first."""
-    df = archive.query(
-        "SELECT id, status, json_extract_string(config, '$.batch_id') AS tag, created_at FROM debates "
-        "WHERE batch_id = ? OR starts_with(coalesce(json_extract_string(config, '$.batch_id'), ''), ?) "
-        "ORDER BY created_at DESC, id", [batch_id, batch_id + CELL_SEP])
+    df = archive.batch_tags(batch_id, CELL_SEP)
     out: dict[str, list[Existing]] = {}
     for row in df.itertuples(index=False):
         b, cell = split_tag(row.tag)
@@ -280,9 +277,6 @@ def plan_action(prior: list[Existing], *, resume: bool = True) -> tuple[str, str
 
 def batch_debates(archive, batch_id: str) -> Any:
     """The archived debates of one batch with their cell keys (a DataFrame)."""
-    df = archive.query(
-        "SELECT id, protocol, topic, status, stop_reason, labels, models, rounds_done AS rounds, batch_id, "
-        "json_extract_string(config, '$.batch_id') AS tag, created_at, finished_at FROM debates "
-        "WHERE batch_id = ? ORDER BY created_at, id", [batch_id])
+    df = archive.batch_rows(batch_id)
     df["cell"] = [split_tag(t)[1] for t in df["tag"]]
     return df.drop(columns=["tag"])

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
+from debate_core.archive import SQL_EXAMPLES as EXAMPLE_QUERIES
 from debate_core.io.importers import ImportResult, import_paths
 from debate_core.protocols import registry
 from debate_core.protocols.base import ASK_MASTERS
@@ -27,10 +28,7 @@ def archive_marker(archive: Any) -> tuple:
     """A cheap change marker for caching what is computed over the whole archive: the number of
     debates, their last update, and the numbers of verdicts, judgments (panels' and audits') and
     published leaderboard rows."""
-    row = archive.query("SELECT (SELECT count(*) FROM debates), (SELECT max(updated_at) FROM debates), "
-                        "(SELECT count(*) FROM verdicts), (SELECT count(*) FROM judgments), "
-                        "(SELECT count(*) FROM audit_judgments), (SELECT count(*) FROM leaderboards)")
-    return tuple(str(v) for v in row.iloc[0].tolist())
+    return tuple(str(v) for v in archive.change_marker())
 
 
 TOPIC_OPTIONS = 1000  # the topic filter offers the most debated topics (the text filter finds any other)
@@ -41,16 +39,7 @@ def filter_options(archive: Any) -> dict[str, list[str]]:
     judges (panels' and verdicts'), the :data:`TOPIC_OPTIONS` most debated topics (``topics``: how
     many there are in all, as a one-item list); and the statuses."""
     with_masters = [s.name for s in registry.specs() if s.asks_for(ASK_MASTERS)]
-    df = archive.query("""
-        SELECT 'master' AS kind, l AS value FROM (SELECT DISTINCT unnest(labels) AS l FROM debates
-             WHERE list_contains(?::VARCHAR[], protocol))
-        UNION ALL SELECT 'model', m FROM (SELECT DISTINCT unnest(models) AS m FROM debates)
-        UNION ALL SELECT 'protocol', p FROM (SELECT DISTINCT protocol AS p FROM debates)
-        UNION ALL SELECT 'judge', j FROM (SELECT DISTINCT judge AS j FROM judgments
-                                          UNION SELECT DISTINCT judge FROM verdicts)
-        UNION ALL SELECT 'topic', t FROM (SELECT topic AS t FROM debates GROUP BY topic
-                                          ORDER BY count(*) DESC, topic LIMIT ?)
-        UNION ALL SELECT 'topics', count(DISTINCT topic)::VARCHAR FROM debates""", [with_masters, TOPIC_OPTIONS])
+    df = archive.filter_values(with_masters, TOPIC_OPTIONS)
     out: dict[str, list[str]] = {"master": [], "model": [], "protocol": [], "judge": [], "topic": [], "topics": []}
     for kind, value in df.itertuples(index=False):
         if value:
@@ -107,14 +96,7 @@ def winner_names(archive: Any, ids: list[str]) -> list[str]:
     ends with an observation, not a winner)."""
     if not ids:
         return []
-    df = archive.query("""
-        WITH p AS (SELECT d.id, x.p.label AS label, x.p.name AS name
-                   FROM debates d, unnest(from_json(coalesce(d.participants, '[]'),
-                        '[{"label":"VARCHAR","name":"VARCHAR"}]')) AS x(p)
-                   WHERE d.id IN (SELECT unnest(?::VARCHAR[])))
-        SELECT v.debate_id, v.winner, any_value(p.name) AS name
-        FROM verdicts v LEFT JOIN p ON p.id = v.debate_id AND p.label = v.winner
-        WHERE v.debate_id IN (SELECT unnest(?::VARCHAR[])) GROUP BY ALL""", [ids, ids])
+    df = archive.verdict_winners(ids)
     out: dict[str, str] = {}
     for did, won, name in df.itertuples(index=False):
         won = "" if won is None or won != won else str(won)
@@ -337,8 +319,7 @@ def _many_ticks(fig) -> bool:
 def _model_names(archive: Any) -> dict[str, str]:
     """model -> the display name a source gave it (benchmark imports), else nothing."""
     try:
-        return {str(m): str(n) for m, n in archive.query("SELECT model, name FROM model_names").itertuples(index=False)
-                if m and n}
+        return {str(m): str(n) for m, n in archive.model_names().items() if m and n}
     except Exception:  # noqa: BLE001 - an older archive without the table: slugs then
         return {}
 
@@ -360,7 +341,7 @@ def ratings_figure(table, title: str):
 # ----------------------------------------------------------------------- SQL
 
 
-SQL_EXAMPLE = "SELECT protocol, status, count(*) AS debates FROM debates GROUP BY ALL ORDER BY debates DESC"
+SQL_EXAMPLE = EXAMPLE_QUERIES["by_protocol"]  # the query the box holds at first (the queries live in the archive)
 SQL_HELP = N_("Read-only: one SELECT (or EXPLAIN / an informational PRAGMA) at a time over the tables debates, "
             "speeches, summaries, observations, verdicts, verdict_rows, verdict_rounds, llm_calls, findings, "
             "packs, pack_masters, pack_sources, pack_critiques. COPY, ATTACH, INSTALL/LOAD, file reads and "
@@ -372,18 +353,13 @@ def run_sql(archive: Any, query: str):
     return archive.sql(query, max_rows=2000)
 
 
-SQL_EXAMPLES = (  # (msgid of the button, the query it puts in the box)
-    (N_("Debates by protocol and status"), SQL_EXAMPLE),
-    (N_("Winners of judged debates"),
-     "SELECT d.created_at, d.protocol, d.topic, v.winner, v.judge\nFROM verdicts v JOIN debates d ON d.id = "
-     "v.debate_id\nORDER BY d.created_at DESC LIMIT 50"),
-    (N_("Failed checks by rule"),
-     "SELECT rule, count(*) AS failures, count(DISTINCT debate_id) AS debates\nFROM findings WHERE NOT passed\n"
-     "GROUP BY rule ORDER BY failures DESC"),
-    (N_("Longest speeches"),
-     "SELECT debate_id, round, speaker_name, length(text) AS characters\nFROM speeches ORDER BY characters DESC "
-     "LIMIT 20"),
-)
+SQL_EXAMPLES = tuple((title, EXAMPLE_QUERIES[name]) for title, name in (
+    # (msgid of the button, the name of the archive's example query it puts in the box)
+    (N_("Debates by protocol and status"), "by_protocol"),
+    (N_("Winners of judged debates"), "winners"),
+    (N_("Failed checks by rule"), "failed_checks"),
+    (N_("Longest speeches"), "longest_speeches"),
+))
 
 SQL_HIDDEN_TABLES = ("meta", "search_runs", "ledger_label_runs", "batch_claims")  # bookkeeping, not data
 
@@ -393,9 +369,7 @@ def sql_schema(archive: Any):
     as "name type, …"), the debates first, bookkeeping tables left out."""
     import pandas as pd
 
-    df = archive.query("""
-        SELECT table_name, string_agg(column_name || ' ' || lower(data_type), ', ' ORDER BY ordinal_position) AS cols
-        FROM information_schema.columns WHERE table_schema = 'main' GROUP BY table_name""")
+    df = archive.table_columns()
     first = ("debates", "speeches", "findings", "verdicts", "verdict_rows", "verdict_rounds", "observations",
              "summaries", "judgments", "llm_calls")
     rows = [(t, c) for t, c in df.itertuples(index=False) if t not in SQL_HIDDEN_TABLES]

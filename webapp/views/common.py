@@ -172,8 +172,7 @@ def speaker_sources(debate: Debate, archive: Any = None) -> dict[str, dict[str, 
         pass
     if archive is not None:
         try:
-            df = archive.query("""SELECT s.slug, s.source_id, s.title FROM pack_sources s
-                                  JOIN debates d ON d.pack_hash = s.pack_hash WHERE d.id = ?""", [debate.id])
+            df = archive.snapshot_sources(debate.id)
             out: dict[str, dict[str, str]] = {label: {} for label in labels}
             for slug, sid, title in df.itertuples(index=False):
                 out.setdefault(slug, {})[sid] = title or ""

@@ -267,8 +267,7 @@ def twin_debate(archive: Any, debate: Debate) -> Optional[str]:
     if not debate.group or archive is None:
         return None
     try:
-        df = archive.query('SELECT id, models FROM debates WHERE group_id = ? AND id <> ? ORDER BY id',
-                           [debate.group, debate.id])
+        df = archive.group_debates(debate.group, exclude=debate.id)
     except Exception:  # noqa: BLE001 - an archive without the column: no twin
         return None
     pro, con = (debate.models + ["", ""])[:2]

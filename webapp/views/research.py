@@ -59,7 +59,7 @@ def dropped_table(archive: Any):
     from debate_core.analysis import judgments as J
     from debate_core.analysis.ledger import dropped_rates
 
-    ids = list(archive.query("SELECT id FROM debates ORDER BY created_at, id")["id"])
+    ids = archive.debate_ids()
 
     def debates():
         for i in range(0, len(ids), CHUNK):
