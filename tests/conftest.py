@@ -16,8 +16,8 @@ REFERENCE_HIDDEN = os.environ.get("DEBATE_NO_REFERENCE", "").strip().lower() not
 REFERENCE_PACK = SHARED / "reference" / "master-skill" / ("prebuilt-hidden-by-DEBATE_NO_REFERENCE" if REFERENCE_HIDDEN
                                                           else "prebuilt")
 TOPIC_SAMPLE = SHARED / "reference" / "topic-debate-sample"
-# The project's own small pack in the Master-skill layout (six masters, written in our own words):
-# every test of the layout runs on it, with or without the upstream pack.
+# The project's own small pack in the Master-skill layout (the upstream pack's fifteen masters, a few short
+# sections each, written in our own words): every test of the layout runs on it, with or without the upstream pack.
 SKILL_FIXTURE = REPO / "tests" / "fixtures" / "master-skill-mini"
 DEFAULT_PACK = REPO / "data" / "packs" / "default"
 
@@ -38,8 +38,8 @@ def reference_present() -> bool:
     return not REFERENCE_HIDDEN and REFERENCE_PACK.is_dir()
 
 
-UPSTREAM_ONLY = ("asserts facts of the upstream pack's own content (counts, teachings, its test cases); "
-                 "the layout itself is tested on tests/fixtures/master-skill-mini")
+UPSTREAM_ONLY = ("asserts facts of the upstream pack's own content (counts, teachings); its fixture twin checks "
+                 "the same property on tests/fixtures/master-skill-mini")
 
 
 def need_reference(why: str = UPSTREAM_ONLY) -> Path:
@@ -57,12 +57,22 @@ SAME_ON_FIXTURE = "this run is the upstream one; the same test runs on the fixtu
 SKILL_PACKS = (["reference"] if reference_present() else []) + ["fixture"]
 
 
-def need_masters(pack, *slugs: str) -> None:
-    """Skip when ``pack`` lacks one of ``slugs`` (the mini fixture holds six masters, not fifteen)."""
-    missing = [s for s in slugs if s not in pack.masters]
-    if missing:
-        pytest.skip(f"pack {pack.name!r} has no master {', '.join(missing)}: the case is about a master "
-                    "outside it")
+def skill_pack_folders() -> dict[str, Path]:
+    """The folders of the Master-skill packs present, by case id: ``reference`` where present, ``fixture`` always."""
+    return {which: (REFERENCE_PACK if which == "reference" else SKILL_FIXTURE) for which in SKILL_PACKS}
+
+
+FIDELITY = Path("master-debate") / "tests" / "fidelity.jsonl"
+
+
+def fidelity_cases(pack_path: str | Path) -> list[dict]:
+    """A Master-skill pack's own test cases (``master-debate/tests/fidelity.jsonl``): questions with the pair
+    they must select (``must_select_pair``) and boundary cases with phrases no speech may hold
+    (``must_not_contain``).  The upstream pack has its own; the fixture has cases written by the project."""
+    import json
+
+    path = Path(pack_path) / FIDELITY
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 @pytest.fixture(scope="session")

@@ -639,18 +639,31 @@ def _coverage_of(folder) -> tuple:
     return at, {m.label: m.value for m in at.metric}
 
 
-def test_coverage_fixture_pack_shows_3_complete_pairs_and_1_one_way(archive_path):
+def test_coverage_fixture_pack_shows_8_complete_pairs_and_6_one_way(archive_path):
+    """The Coverage page on the project's own Master-skill pack: the twin of the upstream pack's test below."""
     at, metrics = _coverage_of(SKILL_FIXTURE)
-    assert metrics["Complete pairs (both ways)"] == "3"
-    assert metrics["One-way entries"] == "1"
+    assert metrics["Complete pairs (both ways)"] == "8"
+    assert metrics["One-way entries"] == "6"
+    assert metrics["Canonical pairs complete"] == "8/8"
+    canonical = next(f.value for f in at.dataframe if "status" in f.value.columns)
+    assert len(canonical) == 8 and set(canonical["status"]) == {"complete"}
     one_way = next(f.value for f in at.dataframe if "entry" in f.value.columns)
-    assert list(one_way["entry"]) == ["huineng->xuanzang"]
+    assert list(one_way["entry"]) == ["buddhaghosa->kumarajiva", "fazang->xuanzang", "huineng->xuanzang",
+                                      "milarepa->tsongkhapa", "nagarjuna->buddhaghosa", "xuyun->yinguang"]
+
+    from debate_core.content.packs import load_pack
+    from webapp.views import coverage_view
+
+    fig = coverage_view(load_pack(SKILL_FIXTURE)).heatmap()
+    marks = [t for row in fig.data[0].text for t in row]
+    assert sum(1 for t in marks if t.endswith("→")) == 6  # the one-way entries are marked
+    assert marks.count("✗") >= 6  # and each one's missing direction
 
 
 def test_coverage_reference_pack_shows_8_complete_pairs_and_10_one_way(archive_path):
     if not reference_present():
         pytest.skip("upstream pack absent or hidden by DEBATE_NO_REFERENCE: the counts are the upstream pack's; "
-                    "test_coverage_fixture_pack_shows_3_complete_pairs_and_1_one_way runs on the fixture")
+                    "test_coverage_fixture_pack_shows_8_complete_pairs_and_6_one_way runs on the fixture")
     at, metrics = _coverage_of(REFERENCE_PACK)
     assert metrics["Complete pairs (both ways)"] == "8"
     assert metrics["One-way entries"] == "10"

@@ -413,24 +413,27 @@ def test_coverage_of_the_reference_pack():
 
 
 def test_coverage_of_the_fixture_pack():
-    """The same views on the project's own Master-skill pack: three seed pairs complete, one one-way
-    entry (huineng->xuanzang), the seed's other pairs missing because their masters are not in it."""
+    """The same views on the project's own Master-skill pack (the twin of test_coverage_of_the_reference_pack):
+    the eight seed pairs complete, six one-way entries, four masters no one critiques."""
     from debate_core.api import get_pack
     from debate_core.content.coverage import coverage_gaps, coverage_matrix
     from tests.conftest import SKILL_FIXTURE
 
     p = get_pack(SKILL_FIXTURE)
     m = coverage_matrix(p)
-    assert m.shape == (6, 6) and int(m.values.sum()) == 7 and int(m.loc["huineng", "xuanzang"]) == 1
+    assert m.shape == (15, 15) and int(m.values.sum()) == 22 and int(m.loc["huineng", "xuanzang"]) == 1
+    assert int(m.loc["xuanzang", "huineng"]) == 0
     g = coverage_gaps(p)
-    assert [b["pair"] for b in g["both_ways"]] == ["ajahn-chah-vs-mahasi-sayadaw", "huineng-vs-yinguang",
-                                                   "kumarajiva-vs-xuanzang"]
-    assert [o["entry"] for o in g["one_way"]] == ["huineng->xuanzang"]
-    status = {c["pair"]: (c["status"], c["in_pack"]) for c in g["canonical"]}
-    assert status["huineng-vs-yinguang"] == status["kumarajiva-vs-xuanzang"] == ("complete", True)
-    assert status["ajahn-chah-vs-mahasi-sayadaw"] == ("complete", True)
-    assert status["huineng-vs-zhiyi"] == ("missing", False)
-    assert g["no_critique"] == [] and g["receives_none"] == [] and g["unknown_targets"] == []
+    assert [b["pair"] for b in g["both_ways"]] == [
+        "ajahn-chah-vs-mahasi-sayadaw", "atisha-vs-huineng", "huineng-vs-tsongkhapa", "huineng-vs-yinguang",
+        "huineng-vs-zhiyi", "kumarajiva-vs-xuanzang", "ouyi-vs-tsongkhapa", "ouyi-vs-yinguang"]
+    assert [o["entry"] for o in g["one_way"]] == ["buddhaghosa->kumarajiva", "fazang->xuanzang", "huineng->xuanzang",
+                                                  "milarepa->tsongkhapa", "nagarjuna->buddhaghosa", "xuyun->yinguang"]
+    assert len(g["canonical"]) == 8
+    assert all((c["status"], c["in_pack"]) == ("complete", True) for c in g["canonical"])
+    assert g["missing_pairs"] == [] and g["lacking_direction"] == []
+    assert g["no_critique"] == [] and g["unknown_targets"] == []
+    assert g["receives_none"] == ["fazang", "milarepa", "nagarjuna", "xuyun"]
 
 
 @KNOWN_GAP

@@ -752,18 +752,21 @@ def test_archive_sql_refusal_and_coverage_in_the_browser(server, page):
     settle(page)
     shot(page, "coverage")
 
-    from tests.conftest import REFERENCE_PACK
+    from tests.conftest import skill_pack_folders
 
-    if REFERENCE_PACK.is_dir():  # the reference pack: 8 complete pairs and 10 one-way entries
-        page.get_by_text("a folder").click()
+    # a Master-skill pack by folder: the upstream one where present (8 complete pairs, 10 one-way entries), then
+    # the fixture in every checkout (8 and 6); in this order, since "pack master-skill" is inside the fixture's name
+    counts = {"reference": ["8", "10"], "fixture": ["8", "6"]}
+    page.get_by_text("a folder").click()
+    for which, path in skill_pack_folders().items():
         folder = page.get_by_label("Pack folder", exact=True).and_(page.get_by_role("textbox"))
-        folder.fill(str(REFERENCE_PACK))
+        folder.fill(str(path))
         folder.press("Enter")
-        page.get_by_text("pack master-skill").wait_for()
+        page.get_by_text(f"pack {path.parent.name if path.name == 'prebuilt' else path.name}").wait_for()
         settle(page)
         metrics = page.locator('[data-testid="stMetricValue"]').all_inner_texts()
-        assert metrics[2:4] == ["8", "10"], metrics
-        shot(page, "coverage-reference")
+        assert metrics[2:4] == counts[which], (which, metrics)
+        shot(page, f"coverage-{which}")
 
 
 def test_language_selector_links_and_browser_locale(server, browser):

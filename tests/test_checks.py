@@ -10,7 +10,7 @@ from pathlib import Path
 from debate_core.checks import (RULES, VERDICT_PATTERNS, CheckContext, check_ammo, check_citations, check_hygiene,
                                 check_length, check_no_dialogue, check_no_verdict, check_restatement, cjk_len,
                                 find_citations, is_safe_fragment, run_checks)
-from tests.conftest import REFERENCE_PACK
+from tests.conftest import fidelity_cases
 
 SUMMARY = "印光立持名念佛：末法根机陋劣，仗佛力往生最稳当；引《文钞》。"
 
@@ -132,17 +132,14 @@ def test_restatement_first(ctx):
     assert check_restatement("自性本自具足。", ctx).passed
 
 
-def _boundary_cases(kind):
-    path = REFERENCE_PACK / "master-debate" / "tests" / "fidelity.jsonl"
-    if not path.is_file():
-        pytest.skip("the boundary phrases are the upstream pack's own test cases "
-                    "(master-debate/tests/fidelity.jsonl), absent or hidden by DEBATE_NO_REFERENCE")
-    cases = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
-    return [p for c in cases if c.get("boundary") in kind for p in c["must_not_contain"]]
+def _boundary_cases(kind, pack):
+    """The phrases the pack's own boundary cases (master-debate/tests/fidelity.jsonl) forbid: the upstream
+    pack's where present, the fixture's (written by the project) always."""
+    return [p for c in fidelity_cases(pack.path) if c.get("boundary") in kind for p in c["must_not_contain"]]
 
 
 def test_verdict_phrases_refused(ctx):
-    phrases = _boundary_cases({"no_winner_judgment", "sectarian_judgment"})
+    phrases = _boundary_cases({"no_winner_judgment", "sectarian_judgment"}, ctx.pack)
     assert phrases
     for p in phrases:
         if p in ("更高",):  # a fragment, checked through its longer forms
@@ -174,11 +171,11 @@ def test_verdict_traps_pass(text, ctx):
 def test_fabricated_dialogue_refused(ctx):
     from debate_core.content.aliases import default_aliases
 
-    # the upstream boundary cases name its masters; a pack knows the names of its own masters only
+    # a boundary case names masters; a pack knows the names of its own masters only
     outside = [n for slug, names in default_aliases().items() if slug not in ctx.pack.masters for n in names]
-    for p in _boundary_cases({"no_fabricated_dialogue"}):
-        if any(n in p for n in outside):
-            continue
+    phrases = [p for p in _boundary_cases({"no_fabricated_dialogue"}, ctx.pack) if not any(n in p for n in outside)]
+    assert phrases
+    for p in phrases:
         assert not check_no_dialogue(f"当时{p}：“……”", ctx).passed, p
     for text in ("慧能对印光说：念佛即是念心。", "慧能曰：「本来无一物。」印光答曰：「老实念佛。」",
                  "印光大师曾亲至曹溪与六祖论道。", "印光听罢默然。", "印光大师连连点头。", "两人相对而坐，良久无言。"):

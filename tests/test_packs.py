@@ -30,26 +30,31 @@ def test_reference_pack_loads_as_it_is(reference_pack):
 
 
 def test_fixture_pack_loads_as_it_is(skill_fixture_pack):
-    """The project's own Master-skill pack (tests/fixtures/master-skill-mini) loads with no problem:
-    six masters, seven critiques, three seed pairs covered both ways and one one-way entry."""
+    """The project's own Master-skill pack (tests/fixtures/master-skill-mini) loads with no problem: the
+    fifteen masters of the upstream pack, 22 critiques, the eight seed pairs covered both ways and six
+    one-way entries.  The twin of test_reference_pack_loads_as_it_is, on a pack every clone has."""
     pack = skill_fixture_pack
     r = pack.report
-    assert (r.masters, r.critiques, r.pairs_both_ways, r.one_way, r.errors, r.warnings) == (6, 7, 3, 1, 0, 0), \
+    assert (r.masters, r.critiques, r.pairs_both_ways, r.one_way, r.errors, r.warnings) == (15, 22, 8, 6, 0, 0), \
         [str(p) for p in r.problems]
-    assert pack.name == "master-skill-mini" and set(pack.masters) == {
-        "huineng", "yinguang", "kumarajiva", "xuanzang", "ajahn-chah", "mahasi-sayadaw"}
-    assert r.pairs == ["ajahn-chah-vs-mahasi-sayadaw", "huineng-vs-yinguang", "kumarajiva-vs-xuanzang"]
-    assert r.one_way_entries == ["huineng->xuanzang"]
+    assert pack.name == "master-skill-mini" and set(pack.masters) == set(SEED_MASTERS) | {
+        "buddhaghosa", "fazang", "milarepa", "nagarjuna", "xuyun"}
+    assert r.pairs == sorted(pair_key(a, b) for a, b in SEED_PAIRS)
+    assert r.one_way_entries == ["buddhaghosa->kumarajiva", "fazang->xuanzang", "huineng->xuanzang",
+                                 "milarepa->tsongkhapa", "nagarjuna->buddhaghosa", "xuyun->yinguang"]
     huineng = pack.masters["huineng"]
     assert huineng.name == "慧能大师" and "T48n2008" in huineng.source_ids
     assert huineng.excerpts and any(e.source_id == "T48n2008" for e in huineng.excerpts)
     assert huineng.voice_notes and huineng.teaching_notes
-    for m in pack.masters.values():  # every excerpt section belongs to one of the master's sources
+    for m in pack.masters.values():  # every master has excerpts, notes and teachings, each of his own sources
         assert m.excerpts and all(e.source_id in m.source_ids for e in m.excerpts), m.slug
+        assert m.voice_notes and m.teaching_notes and len(m.teachings) >= 10, m.slug
     # a ``> 出处：【SC: …】`` line names SuttaCentral; fields the schema does not name are kept
     assert {e.source_id for e in pack.masters["ajahn-chah"].excerpts} >= {"SuttaCentral", "AjahnChah:LivingDhamma"}
     assert pack.masters["ajahn-chah"].model_extra.get("name_thai")
+    assert pack.masters["tsongkhapa"].model_extra.get("name_tib")
     assert pack.protocol.per_pair_overrides["kumarajiva-vs-xuanzang"].default_rounds == 5
+    assert pack.protocol.per_pair_overrides["huineng-vs-tsongkhapa"].default_rounds == 4
     assert "help" not in pack.masters  # master-help has no meta.json: a meta-skill, not a persona
 
 
@@ -182,7 +187,7 @@ def test_pair_key_sorts_then_joins():
 
 
 PACK_COUNTS = {"prebuilt": {"masters": 15, "critiques": 26, "pairs_both_ways": 8, "one_way": 10, "errors": 0},
-               "master-skill-mini": {"masters": 6, "critiques": 7, "pairs_both_ways": 3, "one_way": 1, "errors": 0}}
+               "master-skill-mini": {"masters": 15, "critiques": 22, "pairs_both_ways": 8, "one_way": 6, "errors": 0}}
 
 
 def test_pack_check_cli_json(skill_pack_path):
