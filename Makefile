@@ -20,7 +20,7 @@ test: dev
 test-ray: dev
 	DEBATE_SKIP_LOCAL=1 $(SHELL) scripts/test.sh tests/test_ray.py tests/test_rate_limits.py
 
-# ruff (lint) and mypy on debate_core; `make test` runs them too (before pytest).
+# ruff (format check, lint) and mypy on debate_core; `make test` runs them too (before pytest).
 lint: dev
 	$(SHELL) scripts/lint.sh
 

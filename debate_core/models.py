@@ -239,8 +239,6 @@ class CitationMark(BaseModel):
     status: Literal["verified", "id_only", "unverified", "unchecked"] = "id_only"
 
 
-
-
 class Finding(BaseModel):
     """Result of one check on one speech.
 

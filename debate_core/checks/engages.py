@@ -64,7 +64,7 @@ def terms(text: str) -> set[str]:
     out: set[str] = set()
     for run in _frame().split(cjk_only(text)):
         run = canon(run)
-        out |= {run[i:i + 2] for i in range(len(run) - 1)}
+        out |= {run[i : i + 2] for i in range(len(run) - 1)}
     return out - set(lexicons.words("engages.stop_terms"))
 
 
@@ -77,7 +77,7 @@ def _body(text: str, summary: str, opp_names: list[str]) -> tuple[str, str]:
         return "", ""
     end = sents[idx][1] if idx < len(sents) else len(t)
     kept = _cut_reply(sent, summary, opp_names)
-    return kept, sent[len(kept):] + t[end:]
+    return kept, sent[len(kept) :] + t[end:]
 
 
 def _plan_engaged(plan, body: str) -> dict[str, str]:
@@ -93,8 +93,9 @@ def _plan_engaged(plan, body: str) -> dict[str, str]:
     return out
 
 
-def check(text: str, role: str, summary: str, opp_names: list[str], speaker_names: list[str],
-          opp_display: str, plan=None) -> Engagement:
+def check(
+    text: str, role: str, summary: str, opp_names: list[str], speaker_names: list[str], opp_display: str, plan=None
+) -> Engagement:
     if role not in RESTATING_ROLES:
         return Engagement(True, False, f"{role}轮不要求回应对方")
     if not text.strip():
@@ -113,9 +114,13 @@ def check(text: str, role: str, summary: str, opp_names: list[str], speaker_name
     missing = [p for p in restated if not (terms(p) & b_terms)]
     n, k = len(restated), len(restated) - len(missing)
     if 2 * k < n and not plan_ok:
-        return Engagement(False, False, f"复述之后的正文没有回应对方的论点「{missing[0][:20]}」（{n} 个论点只回应了 "
-                                        f"{k} 个）："
-                                        f"反驳/回应须针对所复述的论点作答，不可转而另谈别题")
+        return Engagement(
+            False,
+            False,
+            f"复述之后的正文没有回应对方的论点「{missing[0][:20]}」（{n} 个论点只回应了 "
+            f"{k} 个）："
+            f"反驳/回应须针对所复述的论点作答，不可转而另谈别题",
+        )
     if plan_ok and 2 * k < n:
         return Engagement(True, False, f"正文依发言计划回应了复述的 {n} 个论点")
     return Engagement(True, False, f"正文回应了复述的 {n} 个论点中的 {k} 个")

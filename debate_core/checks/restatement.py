@@ -27,8 +27,25 @@ RESTATING_ROLES = {"反驳", "回应"}
 # Groups of absolutes and dismissals: a word of a group in the restatement needs a word of the same
 # group in the summary.
 _ABSOLUTES = {
-    "totality": ("一切", "所有", "任何", "全部", "统统", "一概", "一律", "全盘", "尽皆", "悉皆", "凡是", "一切皆",
-                 "全都", "诸", "皆", "凡", "均"),
+    "totality": (
+        "一切",
+        "所有",
+        "任何",
+        "全部",
+        "统统",
+        "一概",
+        "一律",
+        "全盘",
+        "尽皆",
+        "悉皆",
+        "凡是",
+        "一切皆",
+        "全都",
+        "诸",
+        "皆",
+        "凡",
+        "均",
+    ),
     "degree": ("完全", "全然", "彻底", "根本", "绝对", "丝毫", "毫无", "半点", "一无", "毫不", "压根"),
     "only": ("纯属", "纯粹", "无非", "只不过", "仅仅", "而已", "罢了"),
     "never": ("从不", "从来不", "从未", "永远", "绝不", "决不", "万万不", "一向不"),
@@ -52,7 +69,7 @@ def _bigrams(s: str, syn: bool = False) -> set[str]:
     """The two-character phrases of ``s``; with ``syn``, its synonyms first mapped to one word each
     (lexicons/synonyms.yaml): a paraphrase that says 陋劣 for 浅薄 shares the summary's phrases."""
     c = cjk_only(canon(s) if syn else s)
-    return {c[i:i + 2] for i in range(len(c) - 1)}
+    return {c[i : i + 2] for i in range(len(c) - 1)}
 
 
 def _strip(s: str, names: Iterable[str]) -> str:
@@ -70,10 +87,10 @@ def _cut_reply(sent: str, summary: str, opp_names: list[str]) -> str:
         if cut.start() < 6:
             continue
         nxt = _CONTRAST.search(sent, cut.end())
-        seg = sent[cut.end(): nxt.start() if nxt else len(sent)]
+        seg = sent[cut.end() : nxt.start() if nxt else len(sent)]
         segb = _bigrams(seg)
         if not segb or len(segb & sb) / len(segb) < 0.25:
-            return sent[:cut.start()]
+            return sent[: cut.start()]
     return sent
 
 
@@ -83,15 +100,16 @@ def first_sentence(text: str, opp_names: Iterable[str]) -> tuple[str, int]:
     t = text.strip()
     if not sents:
         return "", 0
-    first = t[sents[0][0]:sents[0][1]]
+    first = t[sents[0][0] : sents[0][1]]
     content = _FRAME_WORDS.sub("", _strip(cjk_only(first), list(opp_names) + list(_OPP_POINTERS)))
     if len(content) <= 3 and len(sents) > 1:
-        return t[sents[1][0]:sents[1][1]], 1
+        return t[sents[1][0] : sents[1][1]], 1
     return first, 0
 
 
-def check(text: str, role: str, summary: str, opp_names: list[str], speaker_names: list[str],
-          opp_display: str) -> Restatement:
+def check(
+    text: str, role: str, summary: str, opp_names: list[str], speaker_names: list[str], opp_display: str
+) -> Restatement:
     if role not in RESTATING_ROLES:
         return Restatement(True, False, f"{role}轮不要求先复述对方")
     if not text.strip():
@@ -118,8 +136,12 @@ def check(text: str, role: str, summary: str, opp_names: list[str], speaker_name
     names_opp = any(n and n in sent for n in opp_names) or any(p in sent for p in _OPP_POINTERS)
     names_self = [n for n in speaker_names if n and n in sent and not any(n in o for o in opp_names)]
     if not shared or coverage < 0.2:
-        return Restatement(False, False, f"{where}没有复述{opp_display}的立场（与对方摘要重合 {coverage:.0%}）："
-                                         f"反驳/回应轮须先复述对方上一轮原意，再陈己见")
+        return Restatement(
+            False,
+            False,
+            f"{where}没有复述{opp_display}的立场（与对方摘要重合 {coverage:.0%}）："
+            f"反驳/回应轮须先复述对方上一轮原意，再陈己见",
+        )
     # each clause of the restatement must come from the summary
     extra: list[str] = []
     for a, b in clauses(sent):
@@ -144,9 +166,11 @@ def check(text: str, role: str, summary: str, opp_names: list[str], speaker_name
         if w in sent_core and not any(x in summ for x in same_group(w)):
             distortions.append(w)
     if distortions:
-        return Restatement(False, False, f"{where}歪曲了{opp_display}：对方摘要中没有「"
-                                         f"{'、'.join(dict.fromkeys(distortions))}」"
-                                         f"这样的说法")
+        return Restatement(
+            False,
+            False,
+            f"{where}歪曲了{opp_display}：对方摘要中没有「{'、'.join(dict.fromkeys(distortions))}」这样的说法",
+        )
     if extra:
         return Restatement(False, False, f"{where}加入了对方摘要没有的主张：「{extra[0][:30]}」")
     if not names_opp:
