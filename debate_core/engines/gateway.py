@@ -366,30 +366,73 @@ def classify(exc: BaseException) -> tuple[bool, int | None, str]:
 EMPTY_CAUSE = "the model returned an empty completion"
 
 # A failure cause as a Chinese debate shows it: the kind of failure in Chinese, the attempt
-# count kept; the provider's raw message stays in the recorded call (``LLMCall.error``).
-_CAUSES_ZH = (
-    ("timed out", "等待模型超时"),
-    ("the stream was cut", "模型回复中途断流"),
-    ("connection failed", "连接模型服务失败"),
-    ("rate limited", "模型服务限流（429）"),
-    ("authentication failed", "认证失败：请检查环境中的 API 密钥"),
-    ("model or endpoint not found", "找不到模型或服务地址"),
-    ("server error", "模型服务出错"),
-    ("request rejected", "请求被模型服务拒绝"),
-    ("the model returned an empty", "模型返回了空回复"),
-    ("stopped by the user", "用户中途停止"),
-    ("no usable neutral observation", "模型未给出可用的中立观察（缺少字段或宣布了胜负）"),
+# count kept; the provider's raw message stays in the recorded call (``LLMCall.error``).  Each kind has
+# a code (``cause_detail``), which an app says in its reader's language.
+CAUSES: tuple[tuple[str, str, str], ...] = (  # (code, the English cause's start, the Chinese words)
+    ("timeout", "timed out", "等待模型超时"),
+    ("stream_cut", "the stream was cut", "模型回复中途断流"),
+    ("connection", "connection failed", "连接模型服务失败"),
+    ("rate_limited", "rate limited", "模型服务限流（429）"),
+    ("auth", "authentication failed", "认证失败：请检查环境中的 API 密钥"),
+    ("not_found", "model or endpoint not found", "找不到模型或服务地址"),
+    ("server_error", "server error", "模型服务出错"),
+    ("rejected", "request rejected", "请求被模型服务拒绝"),
+    ("empty", "the model returned an empty", "模型返回了空回复"),
+    ("stopped", "stopped by the user", "用户中途停止"),
+    ("no_observation", "no usable neutral observation", "模型未给出可用的中立观察（缺少字段或宣布了胜负）"),
 )
+CAUSE_OTHER = ("failed", "模型调用失败")  # any other cause
+_CAUSES_ZH = tuple((en, zh) for _code, en, zh in CAUSES)
+
+
+def cause_detail(cause: str) -> dict[str, Any]:
+    """A gateway failure cause as data: ``kind`` (a code of :data:`CAUSES`, else ``failed``), and
+    ``http`` (the status, when the kind's words do not give it) and ``attempts`` when the cause has them."""
+    attempts = re.search(r"after (\d+) attempts", cause)
+    status = re.match(r"[^(:]*\((\d{3})\)", cause)
+    code, zh = next(((c, z) for c, en, z in CAUSES if cause.startswith(en)), CAUSE_OTHER)
+    out: dict[str, Any] = {"kind": code}
+    if status and status.group(1) not in zh:
+        out["http"] = int(status.group(1))
+    if attempts:
+        out["attempts"] = int(attempts.group(1))
+    return out
 
 
 def cause_zh(cause: str) -> str:
     """The Chinese form of a gateway failure cause (for Chinese debates' stop reasons)."""
-    attempts = re.search(r"after (\d+) attempts", cause)
-    status = re.match(r"[^(:]*\((\d{3})\)", cause)
-    text = next((zh for en, zh in _CAUSES_ZH if cause.startswith(en)), "模型调用失败")
-    if status and status.group(1) not in text:
-        text += f"（HTTP {status.group(1)}）"
-    return text + (f"（共尝试 {attempts.group(1)} 次）" if attempts else "")
+    return cause_zh_of(cause_detail(cause))
+
+
+def cause_zh_of(detail: dict[str, Any]) -> str:
+    """The Chinese words of a cause's :func:`cause_detail`."""
+    text = next((z for c, _en, z in CAUSES if c == detail.get("kind")), CAUSE_OTHER[1])
+    if detail.get("http"):
+        text += f"（HTTP {detail['http']}）"
+    return text + (f"（共尝试 {detail['attempts']} 次）" if detail.get("attempts") else "")
+
+
+_CAUSE_SHOWN = re.compile(r"^(?P<words>.+?)(?:（HTTP (?P<http>\d{3})）)?(?:（共尝试 (?P<attempts>\d+) 次）)?$")
+
+
+def read_cause(shown: str) -> dict[str, Any] | None:
+    """The :func:`cause_detail` of a cause as a debate stored it (its Chinese words from :func:`cause_zh`,
+    or the gateway's English cause); None for words that are no cause of the gateway's."""
+    shown = (shown or "").strip()
+    m = _CAUSE_SHOWN.match(shown)
+    if m:
+        code = next((c for c, _en, z in CAUSES if z == m.group("words")),
+                    CAUSE_OTHER[0] if m.group("words") == CAUSE_OTHER[1] else None)
+        if code is not None:
+            out: dict[str, Any] = {"kind": code}
+            if m.group("http"):
+                out["http"] = int(m.group("http"))
+            if m.group("attempts"):
+                out["attempts"] = int(m.group("attempts"))
+            return out
+    if any(shown.startswith(en) for _c, en, _z in CAUSES):
+        return cause_detail(shown)
+    return None
 
 
 def _reject_empty(gen: Generation) -> None:
