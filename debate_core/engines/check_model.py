@@ -18,9 +18,9 @@ import re
 from typing import cast
 
 from debate_core.checks import rules
-from debate_core.checks.registry import Rule, not_applicable
+from debate_core.checks.registry import Rule, not_applicable, said
 from debate_core.checks.registry import get as get_rule
-from debate_core.engines.gateway import Gateway, GatewayError, cause_in
+from debate_core.engines.gateway import Gateway, GatewayError, cause_detail, cause_in
 from debate_core.models import Finding, Master
 
 
@@ -74,7 +74,7 @@ def parse_audit(reply: str, role: str = "") -> list[Finding]:
     data = _json_object(reply)
     if data is None:
         return [Finding(rule="model_audit", passed=False, undecided=True, layer="model",
-                        message="无法判定：审核模型的回答不是 JSON")]
+                        message="无法判定：审核模型的回答不是 JSON", details=[said("audit.not_json")])]
     out = []
     for rule in audited_rules():
         if role and rule not in audited_rules(role):
@@ -86,7 +86,7 @@ def parse_audit(reply: str, role: str = "") -> list[Finding]:
             item = {"passed": item}
         if not isinstance(item, dict) or not isinstance(item.get("passed"), bool):
             out.append(Finding(rule=rule, passed=False, undecided=True, layer="model",
-                               message="无法判定：审核模型未对此条作答"))
+                               message="无法判定：审核模型未对此条作答", details=[said("audit.no_answer")]))
             continue
         message = str(item.get("message") or "").strip()[:200]
         out.append(Finding(rule=rule, passed=item["passed"], layer="model", message=message))
@@ -108,5 +108,6 @@ class ModelAuditor:
             gen = self.gateway.complete(messages, purpose="check", round=round, speaker=speaker.slug)
         except GatewayError as exc:
             return [Finding(rule="model_audit", passed=False, undecided=True, layer="model",
-                            message=f"无法判定：审核模型调用失败（{cause_in('zh', exc.cause)}）")]
+                            message=f"无法判定：审核模型调用失败（{cause_in('zh', exc.cause)}）",
+                            details=[said("audit.call_failed", **cause_detail(exc.cause))])]
         return parse_audit(gen.text, role)
