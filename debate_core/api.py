@@ -18,6 +18,17 @@ from debate_core.runs import start as start_debate
 from debate_core.settings import apply_secrets, resolve_api_base, resolve_model, validate_topic
 
 __all__ = [
-    "ConfigError", "InputError", "PackError", "apply_secrets", "get_pack", "make_auditor", "make_gateway",
-    "master_runner", "resolve_api_base", "resolve_model", "run_debate", "start_debate", "validate_topic",
+    "ConfigError",
+    "InputError",
+    "PackError",
+    "apply_secrets",
+    "get_pack",
+    "make_auditor",
+    "make_gateway",
+    "master_runner",
+    "resolve_api_base",
+    "resolve_model",
+    "run_debate",
+    "start_debate",
+    "validate_topic",
 ]

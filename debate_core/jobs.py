@@ -33,8 +33,6 @@ RUNNING = "running"
 RESUMABLE = runs.RESUMABLE
 
 
-
-
 def one_line(exc: BaseException) -> str:
     text = str(exc).strip()
     if isinstance(exc, KeyError) and exc.args:
@@ -145,14 +143,18 @@ class JobManager:
         job = self.job(debate_id)
         if job is not None and job.alive:
             job.request_stop()
-            return ("stop requested: a reply being streamed is abandoned at its next token (topic debaters' "
-                    "round finishes first), then the debate stops")
+            return (
+                "stop requested: a reply being streamed is abandoned at its next token (topic debaters' "
+                "round finishes first), then the debate stops"
+            )
         self.archive.mark_interrupted()
         status = self._status(debate_id)
         if status != RUNNING:
             return f"debate {debate_id} is not running (status {status})"
-        raise JobError(f"debate {debate_id} is being run by another process; stop it there "
-                       "(or wait: it is marked interrupted as soon as that process is gone)")
+        raise JobError(
+            f"debate {debate_id} is being run by another process; stop it there "
+            "(or wait: it is marked interrupted as soon as that process is gone)"
+        )
 
     # ------------------------------------------------------------ internals
     def _status(self, debate_id: str) -> str:
@@ -177,8 +179,13 @@ class JobManager:
 
         def body() -> None:
             try:
-                result = runner.run(debate, on_token=job.on_token, on_speech=job.on_speech,
-                                    should_stop=job.should_stop, only_one=only_one)
+                result = runner.run(
+                    debate,
+                    on_token=job.on_token,
+                    on_speech=job.on_speech,
+                    should_stop=job.should_stop,
+                    only_one=only_one,
+                )
                 job.status = getattr(result, "status", debate.status)
                 if job.status == "failed":
                     job.error = getattr(result, "stop_reason", "") or "the debate failed"

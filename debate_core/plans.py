@@ -166,9 +166,18 @@ class Case(BaseModel):
     def objections_at(self, by: str, at: str) -> list[Objection]:
         """``by``'s objections at ``at``'s answer, as objections at ``at``'s claim on the case's theme
         (id ``by>at/<theme>/case:<case id>``): a debate on the case fires them as ammo."""
-        return [Objection(id=f"{o.by}>{o.at}/{self.theme}/case:{self.id}" + (f"#{i}" if i else ""), by=o.by,
-                          target=f"{o.at}:{self.theme}#0", text=o.text, gist=o.gist, source=o.source, quote=o.quote)
-                for i, o in enumerate(x for x in self.objections if x.by == by and x.at == at)]
+        return [
+            Objection(
+                id=f"{o.by}>{o.at}/{self.theme}/case:{self.id}" + (f"#{i}" if i else ""),
+                by=o.by,
+                target=f"{o.at}:{self.theme}#0",
+                text=o.text,
+                gist=o.gist,
+                source=o.source,
+                quote=o.quote,
+            )
+            for i, o in enumerate(x for x in self.objections if x.by == by and x.at == at)
+        ]
 
 
 class ArgumentBank(BaseModel):
@@ -193,8 +202,11 @@ class ArgumentBank(BaseModel):
         pb = self.pair(by, against)
         if pb is None:
             return []
-        return [o for o in pb.objections if o.by == by and o.target_master == against
-                and (theme is None or o.target_theme == theme)]
+        return [
+            o
+            for o in pb.objections
+            if o.by == by and o.target_master == against and (theme is None or o.target_theme == theme)
+        ]
 
     def cases_for(self, topic: str) -> list[Case]:
         """The cases ``topic`` is, the most specific first (more words matched, then more groups).  A case

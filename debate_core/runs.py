@@ -28,8 +28,13 @@ RESUMABLE = ("interrupted", "stopped", "failed")  # statuses a debate can be res
 RETRYABLE = ("failed",)  # a retry reruns the failed round alone
 
 
-def start(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bool = True,
-          gateway_options: dict[str, Any] | None = None) -> tuple[Runner, Debate]:
+def start(
+    config: DebateConfig,
+    recorder: Recorder = NULL_RECORDER,
+    *,
+    probe: bool = True,
+    gateway_options: dict[str, Any] | None = None,
+) -> tuple[Runner, Debate]:
     """Validate, create the debate record (status running) and return (runner, debate)."""
     topic = validate_topic(config.topic)
     config = config.model_copy(update={"topic": topic, "lang": lang.resolve(topic, config.lang)})
@@ -38,10 +43,14 @@ def start(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bo
     return spec.start(config, recorder, probe=probe, gateway_options=gateway_options)
 
 
-def run(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *,
-        on_token: Callable[[str], None] | None = None,
-        on_speech: Callable[[Speech], None] | None = None,
-        should_stop: Callable[[], bool] | None = None) -> Debate:
+def run(
+    config: DebateConfig,
+    recorder: Recorder = NULL_RECORDER,
+    *,
+    on_token: Callable[[str], None] | None = None,
+    on_speech: Callable[[Speech], None] | None = None,
+    should_stop: Callable[[], bool] | None = None,
+) -> Debate:
     """Start a debate and run it to its end (or until ``should_stop``)."""
     runner, debate = start(config, recorder)
     return runner.run(debate, on_token=on_token, on_speech=on_speech, should_stop=should_stop)
@@ -61,9 +70,15 @@ def _pack_path(archive: Any, debate: Debate, pack: str | None) -> str | None:
     raise ArchiveError(f"the pack of debate {debate.id} ({stored}) is not found; pass --pack DIR")
 
 
-def reopen(archive: Any, debate_id: str, *, retry: bool = False, pack: str | None = None,
-           allowed: tuple[str, ...] | None = None,
-           gateway_options: dict[str, Any] | None = None) -> tuple[Runner, Debate]:
+def reopen(
+    archive: Any,
+    debate_id: str,
+    *,
+    retry: bool = False,
+    pack: str | None = None,
+    allowed: tuple[str, ...] | None = None,
+    gateway_options: dict[str, Any] | None = None,
+) -> tuple[Runner, Debate]:
     """Take a stored debate back for a resume (or, with ``retry``, a rerun of its first round not done).
 
     Running debates whose writer is gone are marked interrupted first.  The debate must not be
@@ -73,21 +88,32 @@ def reopen(archive: Any, debate_id: str, *, retry: bool = False, pack: str | Non
     debate = archive.get_debate(debate_id)
     if allowed is not None and debate.status not in allowed:
         what = "retry a round of" if retry else "resume"
-        raise ArchiveError(f"cannot {what} debate {debate_id}: its status is {debate.status} "
-                           f"(allowed: {', '.join(allowed)})")
+        raise ArchiveError(
+            f"cannot {what} debate {debate_id}: its status is {debate.status} (allowed: {', '.join(allowed)})"
+        )
     if debate.status == "completed":
-        raise ArchiveError(f"debate {debate_id} is completed; there is no failed round to retry" if retry else
-                           f"debate {debate_id} is already completed; nothing to resume")
+        raise ArchiveError(
+            f"debate {debate_id} is completed; there is no failed round to retry"
+            if retry
+            else f"debate {debate_id} is already completed; nothing to resume"
+        )
     archive.claim(debate_id)
     runner = registry.get(debate.protocol).runner_for(
-        debate, archive, gateway_options=gateway_options, pack_path=_pack_path(archive, debate, pack))
+        debate, archive, gateway_options=gateway_options, pack_path=_pack_path(archive, debate, pack)
+    )
     return runner, debate
 
 
-def resume(archive: Any, debate_id: str, *, pack: str | None = None, retry: bool = False,
-           on_speech: Callable[[Speech], None] | None = None,
-           on_token: Callable[[str], None] | None = None,
-           gateway_options: dict[str, Any] | None = None) -> Debate:
+def resume(
+    archive: Any,
+    debate_id: str,
+    *,
+    pack: str | None = None,
+    retry: bool = False,
+    on_speech: Callable[[Speech], None] | None = None,
+    on_token: Callable[[str], None] | None = None,
+    gateway_options: dict[str, Any] | None = None,
+) -> Debate:
     """Continue a stored debate from its first round not done, in this thread."""
     runner, debate = reopen(archive, debate_id, retry=retry, pack=pack, gateway_options=gateway_options)
     return runner.run(debate, only_one=retry, on_speech=on_speech, on_token=on_token)

@@ -33,9 +33,15 @@ KEY_PATTERNS = (
 
 def env_secrets() -> list[str]:
     """Key values set in the environment, longest first (so a key containing another goes first)."""
-    return sorted({v.strip() for k, v in os.environ.items()
-                   if SECRET_ENV_NAME.search(k) and v and len(v.strip()) >= MIN_SECRET_CHARS},
-                  key=len, reverse=True)
+    return sorted(
+        {
+            v.strip()
+            for k, v in os.environ.items()
+            if SECRET_ENV_NAME.search(k) and v and len(v.strip()) >= MIN_SECRET_CHARS
+        },
+        key=len,
+        reverse=True,
+    )
 
 
 def scrub(value: Any, secrets: list[str] | None = None, *, shapes: bool = True) -> Any:

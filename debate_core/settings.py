@@ -93,24 +93,46 @@ class Cap:
         return "DEBATE_" + self.name
 
 
-CAPS: dict[str, Cap] = {c.name: c for c in (
-    Cap("UPLOAD_MAX_ENTRY_BYTES", 64 * MiB, "bytes", "unpacked bytes of one entry of an uploaded .zip"),
-    Cap("UPLOAD_MAX_TOTAL_BYTES", 512 * MiB, "bytes", "unpacked bytes of one upload (all its files and zip entries)"),
-    Cap("UPLOAD_MAX_ENTRIES", 20_000, "entries", "files in one upload (zip entries counted one by one)"),
-    Cap("GREP_MAX_FILE_BYTES", 2_000_000, "bytes", "size of a file the research tools read or search (larger: skipped, "
-                                                   "and said)"),
-    Cap("RESEARCH_MAX_PATTERN_CHARS", 200, "characters", "length of a research-tool glob or grep pattern"),
-    Cap("RE2_MAX_MEM", 8 * MiB, "bytes", "memory of one compiled research-tool pattern (RE2 max_mem)"),
-    Cap("IMPORT_MAX_FILE_BYTES", 64 * MiB, "bytes", "size of one file `import` reads (a JSON export, a Markdown "
-        "transcript, a benchmark file); only regular files are read"),
-    Cap("SQL_MEMORY_LIMIT", 512 * MiB, "bytes", "memory of one SQL-box query (DuckDB memory_limit; its worker "
-        "process's address space is bounded too)"),
-    Cap("SQL_TEMP_DIR_BYTES", 1024 * MiB, "bytes", "disk one SQL-box query may spill to (DuckDB "
-        "max_temp_directory_size)"),
-    Cap("SQL_RESULT_BYTES", 64 * MiB, "bytes", "size of one SQL-box result, counted while it is fetched"),
-    Cap("SQL_TIMEOUT_S", 10.0, "seconds", "time one SQL-box query may run"),
-    Cap("SQL_CONCURRENT_QUERIES", 4, "queries", "SQL-box queries running at once in one process"),
-)}
+CAPS: dict[str, Cap] = {
+    c.name: c
+    for c in (
+        Cap("UPLOAD_MAX_ENTRY_BYTES", 64 * MiB, "bytes", "unpacked bytes of one entry of an uploaded .zip"),
+        Cap(
+            "UPLOAD_MAX_TOTAL_BYTES", 512 * MiB, "bytes", "unpacked bytes of one upload (all its files and zip entries)"
+        ),
+        Cap("UPLOAD_MAX_ENTRIES", 20_000, "entries", "files in one upload (zip entries counted one by one)"),
+        Cap(
+            "GREP_MAX_FILE_BYTES",
+            2_000_000,
+            "bytes",
+            "size of a file the research tools read or search (larger: skipped, and said)",
+        ),
+        Cap("RESEARCH_MAX_PATTERN_CHARS", 200, "characters", "length of a research-tool glob or grep pattern"),
+        Cap("RE2_MAX_MEM", 8 * MiB, "bytes", "memory of one compiled research-tool pattern (RE2 max_mem)"),
+        Cap(
+            "IMPORT_MAX_FILE_BYTES",
+            64 * MiB,
+            "bytes",
+            "size of one file `import` reads (a JSON export, a Markdown "
+            "transcript, a benchmark file); only regular files are read",
+        ),
+        Cap(
+            "SQL_MEMORY_LIMIT",
+            512 * MiB,
+            "bytes",
+            "memory of one SQL-box query (DuckDB memory_limit; its worker process's address space is bounded too)",
+        ),
+        Cap(
+            "SQL_TEMP_DIR_BYTES",
+            1024 * MiB,
+            "bytes",
+            "disk one SQL-box query may spill to (DuckDB max_temp_directory_size)",
+        ),
+        Cap("SQL_RESULT_BYTES", 64 * MiB, "bytes", "size of one SQL-box result, counted while it is fetched"),
+        Cap("SQL_TIMEOUT_S", 10.0, "seconds", "time one SQL-box query may run"),
+        Cap("SQL_CONCURRENT_QUERIES", 4, "queries", "SQL-box queries running at once in one process"),
+    )
+}
 
 
 def cap(name: str) -> int | float:
@@ -132,8 +154,7 @@ def cap_error(name: str, detail: str = "") -> str:
     c = CAPS[name]
     value = cap(name)
     shown = f"{value / MiB:g} MiB" if c.unit == "bytes" and value >= MiB else f"{value:g} {c.unit}"
-    return (f"{detail + ': ' if detail else ''}over the cap {c.name} ({shown}: {c.what}); "
-            f"set ${c.env} to change it")
+    return f"{detail + ': ' if detail else ''}over the cap {c.name} ({shown}: {c.what}); set ${c.env} to change it"
 
 
 # ------------------------------------------------------------ trial workspaces
@@ -170,6 +191,8 @@ def check_workspace(folder: str) -> str:
     roots = workspace_roots()
     if real == Path(real.anchor) or not any(real == r or r in real.parents for r in roots):
         shown = ", ".join(str(r) for r in roots) or "(none)"
-        raise InputError(f"workspace {str(folder)!r} is not inside an allowed root ({shown}); "
-                         f"set ${WORKSPACE_ROOTS_ENV} to allow another folder")
+        raise InputError(
+            f"workspace {str(folder)!r} is not inside an allowed root ({shown}); "
+            f"set ${WORKSPACE_ROOTS_ENV} to allow another folder"
+        )
     return str(real)

@@ -104,11 +104,11 @@ def test_failure_causes_read_in_chinese(cause):
 def test_a_failure_cause_reads_back_into_its_code(cause):
     """What a debate stores (the Chinese words, with a summary's 摘要： in front or not) reads back into the
     cause's code and values, which an app says in its own language; words that are no cause read as None."""
-    from debate_core.engines.gateway import CAUSES, cause_detail, cause_zh, read_cause
+    from debate_core.engines.gateway import CAUSES, cause_detail, cause_in, read_cause
 
     detail = cause_detail(cause)
     assert detail["kind"] in {c for c, _en, _zh in CAUSES} | {"failed"}
-    assert read_cause(cause_zh(cause)) == detail  # the stored Chinese words
+    assert read_cause(cause_in("zh", cause)) == detail  # the stored Chinese words
     assert read_cause(cause) == (detail if detail["kind"] != "failed" else None)  # the gateway's own English
     assert read_cause("意外的说法") is None and read_cause("") is None
     f = parse_audit("不是 JSON")[0]

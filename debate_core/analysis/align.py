@@ -45,7 +45,8 @@ _IDS = re.compile(r"\[[A-Z]\d+(?:\.\d+)+\]|\b[QA]\d+\s*[:：]|\b[PC]\d+\.\d+\b|�
 
 # ----------------------------------------------------------------------------- English
 
-_STOP_EN = frozenset("""
+_STOP_EN = frozenset(
+    """
 a about above across after afterwards again against all almost alone along already also although always am
 among an and another any anyone anything anyway anywhere are aren't around as at away back be became because
 become becomes been before being below beside besides between beyond both but by can cannot can't could
@@ -66,7 +67,8 @@ opponents opponent's side case motion debate point points position says saying s
 quite instead already own answer answers asks ask asked question questions reply replies response responds
 respond clearly clear true fact indeed mean means whole exactly entire entirely real really way ways kind sort
 far lot lots
-""".split())
+""".split()
+)
 
 # irregular forms and a small synonym / stem fold of our own: every word of a group becomes its
 # first word (applied to the word and to its stem)
@@ -98,9 +100,24 @@ enforce enforced enforcement enforcing police policing
 evening night nightly overnight
 choose choice choices chose chosen option options
 """.strip().splitlines()
-_IRREGULAR_EN = {"children": "child", "people": "person", "men": "man", "women": "woman", "better": "good",
-                 "best": "good", "worse": "bad", "worst": "bad", "paid": "pay", "bought": "buy", "taught": "teach",
-                 "thought": "think", "brought": "bring", "sold": "sell", "left": "leave", "met": "meet"}
+_IRREGULAR_EN = {
+    "children": "child",
+    "people": "person",
+    "men": "man",
+    "women": "woman",
+    "better": "good",
+    "best": "good",
+    "worse": "bad",
+    "worst": "bad",
+    "paid": "pay",
+    "bought": "buy",
+    "taught": "teach",
+    "thought": "think",
+    "brought": "bring",
+    "sold": "sell",
+    "left": "leave",
+    "met": "meet",
+}
 
 
 def _stem(w: str) -> str:
@@ -110,9 +127,25 @@ def _stem(w: str) -> str:
         return _IRREGULAR_EN[w]
     if w.endswith("'s"):
         w = w[:-2]
-    for suf, rep in (("ies", "y"), ("ied", "y"), ("sses", "ss"), ("ness", ""), ("ments", ""), ("ment", ""),
-                     ("ations", "ate"), ("ation", "ate"), ("ingly", ""), ("edly", ""), ("ing", ""), ("ed", ""),
-                     ("ers", ""), ("er", ""), ("ly", ""), ("es", ""), ("s", "")):
+    for suf, rep in (
+        ("ies", "y"),
+        ("ied", "y"),
+        ("sses", "ss"),
+        ("ness", ""),
+        ("ments", ""),
+        ("ment", ""),
+        ("ations", "ate"),
+        ("ation", "ate"),
+        ("ingly", ""),
+        ("edly", ""),
+        ("ing", ""),
+        ("ed", ""),
+        ("ers", ""),
+        ("er", ""),
+        ("ly", ""),
+        ("es", ""),
+        ("s", ""),
+    ):
         if w.endswith(suf) and len(w) - len(suf) >= 3 and not (suf == "s" and w.endswith(("ss", "us", "is"))):
             w = w[: len(w) - len(suf)] + rep
             break
@@ -156,9 +189,11 @@ def english_terms(text: str) -> list[str]:
 # ----------------------------------------------------------------------------- Chinese
 
 # a bigram holding one of these characters is a stop-bigram (particles, pronouns, copulas)
-_STOP_CHARS_ZH = frozenset("的了是在和也都就而与及之其这那我你他她它们着吗呢吧啊"
-                           "把被让给对从向于为以很更最还又再并个些有么啥哪")
-_STOP_BIGRAMS_ZH = frozenset("""
+_STOP_CHARS_ZH = frozenset(
+    "的了是在和也都就而与及之其这那我你他她它们着吗呢吧啊把被让给对从向于为以很更最还又再并个些有么啥哪"
+)
+_STOP_BIGRAMS_ZH = frozenset(
+    """
 对方 我方 一个 一种 一样 没有 不是 就是 因为 所以 但是 如果 可以 已经 还是 自己 什么 怎么 这样 那样
 只是 也是 都是 并不 而是 这种 这一 之后 之前 问题 认为 说明 其实 真正 本来 而且 或者 以及 需要 应当
 应该 是否 能够 不能 不会 不必 只有 只能 可能 一定 确实 承认 同意 反对 主张 观点 论点 理由 提出 指出
@@ -167,7 +202,8 @@ _STOP_BIGRAMS_ZH = frozenset("""
 这么 那么 多少 几个 一点 有人 谁来 谁都 要求 本题 题目 辩论 对手 首先 其次 最后 第一 第二 第三 总之
 因此 于是 为了 关于 通过 根据 按照 作为 成为 变成 得到 进行 开始 已经 就会 就能 不能 不要 不得 不再
 并非 而非 并无 无法 只会 只要 必须 能不 不到
-""".split())
+""".split()
+)
 
 _SYNONYMS_ZH = """
 成本 费用 开支 经费 花费 花钱 开销 钱
@@ -179,8 +215,7 @@ _SYNONYMS_ZH = """
 学生 学子
 考试 考核 测验
 """.strip().splitlines()
-_FOLD_ZH = sorted(((w, line.split()[0]) for line in _SYNONYMS_ZH for w in line.split()[1:]),
-                  key=lambda x: -len(x[0]))
+_FOLD_ZH = sorted(((w, line.split()[0]) for line in _SYNONYMS_ZH for w in line.split()[1:]), key=lambda x: -len(x[0]))
 
 
 def chinese_terms(text: str) -> list[str]:
@@ -190,7 +225,7 @@ def chinese_terms(text: str) -> list[str]:
     out = []
     for run in _CJK_RUN.findall(text):
         for i in range(len(run) - 1):
-            b = run[i:i + 2]
+            b = run[i : i + 2]
             if b in _STOP_BIGRAMS_ZH or b[0] in _STOP_CHARS_ZH or b[1] in _STOP_CHARS_ZH:
                 continue
             out.append(b)

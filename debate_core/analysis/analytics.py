@@ -43,9 +43,27 @@ def _check_by(by: str) -> str:
 def master_speeches(archive, *, batch_id: str | None = None) -> pd.DataFrame:
     """One row per archived master-debate speech, with what the analyses need."""
     df = archive.protocol_speeches(MASTER, batch_id=batch_id)
-    cols = ["debate_id", "batch_id", "pack_hash", "debate_status", "pair", "speaker", "speaker_name", "opponent",
-            "round", "role", "status", "retries", "chars", "citations", "ammo_used", "failed_rules", "rules",
-            "restate_required", "restated"]
+    cols = [
+        "debate_id",
+        "batch_id",
+        "pack_hash",
+        "debate_status",
+        "pair",
+        "speaker",
+        "speaker_name",
+        "opponent",
+        "round",
+        "role",
+        "status",
+        "retries",
+        "chars",
+        "citations",
+        "ammo_used",
+        "failed_rules",
+        "rules",
+        "restate_required",
+        "restated",
+    ]
     if df.empty:
         return pd.DataFrame(columns=cols)
     rows = []
@@ -62,15 +80,29 @@ def master_speeches(archive, *, batch_id: str | None = None) -> pd.DataFrame:
         restated = None
         if required and "restatement" in rules:
             restated = "restatement" not in failed
-        rows.append({
-            "debate_id": r["debate_id"], "batch_id": r["batch_id"], "pack_hash": r["pack_hash"],
-            "debate_status": r["debate_status"], "pair": pair_key(a, b), "speaker": r["speaker"],
-            "speaker_name": r["speaker_name"], "opponent": b if r["speaker"] == a else a, "round": r["round"],
-            "role": r["role"], "status": r["status"], "retries": int(r["retries"] or 0),
-            "chars": cjk_len(r["text"] or ""), "citations": list(r["citations"] if r["citations"] is not None else []),
-            "ammo_used": list(r["ammo_used"] if r["ammo_used"] is not None else []), "failed_rules": failed,
-            "rules": rules, "restate_required": required, "restated": restated,
-        })
+        rows.append(
+            {
+                "debate_id": r["debate_id"],
+                "batch_id": r["batch_id"],
+                "pack_hash": r["pack_hash"],
+                "debate_status": r["debate_status"],
+                "pair": pair_key(a, b),
+                "speaker": r["speaker"],
+                "speaker_name": r["speaker_name"],
+                "opponent": b if r["speaker"] == a else a,
+                "round": r["round"],
+                "role": r["role"],
+                "status": r["status"],
+                "retries": int(r["retries"] or 0),
+                "chars": cjk_len(r["text"] or ""),
+                "citations": list(r["citations"] if r["citations"] is not None else []),
+                "ammo_used": list(r["ammo_used"] if r["ammo_used"] is not None else []),
+                "failed_rules": failed,
+                "rules": rules,
+                "restate_required": required,
+                "restated": restated,
+            }
+        )
     return pd.DataFrame(rows, columns=cols)
 
 
@@ -86,8 +118,9 @@ def _group_col(by: str) -> str:
 # ------------------------------------------------------------------- analyses
 
 
-def check_failures(archive, by: str = "master", *, batch_id: str | None = None,
-                   speeches: pd.DataFrame | None = None) -> pd.DataFrame:
+def check_failures(
+    archive, by: str = "master", *, batch_id: str | None = None, speeches: pd.DataFrame | None = None
+) -> pd.DataFrame:
     """Failed checks by rule per master or pair: checked speeches, failures and the rate."""
     g = _group_col(by)
     df = _spoken(master_speeches(archive, batch_id=batch_id) if speeches is None else speeches)
@@ -106,16 +139,25 @@ def check_failures(archive, by: str = "master", *, batch_id: str | None = None,
         for rule, n in checked.items():
             f = failed.get(rule, 0)
             rows.append({by: key, "rule": rule, "checked": n, "failed": f, "fail_rate": round(f / n, 4) if n else 0.0})
-    return pd.DataFrame(rows, columns=cols).sort_values(["failed", by, "rule"], ascending=[False, True, True]) \
+    return (
+        pd.DataFrame(rows, columns=cols)
+        .sort_values(["failed", by, "rule"], ascending=[False, True, True])
         .reset_index(drop=True)
+    )
 
 
 def _snapshot(archive, table: str, hashes: list[str]) -> pd.DataFrame:
     return archive.snapshot_rows(table, hashes)
 
 
-def sources_cited(archive, by: str = "master", *, batch_id: str | None = None, include_unused: bool = True,
-                  speeches: pd.DataFrame | None = None) -> pd.DataFrame:
+def sources_cited(
+    archive,
+    by: str = "master",
+    *,
+    batch_id: str | None = None,
+    include_unused: bool = True,
+    speeches: pd.DataFrame | None = None,
+) -> pd.DataFrame:
     """Citations per master (or pair and speaker) and source id, with titles; unused sources at 0."""
     _check_by(by)  # an unknown grouping raises before any query
     df = _spoken(master_speeches(archive, batch_id=batch_id) if speeches is None else speeches)
@@ -127,13 +169,17 @@ def sources_cited(archive, by: str = "master", *, batch_id: str | None = None, i
     totals = base.groupby(keys).size().rename("n_speeches")
     long = base[keys + ["debate_id", "citations"]].explode("citations").dropna(subset=["citations"])
     long = long.rename(columns={"citations": "source_id"})
-    counts = long.groupby(keys + ["source_id"]).agg(citations=("debate_id", "size"),
-                                                    debates=("debate_id", "nunique")).reset_index()
+    counts = (
+        long.groupby(keys + ["source_id"])
+        .agg(citations=("debate_id", "size"), debates=("debate_id", "nunique"))
+        .reset_index()
+    )
     per_speech = base[keys + ["citations"]].copy()
     per_speech["citations"] = per_speech["citations"].map(lambda c: sorted(set(c)))
     sp = per_speech.explode("citations").dropna(subset=["citations"]).groupby(keys + ["citations"]).size()
-    counts["speeches"] = [int(sp.get(tuple(r[k] for k in keys) + (r["source_id"],), 0))
-                          for r in counts.to_dict(orient="records")]
+    counts["speeches"] = [
+        int(sp.get(tuple(r[k] for k in keys) + (r["source_id"],), 0)) for r in counts.to_dict(orient="records")
+    ]
     srcs = _snapshot(archive, "pack_sources", df["pack_hash"].dropna().unique().tolist())
     titles = {(r["slug"], r["source_id"]): r["title"] for r in srcs.to_dict(orient="records")} if len(srcs) else {}
     speaker_of = (lambda r: r["master"]) if by == "master" else (lambda r: r["speaker"])
@@ -146,20 +192,35 @@ def sources_cited(archive, by: str = "master", *, batch_id: str | None = None, i
             speaker = key_t[0] if by == "master" else key_t[1]
             for r in srcs[srcs["slug"] == speaker].to_dict(orient="records"):
                 if key_t + (r["source_id"],) not in have:
-                    extra.append({**dict(zip(keys, key_t, strict=False)), "source_id": r["source_id"],
-                                  "title": r["title"],
-                                  "citations": 0, "debates": 0, "speeches": 0})
+                    extra.append(
+                        {
+                            **dict(zip(keys, key_t, strict=False)),
+                            "source_id": r["source_id"],
+                            "title": r["title"],
+                            "citations": 0,
+                            "debates": 0,
+                            "speeches": 0,
+                        }
+                    )
         if extra:
             counts = pd.concat([counts, pd.DataFrame(extra)], ignore_index=True)
-    counts["share_of_speeches"] = [round(r["speeches"] / totals[tuple(r[k] for k in keys) if len(keys) > 1
-                                                               else r[keys[0]]], 4)
-                                   for r in counts.to_dict(orient="records")]
-    return counts.sort_values(keys + ["citations", "source_id"], ascending=[True] * len(keys) + [False, True]) \
-        .reset_index(drop=True)[cols]
+    counts["share_of_speeches"] = [
+        round(r["speeches"] / totals[tuple(r[k] for k in keys) if len(keys) > 1 else r[keys[0]]], 4)
+        for r in counts.to_dict(orient="records")
+    ]
+    return counts.sort_values(
+        keys + ["citations", "source_id"], ascending=[True] * len(keys) + [False, True]
+    ).reset_index(drop=True)[cols]
 
 
-def ammo_usage(archive, by: str = "master", *, batch_id: str | None = None, include_unused: bool = True,
-               speeches: pd.DataFrame | None = None) -> pd.DataFrame:
+def ammo_usage(
+    archive,
+    by: str = "master",
+    *,
+    batch_id: str | None = None,
+    include_unused: bool = True,
+    speeches: pd.DataFrame | None = None,
+) -> pd.DataFrame:
     """How often each ``cross_critique`` entry is used, per master (or pair) and target.
 
     ``speeches`` counts the speeches the master gave against that target (the chances
@@ -173,11 +234,15 @@ def ammo_usage(archive, by: str = "master", *, batch_id: str | None = None, incl
     base = df.assign(master=df["speaker"], target=df["opponent"])
     chances = base.groupby(keys).size()
     long = base[keys + ["ammo_used"]].explode("ammo_used").dropna(subset=["ammo_used"])
-    uses = long.groupby(keys + ["ammo_used"]).size().rename("uses").reset_index() \
-        .rename(columns={"ammo_used": "position"})
+    uses = (
+        long.groupby(keys + ["ammo_used"]).size().rename("uses").reset_index().rename(columns={"ammo_used": "position"})
+    )
     crit = _snapshot(archive, "pack_critiques", df["pack_hash"].dropna().unique().tolist())
-    cite = {(r["slug"], r["target_master"], r["position"]): r["citation"] for r in crit.to_dict(orient="records")} \
-        if len(crit) else {}
+    cite = (
+        {(r["slug"], r["target_master"], r["position"]): r["citation"] for r in crit.to_dict(orient="records")}
+        if len(crit)
+        else {}
+    )
     if include_unused and len(crit):
         have = {tuple(r[k] for k in keys) + (r["position"],) for r in uses.to_dict(orient="records")}
         extra = []
@@ -196,8 +261,9 @@ def ammo_usage(archive, by: str = "master", *, batch_id: str | None = None, incl
     return uses.sort_values(keys + ["uses"], ascending=[True] * len(keys) + [False]).reset_index(drop=True)[cols]
 
 
-def restatement(archive, by: str = "master", *, batch_id: str | None = None,
-                speeches: pd.DataFrame | None = None) -> pd.DataFrame:
+def restatement(
+    archive, by: str = "master", *, batch_id: str | None = None, speeches: pd.DataFrame | None = None
+) -> pd.DataFrame:
     """Speeches that must restate the opponent first (反驳 / 回应), and how many did."""
     g = _group_col(by)
     df = _spoken(master_speeches(archive, batch_id=batch_id) if speeches is None else speeches)
@@ -212,16 +278,21 @@ def restatement(archive, by: str = "master", *, batch_id: str | None = None,
     return out[cols].sort_values(by).reset_index(drop=True)
 
 
-def speech_lengths(archive, by: str = "master", *, batch_id: str | None = None,
-                   speeches: pd.DataFrame | None = None) -> pd.DataFrame:
+def speech_lengths(
+    archive, by: str = "master", *, batch_id: str | None = None, speeches: pd.DataFrame | None = None
+) -> pd.DataFrame:
     """Chinese-character length per master or pair; ``out_of_range`` counts speeches outside 300-500."""
     g = _group_col(by)
     df = _spoken(master_speeches(archive, batch_id=batch_id) if speeches is None else speeches)
     cols = [by, "speeches", "mean", "median", "min", "max", "std", "out_of_range"]
     if df.empty:
         return pd.DataFrame(columns=cols)
-    out = df.groupby(g)["chars"].agg(speeches="size", mean="mean", median="median", min="min", max="max",
-                                     std="std").reset_index().rename(columns={g: by})
+    out = (
+        df.groupby(g)["chars"]
+        .agg(speeches="size", mean="mean", median="median", min="min", max="max", std="std")
+        .reset_index()
+        .rename(columns={g: by})
+    )
     oor = df.assign(o=(df["chars"] < MIN_CHARS) | (df["chars"] > MAX_CHARS)).groupby(g)["o"].sum()
     out["out_of_range"] = [int(oor.get(k, 0)) for k in out[by]]
     out["mean"] = out["mean"].round(1)
@@ -229,14 +300,27 @@ def speech_lengths(archive, by: str = "master", *, batch_id: str | None = None,
     return out[cols].sort_values(by).reset_index(drop=True)
 
 
-def summary(archive, by: str = "master", *, batch_id: str | None = None,
-            speeches: pd.DataFrame | None = None) -> pd.DataFrame:
+def summary(
+    archive, by: str = "master", *, batch_id: str | None = None, speeches: pd.DataFrame | None = None
+) -> pd.DataFrame:
     """One row per master or pair: debates, speeches, failed checks, retries, restatement,
     citations and ammo per speech, mean length."""
     g = _group_col(by)
     df = master_speeches(archive, batch_id=batch_id) if speeches is None else speeches
-    cols = [by, "debates", "speeches", "failed_speeches", "flagged", "failed_checks", "check_fail_rate",
-            "retries_per_speech", "restatement_rate", "citations_per_speech", "ammo_per_speech", "mean_chars"]
+    cols = [
+        by,
+        "debates",
+        "speeches",
+        "failed_speeches",
+        "flagged",
+        "failed_checks",
+        "check_fail_rate",
+        "retries_per_speech",
+        "restatement_rate",
+        "citations_per_speech",
+        "ammo_per_speech",
+        "mean_chars",
+    ]
     if df.empty:
         return pd.DataFrame(columns=cols)
     rows = []
@@ -245,17 +329,22 @@ def summary(archive, by: str = "master", *, batch_id: str | None = None,
         checks = sum(len(r) for r in ok["rules"])
         bad = sum(len(r) for r in ok["failed_rules"])
         req = ok[ok["restate_required"] & ok["restated"].notna()]
-        rows.append({
-            by: key, "debates": sub["debate_id"].nunique(), "speeches": len(ok),
-            "failed_speeches": int((sub["status"] == "failed").sum()),
-            "flagged": int((ok["status"] == "flagged").sum()),
-            "failed_checks": bad, "check_fail_rate": round(bad / checks, 4) if checks else None,
-            "retries_per_speech": round(ok["retries"].mean(), 3) if len(ok) else None,
-            "restatement_rate": round(req["restated"].astype(bool).mean(), 4) if len(req) else None,
-            "citations_per_speech": round(ok["citations"].map(len).mean(), 3) if len(ok) else None,
-            "ammo_per_speech": round(ok["ammo_used"].map(len).mean(), 3) if len(ok) else None,
-            "mean_chars": round(ok["chars"].mean(), 1) if len(ok) else None,
-        })
+        rows.append(
+            {
+                by: key,
+                "debates": sub["debate_id"].nunique(),
+                "speeches": len(ok),
+                "failed_speeches": int((sub["status"] == "failed").sum()),
+                "flagged": int((ok["status"] == "flagged").sum()),
+                "failed_checks": bad,
+                "check_fail_rate": round(bad / checks, 4) if checks else None,
+                "retries_per_speech": round(ok["retries"].mean(), 3) if len(ok) else None,
+                "restatement_rate": round(req["restated"].astype(bool).mean(), 4) if len(req) else None,
+                "citations_per_speech": round(ok["citations"].map(len).mean(), 3) if len(ok) else None,
+                "ammo_per_speech": round(ok["ammo_used"].map(len).mean(), 3) if len(ok) else None,
+                "mean_chars": round(ok["chars"].mean(), 1) if len(ok) else None,
+            }
+        )
     return pd.DataFrame(rows, columns=cols).sort_values(by).reset_index(drop=True)
 
 
@@ -276,8 +365,9 @@ def _coverage_source(archive, pack: None | str | Any) -> tuple[list[str], list[t
         try:
             matrix, gaps = archive.coverage_snapshot()  # the archive's latest pack snapshot
             slugs = [str(x) for x in matrix.index]
-            edges = [(str(a), str(b)) for a in matrix.index for b in matrix.columns
-                     for _ in range(int(matrix.loc[a, b]))]
+            edges = [
+                (str(a), str(b)) for a in matrix.index for b in matrix.columns for _ in range(int(matrix.loc[a, b]))
+            ]
             info = gaps.get("pack", {})
         except Exception:  # noqa: BLE001 - no snapshot yet: the default pack
             from debate_core.content.packs import get_pack
@@ -288,8 +378,9 @@ def _coverage_source(archive, pack: None | str | Any) -> tuple[list[str], list[t
     return slugs, edges, {**gaps_from_edges(slugs, edges), "pack": info}
 
 
-def coverage_vs_debates(archive, *, pack: None | str | Any = None, batch_id: str | None = None,
-                        all_pairs: bool = False) -> pd.DataFrame:
+def coverage_vs_debates(
+    archive, *, pack: None | str | Any = None, batch_id: str | None = None, all_pairs: bool = False
+) -> pd.DataFrame:
     """Each pair's critique coverage (a→b, b→a, status) beside how often it was debated.
 
     Rows: every canonical pair, every debated pair and every pair with a critique in
@@ -322,21 +413,49 @@ def coverage_vs_debates(archive, *, pack: None | str | Any = None, batch_id: str
         ab, ba = directed.get((a, b), 0), directed.get((b, a), 0)
         status = "complete" if ab and ba else "one-way" if ab or ba else "missing"
         d = debated.get(key, {})
-        rows.append({"pair": key, "a": a, "b": b, "a_to_b": ab, "b_to_a": ba, "coverage": status,
-                     "canonical": key in canonical, "in_pack": a in known and b in known,
-                     "debates": int(d.get("debates", 0) or 0), "completed": int(d.get("completed", 0) or 0),
-                     "degraded": int(d.get("degraded", 0) or 0), "last_at": d.get("last_at")})
+        rows.append(
+            {
+                "pair": key,
+                "a": a,
+                "b": b,
+                "a_to_b": ab,
+                "b_to_a": ba,
+                "coverage": status,
+                "canonical": key in canonical,
+                "in_pack": a in known and b in known,
+                "debates": int(d.get("debates", 0) or 0),
+                "completed": int(d.get("completed", 0) or 0),
+                "degraded": int(d.get("degraded", 0) or 0),
+                "last_at": d.get("last_at"),
+            }
+        )
     order = {"missing": 0, "one-way": 1, "complete": 2}
-    out = pd.DataFrame(rows, columns=["pair", "a", "b", "a_to_b", "b_to_a", "coverage", "canonical", "in_pack",
-                                      "debates", "completed", "degraded", "last_at"])
+    out = pd.DataFrame(
+        rows,
+        columns=[
+            "pair",
+            "a",
+            "b",
+            "a_to_b",
+            "b_to_a",
+            "coverage",
+            "canonical",
+            "in_pack",
+            "debates",
+            "completed",
+            "degraded",
+            "last_at",
+        ],
+    )
     if len(out):
         out["_o"] = out["coverage"].map(order)
         out = out.sort_values(["_o", "debates", "pair"], ascending=[True, False, True]).drop(columns="_o")
     return out.reset_index(drop=True)
 
 
-def report(archive, by: str = "master", *, batch_id: str | None = None,
-           pack: None | str | Any = None) -> dict[str, pd.DataFrame]:
+def report(
+    archive, by: str = "master", *, batch_id: str | None = None, pack: None | str | Any = None
+) -> dict[str, pd.DataFrame]:
     """Every analysis at once (the speeches are read once)."""
     sp = master_speeches(archive, batch_id=batch_id)
     return {
@@ -350,5 +469,14 @@ def report(archive, by: str = "master", *, batch_id: str | None = None,
     }
 
 
-__all__ = ["ammo_usage", "check_failures", "coverage_vs_debates", "master_speeches", "report", "restatement",
-           "sources_cited", "speech_lengths", "summary"]
+__all__ = [
+    "ammo_usage",
+    "check_failures",
+    "coverage_vs_debates",
+    "master_speeches",
+    "report",
+    "restatement",
+    "sources_cited",
+    "speech_lengths",
+    "summary",
+]

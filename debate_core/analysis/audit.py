@@ -44,8 +44,25 @@ from debate_core.protocols import registry
 VARIANTS = ("original", "relabel", "reorder")
 _LABEL_RE = re.compile(r"辩手[甲乙丙丁戊己]|\bDebater [A-F]\b")  # a topic debate's labels, zh or en
 
-JUDGMENT_COLUMNS = ["debate_id", "batch_id", "protocol", "topic", "judge", "variant", "winner", "shown", "position",
-                    "first", "n", "parsed", "stored", "error", "prompt_tokens", "completion_tokens", "cost"]
+JUDGMENT_COLUMNS = [
+    "debate_id",
+    "batch_id",
+    "protocol",
+    "topic",
+    "judge",
+    "variant",
+    "winner",
+    "shown",
+    "position",
+    "first",
+    "n",
+    "parsed",
+    "stored",
+    "error",
+    "prompt_tokens",
+    "completion_tokens",
+    "cost",
+]
 
 
 # ------------------------------------------------------------------- variants
@@ -111,8 +128,7 @@ def presented_order(debate: Debate) -> list[str]:
 # ---------------------------------------------------------------------- judging
 
 
-def _judge_copy(copy: Debate, judge: str, gateway_options: dict[str, Any] | None,
-                api_base: str | None) -> Debate:
+def _judge_copy(copy: Debate, judge: str, gateway_options: dict[str, Any] | None, api_base: str | None) -> Debate:
     update: dict[str, Any] = {"judge_model": judge}
     if api_base:
         update["api_base"] = api_base
@@ -124,14 +140,16 @@ def _judge_copy(copy: Debate, judge: str, gateway_options: dict[str, Any] | None
     return spec.rejudge(copy, gateway_options)
 
 
-def judge_variant(debate: Debate, judge: str, kind: str, *, gateway_options: dict[str, Any] | None = None,
-                  api_base: str | None = None) -> dict[str, Any]:
+def judge_variant(
+    debate: Debate, judge: str, kind: str, *, gateway_options: dict[str, Any] | None = None, api_base: str | None = None
+) -> dict[str, Any]:
     """One judgment: ``judge`` rules on ``debate`` presented as ``kind``."""
     return _judge_variant(debate, judge, kind, gateway_options=gateway_options, api_base=api_base)[0]
 
 
-def _judge_variant(debate: Debate, judge: str, kind: str, *, gateway_options: dict[str, Any] | None = None,
-                   api_base: str | None = None) -> tuple[dict[str, Any], list]:
+def _judge_variant(
+    debate: Debate, judge: str, kind: str, *, gateway_options: dict[str, Any] | None = None, api_base: str | None = None
+) -> tuple[dict[str, Any], list]:
     """The judgment row and the model calls it took (each an ``LLMCall``: prompt, reply, tokens)."""
     copy, back = variant(debate, kind)
     order = presented_order(copy)
@@ -156,10 +174,25 @@ def _judge_variant(debate: Debate, judge: str, kind: str, *, gateway_options: di
 
 
 def _row(debate: Debate, judge: str, kind: str, first: str | None) -> dict[str, Any]:
-    return {"debate_id": debate.id, "batch_id": debate.batch_id, "protocol": debate.protocol, "topic": debate.topic,
-            "judge": judge, "variant": kind, "winner": None, "shown": None, "position": None, "first": first,
-            "n": len(debate.participants), "parsed": False, "stored": False, "error": "", "prompt_tokens": 0,
-            "completion_tokens": 0, "cost": 0.0}
+    return {
+        "debate_id": debate.id,
+        "batch_id": debate.batch_id,
+        "protocol": debate.protocol,
+        "topic": debate.topic,
+        "judge": judge,
+        "variant": kind,
+        "winner": None,
+        "shown": None,
+        "position": None,
+        "first": first,
+        "n": len(debate.participants),
+        "parsed": False,
+        "stored": False,
+        "error": "",
+        "prompt_tokens": 0,
+        "completion_tokens": 0,
+        "cost": 0.0,
+    }
 
 
 def _fill(row: dict[str, Any], shown: str | None, back: dict[str, str], order: list[str]) -> None:
@@ -187,9 +220,16 @@ def stored_judgment(debate: Debate) -> dict[str, Any] | None:
     return row
 
 
-def audit_debates(debates: Iterable[Debate], judges: Sequence[str] | None = None, *,
-                  variants: Sequence[str] = VARIANTS, gateway_options: dict[str, Any] | None = None,
-                  api_base: str | None = None, concurrency: int = 4, use_stored: bool = True) -> AuditReport:
+def audit_debates(
+    debates: Iterable[Debate],
+    judges: Sequence[str] | None = None,
+    *,
+    variants: Sequence[str] = VARIANTS,
+    gateway_options: dict[str, Any] | None = None,
+    api_base: str | None = None,
+    concurrency: int = 4,
+    use_stored: bool = True,
+) -> AuditReport:
     """Re-judge ``debates`` with every judge of the panel on every variant; returns an :class:`AuditReport`.
 
     ``judges`` defaults to each debate's own judge.  ``relabel`` is skipped for trials.
@@ -214,8 +254,12 @@ def audit_debates(debates: Iterable[Debate], judges: Sequence[str] | None = None
     calls: list[dict[str, Any]] = []
     if tasks:
         with ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="audit") as pool:
-            done = list(pool.map(lambda t: _judge_variant(t[0], t[1], t[2], gateway_options=gateway_options,
-                                                          api_base=api_base), tasks))
+            done = list(
+                pool.map(
+                    lambda t: _judge_variant(t[0], t[1], t[2], gateway_options=gateway_options, api_base=api_base),
+                    tasks,
+                )
+            )
         for (d, judge, kind), (row, made) in zip(tasks, done, strict=True):
             rows.append(row)
             calls += [{"debate_id": d.id, "judge": judge, "variant": kind, "call": c} for c in made]
@@ -226,18 +270,27 @@ def audit_debates(debates: Iterable[Debate], judges: Sequence[str] | None = None
     return AuditReport(judgments=judgments, per_debate=per_debate, summary=summary, calls=calls)
 
 
-def audit_archive(archive, *, batch_id: str | None = None, debate_ids: Sequence[str] | None = None,
-                  judges: Sequence[str] | None = None, variants: Sequence[str] = VARIANTS,
-                  gateway_options: dict[str, Any] | None = None, api_base: str | None = None,
-                  concurrency: int = 4, save: bool = True) -> AuditReport:
+def audit_archive(
+    archive,
+    *,
+    batch_id: str | None = None,
+    debate_ids: Sequence[str] | None = None,
+    judges: Sequence[str] | None = None,
+    variants: Sequence[str] = VARIANTS,
+    gateway_options: dict[str, Any] | None = None,
+    api_base: str | None = None,
+    concurrency: int = 4,
+    save: bool = True,
+) -> AuditReport:
     """Audit the completed judged debates of a batch (or the given ids) in ``archive``; with
     ``save`` the audit (judgments, summary, every judge call) is stored there too."""
     ids = list(debate_ids or [])
     if batch_id:
         ids += [i for i in archive.completed_ids(batch_id, registry.judged()) if i not in ids]
     debates = [archive.get_debate(i) for i in ids]
-    report = audit_debates(debates, judges, variants=variants, gateway_options=gateway_options, api_base=api_base,
-                           concurrency=concurrency)
+    report = audit_debates(
+        debates, judges, variants=variants, gateway_options=gateway_options, api_base=api_base, concurrency=concurrency
+    )
     if save:
         archive.save_audit(report, batch_id=batch_id)
     return report
@@ -280,8 +333,20 @@ def _pairwise(values: list[Any]) -> float | None:
 
 def summarize(judgments: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, Any]]:
     """(per-debate agreement table, batch-level bias and agreement figures) from judgments."""
-    cols = ["debate_id", "protocol", "n", "judges", "judgments", "decided", "modal_winner", "agreement",
-            "panel_unanimous", "panel_pairwise", "swap_consistency", "errors"]
+    cols = [
+        "debate_id",
+        "protocol",
+        "n",
+        "judges",
+        "judgments",
+        "decided",
+        "modal_winner",
+        "agreement",
+        "panel_unanimous",
+        "panel_pairwise",
+        "swap_consistency",
+        "errors",
+    ]
     if judgments is None or len(judgments) == 0:
         return pd.DataFrame(columns=cols), {"debates": 0, "judgments": 0}
     j = judgments.copy()
@@ -292,7 +357,7 @@ def summarize(judgments: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, Any]]:
     for debate_id, g in j.groupby("debate_id", sort=False):
         dec = g[g["decided"]]
         winners = list(dec["winner"])
-        modal, top = (Counter(winners).most_common(1)[0] if winners else (None, 0))
+        modal, top = Counter(winners).most_common(1)[0] if winners else (None, 0)
         orig = dec[dec["variant"] == "original"].drop_duplicates("judge")
         panel = list(orig["winner"])
         unanimous = (len(set(panel)) == 1) if len(panel) >= 2 else None
@@ -308,13 +373,22 @@ def summarize(judgments: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, Any]]:
                 hits += int(w == base.iloc[0])
         swap_hits += hits
         swap_total += total
-        rows.append({
-            "debate_id": debate_id, "protocol": g["protocol"].iloc[0], "n": int(g["n"].iloc[0]),
-            "judges": g["judge"].nunique(), "judgments": len(g), "decided": len(dec), "modal_winner": modal,
-            "agreement": top / len(dec) if len(dec) else None, "panel_unanimous": unanimous,
-            "panel_pairwise": _pairwise(panel), "swap_consistency": hits / total if total else None,
-            "errors": int((g["error"].fillna("") != "").sum()),
-        })
+        rows.append(
+            {
+                "debate_id": debate_id,
+                "protocol": g["protocol"].iloc[0],
+                "n": int(g["n"].iloc[0]),
+                "judges": g["judge"].nunique(),
+                "judgments": len(g),
+                "decided": len(dec),
+                "modal_winner": modal,
+                "agreement": top / len(dec) if len(dec) else None,
+                "panel_unanimous": unanimous,
+                "panel_pairwise": _pairwise(panel),
+                "swap_consistency": hits / total if total else None,
+                "errors": int((g["error"].fillna("") != "").sum()),
+            }
+        )
     per_debate = pd.DataFrame(rows, columns=cols)
 
     dec = j[j["decided"] & (j["winner"] != "draw")]
@@ -325,15 +399,20 @@ def summarize(judgments: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, Any]]:
     is_first = lab.apply(lambda r: r["shown"] in registry.get(r["protocol"]).first_labels, axis=1) if len(lab) else None
     label_rate = float(is_first.mean()) if is_first is not None else None  # (None exactly when lab is empty)
     expected_lab = float((1.0 / lab["n"]).mean()) if len(lab) else None
-    shares = (lab["shown"].value_counts(normalize=True).round(4).to_dict() if len(lab) else {})
+    shares = lab["shown"].value_counts(normalize=True).round(4).to_dict() if len(lab) else {}
     unanimous = per_debate["panel_unanimous"].dropna()
     pairwise = per_debate["panel_pairwise"].dropna()
     summary = {
-        "debates": int(j["debate_id"].nunique()), "judgments": int(len(j)), "decided": int(j["decided"].sum()),
-        "errors": int((j["error"].fillna("") != "").sum()), "judges": sorted(j["judge"].dropna().unique().tolist()),
-        "first_position_win_rate": _r(first_rate), "expected_first_position": _r(expected_pos),
+        "debates": int(j["debate_id"].nunique()),
+        "judgments": int(len(j)),
+        "decided": int(j["decided"].sum()),
+        "errors": int((j["error"].fillna("") != "").sum()),
+        "judges": sorted(j["judge"].dropna().unique().tolist()),
+        "first_position_win_rate": _r(first_rate),
+        "expected_first_position": _r(expected_pos),
         "position_bias": _r(first_rate - expected_pos) if first_rate is not None and expected_pos is not None else None,
-        "first_label_win_rate": _r(label_rate), "expected_first_label": _r(expected_lab),
+        "first_label_win_rate": _r(label_rate),
+        "expected_first_label": _r(expected_lab),
         "label_bias": _r(label_rate - expected_lab) if label_rate is not None and expected_lab is not None else None,
         "label_win_shares": shares,
         "swap_consistency": _r(swap_hits / swap_total) if swap_total else None,
@@ -370,7 +449,8 @@ class AuditReport:
         kappa = "—" if s["fleiss_kappa"] is None else f"{s['fleiss_kappa']:.3f}"
 
         lines = [
-            "## judge audit", "",
+            "## judge audit",
+            "",
             f"- {s['debates']} debates, {s['judgments']} judgments ({s['decided']} with a winner, "
             f"{s['errors']} errors) by {', '.join(s['judges'])}",
             f"- position bias: the first-presented debater wins {pct(s['first_position_win_rate'])} "
@@ -380,19 +460,38 @@ class AuditReport:
             f"- swap consistency (same debater after a swap, same judge): {pct(s['swap_consistency'])}",
             f"- panel: unanimous on {pct(s['panel_agreement_rate'])} of debates; mean pairwise agreement "
             f"{pct(s['panel_pairwise_agreement'])}; Fleiss' kappa {kappa}",
-            "", "| debate | judgments | modal winner | agreement | panel unanimous | swap consistency |",
+            "",
+            "| debate | judgments | modal winner | agreement | panel unanimous | swap consistency |",
             "| --- | --- | --- | --- | --- | --- |",
         ]
         for r in self.per_debate.itertuples(index=False):
-            una = "—" if r.panel_unanimous is None or r.panel_unanimous != r.panel_unanimous else (
-                "yes" if r.panel_unanimous else "no")
-            lines.append(f"| {r.debate_id} | {r.judgments} | {r.modal_winner or '—'} | {pct(r.agreement)} | {una} | "
-                         f"{pct(r.swap_consistency)} |")
+            una = (
+                "—"
+                if r.panel_unanimous is None or r.panel_unanimous != r.panel_unanimous
+                else ("yes" if r.panel_unanimous else "no")
+            )
+            lines.append(
+                f"| {r.debate_id} | {r.judgments} | {r.modal_winner or '—'} | {pct(r.agreement)} | {una} | "
+                f"{pct(r.swap_consistency)} |"
+            )
         if self.audit_id:
-            lines += ["", f"Stored in the archive as audit `{self.audit_id}` (tables audits, audit_judgments, "
-                          "audit_calls)."]
+            lines += [
+                "",
+                f"Stored in the archive as audit `{self.audit_id}` (tables audits, audit_judgments, audit_calls).",
+            ]
         return "\n".join(lines) + "\n"
 
 
-__all__ = ["AuditReport", "VARIANTS", "audit_archive", "audit_batch", "audit_debates", "fleiss_kappa",
-           "judge_variant", "presented_order", "stored_judgment", "summarize", "variant"]
+__all__ = [
+    "AuditReport",
+    "VARIANTS",
+    "audit_archive",
+    "audit_batch",
+    "audit_debates",
+    "fleiss_kappa",
+    "judge_variant",
+    "presented_order",
+    "stored_judgment",
+    "summarize",
+    "variant",
+]

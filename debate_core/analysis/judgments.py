@@ -27,8 +27,20 @@ import pandas as pd
 from debate_core.analysis.ratings import _fit, _scale
 from debate_core.protocols import registry
 
-COLUMNS = ["debate_id", "group", "topic", "protocol", "judge", "winner", "margin", "normalized", "entertainment",
-           "pro", "con", "template"]
+COLUMNS = [
+    "debate_id",
+    "group",
+    "topic",
+    "protocol",
+    "judge",
+    "winner",
+    "margin",
+    "normalized",
+    "entertainment",
+    "pro",
+    "con",
+    "template",
+]
 MATCHUP_COLUMNS = ["group", "a", "b", "a_score", "judgments", "debates", "complete", "a_margin"]
 
 
@@ -41,8 +53,9 @@ def _sides(participants: Any) -> tuple[str | None, str | None]:
     return by.get("pro"), by.get("con")
 
 
-def judgments_frame(archive, *, protocol: str | None = None, template: str | None = None,
-                    include_own: bool = True) -> pd.DataFrame:
+def judgments_frame(
+    archive, *, protocol: str | None = None, template: str | None = None, include_own: bool = True
+) -> pd.DataFrame:
     """Every per-judge judgment of a two-sided (pro / con) debate in ``archive``, one row each.
 
     Imported panels come first; with ``include_own`` our own judged debates with pro / con sides
@@ -63,9 +76,22 @@ def judgments_frame(archive, *, protocol: str | None = None, template: str | Non
         winner = {"draw": "tie"}.get(r[5], r[5])
         if winner not in ("pro", "con", "tie"):
             continue
-        rows.append({"debate_id": r[0], "group": r[1], "topic": r[2], "protocol": r[3], "judge": r[4],
-                     "winner": winner, "margin": r[6], "normalized": r[7], "entertainment": r[8], "pro": pro,
-                     "con": con, "template": r[10]})
+        rows.append(
+            {
+                "debate_id": r[0],
+                "group": r[1],
+                "topic": r[2],
+                "protocol": r[3],
+                "judge": r[4],
+                "winner": winner,
+                "margin": r[6],
+                "normalized": r[7],
+                "entertainment": r[8],
+                "pro": pro,
+                "con": con,
+                "template": r[10],
+            }
+        )
     df = pd.DataFrame(rows, columns=COLUMNS)
     if protocol:
         df = df[df["protocol"] == protocol]
@@ -100,17 +126,39 @@ def matchups(judgments: pd.DataFrame) -> pd.DataFrame:
     a_won = np.where(win == "tie", 0.5, np.where((win == "pro") == a_is_pro, 1.0, 0.0))
     margin = pd.to_numeric(j["normalized"].fillna(j["margin"]), errors="coerce").to_numpy(float)
     a_margin = np.where(a_is_pro, margin, -margin)
-    frame = pd.DataFrame({"group": j["group"].to_numpy(), "a": a, "b": b, "a_won": a_won, "a_margin": a_margin,
-                          "debate_id": j["debate_id"].to_numpy(), "a_pro": a_is_pro})
+    frame = pd.DataFrame(
+        {
+            "group": j["group"].to_numpy(),
+            "a": a,
+            "b": b,
+            "a_won": a_won,
+            "a_margin": a_margin,
+            "debate_id": j["debate_id"].to_numpy(),
+            "a_pro": a_is_pro,
+        }
+    )
     g = frame.groupby(["group", "a", "b"], sort=False)
-    out = g.agg(a_score=("a_won", "mean"), judgments=("a_won", "size"), debates=("debate_id", "nunique"),
-                sides=("a_pro", "nunique"), a_margin=("a_margin", "mean")).reset_index()
+    out = g.agg(
+        a_score=("a_won", "mean"),
+        judgments=("a_won", "size"),
+        debates=("debate_id", "nunique"),
+        sides=("a_pro", "nunique"),
+        a_margin=("a_margin", "mean"),
+    ).reset_index()
     out["complete"] = out["sides"] == 2
     return out[MATCHUP_COLUMNS]
 
 
-def matchup_ratings(judgments: pd.DataFrame, *, complete_only: bool = True, names: dict[str, str] | None = None,
-                    bootstrap: int = 200, ci: float = 0.95, seed: int = 0, prior: float = 1.0) -> pd.DataFrame:
+def matchup_ratings(
+    judgments: pd.DataFrame,
+    *,
+    complete_only: bool = True,
+    names: dict[str, str] | None = None,
+    bootstrap: int = 200,
+    ci: float = 0.95,
+    seed: int = 0,
+    prior: float = 1.0,
+) -> pd.DataFrame:
     """Bradley-Terry ratings by model over side-swapped matchups, with bootstrap intervals.
 
     Each matchup (group) is one comparison worth its ``a_score`` to ``a`` and the rest to ``b``.
@@ -155,16 +203,26 @@ def matchup_ratings(judgments: pd.DataFrame, *, complete_only: bool = True, name
     nj = m["judgments"].to_numpy(float)
     judg = np.bincount(ai, nj, minlength=k) + np.bincount(bi, nj, minlength=k)
     names = names or {}
-    table = pd.DataFrame({"model": items, "name": [names.get(it, it) for it in items], "rating": rating.round(1),
-                          "ci_low": np.round(lo, 1), "ci_high": np.round(hi, 1), "matchups": n,
-                          "score": score.round(4), "judgments": judg.astype(int)})
+    table = pd.DataFrame(
+        {
+            "model": items,
+            "name": [names.get(it, it) for it in items],
+            "rating": rating.round(1),
+            "ci_low": np.round(lo, 1),
+            "ci_high": np.round(hi, 1),
+            "matchups": n,
+            "score": score.round(4),
+            "judgments": judg.astype(int),
+        }
+    )
     table = table.sort_values(["rating", "model"], ascending=[False, True]).reset_index(drop=True)
     table.insert(0, "rank", np.arange(1, len(table) + 1))
     return table[cols]
 
 
-def margin_matrix(judgments: pd.DataFrame, *, names: dict[str, str] | None = None,
-                  complete_only: bool = False) -> tuple[pd.DataFrame, pd.DataFrame]:
+def margin_matrix(
+    judgments: pd.DataFrame, *, names: dict[str, str] | None = None, complete_only: bool = False
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(mean signed margin of the row model over the column model, number of matchups): the
     model-vs-model heatmap.  A margin is the normalized one where the source gives it."""
     m = matchups(judgments)
@@ -174,9 +232,14 @@ def margin_matrix(judgments: pd.DataFrame, *, names: dict[str, str] | None = Non
     if not len(m):
         empty = pd.DataFrame()
         return empty, empty
-    both = pd.concat([m[["a", "b", "a_margin"]].rename(columns={"a": "row", "b": "col", "a_margin": "v"}),
-                      m[["a", "b", "a_margin"]].assign(a_margin=-m["a_margin"]).rename(
-                          columns={"b": "row", "a": "col", "a_margin": "v"})])
+    both = pd.concat(
+        [
+            m[["a", "b", "a_margin"]].rename(columns={"a": "row", "b": "col", "a_margin": "v"}),
+            m[["a", "b", "a_margin"]]
+            .assign(a_margin=-m["a_margin"])
+            .rename(columns={"b": "row", "a": "col", "a_margin": "v"}),
+        ]
+    )
     names = names or {}
     both["row"] = both["row"].map(lambda x: names.get(x, x))
     both["col"] = both["col"].map(lambda x: names.get(x, x))
@@ -196,8 +259,7 @@ def agreement_matrix(judgments: pd.DataFrame, *, min_common: int = 1) -> tuple[p
     than ``min_common`` common debates are NaN."""
     if judgments is None or not len(judgments):
         return pd.DataFrame(), pd.DataFrame()
-    wide = judgments.drop_duplicates(["debate_id", "judge"]).pivot(index="debate_id", columns="judge",
-                                                                   values="winner")
+    wide = judgments.drop_duplicates(["debate_id", "judge"]).pivot(index="debate_id", columns="judge", values="winner")
     judges = sorted(wide.columns)
     codes = {"pro": 1, "con": 2, "tie": 3}
     arr = wide[judges].apply(lambda c: c.map(codes)).to_numpy(float)  # NaN where a judge did not judge
@@ -209,22 +271,37 @@ def agreement_matrix(judgments: pd.DataFrame, *, min_common: int = 1) -> tuple[p
         agree += hit.T @ hit
     with np.errstate(all="ignore"):
         share = np.where(common >= max(min_common, 1), agree / common, np.nan)
-    return (pd.DataFrame(share, index=judges, columns=judges).round(3),
-            pd.DataFrame(common, index=judges, columns=judges))
+    return (
+        pd.DataFrame(share, index=judges, columns=judges).round(3),
+        pd.DataFrame(common, index=judges, columns=judges),
+    )
 
 
 def side_bias(judgments: pd.DataFrame, *, z: float = 1.96) -> pd.DataFrame:
     """Per judge: how often the side presented first (PRO) wins among decisive judgments, with a
     Wilson interval; a judge without side bias sits near 0.5 on side-swapped debates.  Also the
     mean signed margin (PRO positive) and the tie share."""
-    cols = ["judge", "judgments", "pro_wins", "con_wins", "ties", "pro_win_rate", "ci_low", "ci_high",
-            "mean_margin", "biased"]
+    cols = [
+        "judge",
+        "judgments",
+        "pro_wins",
+        "con_wins",
+        "ties",
+        "pro_win_rate",
+        "ci_low",
+        "ci_high",
+        "mean_margin",
+        "biased",
+    ]
     if judgments is None or not len(judgments):
         return pd.DataFrame(columns=cols)
     rows = []
     for judge, g in judgments.groupby("judge"):
-        pw, cw, t = (int((g["winner"] == "pro").sum()), int((g["winner"] == "con").sum()),
-                     int((g["winner"] == "tie").sum()))
+        pw, cw, t = (
+            int((g["winner"] == "pro").sum()),
+            int((g["winner"] == "con").sum()),
+            int((g["winner"] == "tie").sum()),
+        )
         n = pw + cw
         rate = pw / n if n else np.nan
         if n:
@@ -234,11 +311,20 @@ def side_bias(judgments: pd.DataFrame, *, z: float = 1.96) -> pd.DataFrame:
         else:
             lo = hi = np.nan
         margin = pd.to_numeric(g["normalized"].fillna(g["margin"]), errors="coerce").mean()
-        rows.append({"judge": judge, "judgments": len(g), "pro_wins": pw, "con_wins": cw, "ties": t,
-                     "pro_win_rate": round(rate, 4) if n else np.nan, "ci_low": round(lo, 4) if n else np.nan,
-                     "ci_high": round(hi, 4) if n else np.nan,
-                     "mean_margin": round(float(margin), 3) if margin == margin else np.nan,
-                     "biased": bool(n and (lo > 0.5 or hi < 0.5))})
+        rows.append(
+            {
+                "judge": judge,
+                "judgments": len(g),
+                "pro_wins": pw,
+                "con_wins": cw,
+                "ties": t,
+                "pro_win_rate": round(rate, 4) if n else np.nan,
+                "ci_low": round(lo, 4) if n else np.nan,
+                "ci_high": round(hi, 4) if n else np.nan,
+                "mean_margin": round(float(margin), 3) if margin == margin else np.nan,
+                "biased": bool(n and (lo > 0.5 or hi < 0.5)),
+            }
+        )
     return pd.DataFrame(rows, columns=cols).sort_values("judgments", ascending=False).reset_index(drop=True)
 
 

@@ -54,10 +54,27 @@ _QA = re.compile(r"^\s*(?:\[[^\]]+\]\s*)?\**([QA])(\d+)\**\s*[:：.]")
 _SENTENCE = re.compile(r"^(.+?[。！？!?.])(?:\s|$)")
 
 # plan points that put something forward (a claim), and those that answer an earlier claim
-_PLAN_CLAIMS = ("stance", "reason", "support", "contrast", "answer", "accept", "partly", "hold", "concede",
-                "difference", "case", "case_then")
-_PLAN_EDGES = {"answer": "rebuttal", "accept": "concession", "partly": "partly", "hold": "hold",
-               "contrast": "objection"}
+_PLAN_CLAIMS = (
+    "stance",
+    "reason",
+    "support",
+    "contrast",
+    "answer",
+    "accept",
+    "partly",
+    "hold",
+    "concede",
+    "difference",
+    "case",
+    "case_then",
+)
+_PLAN_EDGES = {
+    "answer": "rebuttal",
+    "accept": "concession",
+    "partly": "partly",
+    "hold": "hold",
+    "contrast": "objection",
+}
 _RESTATING = ("反驳", "回应")
 UNIT_CHARS = 60  # a model's master speech is cut into passages of about this many characters (or more)
 
@@ -116,14 +133,16 @@ def _claim(names, speaker: str, **kw) -> Claim:
     return Claim(speaker=speaker, name=name, model=model, **kw)
 
 
-def _attack(draft: Draft, source: str, target: str, kind: str, evidence: str = "explicit",
-            score: float | None = None) -> Attack | None:
+def _attack(
+    draft: Draft, source: str, target: str, kind: str, evidence: str = "explicit", score: float | None = None
+) -> Attack | None:
     """An attack, or None when the pair is already recorded or cannot be one (own side, not earlier)."""
     if any(a.source == source and a.target == target for a in draft.explicit) or not draft.reaches(source, target):
         return None
     c = draft.by_id()[source]
-    a = Attack(source=source, target=target, speaker=c.speaker, round=c.round, kind=kind, evidence=evidence,
-               score=score)
+    a = Attack(
+        source=source, target=target, speaker=c.speaker, round=c.round, kind=kind, evidence=evidence, score=score
+    )
     return a
 
 
@@ -138,8 +157,9 @@ def _benchmark(debate: Debate) -> Draft:
     for turn, s in enumerate(debate.rounds):
         draft.speech_slots.append((s.speaker, turn))
         env = s.envelope or {}
-        items = env.get("claims") or [{"id": m.group(1), "text": _TAG.sub("", para)}
-                                      for para in s.text.split("\n\n") if (m := _TAG.match(para))]
+        items = env.get("claims") or [
+            {"id": m.group(1), "text": _TAG.sub("", para)} for para in s.text.split("\n\n") if (m := _TAG.match(para))
+        ]
         turn_claims = []
         for c in items:
             claim = _claim(names, s.speaker, id=c["id"], round=s.round, text=c["text"], phase=s.role)
@@ -161,8 +181,10 @@ def _benchmark(debate: Debate) -> Draft:
             if qa and qa.group(1) == "Q":
                 questions[(s.speaker, int(qa.group(2)))] = claim.id
             elif qa and qa.group(1) == "A":
-                asked = next((q for (side, n), q in reversed(questions.items())
-                              if side != s.speaker and n == int(qa.group(2))), None)
+                asked = next(
+                    (q for (side, n), q in reversed(questions.items()) if side != s.speaker and n == int(qa.group(2))),
+                    None,
+                )
                 if asked and (a := _attack(draft, claim.id, asked, "answer")) is not None:
                     draft.explicit.append(a)
         for ref in env.get("cited") or []:
@@ -192,11 +214,18 @@ def _topic(debate: Debate) -> Draft:
             aid = str(a.get("id") or f"A{len(draft.claims) + 1}")
             text = str(a.get("point") or a.get("content") or "")
             # an id the debater reuses names the claim it already made: one row, the first
-            draft.add(_claim(names, s.speaker, id=f"{s.speaker} {aid}", round=s.round, text=text, phase="argument"),
-                      s.round)
+            draft.add(
+                _claim(names, s.speaker, id=f"{s.speaker} {aid}", round=s.round, text=text, phase="argument"), s.round
+            )
         for k, r in enumerate(env.get("rebuttals") or [], 1):
-            claim = _claim(names, s.speaker, id=f"{s.speaker} R{s.round}.{k}", round=s.round,
-                           text=str(r.get("content") or ""), phase="rebuttal")
+            claim = _claim(
+                names,
+                s.speaker,
+                id=f"{s.speaker} R{s.round}.{k}",
+                round=s.round,
+                text=str(r.get("content") or ""),
+                phase="rebuttal",
+            )
             if draft.add(claim, s.round):
                 pending.append((claim, str(r.get("target") or ""), str(r.get("type") or "rebuttal")))
     ids = set(draft.meta)
@@ -214,7 +243,7 @@ def _topic(debate: Debate) -> Draft:
         if t.slot >= draft.meta[claim.id].slot:
             draft.refused.append(f"{claim.id} → {resolved}: not made in an earlier round")
             continue
-        if (a := _attack(draft, claim.id, resolved, _KINDS.get(kind.strip(), kind.strip() or "rebuttal"))):
+        if a := _attack(draft, claim.id, resolved, _KINDS.get(kind.strip(), kind.strip() or "rebuttal")):
             draft.explicit.append(a)
     return draft
 
@@ -223,7 +252,7 @@ def _resolve_target(target: str, labels: list[str], ids: set[str]) -> str | None
     t = " ".join(target.replace("：", " ").replace(":", " ").split())
     for label in labels:
         if t.startswith(label):
-            rest = t[len(label):].strip(" ,，的")
+            rest = t[len(label) :].strip(" ,，的")
             m = re.search(r"[A-Za-z]*\d+(?:\.\d+)?", rest)
             if m and f"{label} {m.group(0)}" in ids:
                 return f"{label} {m.group(0)}"
@@ -276,8 +305,11 @@ def _master(debate: Debate) -> Draft:
                     continue
                 k += 1
                 cid = f"R{s.round}.{k}"
-                draft.add(_claim(names, s.speaker, id=cid, round=s.round, text=p.text or p.gist, phase=s.role),
-                          turn, inferable=False)
+                draft.add(
+                    _claim(names, s.speaker, id=cid, round=s.round, text=p.text or p.gist, phase=s.role),
+                    turn,
+                    inferable=False,
+                )
                 if p.kind in _PLAN_EDGES and p.target:
                     hit = next((c for ref, sp, c in reversed(refs) if ref == p.target and sp != s.speaker), None)
                     if hit and (a := _attack(draft, cid, hit, _PLAN_EDGES[p.kind])) is not None:
@@ -308,8 +340,18 @@ def _speeches(debate: Debate) -> Draft:
     for turn, s in enumerate(debate.rounds):
         draft.speech_slots.append((s.speaker, turn))
         if s.text.strip():
-            draft.add(_claim(names, s.speaker, id=f"{s.speaker} {s.round}", round=s.round,
-                             text=_first_sentence(s.text), phase=s.role), turn, inferable=False)
+            draft.add(
+                _claim(
+                    names,
+                    s.speaker,
+                    id=f"{s.speaker} {s.round}",
+                    round=s.round,
+                    text=_first_sentence(s.text),
+                    phase=s.role,
+                ),
+                turn,
+                inferable=False,
+            )
     return draft
 
 
@@ -349,23 +391,32 @@ def from_labels(d: Draft, labels: Iterable[dict]) -> list[Attack]:
         if (s, t) in seen:
             continue
         seen.add((s, t))
-        if s in d.meta and d.meta[s].inferable and (a := _attack(d, s, t, str(lab.get("kind") or "engages"),
-                                                                   "model")) is not None:
+        if (
+            s in d.meta
+            and d.meta[s].inferable
+            and (a := _attack(d, s, t, str(lab.get("kind") or "engages"), "model")) is not None
+        ):
             out.append(a)
     return out
 
 
-def build_ledger(debate: Debate, *, evidence: Sequence[str] = DEFAULT_EVIDENCE,
-                 labels: Iterable[dict] | None = None, labeller: str = "",
-                 params: Params | None = None) -> Ledger:
+def build_ledger(
+    debate: Debate,
+    *,
+    evidence: Sequence[str] = DEFAULT_EVIDENCE,
+    labels: Iterable[dict] | None = None,
+    labeller: str = "",
+    params: Params | None = None,
+) -> Ledger:
     """The argument ledger of one debate, from the evidence kinds asked for (explicit is always
     read; ``inferred`` runs the aligner; ``model`` uses ``labels``, a labelling model's
     {source, target, kind} rows, see :mod:`debate_core.analysis.ledger_model`)."""
     return _build(debate, evidence, labels, labeller, params)[0]
 
 
-def _build(debate: Debate, evidence: Sequence[str], labels: Iterable[dict] | None, labeller: str,
-           params: Params | None) -> tuple[Ledger, Draft]:
+def _build(
+    debate: Debate, evidence: Sequence[str], labels: Iterable[dict] | None, labeller: str, params: Params | None
+) -> tuple[Ledger, Draft]:
     d = draft(debate)
     kinds = ["explicit"]
     attacks = list(d.explicit)
@@ -386,9 +437,18 @@ def _build(debate: Debate, evidence: Sequence[str], labels: Iterable[dict] | Non
         kinds = []
     order = {c.id: i for i, c in enumerate(d.claims)}
     attacks.sort(key=lambda a: (order.get(a.source, 0), order.get(a.target, 0)))
-    return Ledger(debate_id=debate.id, protocol=debate.protocol, basis=d.basis, claims=d.claims, attacks=attacks,
-                  dropped=dropped_claims(d, attacks), unresolved=d.unresolved, refused=d.refused, evidence=kinds,
-                  labeller=labeller if "model" in kinds else ""), d
+    return Ledger(
+        debate_id=debate.id,
+        protocol=debate.protocol,
+        basis=d.basis,
+        claims=d.claims,
+        attacks=attacks,
+        dropped=dropped_claims(d, attacks),
+        unresolved=d.unresolved,
+        refused=d.refused,
+        evidence=kinds,
+        labeller=labeller if "model" in kinds else "",
+    ), d
 
 
 def dropped_claims(d: Draft, attacks: Iterable[Attack]) -> list[Claim]:
@@ -417,17 +477,26 @@ def evidence_line(ledger: Ledger) -> str:
     if not ledger.evidence:
         return "none (no claim structure recorded)"
     counts = evidence_counts(ledger)
-    return ", ".join(f"{k} {counts[k]}" + (f" ({ledger.labeller})" if k == "model" and ledger.labeller else "")
-                     for k in ledger.evidence)
+    return ", ".join(
+        f"{k} {counts[k]}" + (f" ({ledger.labeller})" if k == "model" and ledger.labeller else "")
+        for k in ledger.evidence
+    )
 
 
 def ledger_json(ledger: Ledger) -> dict[str, Any]:
     """What ``ledger ID --format json`` prints: ``{"claims", "attacks", "dropped", "evidence"}``;
     ``evidence`` says which kinds were consulted, how many attacks each found, and the labelling model."""
     data = ledger.model_dump(mode="json")
-    return {"claims": data["claims"], "attacks": data["attacks"], "dropped": data["dropped"],
-            "evidence": {"used": list(ledger.evidence), "attacks": evidence_counts(ledger),
-                         "model": ledger.labeller or None}}
+    return {
+        "claims": data["claims"],
+        "attacks": data["attacks"],
+        "dropped": data["dropped"],
+        "evidence": {
+            "used": list(ledger.evidence),
+            "attacks": evidence_counts(ledger),
+            "model": ledger.labeller or None,
+        },
+    }
 
 
 def ledger_markdown(ledger: Ledger) -> str:
@@ -436,16 +505,24 @@ def ledger_markdown(ledger: Ledger) -> str:
         mark = "" if a.evidence == "explicit" else f" ({a.evidence})"
         by_target.setdefault(a.target, []).append(a.source + mark)
     dropped = {c.id for c in ledger.dropped}
-    out = [f"# Argument ledger: {ledger.debate_id}", "",
-           f"{len(ledger.claims)} claims, {len(ledger.attacks)} attacks, {len(ledger.dropped)} dropped "
-           f"(read from {ledger.basis}; evidence: {evidence_line(ledger)})", "",
-           "A claim is dropped when another speaker spoke after it and no attack of this evidence reaches it.", "",
-           "| Claim | Speaker | Round | Answered by | Text |", "| --- | --- | ---: | --- | --- |"]
+    out = [
+        f"# Argument ledger: {ledger.debate_id}",
+        "",
+        f"{len(ledger.claims)} claims, {len(ledger.attacks)} attacks, {len(ledger.dropped)} dropped "
+        f"(read from {ledger.basis}; evidence: {evidence_line(ledger)})",
+        "",
+        "A claim is dropped when another speaker spoke after it and no attack of this evidence reaches it.",
+        "",
+        "| Claim | Speaker | Round | Answered by | Text |",
+        "| --- | --- | ---: | --- | --- |",
+    ]
     for c in ledger.claims:
         status = ", ".join(by_target.get(c.id, [])) or ("**dropped**" if c.id in dropped else "")
         text = " ".join(c.text.split()).replace("|", "\\|")
-        out.append(f"| {c.id} | {c.name or c.speaker} | {c.round} | {status} | "
-                   f"{text[:160] + ('…' if len(text) > 160 else '')} |")
+        out.append(
+            f"| {c.id} | {c.name or c.speaker} | {c.round} | {status} | "
+            f"{text[:160] + ('…' if len(text) > 160 else '')} |"
+        )
     if ledger.unresolved:
         out += ["", "Cited but not found: " + ", ".join(ledger.unresolved)]
     if ledger.refused:
@@ -460,9 +537,13 @@ def is_offline(model: str) -> bool:
     return (model or "").strip().lower() in OFFLINE_ENGINES
 
 
-def dropped_rates(debates: Iterable[Debate], names: dict[str, str] | None = None, *,
-                  evidence: Sequence[str] = DEFAULT_EVIDENCE, labels: dict[str, list[dict]] | None = None
-                  ) -> pd.DataFrame:
+def dropped_rates(
+    debates: Iterable[Debate],
+    names: dict[str, str] | None = None,
+    *,
+    evidence: Sequence[str] = DEFAULT_EVIDENCE,
+    labels: dict[str, list[dict]] | None = None,
+) -> pd.DataFrame:
     """Per model: of the opponents' claims it could have answered, how many it left unanswered.
 
     One row per model id, named by its display name (``names``: model id -> name, e.g. the
@@ -489,8 +570,10 @@ def dropped_rates(debates: Iterable[Debate], names: dict[str, str] | None = None
                 continue
             if model not in names and deb.protocol == "benchmark" and p.name:
                 names[model] = p.name
-            st = stats.setdefault(model, {"model": model, "debates": set(), "answerable": 0, "dropped": 0,
-                                          "claims_made": 0, "own_dropped": 0})
+            st = stats.setdefault(
+                model,
+                {"model": model, "debates": set(), "answerable": 0, "dropped": 0, "claims_made": 0, "own_dropped": 0},
+            )
             st["debates"].add(deb.id)
             for c in led.claims:
                 if c.speaker == p.label:
@@ -500,8 +583,14 @@ def dropped_rates(debates: Iterable[Debate], names: dict[str, str] | None = None
                     st["answerable"] += 1
                     st["dropped"] += c.id not in answered_by.get(p.label, set())
             st["own_dropped"] += sum(1 for c in led.dropped if c.speaker == p.label)
-    rows = [{**st, "name": names.get(st["model"]) or st["model"], "debates": len(st["debates"]),
-             "dropped_rate": round(st["dropped"] / st["answerable"], 4) if st["answerable"] else float("nan")}
-            for st in stats.values()]
+    rows = [
+        {
+            **st,
+            "name": names.get(st["model"]) or st["model"],
+            "debates": len(st["debates"]),
+            "dropped_rate": round(st["dropped"] / st["answerable"], 4) if st["answerable"] else float("nan"),
+        }
+        for st in stats.values()
+    ]
     cols = ["model", "name", "debates", "answerable", "dropped", "dropped_rate", "claims_made", "own_dropped"]
     return pd.DataFrame(rows, columns=cols).sort_values(["dropped_rate", "model"]).reset_index(drop=True)

@@ -39,8 +39,12 @@ class GoldDebate:
         """The claims the annotator left unanswered though the other side spoke after them."""
         d = draft(self.debate)
         answered = {t for ts in self.answers.values() for t in ts}
-        return {c.id for c in d.claims if c.id not in answered
-                and any(sp != d.meta[c.id].speaker and slot > d.meta[c.id].slot for sp, slot in d.speech_slots)}
+        return {
+            c.id
+            for c in d.claims
+            if c.id not in answered
+            and any(sp != d.meta[c.id].speaker and slot > d.meta[c.id].slot for sp, slot in d.speech_slots)
+        }
 
 
 def load_gold(folder: Path) -> list[GoldDebate]:
@@ -51,8 +55,15 @@ def load_gold(folder: Path) -> list[GoldDebate]:
     for stem, g in sorted(gold.items()):
         path = folder / "transcripts" / f"{stem}.md"
         debate = parse_transcript(path, path.read_text(encoding="utf-8"))
-        out.append(GoldDebate(stem=stem, split=g["split"], lang=g.get("lang", "en"), debate=debate,
-                              answers={k: list(v) for k, v in g["answers"].items()}))
+        out.append(
+            GoldDebate(
+                stem=stem,
+                split=g["split"],
+                lang=g.get("lang", "en"),
+                debate=debate,
+                answers={k: list(v) for k, v in g["answers"].items()},
+            )
+        )
     return out
 
 
@@ -78,8 +89,14 @@ class Score:
         return 2 * p * r / (p + r) if p == p and r == r and p + r else 0.0
 
     def row(self) -> dict:
-        return {"precision": round(self.precision, 3), "recall": round(self.recall, 3), "f1": round(self.f1, 3),
-                "found": self.tp, "predicted": self.predicted, "gold": self.gold}
+        return {
+            "precision": round(self.precision, 3),
+            "recall": round(self.recall, 3),
+            "f1": round(self.f1, 3),
+            "found": self.tp,
+            "predicted": self.predicted,
+            "gold": self.gold,
+        }
 
 
 def score(gold: Iterable[GoldDebate], ledger_of: Callable[[GoldDebate], Ledger]) -> tuple[Score, Score]:
@@ -101,10 +118,14 @@ def score(gold: Iterable[GoldDebate], ledger_of: Callable[[GoldDebate], Ledger])
     return edges, dropped
 
 
-def ledger_for(evidence: tuple[str, ...], labels: dict[str, list[dict]] | None = None, params=None,
-               labeller: str = "") -> Callable[[GoldDebate], Ledger]:
+def ledger_for(
+    evidence: tuple[str, ...], labels: dict[str, list[dict]] | None = None, params=None, labeller: str = ""
+) -> Callable[[GoldDebate], Ledger]:
     """A ``ledger_of`` for :func:`score`: the ledger from ``evidence`` (and model ``labels`` per stem)."""
+
     def ledger_of(g: GoldDebate) -> Ledger:
-        return build_ledger(g.debate, evidence=evidence, labels=(labels or {}).get(g.stem), params=params,
-                            labeller=labeller)
+        return build_ledger(
+            g.debate, evidence=evidence, labels=(labels or {}).get(g.stem), params=params, labeller=labeller
+        )
+
     return ledger_of

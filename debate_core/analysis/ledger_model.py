@@ -26,9 +26,18 @@ from debate_core.analysis.ledger import Draft, draft
 from debate_core.models import Claim, Debate
 
 PROMPT_VERSION = "ledger-labels/1"
-RELATIONS = {"rebuts": "rebuttal", "rebut": "rebuttal", "concedes": "concession", "concede": "concession",
-             "qualifies": "partly", "answers": "answer", "answer": "answer", "questions": "challenge",
-             "question": "challenge", "challenges": "challenge"}
+RELATIONS = {
+    "rebuts": "rebuttal",
+    "rebut": "rebuttal",
+    "concedes": "concession",
+    "concede": "concession",
+    "qualifies": "partly",
+    "answers": "answer",
+    "answer": "answer",
+    "questions": "challenge",
+    "question": "challenge",
+    "challenges": "challenge",
+}
 MAX_CLAIM_CHARS = 700  # a claim's text as the prompt shows it
 
 SYSTEM = (
@@ -67,9 +76,16 @@ class Labelling:
     unusable: list[str] = field(default_factory=list)  # turns whose replies were never usable JSON
 
     def info(self) -> dict[str, Any]:
-        return {"model": self.model, "labels": len(self.labels), "cached": self.cached, "calls": self.calls,
-                "prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
-                "cost": round(self.cost, 6), "unusable_turns": list(self.unusable)}
+        return {
+            "model": self.model,
+            "labels": len(self.labels),
+            "cached": self.cached,
+            "calls": self.calls,
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "cost": round(self.cost, 6),
+            "unusable_turns": list(self.unusable),
+        }
 
 
 def requests(d: Draft) -> list[Request]:
@@ -88,16 +104,18 @@ def requests(d: Draft) -> list[Request]:
 
 def _clip(text: str) -> str:
     t = " ".join((text or "").split())
-    return t if len(t) <= MAX_CLAIM_CHARS else t[:MAX_CLAIM_CHARS - 1] + "…"
+    return t if len(t) <= MAX_CLAIM_CHARS else t[: MAX_CLAIM_CHARS - 1] + "…"
 
 
 def messages(req: Request, topic: str) -> list[dict[str, str]]:
     claims = "\n".join(f"[{c.id}] ({c.name or c.speaker}) {_clip(c.text)}" for c in req.targets)
     paras = "\n".join(f"[{c.id}] {_clip(c.text)}" for c in req.sources)
     speaker = req.sources[0].name or req.speaker
-    user = (f"Proposition: {topic}\n\nEarlier claims of the other side:\n```data\n{claims}\n```\n\n"
-            f"Paragraphs of this turn ({speaker}):\n```data\n{paras}\n```\n\n"
-            "Which earlier claims does each paragraph answer? JSON only.")
+    user = (
+        f"Proposition: {topic}\n\nEarlier claims of the other side:\n```data\n{claims}\n```\n\n"
+        f"Paragraphs of this turn ({speaker}):\n```data\n{paras}\n```\n\n"
+        "Which earlier claims does each paragraph answer? JSON only."
+    )
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
 
 
@@ -109,7 +127,7 @@ def _json(text: str) -> Any:
         raise ValueError("no JSON object in the reply")
     start = min(starts)
     end = max(body.rfind("}"), body.rfind("]"))
-    return json.loads(body[start:end + 1])
+    return json.loads(body[start : end + 1])
 
 
 def parse_links(text: str, req: Request) -> list[dict[str, str]]:
@@ -140,14 +158,21 @@ def parse_links(text: str, req: Request) -> list[dict[str, str]]:
 def labels_key(d: Draft, topic: str) -> str:
     """What the labels depend on: the prompt version, the topic and every claim (id, speaker, turn, text)."""
     h = hashlib.sha256()
-    h.update(json.dumps([PROMPT_VERSION, SYSTEM, topic,
-                         [(c.id, c.speaker, d.meta[c.id].slot, d.meta[c.id].inferable, c.text) for c in d.claims]],
-                        ensure_ascii=False).encode("utf-8"))
+    h.update(
+        json.dumps(
+            [
+                PROMPT_VERSION,
+                SYSTEM,
+                topic,
+                [(c.id, c.speaker, d.meta[c.id].slot, d.meta[c.id].inferable, c.text) for c in d.claims],
+            ],
+            ensure_ascii=False,
+        ).encode("utf-8")
+    )
     return h.hexdigest()[:24]
 
 
-def label_debate(debate: Debate, gateway: Any, *, on_progress: Callable[[int, int], None] | None = None
-                 ) -> Labelling:
+def label_debate(debate: Debate, gateway: Any, *, on_progress: Callable[[int, int], None] | None = None) -> Labelling:
     """Ask ``gateway``'s model for the debate's labels, one call per turn (a second, repairing call
     for a reply that is not the JSON asked for).  :class:`~debate_core.engines.gateway.GatewayError`
     propagates."""
@@ -169,16 +194,22 @@ def label_debate(debate: Debate, gateway: Any, *, on_progress: Callable[[int, in
                 if attempt:
                     out.unusable.append(f"{req.speaker} {req.sources[0].round}")
                     break
-                msgs = msgs + [{"role": "assistant", "content": gen.text},
-                               {"role": "user", "content": f"That reply was not the JSON asked for ({exc}). "
-                                                           'Reply with {"links": [...]} only.'}]
+                msgs = msgs + [
+                    {"role": "assistant", "content": gen.text},
+                    {
+                        "role": "user",
+                        "content": f"That reply was not the JSON asked for ({exc}). "
+                        'Reply with {"links": [...]} only.',
+                    },
+                ]
         if on_progress:
             on_progress(i + 1, len(reqs))
     return out
 
 
-def cached_labels(archive: Any, debate: Debate, model: str, *, api_base: str | None = None,
-                  gateway: Any = None, refresh: bool = False) -> Labelling:
+def cached_labels(
+    archive: Any, debate: Debate, model: str, *, api_base: str | None = None, gateway: Any = None, refresh: bool = False
+) -> Labelling:
     """The debate's labels from ``model``: read from the archive's cache, else asked for (through
     ``gateway``, or one made by :func:`debate_core.engines.gateway.make_gateway`) and stored."""
     d = draft(debate)
@@ -193,7 +224,14 @@ def cached_labels(archive: Any, debate: Debate, model: str, *, api_base: str | N
         gateway = make_gateway(model, api_base=api_base, temperature=0.0)
     out = label_debate(debate, gateway)
     if not out.unusable:
-        archive.save_ledger_labels(debate.id, model, key, out.labels, calls=out.calls,
-                                   prompt_tokens=out.prompt_tokens, completion_tokens=out.completion_tokens,
-                                   cost=out.cost)
+        archive.save_ledger_labels(
+            debate.id,
+            model,
+            key,
+            out.labels,
+            calls=out.calls,
+            prompt_tokens=out.prompt_tokens,
+            completion_tokens=out.completion_tokens,
+            cost=out.cost,
+        )
     return out

@@ -26,8 +26,15 @@ from debate_core.content.plan import debate_theme
 from debate_core.models import Debate, Pack, Speech
 from debate_core.plans import SpeechPlan
 
-__all__ = ["NEVER", "absent_critique_faults", "all_faults", "citation_faults", "rebuttal_faults",
-           "self_description_faults", "theme_faults"]
+__all__ = [
+    "NEVER",
+    "absent_critique_faults",
+    "all_faults",
+    "citation_faults",
+    "rebuttal_faults",
+    "self_description_faults",
+    "theme_faults",
+]
 
 
 def bare(text: str) -> str:
@@ -36,10 +43,20 @@ def bare(text: str) -> str:
 
 NUM = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6}
 # The old engine's fixed frames, which claimed what it had not done: never again.
-NEVER = ("换一个角度", "另一头说起", "不从同一处入手", "只针对对方", "借题发挥", "各有所本", "都标了出处", "我的材料",
-         "材料不多", "本来就少", "就对方所说作答")
+NEVER = (
+    "换一个角度",
+    "另一头说起",
+    "不从同一处入手",
+    "只针对对方",
+    "借题发挥",
+    "各有所本",
+    "都标了出处",
+    "我的材料",
+    "材料不多",
+    "本来就少",
+    "就对方所说作答",
+)
 CITE = re.compile(r"【(?:《[^》]*》，)?([^】，]+)】")
-
 
 
 def _count(pattern: str, text: str) -> list[int]:
@@ -64,17 +81,28 @@ def self_description_faults(speech: Speech) -> list[str]:
         if kinds.count("reason") != n:
             out.append(f"says {n} reasons, plan has {kinds.count('reason')}")
     restated = [x for x in p.of("restate") if x.target_text]
-    for n in _count(r"讲了([一二三四五六])点", text) + _count(r"提出([一二三四五六])点质疑", text) + \
-            [len(re.findall(r"[一二三四]是",
-                            next((x for x in text.split("。") if re.search(r"上一轮所说，|对我的质疑，|点作答，", x)),
-                                 "")))] \
-            * bool(re.search(r"上一轮所说，|对我的质疑，|其中[一二三四]点作答，", text)):
+    for n in (
+        _count(r"讲了([一二三四五六])点", text)
+        + _count(r"提出([一二三四五六])点质疑", text)
+        + [
+            len(
+                re.findall(
+                    r"[一二三四]是",
+                    next((x for x in text.split("。") if re.search(r"上一轮所说，|对我的质疑，|点作答，", x)), ""),
+                )
+            )
+        ]
+        * bool(re.search(r"上一轮所说，|对我的质疑，|其中[一二三四]点作答，", text))
+    ):
         if len(restated) != n:
             out.append(f"says {n} points restated, plan has {len(restated)}")
     # 部分接受 once per partly point; 暂不辩驳 at least once (one sentence may own up to several
     # unanswered points) and never without one; 两家都承认 only with common ground in the plan
-    for phrase, kind, exact in (("我部分接受：", "partly", True), ("暂不辩驳", "no_answer", False),
-                                ("两家都承认的是", "common", False)):
+    for phrase, kind, exact in (
+        ("我部分接受：", "partly", True),
+        ("暂不辩驳", "no_answer", False),
+        ("两家都承认的是", "common", False),
+    ):
         n, k = text.count(phrase), kinds.count(kind)
         if n > k or (exact and n < k) or (kind == "no_answer" and k and not n):
             out.append(f"{phrase!r} x{n} for {k} {kind} points")
@@ -99,9 +127,10 @@ def citation_faults(speech: Speech, pack: Pack) -> list[str]:
         if sid not in me.source_ids:
             out.append(f"{sid} is not {me.slug}'s source")
             continue
-        ok = any(x.source == sid
-                 and (before.endswith(bare(x.text)) or (x.quote and before.endswith(f"「{bare(x.quote)}」")))
-                 for x in _plan(speech).points)
+        ok = any(
+            x.source == sid and (before.endswith(bare(x.text)) or (x.quote and before.endswith(f"「{bare(x.quote)}」")))
+            for x in _plan(speech).points
+        )
         if not ok:
             out.append(f"{sid} follows no text of a plan point cited to it: …{before[-20:]}")
     return out
@@ -113,7 +142,7 @@ def _absent_windows(pack_path: str, pair: tuple[str, str]) -> frozenset[str]:
     bank = bank_of(pack)
     texts = [c.position for m in pack.masters.values() for c in m.cross_critique if c.target_master not in pair]
     texts += [o.text for pb in bank.pairs.values() for o in pb.objections if o.target_master not in pair]
-    return frozenset(t[i:i + 12] for t in texts for i in range(max(0, len(t) - 11)))
+    return frozenset(t[i : i + 12] for t in texts for i in range(max(0, len(t) - 11)))
 
 
 def absent_critique_faults(debate: Debate, pack: Pack) -> list[str]:
@@ -125,8 +154,8 @@ def absent_critique_faults(debate: Debate, pack: Pack) -> list[str]:
         own = "|".join([x.text for x in (s.plan.points if s.plan else [])] + [s.plan.stance if s.plan else ""])
         for i in range(max(0, len(s.text) - 11)):
             # a run that only crosses from a frame's punctuation into the plan's own text is the plan's
-            if s.text[i:i + 12] in windows and s.text[i:i + 12].strip("，。；：、！？") not in own:
-                out.append(f"R{s.round} holds words of a critique aimed at an absent master: {s.text[i:i + 12]}")
+            if s.text[i : i + 12] in windows and s.text[i : i + 12].strip("，。；：、！？") not in own:
+                out.append(f"R{s.round} holds words of a critique aimed at an absent master: {s.text[i : i + 12]}")
                 break
     return out
 
@@ -152,12 +181,14 @@ def theme_faults(debate: Debate, pack: Pack) -> list[str]:
     a, b = (p.label for p in debate.participants)
     choice = debate_theme(bank, debate.topic, a, b, row_theme(a, b))
     out = []
-    if choice.how not in ("topic", "case") and not any("没有对上" in w or "改就" in w or "没有直接对上" in w
-                                                       for w in debate.warnings):
+    if choice.how not in ("topic", "case") and not any(
+        "没有对上" in w or "改就" in w or "没有直接对上" in w for w in debate.warnings
+    ):
         out.append("the topic matched no theme and the debate does not say so")
     for slug in (a, b):
-        if slug not in choice.held_by and not any(pack.masters[slug].name in w and "没有" in w
-                                                  for w in debate.warnings):
+        if slug not in choice.held_by and not any(
+            pack.masters[slug].name in w and "没有" in w for w in debate.warnings
+        ):
             out.append(f"{slug} has no position on {choice.theme} and the debate does not say so")
     for s in debate.rounds:
         if s.plan is None or s.plan.theme != choice.theme:
@@ -169,8 +200,12 @@ def theme_faults(debate: Debate, pack: Pack) -> list[str]:
             # (the seed's ammo); the debate says at its top that the layer is derived
             on = on or (bank.derived and x.kind in ("contrast", "answer") and ">" in x.ref)
             case = bank.case(s.plan.case) if s.plan.case else None  # the case the topic is, under the theme
-            on = on or (x.kind in ("case", "case_then", "hold") and case is not None and case.theme == choice.theme
-                        and x.ref.startswith(f"case:{case.id}:"))
+            on = on or (
+                x.kind in ("case", "case_then", "hold")
+                and case is not None
+                and case.theme == choice.theme
+                and x.ref.startswith(f"case:{case.id}:")
+            )
             if not on:
                 out.append(f"R{s.round} {x.kind} {x.ref} is off the theme {choice.theme}")
     if debate.topic not in debate.rounds[0].text and _plan(debate.rounds[0]).material != "none":

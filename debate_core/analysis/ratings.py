@@ -26,8 +26,20 @@ import pandas as pd
 from debate_core.protocols import registry
 
 OUTCOME_COLUMNS = ["debate_id", "batch_id", "protocol", "topic", "winner", "loser", "tie"]
-RATING_COLUMNS = ["rank", "item", "rating", "ci_low", "ci_high", "wins", "losses", "ties", "games", "win_rate",
-                  "debates", "strength"]
+RATING_COLUMNS = [
+    "rank",
+    "item",
+    "rating",
+    "ci_low",
+    "ci_high",
+    "wins",
+    "losses",
+    "ties",
+    "games",
+    "win_rate",
+    "debates",
+    "strength",
+]
 BY = ("model", "stance", "label")
 
 
@@ -51,8 +63,12 @@ def outcomes_from_rows(rows: Iterable[dict[str, Any]], by: str = "model") -> pd.
         winner = r.get("winner")
         if not winner or not parts:
             continue
-        base = {"debate_id": r.get("debate_id"), "batch_id": r.get("batch_id"), "protocol": r.get("protocol"),
-                "topic": r.get("topic")}
+        base = {
+            "debate_id": r.get("debate_id"),
+            "batch_id": r.get("batch_id"),
+            "protocol": r.get("protocol"),
+            "topic": r.get("topic"),
+        }
         if winner == "draw":
             items = [_item(p, by) for p in parts]
             for a, b in zip(items, items[1:], strict=False):
@@ -78,13 +94,22 @@ def outcomes_from_debates(debates: Iterable[Any], by: str = "model") -> pd.DataF
         v = d.verdict
         if v is None or not v.parsed:
             continue
-        rows.append({"debate_id": d.id, "batch_id": d.batch_id, "protocol": d.protocol, "topic": d.topic,
-                     "winner": v.winner, "participants": [p.model_dump() for p in d.participants]})
+        rows.append(
+            {
+                "debate_id": d.id,
+                "batch_id": d.batch_id,
+                "protocol": d.protocol,
+                "topic": d.topic,
+                "winner": v.winner,
+                "participants": [p.model_dump() for p in d.participants],
+            }
+        )
     return outcomes_from_rows(rows, by)
 
 
-def outcomes_from_archive(archive, by: str = "model", *, batch_id: str | None = None,
-                          protocol: str | None = None) -> pd.DataFrame:
+def outcomes_from_archive(
+    archive, by: str = "model", *, batch_id: str | None = None, protocol: str | None = None
+) -> pd.DataFrame:
     """Outcomes of every completed judged debate in ``archive`` (optionally one batch / protocol)."""
     df = archive.judged_outcomes(registry.judged(), batch_id=batch_id, protocol=protocol)
     return outcomes_from_rows(df.to_dict(orient="records"), by)
@@ -124,12 +149,16 @@ def _fit(items: list[str], wins: np.ndarray, games: np.ndarray, prior: float, ma
 
 def _encode(df: pd.DataFrame, items: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     idx = {it: i for i, it in enumerate(items)}
-    return (df["winner"].map(idx).to_numpy(dtype=int), df["loser"].map(idx).to_numpy(dtype=int),
-            df["tie"].astype(bool).to_numpy())
+    return (
+        df["winner"].map(idx).to_numpy(dtype=int),
+        df["loser"].map(idx).to_numpy(dtype=int),
+        df["tie"].astype(bool).to_numpy(),
+    )
 
 
-def _weighted(k: int, wi: np.ndarray, li: np.ndarray, tie: np.ndarray,
-              weight: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def _weighted(
+    k: int, wi: np.ndarray, li: np.ndarray, tie: np.ndarray, weight: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """(wins[i, j], games[i, j]) with ties as half a win each way; ``weight`` per outcome."""
     w = np.ones(len(wi)) if weight is None else weight
     wins = np.zeros((k, k))
@@ -152,8 +181,16 @@ def _scale(p: np.ndarray, present: np.ndarray | None = None) -> np.ndarray:
     return 1500.0 + 400.0 * (logp - center)
 
 
-def bradley_terry(outcomes: pd.DataFrame, *, bootstrap: int = 200, ci: float = 0.95, seed: int = 0,
-                  prior: float = 1.0, max_iter: int = 100, tol: float = 1e-9) -> pd.DataFrame:
+def bradley_terry(
+    outcomes: pd.DataFrame,
+    *,
+    bootstrap: int = 200,
+    ci: float = 0.95,
+    seed: int = 0,
+    prior: float = 1.0,
+    max_iter: int = 100,
+    tol: float = 1e-9,
+) -> pd.DataFrame:
     """Bradley-Terry ratings with bootstrap intervals, best first.
 
     ``outcomes`` has columns ``winner``, ``loser`` and optionally ``tie`` (bool) and
@@ -202,11 +239,21 @@ def bradley_terry(outcomes: pd.DataFrame, *, bootstrap: int = 200, ci: float = 0
     n_games = n_wins + n_losses + n_ties
     n_debates = np.array([df.loc[(df["winner"] == it) | (df["loser"] == it), "debate_id"].nunique() for it in items])
     gm = np.exp(np.log(p).mean())
-    table = pd.DataFrame({
-        "item": items, "rating": rating, "ci_low": lo, "ci_high": hi, "wins": n_wins, "losses": n_losses,
-        "ties": n_ties, "games": n_games, "win_rate": (n_wins + 0.5 * n_ties) / np.maximum(n_games, 1),
-        "debates": n_debates, "strength": p / gm,
-    })
+    table = pd.DataFrame(
+        {
+            "item": items,
+            "rating": rating,
+            "ci_low": lo,
+            "ci_high": hi,
+            "wins": n_wins,
+            "losses": n_losses,
+            "ties": n_ties,
+            "games": n_games,
+            "win_rate": (n_wins + 0.5 * n_ties) / np.maximum(n_games, 1),
+            "debates": n_debates,
+            "strength": p / gm,
+        }
+    )
     table = table.sort_values(["rating", "item"], ascending=[False, True]).reset_index(drop=True)
     table.insert(0, "rank", np.arange(1, len(table) + 1))
     for col in ("rating", "ci_low", "ci_high"):
@@ -257,15 +304,26 @@ def win_counts(outcomes: pd.DataFrame) -> pd.DataFrame:
         for a, b, kind in ((w, lo, 2 if t else 0), (lo, w, 2 if t else 1)):
             rec = rows.setdefault((a, b), [0, 0, 0])
             rec[kind] += 1
-    out = pd.DataFrame([{"item": a, "opponent": b, "wins": r[0], "losses": r[1], "ties": r[2],
-                         "games": sum(r)} for (a, b), r in rows.items()])
+    out = pd.DataFrame(
+        [
+            {"item": a, "opponent": b, "wins": r[0], "losses": r[1], "ties": r[2], "games": sum(r)}
+            for (a, b), r in rows.items()
+        ]
+    )
     out["win_rate"] = ((out["wins"] + 0.5 * out["ties"]) / out["games"]).round(4)
     return out.sort_values(["item", "opponent"]).reset_index(drop=True)[cols]
 
 
-def ratings_from_archive(archive, by: str = "model", *, batch_id: str | None = None,
-                         protocol: str | None = None, bootstrap: int = 200, ci: float = 0.95,
-                         seed: int = 0) -> pd.DataFrame:
+def ratings_from_archive(
+    archive,
+    by: str = "model",
+    *,
+    batch_id: str | None = None,
+    protocol: str | None = None,
+    bootstrap: int = 200,
+    ci: float = 0.95,
+    seed: int = 0,
+) -> pd.DataFrame:
     """Bradley-Terry ratings of models / stances / labels over the archive's judged debates."""
     outcomes = outcomes_from_archive(archive, by, batch_id=batch_id, protocol=protocol)
     return bradley_terry(outcomes, bootstrap=bootstrap, ci=ci, seed=seed)
@@ -293,15 +351,36 @@ def ratings_figure(table: pd.DataFrame, title: str = "Bradley-Terry rating"):
     t = table.sort_values("rating")
     err_hi = (t["ci_high"] - t["rating"]).fillna(0)
     err_lo = (t["rating"] - t["ci_low"]).fillna(0)
-    fig = go.Figure(go.Bar(x=t["rating"], y=t["item"].astype(str), orientation="h",
-                           error_x=dict(type="data", array=err_hi, arrayminus=err_lo),
-                           text=[f"{w}-{lo}" for w, lo in zip(t["wins"], t["losses"], strict=True)],
-                           textposition="auto"))
-    fig.update_layout(title=title, xaxis_title="rating (1500 = average)", yaxis_title="",
-                      height=max(240, 40 * len(t) + 120), margin=dict(l=10, r=10, t=40, b=10))
+    fig = go.Figure(
+        go.Bar(
+            x=t["rating"],
+            y=t["item"].astype(str),
+            orientation="h",
+            error_x=dict(type="data", array=err_hi, arrayminus=err_lo),
+            text=[f"{w}-{lo}" for w, lo in zip(t["wins"], t["losses"], strict=True)],
+            textposition="auto",
+        )
+    )
+    fig.update_layout(
+        title=title,
+        xaxis_title="rating (1500 = average)",
+        yaxis_title="",
+        height=max(240, 40 * len(t) + 120),
+        margin=dict(l=10, r=10, t=40, b=10),
+    )
     return fig
 
 
-__all__ = ["BY", "bradley_terry", "outcomes_from_archive", "outcomes_from_debates", "outcomes_from_rows",
-           "ratings_figure", "ratings_from_archive", "ratings_tables", "win_counts", "win_probability",
-           "win_rate_table"]
+__all__ = [
+    "BY",
+    "bradley_terry",
+    "outcomes_from_archive",
+    "outcomes_from_debates",
+    "outcomes_from_rows",
+    "ratings_figure",
+    "ratings_from_archive",
+    "ratings_tables",
+    "win_counts",
+    "win_probability",
+    "win_rate_table",
+]

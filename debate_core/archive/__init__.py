@@ -77,8 +77,7 @@ class Archive(Connection, Reads, Queries, Lookups, ArchiveRecorder, LedgerLabels
         return f"Archive({str(self.path)!r})"
 
 
-def open_archive(path: str | Path | None = None, *, create: bool = True,
-                 lock_timeout: float = LOCK_TIMEOUT) -> Archive:
+def open_archive(path: str | Path | None = None, *, create: bool = True, lock_timeout: float = LOCK_TIMEOUT) -> Archive:
     """The archive at ``path``, else ``$DEBATE_ARCHIVE``, else ``data/archive.duckdb`` in the repo.
 
     Creates the file (and its folder) when missing; migrates an older schema; refuses a
@@ -90,8 +89,25 @@ def open_archive(path: str | Path | None = None, *, create: bool = True,
     return Archive(target, lock_timeout=lock_timeout, create=create)
 
 
-__all__ = ["Archive", "ArchiveError", "SqlRefused", "open_archive", "run_readonly_sql", "check_readonly_sql",
-           "SQL_EXAMPLES",
-           "scrub", "SCHEMA_VERSION", "MIGRATIONS", "DEFAULT_ARCHIVE", "REPO_ROOT", "LOCK_TIMEOUT",
-           "default_archive_path", "process_alive", "writer_identity",
-           "PHASES", "UNDECIDED", "PhaseState", "VoteRefused"]
+__all__ = [
+    "Archive",
+    "ArchiveError",
+    "SqlRefused",
+    "open_archive",
+    "run_readonly_sql",
+    "check_readonly_sql",
+    "SQL_EXAMPLES",
+    "scrub",
+    "SCHEMA_VERSION",
+    "MIGRATIONS",
+    "DEFAULT_ARCHIVE",
+    "REPO_ROOT",
+    "LOCK_TIMEOUT",
+    "default_archive_path",
+    "process_alive",
+    "writer_identity",
+    "PHASES",
+    "UNDECIDED",
+    "PhaseState",
+    "VoteRefused",
+]

@@ -66,8 +66,15 @@ class BatchClaims(ArchiveParts):
             return process_alive(pid, start)
         return beat is not None and now() - beat <= CLAIM_LEASE
 
-    def claim_cells(self, batch_id: str, cells: Sequence[str], run_id: str,
-                    want: Callable[[list[tuple[str, str, Any]]], bool], *, sep: str = "#") -> list[CellClaim]:
+    def claim_cells(
+        self,
+        batch_id: str,
+        cells: Sequence[str],
+        run_id: str,
+        want: Callable[[list[tuple[str, str, Any]]], bool],
+        *,
+        sep: str = "#",
+    ) -> list[CellClaim]:
         """Claim ``cells`` of ``batch_id`` for run ``run_id``, in one write transaction.
 
         For each cell: when another live run holds it, it is not claimed (``holder`` says who);
@@ -82,15 +89,22 @@ class BatchClaims(ArchiveParts):
         tags = [f"{batch_id}{sep}{c}" for c in cells]
         out: list[CellClaim] = []
         with self._session(write=True) as con:
-            held = {r[0]: r[1:] for r in con.execute(
-                "SELECT cell, run_id, writer_pid, writer_host, writer_start, heartbeat_at FROM batch_claims "
-                "WHERE batch_id = ? AND list_contains(?, cell)", [batch_id, cells]).fetchall()}
+            held = {
+                r[0]: r[1:]
+                for r in con.execute(
+                    "SELECT cell, run_id, writer_pid, writer_host, writer_start, heartbeat_at FROM batch_claims "
+                    "WHERE batch_id = ? AND list_contains(?, cell)",
+                    [batch_id, cells],
+                ).fetchall()
+            }
             found: dict[str, list[tuple[str, str, Any]]] = {}
             for tag, debate_id, status, created in con.execute(
-                    # a run stamps its batch id on every debate it creates: the plain column finds them fast
-                    "SELECT json_extract_string(config, '$.batch_id') AS tag, id, status, created_at FROM debates "
-                    "WHERE batch_id = ? AND list_contains(?, json_extract_string(config, '$.batch_id')) "
-                    "ORDER BY created_at DESC, id", [batch_id, tags]).fetchall():
+                # a run stamps its batch id on every debate it creates: the plain column finds them fast
+                "SELECT json_extract_string(config, '$.batch_id') AS tag, id, status, created_at FROM debates "
+                "WHERE batch_id = ? AND list_contains(?, json_extract_string(config, '$.batch_id')) "
+                "ORDER BY created_at DESC, id",
+                [batch_id, tags],
+            ).fetchall():
                 found.setdefault(tag, []).append((debate_id, status, created))
             drop: list[str] = []
             take: list[str] = []
@@ -111,14 +125,15 @@ class BatchClaims(ArchiveParts):
                 else:
                     out.append(CellClaim(cell, False, debates))
             if drop:
-                con.execute("DELETE FROM batch_claims WHERE batch_id = ? AND list_contains(?, cell)",
-                            [batch_id, drop])
+                con.execute("DELETE FROM batch_claims WHERE batch_id = ? AND list_contains(?, cell)", [batch_id, drop])
             at = now()
             for i in range(0, len(take), 200):
-                part = take[i:i + 200]
-                con.execute("INSERT INTO batch_claims (batch_id, cell, run_id, writer_pid, writer_host, writer_start, "
-                            "claimed_at, heartbeat_at) VALUES " + ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * len(part)),
-                            [v for c in part for v in (batch_id, c, run_id, pid, host, start, at, at)])
+                part = take[i : i + 200]
+                con.execute(
+                    "INSERT INTO batch_claims (batch_id, cell, run_id, writer_pid, writer_host, writer_start, "
+                    "claimed_at, heartbeat_at) VALUES " + ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * len(part)),
+                    [v for c in part for v in (batch_id, c, run_id, pid, host, start, at, at)],
+                )
         return out
 
     def beat_claims(self, run_id: str) -> None:
@@ -136,8 +151,11 @@ class BatchClaims(ArchiveParts):
     def live_claims(self, batch_id: str) -> dict[str, str]:
         """The cells of ``batch_id`` that live runs hold now: cell → who (``process 123 on host-a``)."""
         with self._session() as con:
-            rows = con.execute("SELECT cell, run_id, writer_pid, writer_host, writer_start, heartbeat_at "
-                               "FROM batch_claims WHERE batch_id = ?", [batch_id]).fetchall()
+            rows = con.execute(
+                "SELECT cell, run_id, writer_pid, writer_host, writer_start, heartbeat_at "
+                "FROM batch_claims WHERE batch_id = ?",
+                [batch_id],
+            ).fetchall()
         return {r[0]: _describe(r[2], r[3]) for r in rows if self._claim_alive(*r[1:])}
 
 

@@ -59,7 +59,7 @@ def _proc_stat(pid: int) -> tuple[str, str] | None:
         raw = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
         return None
-    fields = raw[raw.rfind(")") + 2:].split()
+    fields = raw[raw.rfind(")") + 2 :].split()
     return (fields[0], fields[19]) if len(fields) > 19 else None
 
 
@@ -134,8 +134,9 @@ class Connection(ArchiveParts):
         except OSError as exc:
             raise ArchiveError(f"cannot read archive {self.path}: {exc.strerror}") from None
         if len(head) < 12 or head[8:12] != b"DUCK":
-            raise ArchiveError(f"{self.path} is not a DuckDB archive (corrupt or another kind of file); "
-                               "it was left untouched")
+            raise ArchiveError(
+                f"{self.path} is not a DuckDB archive (corrupt or another kind of file); it was left untouched"
+            )
 
     def _attach(self, host: duckdb.DuckDBPyConnection, write: bool) -> None:
         opts = "" if write else " (READ_ONLY)"
@@ -149,13 +150,15 @@ class Connection(ArchiveParts):
             except duckdb.Error as exc:
                 if is_lock_error(exc):
                     if time.monotonic() >= deadline:
-                        raise ArchiveError(f"archive {self.path} stayed locked by another process for "
-                                           f"{self.lock_timeout:.0f} s") from None
+                        raise ArchiveError(
+                            f"archive {self.path} stayed locked by another process for {self.lock_timeout:.0f} s"
+                        ) from None
                     time.sleep(delay * (0.5 + random.random()))
                     delay = min(delay * 2, 0.1)
                     continue
-                raise ArchiveError(f"cannot open archive {self.path}: {first_line(exc)} "
-                                   "(the file was left untouched)") from None
+                raise ArchiveError(
+                    f"cannot open archive {self.path}: {first_line(exc)} (the file was left untouched)"
+                ) from None
 
     @contextmanager
     def _session(self, write: bool = False, checkpoint: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
@@ -254,9 +257,12 @@ class Connection(ArchiveParts):
         with self._session(write=True, checkpoint=status in FINISHED) as con:
             if con.execute("SELECT 1 FROM debates WHERE id = ?", [debate_id]).fetchone() is None:
                 raise KeyError(f"no debate {debate_id!r} in archive {self.path}")
-            con.execute("UPDATE debates SET status = ?, stop_reason = ?, updated_at = ?, "
-                        "finished_at = CASE WHEN ? IN ('completed', 'failed', 'stopped') THEN ? ELSE finished_at END "
-                        "WHERE id = ?", [status, reason, now(), status, now(), debate_id])
+            con.execute(
+                "UPDATE debates SET status = ?, stop_reason = ?, updated_at = ?, "
+                "finished_at = CASE WHEN ? IN ('completed', 'failed', 'stopped') THEN ? ELSE finished_at END "
+                "WHERE id = ?",
+                [status, reason, now(), status, now(), debate_id],
+            )
 
     @staticmethod
     def _dead_writers(rows: Iterable[tuple]) -> list[tuple[str, str]]:
@@ -278,8 +284,10 @@ class Connection(ArchiveParts):
 
     def mark_interrupted(self) -> list[str]:
         """Flip running debates whose writer process is gone to ``interrupted``; return their ids."""
-        q = ("SELECT id, writer_pid, writer_host, writer_start, heartbeat_at, rounds_done FROM debates "
-             "WHERE status = 'running'")
+        q = (
+            "SELECT id, writer_pid, writer_host, writer_start, heartbeat_at, rounds_done FROM debates "
+            "WHERE status = 'running'"
+        )
         with self._session() as con:
             dead = self._dead_writers(con.execute(q).fetchall())
         if not dead:
@@ -288,28 +296,40 @@ class Connection(ArchiveParts):
         with self._session(write=True) as con:
             still_dead = dict(self._dead_writers(con.execute(q).fetchall()))  # re-check under the write lock
             for debate_id, reason in still_dead.items():
-                con.execute("UPDATE debates SET status = 'interrupted', stop_reason = ?, updated_at = ? "
-                            "WHERE id = ? AND status = 'running'", [reason, now(), debate_id])
+                con.execute(
+                    "UPDATE debates SET status = 'interrupted', stop_reason = ?, updated_at = ? "
+                    "WHERE id = ? AND status = 'running'",
+                    [reason, now(), debate_id],
+                )
                 flipped.append(debate_id)
         return flipped
 
     def claim(self, debate_id: str) -> None:
         """Take ownership of a debate to continue it; refuses one a live process is running."""
         with self._session(write=True) as con:
-            row = con.execute("SELECT status, writer_pid, writer_host, writer_start, heartbeat_at, rounds_done "
-                              "FROM debates WHERE id = ?", [debate_id]).fetchone()
+            row = con.execute(
+                "SELECT status, writer_pid, writer_host, writer_start, heartbeat_at, rounds_done "
+                "FROM debates WHERE id = ?",
+                [debate_id],
+            ).fetchone()
             if row is None:
                 raise KeyError(f"no debate {debate_id!r} in archive {self.path}")
             status, pid, host, start, beat, done = row
             mine = (pid, host) == self._identity[:2]
-            if status == "running" and not mine and pid is not None and \
-                    not self._dead_writers([(debate_id, pid, host, start, beat, done)]):
-                raise ArchiveError(f"debate {debate_id} is running in process {pid} on {host}; "
-                                   "wait for it or stop it first")
+            if (
+                status == "running"
+                and not mine
+                and pid is not None
+                and not self._dead_writers([(debate_id, pid, host, start, beat, done)])
+            ):
+                raise ArchiveError(
+                    f"debate {debate_id} is running in process {pid} on {host}; wait for it or stop it first"
+                )
             w = self._writer_cols()
-            con.execute("UPDATE debates SET writer_pid = ?, writer_host = ?, writer_start = ?, heartbeat_at = ? "
-                        "WHERE id = ?", [w["writer_pid"], w["writer_host"], w["writer_start"], w["heartbeat_at"],
-                                         debate_id])
+            con.execute(
+                "UPDATE debates SET writer_pid = ?, writer_host = ?, writer_start = ?, heartbeat_at = ? WHERE id = ?",
+                [w["writer_pid"], w["writer_host"], w["writer_start"], w["heartbeat_at"], debate_id],
+            )
 
 
 # ------------------------------------------------------------ group commits
@@ -336,8 +356,15 @@ class GroupWriter:
     log into the file when it lets the file go.
     """
 
-    def __init__(self, conn: Connection, apply: Callable[[Any, Sequence[Any]], None], *,
-                 interval: float = GROUP_INTERVAL, hold: float = GROUP_HOLD, name: str = "archive-writer"):
+    def __init__(
+        self,
+        conn: Connection,
+        apply: Callable[[Any, Sequence[Any]], None],
+        *,
+        interval: float = GROUP_INTERVAL,
+        hold: float = GROUP_HOLD,
+        name: str = "archive-writer",
+    ):
         self.conn = conn
         self.apply = apply
         self.interval = max(0.0, float(interval))
@@ -357,8 +384,15 @@ class GroupWriter:
         self._thread.start()
 
     # ------------------------------------------------------------ callers
-    def submit(self, item: Any, *, wait: bool = False, checkpoint: bool = False, urgent: bool = False,
-               on_done: Callable[[str | None], None] | None = None) -> None:
+    def submit(
+        self,
+        item: Any,
+        *,
+        wait: bool = False,
+        checkpoint: bool = False,
+        urgent: bool = False,
+        on_done: Callable[[str | None], None] | None = None,
+    ) -> None:
         """Queue ``item``.  ``wait``: return once it is committed; ``urgent``: commit it now rather
         than after ``interval``; ``on_done(error)``: called by the writer thread once it is
         committed (``error`` None) or failed (one line)."""

@@ -42,13 +42,18 @@ class Lookups(ArchiveParts):
     def snapshot_sources(self, debate_id: str) -> pd.DataFrame:
         """The sources in the pack snapshot stored with one debate: ``slug`` (the master), ``source_id``,
         ``title``; empty when it has none."""
-        return self.query("""SELECT s.slug, s.source_id, s.title FROM pack_sources s
-                             JOIN debates d ON d.pack_hash = s.pack_hash WHERE d.id = ?""", [debate_id])
+        return self.query(
+            """SELECT s.slug, s.source_id, s.title FROM pack_sources s
+                             JOIN debates d ON d.pack_hash = s.pack_hash WHERE d.id = ?""",
+            [debate_id],
+        )
 
     def group_debates(self, group_id: str, *, exclude: str | None = None) -> pd.DataFrame:
         """The debates of one side-swap group (``id``, ``models``), by id, less ``exclude``."""
-        return self.query("SELECT id, models FROM debates WHERE group_id = ? AND id IS DISTINCT FROM ? ORDER BY id",
-                          [group_id, exclude])
+        return self.query(
+            "SELECT id, models FROM debates WHERE group_id = ? AND id IS DISTINCT FROM ? ORDER BY id",
+            [group_id, exclude],
+        )
 
     def debate_ids(self) -> list[str]:
         """Every debate's id, oldest first (for reading the whole archive a chunk at a time)."""
@@ -69,7 +74,9 @@ class Lookups(ArchiveParts):
         return self.query(
             "SELECT id, status, json_extract_string(config, '$.batch_id') AS tag, created_at FROM debates "
             "WHERE batch_id = ? OR starts_with(coalesce(json_extract_string(config, '$.batch_id'), ''), ?) "
-            "ORDER BY created_at DESC, id", [batch_id, batch_id + cell_sep])
+            "ORDER BY created_at DESC, id",
+            [batch_id, batch_id + cell_sep],
+        )
 
     def batch_rows(self, batch_id: str) -> pd.DataFrame:
         """The debates of one batch, oldest first: ``id``, ``protocol``, ``topic``, ``status``,
@@ -78,12 +85,17 @@ class Lookups(ArchiveParts):
         return self.query(
             "SELECT id, protocol, topic, status, stop_reason, labels, models, rounds_done AS rounds, batch_id, "
             "json_extract_string(config, '$.batch_id') AS tag, created_at, finished_at FROM debates "
-            "WHERE batch_id = ? ORDER BY created_at, id", [batch_id])
+            "WHERE batch_id = ? ORDER BY created_at, id",
+            [batch_id],
+        )
 
     def completed_ids(self, batch_id: str, protocols: Sequence[str]) -> list[str]:
         """The ids of a batch's completed debates of ``protocols``, oldest first."""
-        df = self.query("SELECT id FROM debates WHERE batch_id = ? AND list_contains(?, protocol) "
-                        "AND status = 'completed' ORDER BY created_at, id", [batch_id, list(protocols)])
+        df = self.query(
+            "SELECT id FROM debates WHERE batch_id = ? AND list_contains(?, protocol) "
+            "AND status = 'completed' ORDER BY created_at, id",
+            [batch_id, list(protocols)],
+        )
         return [str(i) for i in df["id"]]
 
     # ------------------------------------------------------------------- app
@@ -91,9 +103,11 @@ class Lookups(ArchiveParts):
         """A cheap marker that changes with what is computed over the whole archive: the number of
         debates, their last update, and the numbers of verdicts, judgments (panels' and audits')
         and published leaderboard rows."""
-        row = self.query("SELECT (SELECT count(*) FROM debates), (SELECT max(updated_at) FROM debates), "
-                         "(SELECT count(*) FROM verdicts), (SELECT count(*) FROM judgments), "
-                         "(SELECT count(*) FROM audit_judgments), (SELECT count(*) FROM leaderboards)")
+        row = self.query(
+            "SELECT (SELECT count(*) FROM debates), (SELECT max(updated_at) FROM debates), "
+            "(SELECT count(*) FROM verdicts), (SELECT count(*) FROM judgments), "
+            "(SELECT count(*) FROM audit_judgments), (SELECT count(*) FROM leaderboards)"
+        )
         return tuple(row.iloc[0].tolist())
 
     def filter_values(self, master_protocols: Sequence[str], topics: int) -> pd.DataFrame:
@@ -101,7 +115,8 @@ class Lookups(ArchiveParts):
         ``master`` (the labels of debates of ``master_protocols``), ``model``, ``protocol``, ``judge``
         (panels' and verdicts'), ``topic`` (the ``topics`` most debated) and ``topics`` (how many
         distinct topics there are, one row)."""
-        return self.query("""
+        return self.query(
+            """
             SELECT 'master' AS kind, l AS value FROM (SELECT DISTINCT unnest(labels) AS l FROM debates
                  WHERE list_contains(?::VARCHAR[], protocol))
             UNION ALL SELECT 'model', m FROM (SELECT DISTINCT unnest(models) AS m FROM debates)
@@ -111,20 +126,24 @@ class Lookups(ArchiveParts):
             UNION ALL SELECT 'topic', t FROM (SELECT topic AS t FROM debates GROUP BY topic
                                               ORDER BY count(*) DESC, topic LIMIT ?)
             UNION ALL SELECT 'topics', count(DISTINCT topic)::VARCHAR FROM debates""",
-                          [list(master_protocols), topics])
+            [list(master_protocols), topics],
+        )
 
     def verdict_winners(self, ids: Sequence[str]) -> pd.DataFrame:
         """The verdicts of ``ids``: ``debate_id``, ``winner`` (a label or ``draw``) and ``name`` (the
         winning participant's name, when the debate names it); debates without a verdict are left out."""
         ids = list(ids)
-        return self.query("""
+        return self.query(
+            """
             WITH p AS (SELECT d.id, x.p.label AS label, x.p.name AS name
                        FROM debates d, unnest(from_json(coalesce(d.participants, '[]'),
                             '[{"label":"VARCHAR","name":"VARCHAR"}]')) AS x(p)
                        WHERE d.id IN (SELECT unnest(?::VARCHAR[])))
             SELECT v.debate_id, v.winner, any_value(p.name) AS name
             FROM verdicts v LEFT JOIN p ON p.id = v.debate_id AND p.label = v.winner
-            WHERE v.debate_id IN (SELECT unnest(?::VARCHAR[])) GROUP BY ALL""", [ids, ids])
+            WHERE v.debate_id IN (SELECT unnest(?::VARCHAR[])) GROUP BY ALL""",
+            [ids, ids],
+        )
 
     def table_columns(self) -> pd.DataFrame:
         """Every table and view of the archive with its columns: ``table_name``, ``cols`` ("name

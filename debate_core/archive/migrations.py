@@ -233,8 +233,18 @@ MIGRATIONS: list[tuple[int, str, list]] = [
     (13, "audience votes (vote_phases, audience_votes): one vote per device per phase, before and after", _V13),
 ]
 
-DEBATE_TABLES = ("speeches", "summaries", "observations", "verdicts", "verdict_rows", "verdict_rounds", "llm_calls",
-                 "judgments", "ledger_labels", "ledger_label_runs")
+DEBATE_TABLES = (
+    "speeches",
+    "summaries",
+    "observations",
+    "verdicts",
+    "verdict_rows",
+    "verdict_rounds",
+    "llm_calls",
+    "judgments",
+    "ledger_labels",
+    "ledger_label_runs",
+)
 PACK_TABLES = ("packs", "pack_masters", "pack_sources", "pack_critiques")
 SOURCE_TABLES = ("leaderboards", "model_names")
 AUDIT_TABLES = ("audits", "audit_judgments", "audit_calls")
@@ -265,8 +275,12 @@ def archive_tables() -> tuple[str, ...]:
 def stored_version(con) -> int | None:
     """The attached file's schema version: 0 for an empty file, None for a DuckDB file that is
     not an archive (no meta table), -1 for an unreadable version."""
-    tables = {r[0] for r in con.execute(
-        "SELECT table_name FROM information_schema.tables WHERE table_catalog = current_database()").fetchall()}
+    tables = {
+        r[0]
+        for r in con.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_catalog = current_database()"
+        ).fetchall()
+    }
     if "meta" not in tables:
         return None if tables else 0
     row = con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
@@ -279,13 +293,14 @@ def stored_version(con) -> int | None:
 def check_version(path: Path, version: int | None) -> None:
     """:class:`ArchiveError` for a file this build must leave untouched."""
     if version is None:
-        raise ArchiveError(f"{path} is a DuckDB file but not a debate archive (no meta table); "
-                           "it was left untouched")
+        raise ArchiveError(f"{path} is a DuckDB file but not a debate archive (no meta table); it was left untouched")
     if version < 0:
         raise ArchiveError(f"{path} has an unreadable schema version; it was left untouched")
     if version > SCHEMA_VERSION:
-        raise ArchiveError(f"archive {path} has schema version {version}, newer than this workbench "
-                           f"supports ({SCHEMA_VERSION}); upgrade the workbench (the file was left untouched)")
+        raise ArchiveError(
+            f"archive {path} has schema version {version}, newer than this workbench "
+            f"supports ({SCHEMA_VERSION}); upgrade the workbench (the file was left untouched)"
+        )
 
 
 def migrate(con, version: int) -> None:
@@ -299,5 +314,6 @@ def migrate(con, version: int) -> None:
             else:
                 con.execute(step)
         con.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", [str(number)])
-        con.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
-                    [f"migrated_{number}_at", now().isoformat(timespec="seconds")])
+        con.execute(
+            "INSERT OR REPLACE INTO meta VALUES (?, ?)", [f"migrated_{number}_at", now().isoformat(timespec="seconds")]
+        )

@@ -23,8 +23,10 @@ class ArchiveParts:
     lock_timeout: float
 
     if TYPE_CHECKING:
-        def _session(self, write: bool = False,
-                     checkpoint: bool = False) -> AbstractContextManager[duckdb.DuckDBPyConnection]: ...
+
+        def _session(
+            self, write: bool = False, checkpoint: bool = False
+        ) -> AbstractContextManager[duckdb.DuckDBPyConnection]: ...
 
         def query(self, sql: str, params: list | None = None) -> pd.DataFrame: ...
 

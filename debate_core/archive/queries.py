@@ -26,12 +26,16 @@ class Queries(ArchiveParts):
 
     def audits(self) -> pd.DataFrame:
         """Stored judge audits, newest first."""
-        return self.query("SELECT audit_id, batch_id, judges, variants, debates, judgments, calls, prompt_tokens, "
-                          "completion_tokens, cost, created_at FROM audits ORDER BY created_at DESC, audit_id")
+        return self.query(
+            "SELECT audit_id, batch_id, judges, variants, debates, judgments, calls, prompt_tokens, "
+            "completion_tokens, cost, created_at FROM audits ORDER BY created_at DESC, audit_id"
+        )
 
     def audit_judgments(self, audit_id: str) -> pd.DataFrame:
-        return self.query("SELECT * EXCLUDE (audit_id) FROM audit_judgments WHERE audit_id = ? "
-                          "ORDER BY debate_id, judge, variant", [audit_id])
+        return self.query(
+            "SELECT * EXCLUDE (audit_id) FROM audit_judgments WHERE audit_id = ? ORDER BY debate_id, judge, variant",
+            [audit_id],
+        )
 
     # ------------------------------------------------------------ analytics
     def tokens_by_model(self) -> pd.DataFrame:
@@ -79,10 +83,12 @@ class Queries(ArchiveParts):
             FROM debates ORDER BY created_at DESC, id""")
 
     def tokens_per_round(self, debate_id: str) -> pd.DataFrame:
-        return self.query("""
+        return self.query(
+            """
             SELECT round, speaker, sum(prompt_tokens) AS prompt_tokens, sum(completion_tokens) AS completion_tokens,
                    sum(cost) AS cost FROM speeches WHERE debate_id = ? GROUP BY round, speaker ORDER BY round""",
-                          [debate_id])
+            [debate_id],
+        )
 
     def winners(self) -> pd.DataFrame:
         """Judged debates: the winner label, its stance and model."""
@@ -132,14 +138,20 @@ class Queries(ArchiveParts):
             info = con.execute("SELECT name, version, path FROM packs WHERE pack_hash = ?", [pack_hash]).fetchone()
             if info is None:
                 raise ArchiveError(f"no pack snapshot {pack_hash!r} in the archive")
-            slugs = [r[0] for r in con.execute("SELECT slug FROM pack_masters WHERE pack_hash = ? ORDER BY slug",
-                                               [pack_hash]).fetchall()]
-            edges = con.execute("SELECT slug, target_master FROM pack_critiques WHERE pack_hash = ?",
-                                [pack_hash]).fetchall()
+            slugs = [
+                r[0]
+                for r in con.execute(
+                    "SELECT slug FROM pack_masters WHERE pack_hash = ? ORDER BY slug", [pack_hash]
+                ).fetchall()
+            ]
+            edges = con.execute(
+                "SELECT slug, target_master FROM pack_critiques WHERE pack_hash = ?", [pack_hash]
+            ).fetchall()
         return pack_hash, info, slugs, [tuple(e) for e in edges]
 
-    def coverage_snapshot(self, debate_id: str | None = None, pack_hash: str | None = None
-                          ) -> tuple[pd.DataFrame, dict]:
+    def coverage_snapshot(
+        self, debate_id: str | None = None, pack_hash: str | None = None
+    ) -> tuple[pd.DataFrame, dict]:
         """(matrix, gaps) from the pack snapshot stored with a debate (or a given / the latest snapshot)."""
         from debate_core.content.coverage import gaps_from_edges, matrix_from_edges
 
@@ -160,12 +172,15 @@ class Queries(ArchiveParts):
         if batch_id:
             where += " AND d.batch_id = ?"
             params.append(batch_id)
-        return self.query(f"""
+        return self.query(
+            f"""
             SELECT s.debate_id, d.batch_id, d.pack_hash, d.status AS debate_status, d.labels, d.degraded,
                    s.round, s.speaker, s.speaker_name, s.role, s.text, s.citations, s.ammo_used, s.findings,
                    s.status, s.retries
             FROM speeches s JOIN debates d ON d.id = s.debate_id
-            WHERE {where} ORDER BY d.created_at, s.debate_id, s.round""", params)
+            WHERE {where} ORDER BY d.created_at, s.debate_id, s.round""",
+            params,
+        )
 
     def snapshot_rows(self, table: str, hashes: Sequence[str]) -> pd.DataFrame:
         """The distinct rows of one pack-snapshot table (``pack_masters``, ``pack_sources`` or
@@ -176,8 +191,9 @@ class Queries(ArchiveParts):
         hashes = [h for h in hashes if h]
         if not hashes:
             return pd.DataFrame()
-        return self.query(f"SELECT DISTINCT * EXCLUDE (pack_hash) FROM {table} WHERE list_contains(?, pack_hash)",
-                          [hashes])
+        return self.query(
+            f"SELECT DISTINCT * EXCLUDE (pack_hash) FROM {table} WHERE list_contains(?, pack_hash)", [hashes]
+        )
 
     def pairs_debated(self, protocol: str, *, batch_id: str | None = None) -> pd.DataFrame:
         """``protocol``'s debates with two labels or more, per pair of their first two (``pair_list``,
@@ -187,19 +203,27 @@ class Queries(ArchiveParts):
         if batch_id:
             where += " AND batch_id = ?"
             params.append(batch_id)
-        return self.query(f"""
+        return self.query(
+            f"""
             SELECT list_sort(labels[1:2]) AS pair_list, count(*) AS debates,
                    count(*) FILTER (WHERE status = 'completed') AS completed,
                    count(*) FILTER (WHERE degraded) AS degraded, max(created_at) AS last_at
-            FROM debates WHERE {where} GROUP BY ALL""", params)
+            FROM debates WHERE {where} GROUP BY ALL""",
+            params,
+        )
 
-    def judged_outcomes(self, protocols: Sequence[str], *, batch_id: str | None = None,
-                        protocol: str | None = None) -> pd.DataFrame:
+    def judged_outcomes(
+        self, protocols: Sequence[str], *, batch_id: str | None = None, protocol: str | None = None
+    ) -> pd.DataFrame:
         """The completed debates of ``protocols`` (one batch's, one protocol's) whose verdict names a
         winner (an unparsed verdict left out): ``debate_id``, ``batch_id``, ``protocol``, ``topic``,
         ``participants`` (JSON), ``winner``; oldest first."""
-        where = ["list_contains(?, d.protocol)", "d.status = 'completed'", "v.winner IS NOT NULL",
-                 "coalesce(v.parsed, true)"]
+        where = [
+            "list_contains(?, d.protocol)",
+            "d.status = 'completed'",
+            "v.winner IS NOT NULL",
+            "coalesce(v.parsed, true)",
+        ]
         params: list[Any] = [list(protocols)]
         if batch_id:
             where.append("d.batch_id = ?")
@@ -209,8 +233,11 @@ class Queries(ArchiveParts):
             params.append(protocol)
         return self.query(
             "SELECT d.id AS debate_id, d.batch_id, d.protocol, d.topic, d.participants, v.winner "
-            "FROM debates d JOIN verdicts v ON v.debate_id = d.id WHERE " + " AND ".join(where)
-            + " ORDER BY d.created_at, d.id", params)
+            "FROM debates d JOIN verdicts v ON v.debate_id = d.id WHERE "
+            + " AND ".join(where)
+            + " ORDER BY d.created_at, d.id",
+            params,
+        )
 
     def judgment_rows(self, *, own_protocols: Sequence[str] = ()) -> list[tuple]:
         """Per-judge judgments as tuples (debate id, group, topic, protocol, judge, winner, margin,
@@ -222,7 +249,8 @@ class Queries(ArchiveParts):
             rows = con.execute(
                 "SELECT j.debate_id, coalesce(j.group_id, d.group_id) AS grp, d.topic, d.protocol, j.judge, "
                 "j.winner, j.margin, j.normalized, j.entertainment, d.participants, j.template FROM judgments j "
-                "JOIN debates d ON d.id = j.debate_id ORDER BY j.debate_id, j.ord").fetchall()
+                "JOIN debates d ON d.id = j.debate_id ORDER BY j.debate_id, j.ord"
+            ).fetchall()
             if own_protocols:
                 rows += con.execute(
                     "SELECT d.id, d.group_id, d.topic, d.protocol, coalesce(nullif(v.judge, ''), "
@@ -234,7 +262,8 @@ class Queries(ArchiveParts):
                     "SELECT d.id, d.group_id, d.topic, d.protocol, a.judge, a.winner, NULL, NULL, NULL, "
                     "d.participants, NULL FROM audit_judgments a JOIN debates d ON d.id = a.debate_id "
                     "WHERE a.variant = 'original' AND a.winner IS NOT NULL AND list_contains(?, d.protocol)",
-                    [list(own_protocols)] * 2).fetchall()
+                    [list(own_protocols)] * 2,
+                ).fetchall()
         return [tuple(r) for r in rows]
 
     def model_names(self) -> dict[str, str]:
@@ -245,8 +274,10 @@ class Queries(ArchiveParts):
     def leaderboards(self) -> pd.DataFrame:
         """Every published leaderboard row an import stored: ``source``, ``template``, ``rank``,
         ``model``, ``rating``, ``imported_at``; newest import first, then by template and rank."""
-        return self.query("SELECT source, template, rank, model, rating, imported_at FROM leaderboards "
-                          "ORDER BY imported_at DESC, template, rank")
+        return self.query(
+            "SELECT source, template, rank, model, rating, imported_at FROM leaderboards "
+            "ORDER BY imported_at DESC, template, rank"
+        )
 
     def calls_per_debate(self) -> pd.DataFrame:
         """Per debate with a call ledger: ``debate_id``, ``ms`` (its model calls' latencies added up)

@@ -33,10 +33,12 @@ from debate_core.models import (
 )
 
 SEARCH_REFRESH_LIMIT = 65_536  # speeches one search indexes at most before answering (the rest is scanned)
-LIST_COLUMNS = ("id, protocol, topic, status, stop_reason, participants, labels, models, pack_name, "
-                "pack_version, planned_rounds, rounds_done AS rounds, prompt_tokens, completion_tokens, cost, "
-                "warnings, degraded, batch_id, source, imported_from, lang, group_id, created_at, updated_at, "
-                "finished_at")
+LIST_COLUMNS = (
+    "id, protocol, topic, status, stop_reason, participants, labels, models, pack_name, "
+    "pack_version, planned_rounds, rounds_done AS rounds, prompt_tokens, completion_tokens, cost, "
+    "warnings, degraded, batch_id, source, imported_from, lang, group_id, created_at, updated_at, "
+    "finished_at"
+)
 
 
 def _resolve_date(value: Any, end: bool = False) -> datetime | None:
@@ -64,70 +66,157 @@ def _rows(con, sql: str, *params) -> list[dict[str, Any]]:
 
 
 def _build(h, speeches, summaries, obs, verdict, vrows, vrounds, calls, judgments=()) -> Debate:
-    rounds = [Speech(
-        round=s["round"], speaker=s["speaker"], speaker_name=s["speaker_name"] or "", role=s["role"] or "",
-        text=s["text"] or "", citations=s["citations"] or [],
-        findings=[Finding(**f) for f in loads(s["findings"], [])], ammo_used=s["ammo_used"] or [],
-        retries=s["retries"] or 0, truncated=bool(s["truncated"]), engine=s["engine"] or "",
-        prompt_tokens=s["prompt_tokens"] or 0, completion_tokens=s["completion_tokens"] or 0,
-        cost=s["cost"] or 0.0, latency_ms=s["latency_ms"] or 0.0, status=s["status"] or "ok",
-        envelope=loads(s["envelope"]), plan=loads(s["plan"]) if "plan" in s else None,
-        tool_calls=[ToolCallRecord(**t) for t in loads(s["tool_calls"], [])],
-        warnings=s["warnings"] or [],
-    ) for s in speeches]
+    rounds = [
+        Speech(
+            round=s["round"],
+            speaker=s["speaker"],
+            speaker_name=s["speaker_name"] or "",
+            role=s["role"] or "",
+            text=s["text"] or "",
+            citations=s["citations"] or [],
+            findings=[Finding(**f) for f in loads(s["findings"], [])],
+            ammo_used=s["ammo_used"] or [],
+            retries=s["retries"] or 0,
+            truncated=bool(s["truncated"]),
+            engine=s["engine"] or "",
+            prompt_tokens=s["prompt_tokens"] or 0,
+            completion_tokens=s["completion_tokens"] or 0,
+            cost=s["cost"] or 0.0,
+            latency_ms=s["latency_ms"] or 0.0,
+            status=s["status"] or "ok",
+            envelope=loads(s["envelope"]),
+            plan=loads(s["plan"]) if "plan" in s else None,
+            tool_calls=[ToolCallRecord(**t) for t in loads(s["tool_calls"], [])],
+            warnings=s["warnings"] or [],
+        )
+        for s in speeches
+    ]
     v = None
     if verdict:
         vr = verdict[0]
-        v = Verdict(winner=vr["winner"], summary=vr["summary"] or "", reasons=loads(vr["reasons"], {}),
-                    rows=[VerdictRow(label=r["label"], stance=r["stance"] or "", strongest=r["strongest"] or "",
-                                     weakness=r["weakness"] or "", score=r["score"]) for r in vrows],
-                    per_round=[RoundComment(round=r["round"], comment=r["comment"] or "") for r in vrounds],
-                    note=vr["note"] or "", parsed=bool(vr["parsed"]), raw=vr["raw"] or "",
-                    judge=vr["judge"] or "", complete=vr.get("complete"), missing=list(vr.get("missing") or []))
+        v = Verdict(
+            winner=vr["winner"],
+            summary=vr["summary"] or "",
+            reasons=loads(vr["reasons"], {}),
+            rows=[
+                VerdictRow(
+                    label=r["label"],
+                    stance=r["stance"] or "",
+                    strongest=r["strongest"] or "",
+                    weakness=r["weakness"] or "",
+                    score=r["score"],
+                )
+                for r in vrows
+            ],
+            per_round=[RoundComment(round=r["round"], comment=r["comment"] or "") for r in vrounds],
+            note=vr["note"] or "",
+            parsed=bool(vr["parsed"]),
+            raw=vr["raw"] or "",
+            judge=vr["judge"] or "",
+            complete=vr.get("complete"),
+            missing=list(vr.get("missing") or []),
+        )
     return Debate(
-        id=h["id"], protocol=h["protocol"], topic=h["topic"], status=h["status"],
+        id=h["id"],
+        protocol=h["protocol"],
+        topic=h["topic"],
+        status=h["status"],
         stop_reason=h["stop_reason"] or "",
-        participants=[Participant(**p) for p in loads(h["participants"], [])], models=h["models"] or [],
-        pack_name=h["pack_name"] or "", pack_version=h["pack_version"] or "",
-        planned_rounds=h["planned_rounds"] or 0, config=DebateConfig(**loads(h["config"], {"topic": h["topic"]})),
-        warnings=h["warnings"] or [], rounds=rounds,
-        summaries=[RoundSummary(round=s["round"], speaker=s["speaker"] or "", text=s["text"] or "")
-                   for s in summaries],
-        observation=Observation(divergence=obs[0]["divergence"] or "", consensus=obs[0]["consensus"] or "",
-                                to_reader=obs[0]["to_reader"] or "", engine=obs[0]["engine"] or "")
-        if obs else None,
+        participants=[Participant(**p) for p in loads(h["participants"], [])],
+        models=h["models"] or [],
+        pack_name=h["pack_name"] or "",
+        pack_version=h["pack_version"] or "",
+        planned_rounds=h["planned_rounds"] or 0,
+        config=DebateConfig(**loads(h["config"], {"topic": h["topic"]})),
+        warnings=h["warnings"] or [],
+        rounds=rounds,
+        summaries=[RoundSummary(round=s["round"], speaker=s["speaker"] or "", text=s["text"] or "") for s in summaries],
+        observation=Observation(
+            divergence=obs[0]["divergence"] or "",
+            consensus=obs[0]["consensus"] or "",
+            to_reader=obs[0]["to_reader"] or "",
+            engine=obs[0]["engine"] or "",
+        )
+        if obs
+        else None,
         verdict=v,
-        llm_calls=[LLMCall(purpose=c["purpose"] or "", model=c["model"] or "", round=c["round"],
-                           speaker=c["speaker"] or "", prompt_tokens=c["prompt_tokens"] or 0,
-                           completion_tokens=c["completion_tokens"] or 0, cached_tokens=c.get("cached_tokens") or 0,
-                           cost=c["cost"] or 0.0,
-                           latency_ms=c["latency_ms"] or 0.0, error=c["error"] or "",
-                           messages=loads(c["messages"], []), response=c["response"] or "",
-                           created_at=to_aware(c["created_at"])) for c in calls],
-        created_at=to_aware(h["created_at"]), updated_at=to_aware(h["updated_at"]),
-        batch_id=h["batch_id"], source=h["source"] or "", lang=h.get("lang") or None,
+        llm_calls=[
+            LLMCall(
+                purpose=c["purpose"] or "",
+                model=c["model"] or "",
+                round=c["round"],
+                speaker=c["speaker"] or "",
+                prompt_tokens=c["prompt_tokens"] or 0,
+                completion_tokens=c["completion_tokens"] or 0,
+                cached_tokens=c.get("cached_tokens") or 0,
+                cost=c["cost"] or 0.0,
+                latency_ms=c["latency_ms"] or 0.0,
+                error=c["error"] or "",
+                messages=loads(c["messages"], []),
+                response=c["response"] or "",
+                created_at=to_aware(c["created_at"]),
+            )
+            for c in calls
+        ],
+        created_at=to_aware(h["created_at"]),
+        updated_at=to_aware(h["updated_at"]),
+        batch_id=h["batch_id"],
+        source=h["source"] or "",
+        lang=h.get("lang") or None,
         group=h.get("group_id") or "",
-        judgments=[Judgment(judge=j["judge"], winner=j["winner"], winner_name=j["winner_name"] or "",
-                            margin=j["margin"], normalized=j["normalized"], entertainment=j["entertainment"],
-                            notes=j["notes"] or "", decisive=j["decisive"] or "", group=j["group_id"] or "",
-                            template=j["template"] or "") for j in judgments],
+        judgments=[
+            Judgment(
+                judge=j["judge"],
+                winner=j["winner"],
+                winner_name=j["winner_name"] or "",
+                margin=j["margin"],
+                normalized=j["normalized"],
+                entertainment=j["entertainment"],
+                notes=j["notes"] or "",
+                decisive=j["decisive"] or "",
+                group=j["group_id"] or "",
+                template=j["template"] or "",
+            )
+            for j in judgments
+        ],
     )
 
 
 def _seat(label_param: str, model_param: str) -> str:
     """SQL: a participant (of up to 4) has this label and this model."""
-    return "(" + " OR ".join(f"(json_extract_string(participants, '$[{i}].label') = {label_param} AND "
-                             f"json_extract_string(participants, '$[{i}].model') = {model_param})"
-                             for i in range(4)) + ")"
+    return (
+        "("
+        + " OR ".join(
+            f"(json_extract_string(participants, '$[{i}].label') = {label_param} AND "
+            f"json_extract_string(participants, '$[{i}].model') = {model_param})"
+            for i in range(4)
+        )
+        + ")"
+    )
 
 
-def _filters(protocol=None, master=None, model=None, status=None, date_from=None, date_to=None, text=None,
-             batch_id=None, text_ids=None, lang=None, judge=None, side=None, winner=None,
-             topic=None) -> tuple[str, list]:
+def _filters(
+    protocol=None,
+    master=None,
+    model=None,
+    status=None,
+    date_from=None,
+    date_to=None,
+    text=None,
+    batch_id=None,
+    text_ids=None,
+    lang=None,
+    judge=None,
+    side=None,
+    winner=None,
+    topic=None,
+) -> tuple[str, list]:
     clauses, params = [], []
     if judge:
-        clauses.append("(id IN (SELECT debate_id FROM judgments WHERE judge = ?) OR "
-                       "id IN (SELECT debate_id FROM verdicts WHERE judge = ?))")
+        clauses.append(
+            "(id IN (SELECT debate_id FROM judgments WHERE judge = ?) OR "
+            "id IN (SELECT debate_id FROM verdicts WHERE judge = ?))"
+        )
         params += [judge, judge]
     if side and model:
         clauses.append(_seat("?", "?"))
@@ -140,8 +229,11 @@ def _filters(protocol=None, master=None, model=None, status=None, date_from=None
             clauses.append("id IN (SELECT debate_id FROM verdicts WHERE winner = ?)")
             params.append(winner)
         else:  # a model: the verdict's winning label is that model's seat
-            clauses.append("id IN (SELECT v.debate_id FROM verdicts v JOIN debates dd ON dd.id = v.debate_id WHERE "
-                           + _seat("v.winner", "?").replace("participants", "dd.participants") + ")")
+            clauses.append(
+                "id IN (SELECT v.debate_id FROM verdicts v JOIN debates dd ON dd.id = v.debate_id WHERE "
+                + _seat("v.winner", "?").replace("participants", "dd.participants")
+                + ")"
+            )
             params += [winner] * 4
     if topic:
         clauses.append("topic = ?")
@@ -178,8 +270,9 @@ def _filters(protocol=None, master=None, model=None, status=None, date_from=None
     if text and text.strip():
         pattern = text_index.pattern(text.strip())
         if text_ids is None:
-            clauses.append("(regexp_matches(topic, ?) OR id IN (SELECT debate_id FROM speeches "
-                           "WHERE regexp_matches(text, ?)))")
+            clauses.append(
+                "(regexp_matches(topic, ?) OR id IN (SELECT debate_id FROM speeches WHERE regexp_matches(text, ?)))"
+            )
             params += [pattern, pattern]
         else:
             clauses.append("(regexp_matches(topic, ?) OR id IN (SELECT unnest(?::VARCHAR[])))")
@@ -194,14 +287,16 @@ def _text_hits(con, needle: str, where: str, params: list, limit: int) -> list[s
     pat = text_index.pattern(needle)
     candidates = text_index.candidate_debates(con, needle)
     if candidates is None:
-        ordered = con.execute(f"SELECT id, regexp_matches(topic, ?) FROM debates {where} "
-                              "ORDER BY created_at DESC, id", [pat] + params).fetchall()
+        ordered = con.execute(
+            f"SELECT id, regexp_matches(topic, ?) FROM debates {where} ORDER BY created_at DESC, id", [pat] + params
+        ).fetchall()
     else:
         glue = " AND " if where else "WHERE "
         ordered = con.execute(
             f"SELECT id, regexp_matches(topic, ?) FROM debates {where}{glue}(regexp_matches(topic, ?) "
             "OR id IN (SELECT unnest(?::VARCHAR[]))) ORDER BY created_at DESC, id",
-            [pat] + params + [pat, candidates]).fetchall()
+            [pat] + params + [pat, candidates],
+        ).fetchall()
     return text_index.first_matches(con, ordered, needle, limit)
 
 
@@ -226,8 +321,11 @@ class Reads(ArchiveParts):
             row = cur.fetchone()
             if row is None:
                 hint = ""
-                near = con.execute("SELECT id FROM debates WHERE starts_with(id, ?) LIMIT 2",
-                                   [debate_id]).fetchall() if debate_id else []
+                near = (
+                    con.execute("SELECT id FROM debates WHERE starts_with(id, ?) LIMIT 2", [debate_id]).fetchall()
+                    if debate_id
+                    else []
+                )
                 if len(near) == 1:
                     hint = f"; did you mean {near[0][0]!r}?"
                 raise KeyError(f"no debate {debate_id!r} in archive {self.path}{hint}")
@@ -249,34 +347,57 @@ class Reads(ArchiveParts):
         with self._session() as con:
             heads = _rows(con, "SELECT * FROM debates WHERE list_contains(?, id)", ids)
             per: dict[str, dict[str, list]] = {h["id"]: {} for h in heads}
-            for table, order in (("speeches", "round, ord"), ("summaries", "round, ord"), ("observations", "debate_id"),
-                                 ("verdicts", "debate_id"), ("verdict_rows", "ord"), ("verdict_rounds", "ord"),
-                                 ("llm_calls", "seq"), ("judgments", "ord")):
-                for r in _rows(con, f"SELECT * FROM {table} WHERE list_contains(?, debate_id) "
-                                    f"ORDER BY debate_id, {order}", ids):
+            for table, order in (
+                ("speeches", "round, ord"),
+                ("summaries", "round, ord"),
+                ("observations", "debate_id"),
+                ("verdicts", "debate_id"),
+                ("verdict_rows", "ord"),
+                ("verdict_rounds", "ord"),
+                ("llm_calls", "seq"),
+                ("judgments", "ord"),
+            ):
+                for r in _rows(
+                    con, f"SELECT * FROM {table} WHERE list_contains(?, debate_id) ORDER BY debate_id, {order}", ids
+                ):
                     per[r["debate_id"]].setdefault(table, []).append(r)
         by_id = {h["id"]: h for h in heads}
         out = []
         for i in ids:
             if i in by_id:
                 t = per[i]
-                out.append(_build(by_id[i], t.get("speeches", []), t.get("summaries", []), t.get("observations", []),
-                                  t.get("verdicts", []), t.get("verdict_rows", []), t.get("verdict_rounds", []),
-                                  t.get("llm_calls", []), t.get("judgments", [])))
+                out.append(
+                    _build(
+                        by_id[i],
+                        t.get("speeches", []),
+                        t.get("summaries", []),
+                        t.get("observations", []),
+                        t.get("verdicts", []),
+                        t.get("verdict_rows", []),
+                        t.get("verdict_rounds", []),
+                        t.get("llm_calls", []),
+                        t.get("judgments", []),
+                    )
+                )
         return out
 
     def judges(self) -> list[str]:
         """Every judge named in the archive: panel judges and verdict judges."""
         with self._session() as con:
-            rows = con.execute("SELECT DISTINCT judge FROM judgments UNION SELECT DISTINCT judge FROM verdicts "
-                               "WHERE coalesce(judge, '') <> ''").fetchall()
+            rows = con.execute(
+                "SELECT DISTINCT judge FROM judgments UNION SELECT DISTINCT judge FROM verdicts "
+                "WHERE coalesce(judge, '') <> ''"
+            ).fetchall()
         return sorted(r[0] for r in rows if r[0])
 
     def judgment_counts(self, ids: list[str]) -> dict[str, int]:
         """How many per-judge judgments each of ``ids`` has stored (ids not archived are left out)."""
         with self._session() as con:
-            rows = con.execute("SELECT d.id, count(j.judge) FROM debates d LEFT JOIN judgments j ON j.debate_id = d.id "
-                               "WHERE list_contains(?, d.id) GROUP BY d.id", [list(ids)]).fetchall()
+            rows = con.execute(
+                "SELECT d.id, count(j.judge) FROM debates d LEFT JOIN judgments j ON j.debate_id = d.id "
+                "WHERE list_contains(?, d.id) GROUP BY d.id",
+                [list(ids)],
+            ).fetchall()
         return {r[0]: r[1] for r in rows}
 
     def pack_path(self, debate_id: str) -> str | None:
@@ -295,13 +416,16 @@ class Reads(ArchiveParts):
                 if row is None:
                     raise KeyError(f"no debate {debate_id!r} in archive {self.path}")
                 queries = {"debates": f"SELECT * FROM debates WHERE id = {_lit(debate_id)}"}
-                queries.update({t: f"SELECT * FROM {t} WHERE debate_id = {_lit(debate_id)}"
-                                for t in DEBATE_TABLES + VOTE_TABLES})
+                queries.update(
+                    {t: f"SELECT * FROM {t} WHERE debate_id = {_lit(debate_id)}" for t in DEBATE_TABLES + VOTE_TABLES}
+                )
                 for t in PACK_TABLES:
                     queries[t] = f"SELECT * FROM {t} WHERE pack_hash = {_lit(row[0] or '')}"
             else:
-                queries = {t: f"SELECT * FROM {t}" for t in ("debates",) + DEBATE_TABLES + PACK_TABLES + AUDIT_TABLES
-                           + SOURCE_TABLES + VOTE_TABLES}
+                queries = {
+                    t: f"SELECT * FROM {t}"
+                    for t in ("debates",) + DEBATE_TABLES + PACK_TABLES + AUDIT_TABLES + SOURCE_TABLES + VOTE_TABLES
+                }
             written = []
             for table, sql in queries.items():
                 target = folder / (table + ".parquet")
@@ -310,12 +434,24 @@ class Reads(ArchiveParts):
         return written
 
     # ----------------------------------------------------------------- list
-    def list_debates(self, protocol: str | None = None, master: str | None = None,
-                     model: str | None = None, status: str | None = None, date_from: Any = None,
-                     date_to: Any = None, text: str | None = None, limit: int = 500,
-                     batch_id: str | None = None, mark: bool = True,
-                     lang: str | None = None, judge: str | None = None, side: str | None = None,
-                     winner: str | None = None, topic: str | None = None) -> pd.DataFrame:
+    def list_debates(
+        self,
+        protocol: str | None = None,
+        master: str | None = None,
+        model: str | None = None,
+        status: str | None = None,
+        date_from: Any = None,
+        date_to: Any = None,
+        text: str | None = None,
+        limit: int = 500,
+        batch_id: str | None = None,
+        mark: bool = True,
+        lang: str | None = None,
+        judge: str | None = None,
+        side: str | None = None,
+        winner: str | None = None,
+        topic: str | None = None,
+    ) -> pd.DataFrame:
         """Debates, newest first, filtered.  ``master`` matches a participant label or name,
         ``model`` one of the debate's models, ``text`` the topic or any speech (case-insensitive),
         ``lang`` the debate's language (zh / en), ``judge`` a judge of the debate (a panel's or the
@@ -325,19 +461,36 @@ class Reads(ArchiveParts):
             self.mark_interrupted()
         needle = (text or "").strip()
         lim = max(0, int(limit))
-        where, params = _filters(protocol, master, model, status, date_from, date_to, None, batch_id,
-                                 lang=lang, judge=judge, side=side, winner=winner, topic=topic)
+        where, params = _filters(
+            protocol,
+            master,
+            model,
+            status,
+            date_from,
+            date_to,
+            None,
+            batch_id,
+            lang=lang,
+            judge=judge,
+            side=side,
+            winner=winner,
+            topic=topic,
+        )
         if needle and text_index.indexable(needle):
             self._catch_up_search_index(limit=SEARCH_REFRESH_LIMIT)
         try:
             with self._session() as con:
                 if needle:
                     ids = _text_hits(con, needle, where, params, lim)
-                    df = con.execute(f"SELECT {LIST_COLUMNS} FROM debates WHERE id IN "
-                                     "(SELECT unnest(?::VARCHAR[])) ORDER BY created_at DESC, id", [ids]).df()
+                    df = con.execute(
+                        f"SELECT {LIST_COLUMNS} FROM debates WHERE id IN "
+                        "(SELECT unnest(?::VARCHAR[])) ORDER BY created_at DESC, id",
+                        [ids],
+                    ).df()
                 else:
-                    df = con.execute(f"SELECT {LIST_COLUMNS} FROM debates {where} "
-                                     f"ORDER BY created_at DESC, id LIMIT {lim}", params).df()
+                    df = con.execute(
+                        f"SELECT {LIST_COLUMNS} FROM debates {where} ORDER BY created_at DESC, id LIMIT {lim}", params
+                    ).df()
         except duckdb.Error as exc:
             raise ArchiveError(f"listing debates in {self.path} failed: {first_line(exc)}") from None
         parts = [loads(p, []) for p in df["participants"]] if len(df) else []
@@ -345,8 +498,21 @@ class Reads(ArchiveParts):
         return df
 
     def count_debates(self, **filters) -> int:
-        keys = ("protocol", "master", "model", "status", "date_from", "date_to", "text", "batch_id", "lang", "judge",
-                "side", "winner", "topic")
+        keys = (
+            "protocol",
+            "master",
+            "model",
+            "status",
+            "date_from",
+            "date_to",
+            "text",
+            "batch_id",
+            "lang",
+            "judge",
+            "side",
+            "winner",
+            "topic",
+        )
         args = {k: filters.get(k) for k in keys}
         text = args.get("text")
         args["text_ids"] = self.search_speeches(text) if text and text.strip() else None
@@ -368,8 +534,7 @@ class Reads(ArchiveParts):
         except (ArchiveError, duckdb.Error):
             pass
 
-    def refresh_search_index(self, *, full: bool = False, limit: int | None = None,
-                             minimum: int | None = None) -> int:
+    def refresh_search_index(self, *, full: bool = False, limit: int | None = None, minimum: int | None = None) -> int:
         """Index the speeches stored since the last refresh (or rebuild the index with ``full``),
         then merge its runs (see :mod:`debate_core.archive.text_index`).  Nothing is written unless
         ``minimum`` speeches wait (default ``RUN_MIN``; any whole group with ``full``).  Works in
@@ -392,9 +557,14 @@ class Reads(ArchiveParts):
         """What the text-search index covers: runs, postings, speeches covered and waiting."""
         with self._session() as con:
             runs = text_index.runs(con)
-            return {"runs": len(runs), "levels": [r[1] for r in runs], "postings": int(sum(r[4] for r in runs)),
-                    "covered_to": text_index.covered_to(con), "waiting": text_index.backlog(con),
-                    "speeches": aggregate(con.execute("SELECT count(*) FROM speeches").fetchone())[0]}
+            return {
+                "runs": len(runs),
+                "levels": [r[1] for r in runs],
+                "postings": int(sum(r[4] for r in runs)),
+                "covered_to": text_index.covered_to(con),
+                "waiting": text_index.backlog(con),
+                "speeches": aggregate(con.execute("SELECT count(*) FROM speeches").fetchone())[0],
+            }
 
     def search_speeches(self, text: str) -> list[str] | None:
         """Ids of all debates with a speech containing ``text`` (case-insensitive), exactly.  The

@@ -74,8 +74,10 @@ class ArchiveRecorder(DebateWrites, BatchClaims, Recorder):
         pack = pack_for(debate)
         if pack is not None:
             h = snapshot_pack(con, pack)
-            con.execute("UPDATE debates SET pack_hash = ?, pack_path = ? WHERE id = ?",
-                        [h, str(Path(pack.path).resolve()), debate.id])
+            con.execute(
+                "UPDATE debates SET pack_hash = ?, pack_path = ? WHERE id = ?",
+                [h, str(Path(pack.path).resolve()), debate.id],
+            )
 
     def _touch(self, con, debate: Debate) -> None:
         t = totals(debate)
@@ -84,9 +86,21 @@ class ArchiveRecorder(DebateWrites, BatchClaims, Recorder):
             "UPDATE debates SET status = ?, rounds_done = ?, prompt_tokens = ?, completion_tokens = ?, cost = ?, "
             "cached_tokens = ?, "
             "updated_at = ?, writer_pid = ?, writer_host = ?, writer_start = ?, heartbeat_at = ? WHERE id = ?",
-            [debate.status, t["rounds_done"], t["prompt_tokens"], t["completion_tokens"], t["cost"], t["cached_tokens"],
-             to_utc(debate.updated_at) if debate.updated_at else now(), w["writer_pid"], w["writer_host"],
-             w["writer_start"], w["heartbeat_at"], debate.id])
+            [
+                debate.status,
+                t["rounds_done"],
+                t["prompt_tokens"],
+                t["completion_tokens"],
+                t["cost"],
+                t["cached_tokens"],
+                to_utc(debate.updated_at) if debate.updated_at else now(),
+                w["writer_pid"],
+                w["writer_host"],
+                w["writer_start"],
+                w["heartbeat_at"],
+                debate.id,
+            ],
+        )
 
     # ---------------------------------------------------------- the recorder
     def start(self, debate: Debate) -> None:
@@ -105,8 +119,10 @@ class ArchiveRecorder(DebateWrites, BatchClaims, Recorder):
         written = self._fresh.get(debate.id)
         with self._session(write=True) as con:
             if written is None or key in written:  # a rerun of a round replaces its row
-                con.execute("DELETE FROM speeches WHERE debate_id = ? AND round = ? AND speaker = ?",
-                            [debate.id, speech.round, speech.speaker])
+                con.execute(
+                    "DELETE FROM speeches WHERE debate_id = ? AND round = ? AND speaker = ?",
+                    [debate.id, speech.round, speech.speaker],
+                )
             insert_row(con, "speeches", row)
             self._touch(con, debate)
         if written is not None:
@@ -115,10 +131,21 @@ class ArchiveRecorder(DebateWrites, BatchClaims, Recorder):
     def summary(self, debate: Debate, summary: RoundSummary) -> None:
         ord_ = next((i for i, s in enumerate(debate.summaries) if s is summary), len(debate.summaries))
         with self._session(write=True) as con:
-            con.execute("DELETE FROM summaries WHERE debate_id = ? AND round = ? AND speaker = ?",
-                        [debate.id, summary.round, summary.speaker])
-            insert_row(con, "summaries", {"debate_id": debate.id, "round": summary.round, "ord": ord_,
-                                          "speaker": summary.speaker, "text": summary.text})
+            con.execute(
+                "DELETE FROM summaries WHERE debate_id = ? AND round = ? AND speaker = ?",
+                [debate.id, summary.round, summary.speaker],
+            )
+            insert_row(
+                con,
+                "summaries",
+                {
+                    "debate_id": debate.id,
+                    "round": summary.round,
+                    "ord": ord_,
+                    "speaker": summary.speaker,
+                    "text": summary.text,
+                },
+            )
             self._touch(con, debate)
 
     def call(self, debate: Debate, call: LLMCall) -> None:
@@ -126,8 +153,11 @@ class ArchiveRecorder(DebateWrites, BatchClaims, Recorder):
         with self._session(write=True) as con:
             seq = next((i for i in range(len(debate.llm_calls) - 1, -1, -1) if debate.llm_calls[i] is call), None)
             if seq is None:
-                seq = aggregate(con.execute("SELECT coalesce(max(seq), -1) + 1 FROM llm_calls WHERE debate_id = ?",
-                                            [debate.id]).fetchone())[0]
+                seq = aggregate(
+                    con.execute(
+                        "SELECT coalesce(max(seq), -1) + 1 FROM llm_calls WHERE debate_id = ?", [debate.id]
+                    ).fetchone()
+                )[0]
             con.execute("DELETE FROM llm_calls WHERE debate_id = ? AND seq = ?", [debate.id, seq])
             insert_row(con, "llm_calls", call_row(debate.id, call, seq, secrets))
             self._touch(con, debate)
@@ -138,11 +168,17 @@ class ArchiveRecorder(DebateWrites, BatchClaims, Recorder):
         with self._session(write=True, checkpoint=debate.status in FINISHED) as con:
             self._upsert_header(con, debate, secrets)
             keys = [speech_key(s.round, s.speaker) for s in debate.rounds]
-            con.execute("DELETE FROM speeches WHERE debate_id = ? AND NOT list_contains(?, "
-                        "round::VARCHAR || chr(31) || speaker)", [debate.id, keys])
+            con.execute(
+                "DELETE FROM speeches WHERE debate_id = ? AND NOT list_contains(?, "
+                "round::VARCHAR || chr(31) || speaker)",
+                [debate.id, keys],
+            )
             skeys = [speech_key(s.round, s.speaker) for s in debate.summaries]
-            con.execute("DELETE FROM summaries WHERE debate_id = ? AND NOT list_contains(?, "
-                        "round::VARCHAR || chr(31) || speaker)", [debate.id, skeys])
+            con.execute(
+                "DELETE FROM summaries WHERE debate_id = ? AND NOT list_contains(?, "
+                "round::VARCHAR || chr(31) || speaker)",
+                [debate.id, skeys],
+            )
             self._write_outcome(con, debate, secrets)
         if debate.status != "running":
             self._fresh.pop(debate.id, None)
@@ -152,8 +188,14 @@ class ArchiveRecorder(DebateWrites, BatchClaims, Recorder):
         """Write a whole debate in one transaction.  Returns False when it exists and ``replace`` is off."""
         return self.save_many([debate], imported_from=[imported_from], replace=replace)[0]
 
-    def save_many(self, debates: list[Debate], *, imported_from: list[str | None] | None = None,
-                  replace: bool = True, sources: dict[str, list[dict[str, Any]]] | None = None) -> list[bool]:
+    def save_many(
+        self,
+        debates: list[Debate],
+        *,
+        imported_from: list[str | None] | None = None,
+        replace: bool = True,
+        sources: dict[str, list[dict[str, Any]]] | None = None,
+    ) -> list[bool]:
         """Write several whole debates in ONE transaction: all of them or none.
 
         New debates are written table by table in multi-row statements (an import of
@@ -166,8 +208,11 @@ class ArchiveRecorder(DebateWrites, BatchClaims, Recorder):
         srcs = imported_from or [None] * len(debates)
         with self._session(write=True, checkpoint=any(d.status in FINISHED for d in debates)) as con:
             ids = [d.id for d in debates]
-            existing = {r[0] for r in con.execute(
-                "SELECT id FROM debates WHERE list_contains(?, id)", [ids]).fetchall()} if ids else set()
+            existing = (
+                {r[0] for r in con.execute("SELECT id FROM debates WHERE list_contains(?, id)", [ids]).fetchall()}
+                if ids
+                else set()
+            )
             fresh: dict[str, tuple[Debate, str | None]] = {}  # new debates, the last copy of each id
             for debate, src in zip(debates, srcs, strict=False):
                 if debate.id in existing or debate.id in fresh:
@@ -192,8 +237,9 @@ class ArchiveRecorder(DebateWrites, BatchClaims, Recorder):
         return written
 
     @staticmethod
-    def _rows_of(debate: Debate, secrets: list[str], imported_from: str | None,
-                 bulk: dict[str, list[dict[str, Any]]]) -> None:
+    def _rows_of(
+        debate: Debate, secrets: list[str], imported_from: str | None, bulk: dict[str, list[dict[str, Any]]]
+    ) -> None:
         """Every row of a new debate, appended to ``bulk`` by table."""
         row = header_row(debate, secrets)
         row["finished_at"] = to_utc(debate.updated_at) if debate.status in FINISHED else None
@@ -202,8 +248,10 @@ class ArchiveRecorder(DebateWrites, BatchClaims, Recorder):
         bulk.setdefault("debates", []).append(row)
         add = bulk.setdefault
         add("speeches", []).extend(speech_row(debate.id, s, i, secrets) for i, s in enumerate(debate.rounds))
-        add("summaries", []).extend({"debate_id": debate.id, "round": s.round, "ord": i, "speaker": s.speaker,
-                                     "text": s.text} for i, s in enumerate(debate.summaries))
+        add("summaries", []).extend(
+            {"debate_id": debate.id, "round": s.round, "ord": i, "speaker": s.speaker, "text": s.text}
+            for i, s in enumerate(debate.summaries)
+        )
         add("llm_calls", []).extend(call_row(debate.id, c, i, secrets) for i, c in enumerate(debate.llm_calls))
         for table, r in outcome_rows(debate, secrets):
             add(table, []).append(r)
@@ -219,8 +267,9 @@ class ArchiveRecorder(DebateWrites, BatchClaims, Recorder):
             con.execute("DELETE FROM model_names WHERE list_contains(?, model)", [list(names)])
             insert_rows(con, "model_names", list(names.values()))
 
-    def _write_full(self, con, debate: Debate, secrets: list[str], imported_from: str | None = None,
-                    *, existed: bool = True) -> None:
+    def _write_full(
+        self, con, debate: Debate, secrets: list[str], imported_from: str | None = None, *, existed: bool = True
+    ) -> None:
         if existed:
             for table in DEBATE_TABLES:
                 con.execute(f"DELETE FROM {table} WHERE debate_id = ?", [debate.id])
@@ -231,9 +280,14 @@ class ArchiveRecorder(DebateWrites, BatchClaims, Recorder):
             row["imported_from"] = imported_from
         insert_row(con, "debates", row)
         insert_rows(con, "speeches", [speech_row(debate.id, s, i, secrets) for i, s in enumerate(debate.rounds)])
-        insert_rows(con, "summaries", [{"debate_id": debate.id, "round": s.round, "ord": i,
-                                        "speaker": s.speaker, "text": s.text}
-                                       for i, s in enumerate(debate.summaries)])
+        insert_rows(
+            con,
+            "summaries",
+            [
+                {"debate_id": debate.id, "round": s.round, "ord": i, "speaker": s.speaker, "text": s.text}
+                for i, s in enumerate(debate.summaries)
+            ],
+        )
         insert_rows(con, "llm_calls", [call_row(debate.id, c, i, secrets) for i, c in enumerate(debate.llm_calls)])
         self._write_outcome(con, debate, secrets, existed=existed)
         self._link_pack(con, debate)
@@ -255,26 +309,62 @@ class ArchiveRecorder(DebateWrites, BatchClaims, Recorder):
         secrets = env_secrets()
         j = report.judgments
         audit_id = report.audit_id or uuid.uuid4().hex[:12]
-        judgments = [{k: (None if isinstance(v, float) and v != v else v) for k, v in row.items()}
-                     for row in j.to_dict(orient="records")] if len(j) else []
-        cols = ("debate_id", "judge", "variant", "winner", "shown", "position", "first", "n", "parsed", "stored",
-                "error", "prompt_tokens", "completion_tokens", "cost")
+        judgments = (
+            [
+                {k: (None if isinstance(v, float) and v != v else v) for k, v in row.items()}
+                for row in j.to_dict(orient="records")
+            ]
+            if len(j)
+            else []
+        )
+        cols = (
+            "debate_id",
+            "judge",
+            "variant",
+            "winner",
+            "shown",
+            "position",
+            "first",
+            "n",
+            "parsed",
+            "stored",
+            "error",
+            "prompt_tokens",
+            "completion_tokens",
+            "cost",
+        )
         rows = [{"audit_id": audit_id, **{c: r.get(c) for c in cols}} for r in judgments]
         for r in rows:
             r["position"] = None if r["position"] is None else int(r["position"])
             r["error"] = scrub(r["error"] or "", secrets)
-        calls = [{"audit_id": audit_id, "seq": i, "judge": c["judge"], "variant": c["variant"],
-                  **{k: v for k, v in call_row(c["debate_id"], c["call"], i, secrets).items()
-                     if k not in ("seq", "round", "speaker")}}
-                 for i, c in enumerate(report.calls)]
-        header = {"audit_id": audit_id, "batch_id": batch_id,
-                  "judges": sorted({r["judge"] for r in rows if r["judge"]}),
-                  "variants": sorted({r["variant"] for r in rows if r["variant"]}),
-                  "debates": len({r["debate_id"] for r in rows}), "judgments": len(rows), "calls": len(calls),
-                  "prompt_tokens": sum(c["prompt_tokens"] or 0 for c in calls),
-                  "completion_tokens": sum(c["completion_tokens"] or 0 for c in calls),
-                  "cost": float(sum(c["cost"] or 0 for c in calls)),
-                  "summary": dumps(scrub(report.summary, secrets)), "created_at": now()}
+        calls = [
+            {
+                "audit_id": audit_id,
+                "seq": i,
+                "judge": c["judge"],
+                "variant": c["variant"],
+                **{
+                    k: v
+                    for k, v in call_row(c["debate_id"], c["call"], i, secrets).items()
+                    if k not in ("seq", "round", "speaker")
+                },
+            }
+            for i, c in enumerate(report.calls)
+        ]
+        header = {
+            "audit_id": audit_id,
+            "batch_id": batch_id,
+            "judges": sorted({r["judge"] for r in rows if r["judge"]}),
+            "variants": sorted({r["variant"] for r in rows if r["variant"]}),
+            "debates": len({r["debate_id"] for r in rows}),
+            "judgments": len(rows),
+            "calls": len(calls),
+            "prompt_tokens": sum(c["prompt_tokens"] or 0 for c in calls),
+            "completion_tokens": sum(c["completion_tokens"] or 0 for c in calls),
+            "cost": float(sum(c["cost"] or 0 for c in calls)),
+            "summary": dumps(scrub(report.summary, secrets)),
+            "created_at": now(),
+        }
         with self._session(write=True) as con:
             for table in AUDIT_TABLES:
                 con.execute(f"DELETE FROM {table} WHERE audit_id = ?", [audit_id])

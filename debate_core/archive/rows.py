@@ -21,11 +21,20 @@ COVERAGE_PREFIX = "⚠️"
 
 def pack_hash(pack: Pack) -> str:
     data = {
-        "name": pack.name, "version": pack.version,
-        "masters": [{"slug": m.slug, "name": m.name, "school": m.school, "tradition": m.tradition, "era": m.era,
-                     "sources": [s.model_dump(mode="json") for s in m.sources],
-                     "critiques": [c.model_dump(mode="json") for c in m.cross_critique]}
-                    for m in pack.masters.values()],
+        "name": pack.name,
+        "version": pack.version,
+        "masters": [
+            {
+                "slug": m.slug,
+                "name": m.name,
+                "school": m.school,
+                "tradition": m.tradition,
+                "era": m.era,
+                "sources": [s.model_dump(mode="json") for s in m.sources],
+                "critiques": [c.model_dump(mode="json") for c in m.cross_critique],
+            }
+            for m in pack.masters.values()
+        ],
     }
     return hashlib.sha256(json.dumps(data, ensure_ascii=False, sort_keys=True).encode()).hexdigest()[:16]
 
@@ -36,8 +45,9 @@ def speech_key(round_no: int, speaker: str) -> str:
 
 def insert_row(con, table: str, row: dict[str, Any]) -> None:
     cols = list(row)
-    con.execute(f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({', '.join('?' for _ in cols)})",
-                [row[c] for c in cols])
+    con.execute(
+        f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({', '.join('?' for _ in cols)})", [row[c] for c in cols]
+    )
 
 
 def insert_rows(con, table: str, rows: list[dict[str, Any]], chunk: int = 200) -> None:
@@ -49,9 +59,11 @@ def insert_rows(con, table: str, rows: list[dict[str, Any]], chunk: int = 200) -
     for cols, group in by_cols.items():
         one = "(" + ", ".join("?" for _ in cols) + ")"
         for i in range(0, len(group), chunk):
-            part = group[i:i + chunk]
-            con.execute(f"INSERT INTO {table} ({', '.join(cols)}) VALUES {', '.join([one] * len(part))}",
-                        [r[c] for r in part for c in cols])
+            part = group[i : i + chunk]
+            con.execute(
+                f"INSERT INTO {table} ({', '.join(cols)}) VALUES {', '.join([one] * len(part))}",
+                [r[c] for r in part for c in cols],
+            )
 
 
 def totals(debate: Debate) -> dict[str, Any]:
@@ -66,24 +78,39 @@ def totals(debate: Debate) -> dict[str, Any]:
         c = sum(s.completion_tokens for s in debate.rounds)
         cost = sum(s.cost for s in debate.rounds)
     failed = [s.round for s in debate.rounds if s.status == "failed"]
-    return {"rounds_done": len(done), "prompt_tokens": p, "completion_tokens": c, "cached_tokens": cached,
-            "cost": cost,
-            "failed_round": min(failed) if failed and debate.status == "failed" else None}
+    return {
+        "rounds_done": len(done),
+        "prompt_tokens": p,
+        "completion_tokens": c,
+        "cached_tokens": cached,
+        "cost": cost,
+        "failed_round": min(failed) if failed and debate.status == "failed" else None,
+    }
 
 
 def header_row(debate: Debate, secrets: list[str]) -> dict[str, Any]:
     warnings = scrub(list(debate.warnings), secrets)
     row = {
-        "id": debate.id, "protocol": debate.protocol, "topic": debate.topic, "status": debate.status,
+        "id": debate.id,
+        "protocol": debate.protocol,
+        "topic": debate.topic,
+        "status": debate.status,
         "stop_reason": scrub(debate.stop_reason, secrets),
         "participants": dumps([p.model_dump(mode="json") for p in debate.participants]),
-        "labels": [p.label for p in debate.participants], "models": list(debate.models),
-        "pack_name": debate.pack_name, "pack_version": debate.pack_version,
+        "labels": [p.label for p in debate.participants],
+        "models": list(debate.models),
+        "pack_name": debate.pack_name,
+        "pack_version": debate.pack_version,
         "planned_rounds": debate.planned_rounds,
         "config": dumps(scrub(debate.config.model_dump(mode="json"), secrets)),
-        "warnings": warnings, "degraded": any(w.startswith(COVERAGE_PREFIX) for w in warnings),
-        "batch_id": debate.batch_id, "source": debate.source, "lang": debate.lang, "group_id": debate.group or None,
-        "created_at": to_utc(debate.created_at), "updated_at": to_utc(debate.updated_at),
+        "warnings": warnings,
+        "degraded": any(w.startswith(COVERAGE_PREFIX) for w in warnings),
+        "batch_id": debate.batch_id,
+        "source": debate.source,
+        "lang": debate.lang,
+        "group_id": debate.group or None,
+        "created_at": to_utc(debate.created_at),
+        "updated_at": to_utc(debate.updated_at),
         "finished_at": now() if debate.status in FINISHED else None,
     }
     row.update(totals(debate))
@@ -92,32 +119,68 @@ def header_row(debate: Debate, secrets: list[str]) -> dict[str, Any]:
 
 def speech_row(debate_id: str, s: Speech, ord_: int, secrets: list[str]) -> dict[str, Any]:
     return {
-        "debate_id": debate_id, "round": s.round, "ord": ord_, "speaker": s.speaker,
-        "speaker_name": s.speaker_name, "role": s.role, "text": scrub(s.text, secrets),
-        "citations": list(s.citations), "findings": dumps([f.model_dump(mode="json") for f in s.findings]),
-        "ammo_used": list(s.ammo_used), "retries": s.retries, "truncated": s.truncated, "engine": s.engine,
-        "prompt_tokens": s.prompt_tokens, "completion_tokens": s.completion_tokens, "cost": s.cost,
-        "latency_ms": s.latency_ms, "status": s.status,
+        "debate_id": debate_id,
+        "round": s.round,
+        "ord": ord_,
+        "speaker": s.speaker,
+        "speaker_name": s.speaker_name,
+        "role": s.role,
+        "text": scrub(s.text, secrets),
+        "citations": list(s.citations),
+        "findings": dumps([f.model_dump(mode="json") for f in s.findings]),
+        "ammo_used": list(s.ammo_used),
+        "retries": s.retries,
+        "truncated": s.truncated,
+        "engine": s.engine,
+        "prompt_tokens": s.prompt_tokens,
+        "completion_tokens": s.completion_tokens,
+        "cost": s.cost,
+        "latency_ms": s.latency_ms,
+        "status": s.status,
         "envelope": dumps(scrub(s.envelope, secrets)) if s.envelope is not None else None,
         "plan": dumps(s.plan.model_dump(mode="json")) if s.plan is not None else None,
         "tool_calls": dumps(scrub([t.model_dump(mode="json") for t in s.tool_calls], secrets)),
-        "warnings": scrub(list(s.warnings), secrets), "recorded_at": now(),
+        "warnings": scrub(list(s.warnings), secrets),
+        "recorded_at": now(),
     }
 
 
 def judgment_rows(debate: Debate, secrets: list[str]) -> list[dict[str, Any]]:
-    return [{"debate_id": debate.id, "ord": i, "judge": j.judge, "winner": j.winner, "winner_name": j.winner_name,
-             "margin": j.margin, "normalized": j.normalized, "entertainment": j.entertainment,
-             "notes": scrub(j.notes, secrets), "decisive": scrub(j.decisive, secrets), "group_id": j.group or None,
-             "template": j.template or None} for i, j in enumerate(debate.judgments)]
+    return [
+        {
+            "debate_id": debate.id,
+            "ord": i,
+            "judge": j.judge,
+            "winner": j.winner,
+            "winner_name": j.winner_name,
+            "margin": j.margin,
+            "normalized": j.normalized,
+            "entertainment": j.entertainment,
+            "notes": scrub(j.notes, secrets),
+            "decisive": scrub(j.decisive, secrets),
+            "group_id": j.group or None,
+            "template": j.template or None,
+        }
+        for i, j in enumerate(debate.judgments)
+    ]
 
 
 def call_row(debate_id: str, c: LLMCall, seq: int, secrets: list[str]) -> dict[str, Any]:
     return {
-        "debate_id": debate_id, "seq": seq, "purpose": c.purpose, "model": c.model, "round": c.round,
-        "speaker": c.speaker, "prompt_tokens": c.prompt_tokens, "completion_tokens": c.completion_tokens,
-        "cached_tokens": c.cached_tokens, "cost": c.cost, "latency_ms": c.latency_ms, "error": scrub(c.error, secrets),
-        "messages": dumps(scrub(c.messages, secrets)), "response": scrub(c.response, secrets),
+        "debate_id": debate_id,
+        "seq": seq,
+        "purpose": c.purpose,
+        "model": c.model,
+        "round": c.round,
+        "speaker": c.speaker,
+        "prompt_tokens": c.prompt_tokens,
+        "completion_tokens": c.completion_tokens,
+        "cached_tokens": c.cached_tokens,
+        "cost": c.cost,
+        "latency_ms": c.latency_ms,
+        "error": scrub(c.error, secrets),
+        "messages": dumps(scrub(c.messages, secrets)),
+        "response": scrub(c.response, secrets),
         "created_at": to_utc(c.created_at),
     }
 
@@ -152,8 +215,19 @@ def pack_hash_of(pack: Pack) -> str:
     return hit[1]
 
 
-TOUCHED = ("id", "status", "stop_reason", "rounds_done", "prompt_tokens", "completion_tokens", "cached_tokens", "cost",
-           "failed_round", "updated_at", "finished_at")  # a debate's columns every write of it sets again
+TOUCHED = (
+    "id",
+    "status",
+    "stop_reason",
+    "rounds_done",
+    "prompt_tokens",
+    "completion_tokens",
+    "cached_tokens",
+    "cost",
+    "failed_round",
+    "updated_at",
+    "finished_at",
+)  # a debate's columns every write of it sets again
 
 
 def touch_values(debate: Debate) -> dict[str, Any]:
@@ -166,20 +240,56 @@ def outcome_rows(debate: Debate, secrets: list[str]) -> list[tuple[str, dict[str
     rows: list[tuple[str, dict[str, Any]]] = [("judgments", r) for r in judgment_rows(debate, secrets)]
     o, v = debate.observation, debate.verdict
     if o is not None:
-        rows.append(("observations", {"debate_id": debate.id, "divergence": o.divergence, "consensus": o.consensus,
-                                      "to_reader": o.to_reader, "engine": o.engine}))
+        rows.append(
+            (
+                "observations",
+                {
+                    "debate_id": debate.id,
+                    "divergence": o.divergence,
+                    "consensus": o.consensus,
+                    "to_reader": o.to_reader,
+                    "engine": o.engine,
+                },
+            )
+        )
     if v is not None:
-        rows.append(("verdicts", {"debate_id": debate.id, "winner": v.winner, "summary": v.summary,
-                                  "reasons": dumps(v.reasons), "note": v.note, "parsed": v.parsed,
-                                  "raw": scrub(v.raw, secrets), "judge": v.judge,
-                                  "complete": v.complete, "missing": list(v.missing)}))
-        rows += [("verdict_rows", {"debate_id": debate.id, "ord": i, "label": r.label, "stance": r.stance,
-                                   "strongest": r.strongest, "weakness": r.weakness, "score": r.score})
-                 for i, r in enumerate(v.rows)]
-        rows += [("verdict_rounds", {"debate_id": debate.id, "ord": i, "round": c.round, "comment": c.comment})
-                 for i, c in enumerate(v.per_round)]
+        rows.append(
+            (
+                "verdicts",
+                {
+                    "debate_id": debate.id,
+                    "winner": v.winner,
+                    "summary": v.summary,
+                    "reasons": dumps(v.reasons),
+                    "note": v.note,
+                    "parsed": v.parsed,
+                    "raw": scrub(v.raw, secrets),
+                    "judge": v.judge,
+                    "complete": v.complete,
+                    "missing": list(v.missing),
+                },
+            )
+        )
+        rows += [
+            (
+                "verdict_rows",
+                {
+                    "debate_id": debate.id,
+                    "ord": i,
+                    "label": r.label,
+                    "stance": r.stance,
+                    "strongest": r.strongest,
+                    "weakness": r.weakness,
+                    "score": r.score,
+                },
+            )
+            for i, r in enumerate(v.rows)
+        ]
+        rows += [
+            ("verdict_rounds", {"debate_id": debate.id, "ord": i, "round": c.round, "comment": c.comment})
+            for i, c in enumerate(v.per_round)
+        ]
     return rows
-
 
 
 def snapshot_pack(con, pack: Pack) -> str:
@@ -187,20 +297,52 @@ def snapshot_pack(con, pack: Pack) -> str:
     h = pack_hash(pack)
     if con.execute("SELECT 1 FROM packs WHERE pack_hash = ?", [h]).fetchone():
         return h
-    insert_row(con, "packs", {"pack_hash": h, "name": pack.name, "version": pack.version,
-                              "path": str(Path(pack.path).resolve()), "masters": len(pack.masters),
-                              "critiques": sum(len(m.cross_critique) for m in pack.masters.values()),
-                              "created_at": now()})
+    insert_row(
+        con,
+        "packs",
+        {
+            "pack_hash": h,
+            "name": pack.name,
+            "version": pack.version,
+            "path": str(Path(pack.path).resolve()),
+            "masters": len(pack.masters),
+            "critiques": sum(len(m.cross_critique) for m in pack.masters.values()),
+            "created_at": now(),
+        },
+    )
     for m in pack.masters.values():
-        insert_row(con, "pack_masters", {"pack_hash": h, "slug": m.slug, "name": m.name, "school": m.school,
-                                         "tradition": m.tradition, "era": m.era, "sources": len(m.sources),
-                                         "critiques": len(m.cross_critique)})
+        insert_row(
+            con,
+            "pack_masters",
+            {
+                "pack_hash": h,
+                "slug": m.slug,
+                "name": m.name,
+                "school": m.school,
+                "tradition": m.tradition,
+                "era": m.era,
+                "sources": len(m.sources),
+                "critiques": len(m.cross_critique),
+            },
+        )
         for s in m.sources:
-            insert_row(con, "pack_sources", {"pack_hash": h, "slug": m.slug, "source_id": s.id,
-                                             "type": s.type, "title": s.title})
+            insert_row(
+                con,
+                "pack_sources",
+                {"pack_hash": h, "slug": m.slug, "source_id": s.id, "type": s.type, "title": s.title},
+            )
         for c in m.cross_critique:
-            insert_row(con, "pack_critiques", {"pack_hash": h, "slug": m.slug, "target_master": c.target_master,
-                                               "position": c.position, "citation": c.citation})
+            insert_row(
+                con,
+                "pack_critiques",
+                {
+                    "pack_hash": h,
+                    "slug": m.slug,
+                    "target_master": c.target_master,
+                    "position": c.position,
+                    "citation": c.citation,
+                },
+            )
     return h
 
 
@@ -213,6 +355,9 @@ def update_many(con, table: str, rows: list[dict[str, Any]]) -> None:
         one = "(" + ", ".join("?" for _ in cols) + ")"
         sets = ", ".join(f"{c} = v.{c}" for c in cols if c != "id")
         for i in range(0, len(group), 200):
-            part = group[i:i + 200]
-            con.execute(f"UPDATE {table} SET {sets} FROM (VALUES {', '.join([one] * len(part))}) "
-                        f"AS v({', '.join(cols)}) WHERE {table}.id = v.id", [r[c] for r in part for c in cols])
+            part = group[i : i + 200]
+            con.execute(
+                f"UPDATE {table} SET {sets} FROM (VALUES {', '.join([one] * len(part))}) "
+                f"AS v({', '.join(cols)}) WHERE {table}.id = v.id",
+                [r[c] for r in part for c in cols],
+            )

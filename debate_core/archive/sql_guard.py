@@ -60,18 +60,27 @@ IDLE_WORKERS = 2  # warm workers kept between queries
 SQL_EXAMPLES: dict[str, str] = {
     "by_protocol": "SELECT protocol, status, count(*) AS debates FROM debates GROUP BY ALL ORDER BY debates DESC",
     "winners": "SELECT d.created_at, d.protocol, d.topic, v.winner, v.judge\nFROM verdicts v JOIN debates d ON "
-               "d.id = v.debate_id\nORDER BY d.created_at DESC LIMIT 50",
+    "d.id = v.debate_id\nORDER BY d.created_at DESC LIMIT 50",
     "failed_checks": "SELECT rule, count(*) AS failures, count(DISTINCT debate_id) AS debates\nFROM findings WHERE "
-                     "NOT passed\nGROUP BY rule ORDER BY failures DESC",
+    "NOT passed\nGROUP BY rule ORDER BY failures DESC",
     "longest_speeches": "SELECT debate_id, round, speaker_name, length(text) AS characters\nFROM speeches ORDER BY "
-                        "characters DESC LIMIT 20",
+    "characters DESC LIMIT 20",
     "speech_lengths": "SELECT d.protocol, count(*) AS speeches, avg(length(s.text)) AS chars FROM speeches s "
-                      "JOIN debates d ON d.id = s.debate_id GROUP BY ALL",
+    "JOIN debates d ON d.id = s.debate_id GROUP BY ALL",
     "newest_debates": "SELECT id, topic, status, created_at FROM debates ORDER BY created_at DESC LIMIT 500",
 }
 
-_ALLOWED_PRAGMAS = {"show_tables", "show_tables_expanded", "table_info", "show", "database_size", "storage_info",
-                    "version", "database_list", "functions"}
+_ALLOWED_PRAGMAS = {
+    "show_tables",
+    "show_tables_expanded",
+    "table_info",
+    "show",
+    "database_size",
+    "storage_info",
+    "version",
+    "database_list",
+    "functions",
+}
 _READ_WORDS = {"SELECT", "WITH", "FROM", "PIVOT", "UNPIVOT", "VALUES", "TABLE"}
 
 
@@ -140,12 +149,18 @@ def check_readonly_sql(con: duckdb.DuckDBPyConnection | None, query: str) -> Non
             return
         raise SqlRefused("refused: only informational PRAGMAs (show_tables, table_info, …) are allowed")
     reasons = {
-        "COPY": "COPY reads or writes files", "COPY_DATABASE": "COPY reads or writes files",
-        "EXPORT": "EXPORT writes files", "ATTACH": "ATTACH opens other databases",
-        "DETACH": "DETACH is not allowed", "LOAD": "installing or loading extensions is not allowed",
-        "EXTENSION": "installing or loading extensions is not allowed", "SET": "settings cannot be changed",
-        "VARIABLE_SET": "settings cannot be changed", "CALL": "CALL is not allowed",
-        "TRANSACTION": "transactions are not needed to read", "PREPARE": "prepared statements are not allowed",
+        "COPY": "COPY reads or writes files",
+        "COPY_DATABASE": "COPY reads or writes files",
+        "EXPORT": "EXPORT writes files",
+        "ATTACH": "ATTACH opens other databases",
+        "DETACH": "DETACH is not allowed",
+        "LOAD": "installing or loading extensions is not allowed",
+        "EXTENSION": "installing or loading extensions is not allowed",
+        "SET": "settings cannot be changed",
+        "VARIABLE_SET": "settings cannot be changed",
+        "CALL": "CALL is not allowed",
+        "TRANSACTION": "transactions are not needed to read",
+        "PREPARE": "prepared statements are not allowed",
         "EXECUTE": "prepared statements are not allowed",
     }
     what = reasons.get(kind)
@@ -168,8 +183,19 @@ class _Late(Exception):
 
 def _worker_env() -> dict[str, str]:
     """A small environment: no keys or other secrets reach the process that runs user SQL."""
-    keep = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "TEMP", "TMP", "LD_LIBRARY_PATH", "SYSTEMROOT",
-            "VIRTUAL_ENV")
+    keep = (
+        "PATH",
+        "HOME",
+        "LANG",
+        "LC_ALL",
+        "LC_CTYPE",
+        "TMPDIR",
+        "TEMP",
+        "TMP",
+        "LD_LIBRARY_PATH",
+        "SYSTEMROOT",
+        "VIRTUAL_ENV",
+    )
     env = {k: os.environ[k] for k in keep if k in os.environ}
     env["ARROW_DEFAULT_MEMORY_POOL"] = "system"  # no 1 GiB arena reservations under the address-space limit
     env["MALLOC_ARENA_MAX"] = "2"
@@ -185,9 +211,16 @@ class _Worker:
         settings = json.dumps({"memory": memory, "result": result})
         try:
             # its own session: a Ctrl-C at the terminal reaches this process, which stops the worker
-            self.proc = subprocess.Popen([sys.executable, "-P", str(WORKER), settings], stdin=subprocess.PIPE,
-                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=_worker_env(),
-                                         bufsize=0, close_fds=True, start_new_session=True)
+            self.proc = subprocess.Popen(
+                [sys.executable, "-P", str(WORKER), settings],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                env=_worker_env(),
+                bufsize=0,
+                close_fds=True,
+                start_new_session=True,
+            )
         except OSError as exc:
             shutil.rmtree(self.tmp, ignore_errors=True)
             raise SqlRefused(f"cannot start the SQL worker: {exc.strerror or exc}") from None
@@ -368,8 +401,10 @@ def _timeout_error(timeout: float) -> SqlRefused:
     if timeout == limit:
         return SqlRefused(cap_error("SQL_TIMEOUT_S", f"the query ran longer than {timeout:g} s and was stopped"))
     c = CAPS["SQL_TIMEOUT_S"]
-    return SqlRefused(f"the query ran longer than {timeout:g} s (the timeout given) and was stopped; the cap "
-                      f"{c.name} is {limit:g} s (set ${c.env} to change it)")
+    return SqlRefused(
+        f"the query ran longer than {timeout:g} s (the timeout given) and was stopped; the cap "
+        f"{c.name} is {limit:g} s (set ${c.env} to change it)"
+    )
 
 
 def _to_frame(payload: bytes) -> pd.DataFrame:
@@ -389,8 +424,14 @@ def _to_frame(payload: bytes) -> pd.DataFrame:
         con.close()
 
 
-def run_readonly_sql(path: str | Path, query: str, *, max_rows: int = 10_000, timeout: float | None = None,
-                     lock_timeout: float = LOCK_TIMEOUT) -> pd.DataFrame:
+def run_readonly_sql(
+    path: str | Path,
+    query: str,
+    *,
+    max_rows: int = 10_000,
+    timeout: float | None = None,
+    lock_timeout: float = LOCK_TIMEOUT,
+) -> pd.DataFrame:
     """The SQL box: one read-only query over the archive at ``path``, in a worker process bounded
     by the SQL caps (see the module's docstring); at most ``max_rows`` rows; stopped after
     ``timeout`` seconds (default: the cap ``SQL_TIMEOUT_S``).  Every refusal or failure is a
@@ -409,9 +450,16 @@ def run_readonly_sql(path: str | Path, query: str, *, max_rows: int = 10_000, ti
     try:
         if worker is None:
             worker = _Worker(memory, result)
-        request = {"path": str(path), "query": query, "max_rows": max_rows or 0, "memory": memory,
-                   "temp": int(cap("SQL_TEMP_DIR_BYTES")), "result": result, "temp_dir": worker.tmp,
-                   "lock_timeout": lock_timeout}
+        request = {
+            "path": str(path),
+            "query": query,
+            "max_rows": max_rows or 0,
+            "memory": memory,
+            "temp": int(cap("SQL_TEMP_DIR_BYTES")),
+            "result": result,
+            "temp_dir": worker.tmp,
+            "lock_timeout": lock_timeout,
+        }
         running = False  # the archive is open and the query's own time runs
         try:
             worker.send(request)
@@ -428,8 +476,9 @@ def run_readonly_sql(path: str | Path, query: str, *, max_rows: int = 10_000, ti
             worker.kill()
             if not running:
                 raise SqlRefused("the SQL worker stopped before the query ran; run it again") from None
-            raise SqlRefused(cap_error("SQL_MEMORY_LIMIT", "the query's worker process stopped (most likely "
-                                       "out of memory)")) from None
+            raise SqlRefused(
+                cap_error("SQL_MEMORY_LIMIT", "the query's worker process stopped (most likely out of memory)")
+            ) from None
         except BaseException:  # interrupted while the worker answers: its next frame would be out of turn
             worker.kill()
             raise

@@ -61,21 +61,33 @@ class _Out:
             view = view[n:]
 
     def error(self, kind: str, exc: BaseException | None = None, text: str = "") -> None:
-        body = {"kind": kind, "type": type(exc).__name__ if exc is not None else "",
-                "text": text or (str(exc) if exc is not None else "")}
+        body = {
+            "kind": kind,
+            "type": type(exc).__name__ if exc is not None else "",
+            "text": text or (str(exc) if exc is not None else ""),
+        }
         self.send(b"E", json.dumps(body).encode())
 
 
 def _is_memory(exc: BaseException) -> bool:
     text = str(exc)
-    return (isinstance(exc, MemoryError) or type(exc).__name__ in ("OutOfMemoryException", "ArrowMemoryError")
-            or "Out of Memory" in text or "bad_alloc" in text or "failed to allocate" in text)
+    return (
+        isinstance(exc, MemoryError)
+        or type(exc).__name__ in ("OutOfMemoryException", "ArrowMemoryError")
+        or "Out of Memory" in text
+        or "bad_alloc" in text
+        or "failed to allocate" in text
+    )
 
 
 def _config(req: dict) -> dict:
-    return {"memory_limit": f"{int(req['memory'])}B", "max_temp_directory_size": f"{int(req['temp'])}B",
-            "temp_directory": req["temp_dir"], "autoinstall_known_extensions": False,
-            "autoload_known_extensions": False}
+    return {
+        "memory_limit": f"{int(req['memory'])}B",
+        "max_temp_directory_size": f"{int(req['temp'])}B",
+        "temp_directory": req["temp_dir"],
+        "autoinstall_known_extensions": False,
+        "autoload_known_extensions": False,
+    }
 
 
 def _open(duckdb, req: dict):

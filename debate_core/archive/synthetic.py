@@ -25,9 +25,19 @@ def _list(values: Sequence[str]) -> str:
     return "[" + ",".join("'" + v.replace("'", "''") + "'" for v in values) + "]"
 
 
-def fill_bench_archive(path: str | Path, *, debates: int, per: int, masters: Sequence[str], names: Sequence[str],
-                       phrases: Sequence[str], topics: Sequence[str], critiques: Sequence[tuple[str, str]],
-                       needle: str, spread: str) -> dict[str, Any]:
+def fill_bench_archive(
+    path: str | Path,
+    *,
+    debates: int,
+    per: int,
+    masters: Sequence[str],
+    names: Sequence[str],
+    phrases: Sequence[str],
+    topics: Sequence[str],
+    critiques: Sequence[tuple[str, str]],
+    needle: str,
+    spread: str,
+) -> dict[str, Any]:
     """Fill the new, empty archive at ``path`` with ``debates`` debates (70 % of protocol master,
     20 % topic, 10 % trial, between two of ``masters`` (display ``names``), on ``topics``, dates
     spread over 2025, a fifth of the master debates with the coverage warning) and ``per``
@@ -82,7 +92,8 @@ def fill_bench_archive(path: str | Path, *, debates: int, per: int, masters: Seq
                    created_at, created_at + INTERVAL 5 MINUTE, created_at + INTERVAL 5 MINUTE, '{BENCH_PACK}'
             FROM d""")
         t_deb = time.perf_counter()
-        con.execute(f"""
+        con.execute(
+            f"""
             INSERT INTO speeches (debate_id, round, ord, speaker, speaker_name, role, text, citations, findings,
                 ammo_used, retries, truncated, engine, prompt_tokens, completion_tokens, cost, latency_ms, status,
                 warnings, recorded_at, sno)
@@ -101,7 +112,9 @@ def fill_bench_archive(path: str | Path, *, debates: int, per: int, masters: Seq
                    CASE WHEN (d.i + j) % 13 = 0 THEN 'flagged' ELSE 'ok' END, []::VARCHAR[], d.created_at,
                    d.i * {per} + j AS sno
             FROM d, range({per}) r(j)
-            ORDER BY sno""", [needle, spread])
+            ORDER BY sno""",
+            [needle, spread],
+        )
         # the sequence continues after the bulk-loaded speech numbers, as if they had been appended one by one
         con.execute(f"SELECT max(nextval('speech_sno')) FROM range({debates * per + 1})")
         t_sp = time.perf_counter()
@@ -111,8 +124,10 @@ def fill_bench_archive(path: str | Path, *, debates: int, per: int, masters: Seq
             SELECT d.id, j, 'speech', d.model, j + 1, '', 800, 450, 0.001, 1500.0,
                    CASE WHEN (d.i + j) % 101 = 0 THEN 'timeout' ELSE '' END, '[]', '', d.created_at
             FROM d, range(5) r(j) WHERE d.i % 3 = 0 AND d.model <> 'offline'""")
-        con.execute("INSERT INTO packs VALUES (?, 'bench-pack', '1.0', '', ?, ?, now())",
-                    [BENCH_PACK, len(masters), len(critiques)])
+        con.execute(
+            "INSERT INTO packs VALUES (?, 'bench-pack', '1.0', '', ?, ?, now())",
+            [BENCH_PACK, len(masters), len(critiques)],
+        )
         for slug, name in zip(masters, names, strict=True):
             con.execute("INSERT INTO pack_masters VALUES (?, ?, ?, '', '', '', 1, 0)", [BENCH_PACK, slug, name])
             con.execute("INSERT INTO pack_sources VALUES (?, ?, ?, 'cbeta', '')", [BENCH_PACK, slug, f"SRC-{slug}"])
@@ -120,13 +135,17 @@ def fill_bench_archive(path: str | Path, *, debates: int, per: int, masters: Seq
             con.execute("INSERT INTO pack_critiques VALUES (?, ?, ?, 'position', ?)", [BENCH_PACK, a, b, f"SRC-{a}"])
         con.execute("CHECKPOINT")
         order = con.execute("SELECT corr(sno, rowid) FROM speeches").fetchone()
-        counts = {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()
-                  for t in ("debates", "speeches", "llm_calls")}
+        counts = {t: con.execute(f"SELECT count(*) FROM {t}").fetchone() for t in ("debates", "speeches", "llm_calls")}
         chars = con.execute("SELECT avg(length(text))::INTEGER FROM speeches").fetchone()
     finally:
         con.close()
-    return {"debates_s": t_deb - t0, "speeches_s": t_sp - t_deb, "order": order[0] if order else None,
-            "counts": {t: c[0] if c else 0 for t, c in counts.items()}, "avg_chars": chars[0] if chars else None}
+    return {
+        "debates_s": t_deb - t0,
+        "speeches_s": t_sp - t_deb,
+        "order": order[0] if order else None,
+        "counts": {t: c[0] if c else 0 for t, c in counts.items()},
+        "avg_chars": chars[0] if chars else None,
+    }
 
 
 def search_index_storage(archive: Any) -> dict[str, Any]:
@@ -135,8 +154,13 @@ def search_index_storage(archive: Any) -> dict[str, Any]:
     with archive._session() as con:
         runs = con.execute("SELECT count(*), sum(rows) FROM search_runs").fetchone()
         tables = [r[0] for r in con.execute("SELECT run FROM search_runs").fetchall()]
-        blocks = sum(con.execute(f"SELECT count(DISTINCT block_id) FROM pragma_storage_info('search_run_{t}') "
-                                 "WHERE NOT persistent IS FALSE").fetchone()[0] for t in tables)
+        blocks = sum(
+            con.execute(
+                f"SELECT count(DISTINCT block_id) FROM pragma_storage_info('search_run_{t}') "
+                "WHERE NOT persistent IS FALSE"
+            ).fetchone()[0]
+            for t in tables
+        )
         block_size = con.execute("SELECT block_size FROM pragma_database_size()").fetchone()[0]
     return {"runs": runs[0], "postings": runs[1], "bytes": blocks * block_size}
 

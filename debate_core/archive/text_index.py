@@ -143,10 +143,15 @@ def search(con, needle: str) -> list[str]:
     edge, groups = narrowed
     found: set[str] = set()
     if groups:
-        found |= _check_spans(con, con.execute(
-            f"SELECT min(rowid), max(rowid) FROM speeches WHERE sno < ? AND (sno // {GROUP})::INTEGER IN "
-            f"(SELECT unnest(?::INTEGER[])) GROUP BY sno // {GROUP}, rowid // {VECTOR}",
-            [edge, groups]).fetchall(), pat)
+        found |= _check_spans(
+            con,
+            con.execute(
+                f"SELECT min(rowid), max(rowid) FROM speeches WHERE sno < ? AND (sno // {GROUP})::INTEGER IN "
+                f"(SELECT unnest(?::INTEGER[])) GROUP BY sno // {GROUP}, rowid // {VECTOR}",
+                [edge, groups],
+            ).fetchall(),
+            pat,
+        )
     found |= set(_scan(con, "sno >= ?", [edge], pat))  # the tail no run covers yet
     return sorted(found)
 
@@ -158,15 +163,23 @@ def candidate_debates(con, needle: str) -> list[str] | None:
     if narrowed is None:
         return None
     edge, groups = narrowed
-    return [r[0] for r in con.execute(
-        f"SELECT DISTINCT debate_id FROM speeches WHERE sno >= ? OR (sno // {GROUP})::INTEGER IN "
-        "(SELECT unnest(?::INTEGER[]))", [edge, groups]).fetchall()]
+    return [
+        r[0]
+        for r in con.execute(
+            f"SELECT DISTINCT debate_id FROM speeches WHERE sno >= ? OR (sno // {GROUP})::INTEGER IN "
+            "(SELECT unnest(?::INTEGER[]))",
+            [edge, groups],
+        ).fetchall()
+    ]
 
 
 def _scan(con, where: str, params: list, pat: str) -> list[str]:
-    return sorted(r[0] for r in con.execute(
-        f"SELECT DISTINCT debate_id FROM speeches WHERE {where} AND regexp_matches(text, ?)",
-        params + [pat]).fetchall())
+    return sorted(
+        r[0]
+        for r in con.execute(
+            f"SELECT DISTINCT debate_id FROM speeches WHERE {where} AND regexp_matches(text, ?)", params + [pat]
+        ).fetchall()
+    )
 
 
 def _check_spans(con, spans: list[tuple[int, int]], pat: str) -> set[str]:
@@ -181,11 +194,16 @@ def _check_spans(con, spans: list[tuple[int, int]], pat: str) -> set[str]:
             merged.append([int(a), int(b)])
     found: set[str] = set()
     for i in range(0, len(merged), RANGES_PER_QUERY):
-        ranges = " OR ".join(f"rowid BETWEEN {a} AND {b}" for a, b in merged[i:i + RANGES_PER_QUERY])
+        ranges = " OR ".join(f"rowid BETWEEN {a} AND {b}" for a, b in merged[i : i + RANGES_PER_QUERY])
         # MATERIALIZED keeps the text predicate out of the scan, so the range filter alone drives it
-        found |= {r[0] for r in con.execute(
-            f"WITH c AS MATERIALIZED (SELECT debate_id, text FROM speeches WHERE {ranges}) "
-            "SELECT DISTINCT debate_id FROM c WHERE regexp_matches(text, ?)", [pat]).fetchall()}
+        found |= {
+            r[0]
+            for r in con.execute(
+                f"WITH c AS MATERIALIZED (SELECT debate_id, text FROM speeches WHERE {ranges}) "
+                "SELECT DISTINCT debate_id FROM c WHERE regexp_matches(text, ?)",
+                [pat],
+            ).fetchall()
+        }
     return found
 
 
@@ -193,8 +211,11 @@ def verify_debates(con, ids: list[str], pat: str) -> set[str]:
     """Those of ``ids`` with a speech matching ``pat`` (reads only around those debates' speeches)."""
     if not ids:
         return set()
-    spans = con.execute(f"SELECT min(rowid), max(rowid) FROM speeches WHERE debate_id IN "
-                        f"(SELECT unnest(?::VARCHAR[])) GROUP BY debate_id, rowid // {VECTOR}", [ids]).fetchall()
+    spans = con.execute(
+        f"SELECT min(rowid), max(rowid) FROM speeches WHERE debate_id IN "
+        f"(SELECT unnest(?::VARCHAR[])) GROUP BY debate_id, rowid // {VECTOR}",
+        [ids],
+    ).fetchall()
     return _check_spans(con, spans, pat) & set(ids)
 
 
@@ -207,7 +228,7 @@ def first_matches(con, ordered: list[tuple[str, bool]], needle: str, limit: int)
     out: list[str] = []
     i, size = 0, max(limit, FIRST_CHUNK)
     while i < len(ordered) and len(out) < limit:
-        chunk = ordered[i:i + size]
+        chunk = ordered[i : i + size]
         i += len(chunk)
         hits = verify_debates(con, [d for d, topic in chunk if not topic], pat)
         matched = [d for d, topic in chunk if topic or d in hits]
@@ -246,8 +267,10 @@ def refresh(con, *, full: bool = False, minimum: int = RUN_MIN, limit: int | Non
     con.execute("CREATE OR REPLACE TEMP TABLE search_new (gram BIGINT, grp INTEGER)")
     try:
         for start in range(lo, hi, CHUNK):
-            rows = con.execute("SELECT sno, text FROM speeches WHERE sno >= ? AND sno < ? ORDER BY sno",
-                               [start, min(start + CHUNK, hi)]).fetchall()
+            rows = con.execute(
+                "SELECT sno, text FROM speeches WHERE sno >= ? AND sno < ? ORDER BY sno",
+                [start, min(start + CHUNK, hi)],
+            ).fetchall()
             if not rows:
                 continue
             grams, grps = posting_keys([r[0] for r in rows], [r[1] or "" for r in rows])
@@ -264,8 +287,10 @@ def _new_run(con, source_sql: str, first: int, end: int) -> int:
     run = int(con.execute("SELECT coalesce(max(run), 0) + 1 FROM search_runs").fetchone()[0])
     con.execute(f"CREATE TABLE search_run_{run} AS {source_sql} ORDER BY gram, grp")
     rows = con.execute(f"SELECT count(*) FROM search_run_{run}").fetchone()[0]
-    con.execute("INSERT INTO search_runs VALUES (?, ?, ?, ?, ?, ?)",
-                [run, level_of(end - first), first, end, rows, datetime.now(UTC).replace(tzinfo=None)])
+    con.execute(
+        "INSERT INTO search_runs VALUES (?, ?, ?, ?, ?, ?)",
+        [run, level_of(end - first), first, end, rows, datetime.now(UTC).replace(tzinfo=None)],
+    )
     return run
 
 

@@ -102,28 +102,40 @@ class AudienceVotes(ArchiveParts):
         with self._session(write=True) as con:
             if con.execute("SELECT 1 FROM debates WHERE id = ?", [debate_id]).fetchone() is None:
                 raise KeyError(f"no debate {debate_id!r} in archive {self.path}")
-            con.execute("UPDATE vote_phases SET status = 'closed', closed_at = ? "
-                        "WHERE debate_id = ? AND phase <> ? AND status = 'open'", [at, debate_id, phase])
-            row = con.execute("SELECT sides FROM vote_phases WHERE debate_id = ? AND phase = ?",
-                              [debate_id, phase]).fetchone()
+            con.execute(
+                "UPDATE vote_phases SET status = 'closed', closed_at = ? "
+                "WHERE debate_id = ? AND phase <> ? AND status = 'open'",
+                [at, debate_id, phase],
+            )
+            row = con.execute(
+                "SELECT sides FROM vote_phases WHERE debate_id = ? AND phase = ?", [debate_id, phase]
+            ).fetchone()
             if row is None:
-                con.execute("INSERT INTO vote_phases (debate_id, phase, status, sides, opened_at, closed_at) "
-                            "VALUES (?, ?, 'open', ?, ?, NULL)", [debate_id, phase, offered, at])
+                con.execute(
+                    "INSERT INTO vote_phases (debate_id, phase, status, sides, opened_at, closed_at) "
+                    "VALUES (?, ?, 'open', ?, ?, NULL)",
+                    [debate_id, phase, offered, at],
+                )
             else:
-                con.execute("UPDATE vote_phases SET status = 'open', closed_at = NULL "
-                            "WHERE debate_id = ? AND phase = ?", [debate_id, phase])
+                con.execute(
+                    "UPDATE vote_phases SET status = 'open', closed_at = NULL WHERE debate_id = ? AND phase = ?",
+                    [debate_id, phase],
+                )
         return self.vote_state(debate_id)[phase]
 
     def close_vote(self, debate_id: str, phase: str) -> bool:
         """Close ``phase``: it refuses new votes and keeps its count.  False when it was not open."""
         check_phase(phase)
         with self._session(write=True) as con:
-            row = con.execute("SELECT status FROM vote_phases WHERE debate_id = ? AND phase = ?",
-                              [debate_id, phase]).fetchone()
+            row = con.execute(
+                "SELECT status FROM vote_phases WHERE debate_id = ? AND phase = ?", [debate_id, phase]
+            ).fetchone()
             if row is None or row[0] != "open":
                 return False
-            con.execute("UPDATE vote_phases SET status = 'closed', closed_at = ? WHERE debate_id = ? AND phase = ?",
-                        [now(), debate_id, phase])
+            con.execute(
+                "UPDATE vote_phases SET status = 'closed', closed_at = ? WHERE debate_id = ? AND phase = ?",
+                [now(), debate_id, phase],
+            )
         return True
 
     def cast_vote(self, debate_id: str, phase: str, device: str, side: str) -> str:
@@ -133,38 +145,49 @@ class AudienceVotes(ArchiveParts):
         check_phase(phase)
         check_device(device)
         with self._session(write=True) as con:
-            row = con.execute("SELECT status, sides FROM vote_phases WHERE debate_id = ? AND phase = ?",
-                              [debate_id, phase]).fetchone()
+            row = con.execute(
+                "SELECT status, sides FROM vote_phases WHERE debate_id = ? AND phase = ?", [debate_id, phase]
+            ).fetchone()
             if row is None:
                 raise VoteRefused(f"the vote {phase} the debate has not been opened", "not_open")
             if row[0] != "open":
                 raise VoteRefused(f"the vote {phase} the debate is closed: no new votes", "closed")
             if side not in (row[1] or []):
                 raise VoteRefused(f"{str(side)[:40]!r} is not a side of this vote", "side")
-            had = con.execute("SELECT 1 FROM audience_votes WHERE debate_id = ? AND phase = ? AND device = ?",
-                              [debate_id, phase, device]).fetchone()
+            had = con.execute(
+                "SELECT 1 FROM audience_votes WHERE debate_id = ? AND phase = ? AND device = ?",
+                [debate_id, phase, device],
+            ).fetchone()
             if had is not None:
-                con.execute("UPDATE audience_votes SET side = ?, voted_at = ? "
-                            "WHERE debate_id = ? AND phase = ? AND device = ?", [side, now(), debate_id, phase, device])
+                con.execute(
+                    "UPDATE audience_votes SET side = ?, voted_at = ? WHERE debate_id = ? AND phase = ? AND device = ?",
+                    [side, now(), debate_id, phase, device],
+                )
                 return "replaced"
-            con.execute("INSERT INTO audience_votes (debate_id, phase, device, side, voted_at) VALUES (?, ?, ?, ?, ?)",
-                        [debate_id, phase, device, side, now()])
+            con.execute(
+                "INSERT INTO audience_votes (debate_id, phase, device, side, voted_at) VALUES (?, ?, ?, ?, ?)",
+                [debate_id, phase, device, side, now()],
+            )
             return "counted"
 
     def device_vote(self, debate_id: str, phase: str, device: str) -> str | None:
         """The side ``device`` voted for in ``phase``, or None."""
         with self._session() as con:
-            row = con.execute("SELECT side FROM audience_votes WHERE debate_id = ? AND phase = ? AND device = ?",
-                              [debate_id, phase, device]).fetchone()
+            row = con.execute(
+                "SELECT side FROM audience_votes WHERE debate_id = ? AND phase = ? AND device = ?",
+                [debate_id, phase, device],
+            ).fetchone()
         return row[0] if row else None
 
     def vote_state(self, debate_id: str) -> dict[str, PhaseState]:
         """Both phases of the debate's vote (``status`` ``none`` for a phase never opened) with their counts."""
         with self._session() as con:
-            phases = con.execute("SELECT phase, status, sides, opened_at, closed_at FROM vote_phases "
-                                 "WHERE debate_id = ?", [debate_id]).fetchall()
-            counts = con.execute("SELECT phase, side, count(*) FROM audience_votes WHERE debate_id = ? "
-                                 "GROUP BY phase, side", [debate_id]).fetchall()
+            phases = con.execute(
+                "SELECT phase, status, sides, opened_at, closed_at FROM vote_phases WHERE debate_id = ?", [debate_id]
+            ).fetchall()
+            counts = con.execute(
+                "SELECT phase, side, count(*) FROM audience_votes WHERE debate_id = ? GROUP BY phase, side", [debate_id]
+            ).fetchall()
         out = {p: PhaseState(p) for p in PHASES}
         for phase, status, sides, opened, closed in phases:
             if phase in out:
@@ -183,12 +206,19 @@ class AudienceVotes(ArchiveParts):
             return None
         phases = {}
         for p, s in state.items():
-            phases[p] = {"status": s.status, "sides": s.sides, "votes": dict(s.counts), "total": s.total,
-                         "shares": {k: round(v, 1) for k, v in s.shares().items()},
-                         "opened_at": s.opened_at.isoformat() if s.opened_at else None,
-                         "closed_at": s.closed_at.isoformat() if s.closed_at else None}
-        out: dict[str, Any] = {"rule": "one vote per device per phase; a second vote replaces the first",
-                               "phases": phases}
+            phases[p] = {
+                "status": s.status,
+                "sides": s.sides,
+                "votes": dict(s.counts),
+                "total": s.total,
+                "shares": {k: round(v, 1) for k, v in s.shares().items()},
+                "opened_at": s.opened_at.isoformat() if s.opened_at else None,
+                "closed_at": s.closed_at.isoformat() if s.closed_at else None,
+            }
+        out: dict[str, Any] = {
+            "rule": "one vote per device per phase; a second vote replaces the first",
+            "phases": phases,
+        }
         before, after = state["before"].shares(), state["after"].shares()
         if before and after:
             sides = list(dict.fromkeys(state["before"].sides + state["after"].sides))

@@ -86,17 +86,33 @@ class DebateWrites(ArchiveParts):
     def write_speech(self, debate: Debate, speech: Speech) -> Write:
         """The write of a finished speech (replacing a rerun round's row), with the debate's totals."""
         ord_ = next((i for i, s in enumerate(debate.rounds) if s is speech), len(debate.rounds))
-        return self._keyed(debate, speech_key(speech.round, speech.speaker), "speeches",
-                           speech_row(debate.id, speech, ord_, env_secrets()),
-                           "round = ? AND speaker = ?", [speech.round, speech.speaker])
+        return self._keyed(
+            debate,
+            speech_key(speech.round, speech.speaker),
+            "speeches",
+            speech_row(debate.id, speech, ord_, env_secrets()),
+            "round = ? AND speaker = ?",
+            [speech.round, speech.speaker],
+        )
 
     def write_summary(self, debate: Debate, summary: RoundSummary) -> Write:
         """The write of a round's summary (replacing the one stored for its round and speaker)."""
         ord_ = next((i for i, s in enumerate(debate.summaries) if s is summary), len(debate.summaries))
-        row = {"debate_id": debate.id, "round": summary.round, "ord": ord_, "speaker": summary.speaker,
-               "text": summary.text}
-        return self._keyed(debate, SUMMARY_KEY + speech_key(summary.round, summary.speaker), "summaries", row,
-                           "round = ? AND speaker = ?", [summary.round, summary.speaker])
+        row = {
+            "debate_id": debate.id,
+            "round": summary.round,
+            "ord": ord_,
+            "speaker": summary.speaker,
+            "text": summary.text,
+        }
+        return self._keyed(
+            debate,
+            SUMMARY_KEY + speech_key(summary.round, summary.speaker),
+            "summaries",
+            row,
+            "round = ? AND speaker = ?",
+            [summary.round, summary.speaker],
+        )
 
     def write_call(self, debate: Debate, call: LLMCall) -> Write:
         """The write of one model call in the debate's call ledger (numbered after the stored
@@ -111,8 +127,11 @@ class DebateWrites(ArchiveParts):
         """A row that replaces the one stored under the same key; a debate this archive started
         writes its keys once each, so the delete is skipped for a key not written yet."""
         written = self._fresh.get(debate.id)
-        before = [] if written is not None and key not in written else \
-            [(f"DELETE FROM {table} WHERE debate_id = ? AND {where}", [debate.id, *params])]
+        before = (
+            []
+            if written is not None and key not in written
+            else [(f"DELETE FROM {table} WHERE debate_id = ? AND {where}", [debate.id, *params])]
+        )
         if written is not None:
             written.add(key)
         return Write(debate.id, before=before, rows=[(table, row)], touch=touch_values(debate))
@@ -127,11 +146,21 @@ class DebateWrites(ArchiveParts):
         written = self._fresh.get(debate.id)
         before = []
         if written is None or {k for k in written if k[:2] not in (SUMMARY_KEY, CALL_KEY, OUTCOME_KEY)} - set(keys):
-            before.append(("DELETE FROM speeches WHERE debate_id = ? AND NOT list_contains(?, "
-                           "round::VARCHAR || chr(31) || speaker)", [debate.id, keys]))
+            before.append(
+                (
+                    "DELETE FROM speeches WHERE debate_id = ? AND NOT list_contains(?, "
+                    "round::VARCHAR || chr(31) || speaker)",
+                    [debate.id, keys],
+                )
+            )
         if written is None or {k[2:] for k in written if k[:2] == SUMMARY_KEY} - set(skeys):
-            before.append(("DELETE FROM summaries WHERE debate_id = ? AND NOT list_contains(?, "
-                           "round::VARCHAR || chr(31) || speaker)", [debate.id, skeys]))
+            before.append(
+                (
+                    "DELETE FROM summaries WHERE debate_id = ? AND NOT list_contains(?, "
+                    "round::VARCHAR || chr(31) || speaker)",
+                    [debate.id, skeys],
+                )
+            )
         if written is None or OUTCOME_KEY in written:
             before += [(f"DELETE FROM {t} WHERE debate_id = ?", [debate.id]) for t in OUTCOME_TABLES]
         rows = outcome_rows(debate, secrets)
@@ -175,11 +204,20 @@ class DebateWrites(ArchiveParts):
                     snapshot_pack(con, pack)
                 row.update(pack_hash=h, pack_path=str(Path(pack.path).resolve()))
             headers.append(row)
-        stored = {r[0] for r in con.execute("SELECT id FROM debates WHERE list_contains(?, id)",
-                                            [[h["id"] for h in headers]]).fetchall()} if headers else set()
+        stored = (
+            {
+                r[0]
+                for r in con.execute(
+                    "SELECT id FROM debates WHERE list_contains(?, id)", [[h["id"] for h in headers]]
+                ).fetchall()
+            }
+            if headers
+            else set()
+        )
         insert_rows(con, "debates", [h for h in headers if h["id"] not in stored])
-        update_many(con, "debates", [{k: v for k, v in h.items() if k != "created_at"} for h in headers
-                                     if h["id"] in stored])
+        update_many(
+            con, "debates", [{k: v for k, v in h.items() if k != "created_at"} for h in headers if h["id"] in stored]
+        )
         pending: dict[str, list[dict[str, Any]]] = {}
         touches: dict[str, dict[str, Any]] = {}
 
@@ -195,8 +233,9 @@ class DebateWrites(ArchiveParts):
                     con.execute(sql, params)
             for table, row in w.rows:
                 if w.next_seq:
-                    row["seq"] = con.execute("SELECT coalesce(max(seq), -1) + 1 FROM llm_calls WHERE debate_id = ?",
-                                             [w.debate_id]).fetchone()[0]
+                    row["seq"] = con.execute(
+                        "SELECT coalesce(max(seq), -1) + 1 FROM llm_calls WHERE debate_id = ?", [w.debate_id]
+                    ).fetchone()[0]
                     insert_row(con, table, row)
                 else:
                     pending.setdefault(table, []).append(row)
@@ -204,6 +243,7 @@ class DebateWrites(ArchiveParts):
                 touches[w.debate_id] = {"id": w.debate_id, **w.touch, **owner}
         insert_pending()
         update_many(con, "debates", list(touches.values()))
+
 
 class WriteBuilder(DebateWrites):
     """Builds a debate's writes away from the archive (a batch's worker process, which sends them to
@@ -269,8 +309,9 @@ class GroupedRecorder(Recorder):
     def update(self, debate: Debate) -> None:
         # a debate leaving "running" is committed before the caller goes on, and a finished one
         # is folded into the file, as on the direct path
-        self._submit(self.archive.write_update(debate), wait=debate.status != "running",
-                     checkpoint=debate.status in FINISHED)
+        self._submit(
+            self.archive.write_update(debate), wait=debate.status != "running", checkpoint=debate.status in FINISHED
+        )
 
     def set_status(self, debate_id: str, status: str, reason: str = "") -> None:
         self.writer.flush()  # after this debate's queued writes, never before them

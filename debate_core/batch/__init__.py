@@ -25,14 +25,14 @@ litellm is imported only when a model is actually used.
 """
 
 from debate_core.batch.grid import (
-                                    Cell,
-                                    batch_debates,
-                                    cell_key,
-                                    config_for,
-                                    existing_cells,
-                                    expand,
-                                    plan_action,
-                                    split_tag,
+    Cell,
+    batch_debates,
+    cell_key,
+    config_for,
+    existing_cells,
+    expand,
+    plan_action,
+    split_tag,
 )
 from debate_core.batch.progress import BatchResult, CellResult
 from debate_core.batch.router import build_router
@@ -40,6 +40,24 @@ from debate_core.batch.runner import BatchRunner, run_batch
 from debate_core.batch.simulated import simulated_model
 from debate_core.batch.spec import BatchSpec, Deployment, SpecError, load_spec, parse_spec
 
-__all__ = ["BatchSpec", "BatchRunner", "BatchResult", "Cell", "CellResult", "SpecError", "Deployment", "batch_debates",
-           "build_router", "cell_key", "config_for", "existing_cells", "expand", "load_spec", "parse_spec",
-           "plan_action", "run_batch", "simulated_model", "split_tag"]
+__all__ = [
+    "BatchSpec",
+    "BatchRunner",
+    "BatchResult",
+    "Cell",
+    "CellResult",
+    "SpecError",
+    "Deployment",
+    "batch_debates",
+    "build_router",
+    "cell_key",
+    "config_for",
+    "existing_cells",
+    "expand",
+    "load_spec",
+    "parse_spec",
+    "plan_action",
+    "run_batch",
+    "simulated_model",
+    "split_tag",
+]

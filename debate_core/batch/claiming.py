@@ -21,6 +21,7 @@ def _first_line(exc: BaseException) -> str:
     name = type(exc).__name__
     return text if name in ("InputError", "SpecError", "GatewayError", "ConfigError") else f"{name}: {text}"
 
+
 class _Committer:
     """Group commit for ``commit: debate``: finished debates are written whole, many per transaction.
 
@@ -65,8 +66,6 @@ class _Committer:
     def close(self) -> None:
         self.queue.put(None)
         self._thread.join()
-
-
 
 
 class _Claims:
@@ -148,8 +147,14 @@ class _ClaimedQueue:
             for c, got in zip(batch, self.claims.claim(batch), strict=False):
                 fresh = [Existing(*d) for d in got.debates]
                 if got.holder:
-                    settle(CellResult(c, "busy", fresh[0].debate_id if fresh else None,
-                                      f"claimed by {got.holder} (another run of this batch)"))
+                    settle(
+                        CellResult(
+                            c,
+                            "busy",
+                            fresh[0].debate_id if fresh else None,
+                            f"claimed by {got.holder} (another run of this batch)",
+                        )
+                    )
                     continue
                 action, old_id = plan_action(fresh, resume=resume)
                 if got.claimed and action in ("run", "resume"):

@@ -44,15 +44,50 @@ class Cell:
         return f"{self.topic[:24]} · {who}{extra}"
 
     def as_row(self) -> dict[str, Any]:
-        return {"cell": self.key, "protocol": self.protocol, "topic": self.topic, "masters": list(self.masters),
-                "stances": list(self.stances), "models": list(self.models), "judge_model": self.judge_model,
-                "repeat": self.repeat, "swap": self.swap, "rounds": self.rounds}
+        return {
+            "cell": self.key,
+            "protocol": self.protocol,
+            "topic": self.topic,
+            "masters": list(self.masters),
+            "stances": list(self.stances),
+            "models": list(self.models),
+            "judge_model": self.judge_model,
+            "repeat": self.repeat,
+            "swap": self.swap,
+            "rounds": self.rounds,
+        }
 
 
-def cell_key(protocol: str, topic: str, *, masters=(), stances=(), models=(), judge=None, repeat=0, swap=0,
-             rounds=None, pack=None, extra: dict | None = None) -> str:
-    return digest({"p": protocol, "t": topic, "m": list(masters), "s": list(stances), "models": list(models),
-                   "j": judge, "rep": repeat, "sw": swap, "r": rounds, "pack": pack, **(extra or {})}, 12)
+def cell_key(
+    protocol: str,
+    topic: str,
+    *,
+    masters=(),
+    stances=(),
+    models=(),
+    judge=None,
+    repeat=0,
+    swap=0,
+    rounds=None,
+    pack=None,
+    extra: dict | None = None,
+) -> str:
+    return digest(
+        {
+            "p": protocol,
+            "t": topic,
+            "m": list(masters),
+            "s": list(stances),
+            "models": list(models),
+            "j": judge,
+            "rep": repeat,
+            "sw": swap,
+            "r": rounds,
+            "pack": pack,
+            **(extra or {}),
+        },
+        12,
+    )
 
 
 def _many_models(proto: ProtocolSpec) -> bool:
@@ -146,10 +181,28 @@ def _master_cells(spec: BatchSpec, proto: ProtocolSpec, items: list[TopicItem]) 
             for model in model_names:
                 for rep in range(spec.repeats):
                     for sw, order in enumerate(orders):
-                        key = cell_key(proto.name, item.topic, masters=order, models=(model,), repeat=rep, swap=sw,
-                                       rounds=spec.rounds, pack=spec.pack)
-                        cells.append(Cell(key=key, protocol=proto.name, topic=item.topic, masters=order,
-                                          models=(model,), repeat=rep, swap=sw, rounds=spec.rounds))
+                        key = cell_key(
+                            proto.name,
+                            item.topic,
+                            masters=order,
+                            models=(model,),
+                            repeat=rep,
+                            swap=sw,
+                            rounds=spec.rounds,
+                            pack=spec.pack,
+                        )
+                        cells.append(
+                            Cell(
+                                key=key,
+                                protocol=proto.name,
+                                topic=item.topic,
+                                masters=order,
+                                models=(model,),
+                                repeat=rep,
+                                swap=sw,
+                                rounds=spec.rounds,
+                            )
+                        )
     return cells
 
 
@@ -180,11 +233,30 @@ def _lineup_cells(spec: BatchSpec, proto: ProtocolSpec, items: list[TopicItem]) 
                 variants = _rotations(lineup) if spec.swap else [lineup]
                 for rep in range(spec.repeats):
                     for sw, models in enumerate(variants):
-                        key = cell_key(proto.name, item.topic, stances=stances, models=models, judge=judge,
-                                       repeat=rep, swap=sw, rounds=spec.rounds, extra=extra or None)
-                        cells.append(Cell(key=key, protocol=proto.name, topic=item.topic, stances=tuple(stances),
-                                          models=models, judge_model=judge, repeat=rep, swap=sw,
-                                          rounds=spec.rounds))
+                        key = cell_key(
+                            proto.name,
+                            item.topic,
+                            stances=stances,
+                            models=models,
+                            judge=judge,
+                            repeat=rep,
+                            swap=sw,
+                            rounds=spec.rounds,
+                            extra=extra or None,
+                        )
+                        cells.append(
+                            Cell(
+                                key=key,
+                                protocol=proto.name,
+                                topic=item.topic,
+                                stances=tuple(stances),
+                                models=models,
+                                judge_model=judge,
+                                repeat=rep,
+                                swap=sw,
+                                rounds=spec.rounds,
+                            )
+                        )
     return cells
 
 
@@ -209,10 +281,20 @@ def config_for(spec: BatchSpec, cell: Cell) -> DebateConfig:
     """The :class:`DebateConfig` of one cell, tagged ``<batch id>#<cell key>``."""
     proto = registry.get(cell.protocol)
     fields: dict[str, Any] = dict(
-        protocol=cell.protocol, topic=cell.topic, rounds=cell.rounds, api_base=spec.api_base,
-        temperature=spec.temperature, timeout=spec.timeout, max_retries=spec.max_retries,
-        check_retries=spec.check_retries, batch_id=f"{spec.batch_id}{CELL_SEP}{cell.key}",
-        masters=list(cell.masters), stances=list(cell.stances), judge_model=cell.judge_model, lang=spec.lang)
+        protocol=cell.protocol,
+        topic=cell.topic,
+        rounds=cell.rounds,
+        api_base=spec.api_base,
+        temperature=spec.temperature,
+        timeout=spec.timeout,
+        max_retries=spec.max_retries,
+        check_retries=spec.check_retries,
+        batch_id=f"{spec.batch_id}{CELL_SEP}{cell.key}",
+        masters=list(cell.masters),
+        stances=list(cell.stances),
+        judge_model=cell.judge_model,
+        lang=spec.lang,
+    )
     if _many_models(proto):
         fields["models"] = list(cell.models)
     else:

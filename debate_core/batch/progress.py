@@ -23,8 +23,13 @@ class CellResult:
 
     def as_row(self) -> dict[str, Any]:
         row = self.cell.as_row()
-        row.update(status=self.status, debate_id=self.debate_id, reason=self.reason, resumed=self.resumed,
-                   seconds=round(self.seconds, 3))
+        row.update(
+            status=self.status,
+            debate_id=self.debate_id,
+            reason=self.reason,
+            resumed=self.resumed,
+            seconds=round(self.seconds, 3),
+        )
         return row
 
 
@@ -57,21 +62,32 @@ class BatchResult:
     def summary(self) -> dict[str, Any]:
         ran = [r for r in self.results if r.status not in ("skipped", "busy", "cancelled")]
         return {
-            "batch_id": self.batch_id, "protocol": self.protocol, "archive": self.archive, "cells": len(self.results),
-            "completed": self.count("completed"), "skipped": self.count("skipped"),
-            "resumed": sum(1 for r in self.results if r.resumed), "failed": self.count("failed"),
-            "errors": self.count("error"), "stopped": self.count("stopped", "interrupted", "cancelled"),
-            "busy": self.count("busy"), "ran": len(ran), "elapsed_s": round(self.elapsed, 2),
+            "batch_id": self.batch_id,
+            "protocol": self.protocol,
+            "archive": self.archive,
+            "cells": len(self.results),
+            "completed": self.count("completed"),
+            "skipped": self.count("skipped"),
+            "resumed": sum(1 for r in self.results if r.resumed),
+            "failed": self.count("failed"),
+            "errors": self.count("error"),
+            "stopped": self.count("stopped", "interrupted", "cancelled"),
+            "busy": self.count("busy"),
+            "ran": len(ran),
+            "elapsed_s": round(self.elapsed, 2),
             "debates_per_s": round(len(ran) / self.elapsed, 2) if self.elapsed > 0 and ran else 0.0,
         }
 
     def to_markdown(self) -> str:
         s = self.summary()
-        lines = [f"# batch {self.batch_id} ({self.protocol})", "",
-                 f"- cells: {s['cells']} — completed {s['completed']} (resumed {s['resumed']}), skipped "
-                 f"{s['skipped']}, failed {s['failed']}, errors {s['errors']}, stopped {s['stopped']}"
-                 + (f", running elsewhere {s['busy']}" if s["busy"] else ""),
-                 f"- wall time: {s['elapsed_s']} s ({s['debates_per_s']} debates/s)"]
+        lines = [
+            f"# batch {self.batch_id} ({self.protocol})",
+            "",
+            f"- cells: {s['cells']} — completed {s['completed']} (resumed {s['resumed']}), skipped "
+            f"{s['skipped']}, failed {s['failed']}, errors {s['errors']}, stopped {s['stopped']}"
+            + (f", running elsewhere {s['busy']}" if s["busy"] else ""),
+            f"- wall time: {s['elapsed_s']} s ({s['debates_per_s']} debates/s)",
+        ]
         if self.archive:
             lines.append(f"- archive: {self.archive}")
         elsewhere: dict[str, int] = {}
@@ -116,9 +132,16 @@ class Bar:
 
             console = Console(stderr=True)
             self._progress = Progress(
-                TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                TextColumn("{task.fields[stats]}"), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
-                console=console, refresh_per_second=4)
+                TextColumn("[bold]{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("{task.fields[stats]}"),
+                TimeElapsedColumn(),
+                TextColumn("ETA"),
+                TimeRemainingColumn(),
+                console=console,
+                refresh_per_second=4,
+            )
             self._progress.__enter__()
             self._task = self._progress.add_task(f"batch {self.batch_id}", total=self.total, stats=self._stats())
         return self
@@ -142,8 +165,11 @@ class Bar:
             self.stats["failed"] += 1
         if self._progress is not None:
             if r.status in ("failed", "error"):
-                self._progress.console.print(f"[red]✗[/red] {r.cell.describe()} ({r.debate_id or 'no debate'}): "
-                                             f"{r.reason[:200]}", markup=True, highlight=False)
+                self._progress.console.print(
+                    f"[red]✗[/red] {r.cell.describe()} ({r.debate_id or 'no debate'}): {r.reason[:200]}",
+                    markup=True,
+                    highlight=False,
+                )
             if self._task is not None:  # (set with the bar)
                 self._progress.update(self._task, advance=1, stats=self._stats())
 

@@ -46,8 +46,10 @@ from debate_core.settings import SECRET_NAME
 RAY_MISSING = "--ray needs Ray: pip install -r requirements-ray.txt"
 # settings a worker reads besides the provider variables (SECRET_NAME: keys, api bases, DEBATE_MODEL)
 WORKER_SETTINGS = ("DEBATE_BACKOFF", "LITELLM_LOCAL_MODEL_COST_MAP")
-UNSHARED_LIMITS = ("note: rpm/tpm limits are counted by each Ray worker on its own; name a Redis under "
-                   "`router:` to share them (docs/scale.md)")
+UNSHARED_LIMITS = (
+    "note: rpm/tpm limits are counted by each Ray worker on its own; name a Redis under "
+    "`router:` to share them (docs/scale.md)"
+)
 
 
 def import_ray():
@@ -81,8 +83,12 @@ def worker_env(spec: BatchSpec, environ: dict[str, str] | None = None) -> dict[s
     the folder this ``debate_core`` was imported from, unless it is an installed package.
     """
     env = dict(os.environ if environ is None else environ)
-    names = {n for n in env if SECRET_NAME.match(n)} | set(WORKER_SETTINGS) | set(env_references(spec)) \
+    names = (
+        {n for n in env if SECRET_NAME.match(n)}
+        | set(WORKER_SETTINGS)
+        | set(env_references(spec))
         | set(spec.ray.env_vars)
+    )
     out = {n: env[n] for n in sorted(names) if env.get(n) and not n.startswith("RAY_")}
     import debate_core
 
@@ -141,8 +147,9 @@ def _stop_requested(flag: str | None) -> bool:
     return True
 
 
-def run_remote_cell(spec: BatchSpec, cell: Cell, action: str, stored: str | None, pack_path: str | None,
-                    flag: str | None) -> dict[str, Any]:
+def run_remote_cell(
+    spec: BatchSpec, cell: Cell, action: str, stored: str | None, pack_path: str | None, flag: str | None
+) -> dict[str, Any]:
     """One cell's debate with no archive (in a Ray worker): ``{status, reason, debate (JSON), seconds}``.
 
     ``action`` is ``run`` (a new debate) or ``resume`` (``stored``: the archived debate as JSON).
@@ -162,8 +169,9 @@ def run_remote_cell(spec: BatchSpec, cell: Cell, action: str, stored: str | None
             quiet_litellm_loop_noise()
         if action == "resume":
             debate = Debate.model_validate_json(stored or "{}")
-            runner = registry.get(debate.protocol).runner_for(debate, stamp, gateway_options=options,
-                                                               pack_path=pack_path)
+            runner = registry.get(debate.protocol).runner_for(
+                debate, stamp, gateway_options=options, pack_path=pack_path
+            )
         else:
             runner, debate = runs.start(config_for(spec, cell), stamp, probe=False, gateway_options=options)
         debate = runner.run(debate, should_stop=lambda: _stop_requested(flag))
@@ -179,8 +187,12 @@ def run_remote_cell(spec: BatchSpec, cell: Cell, action: str, stored: str | None
     if debate is not None:
         debate.batch_id = spec.batch_id
         data = json.dumps(scrub(debate.model_dump(mode="json"), secrets), ensure_ascii=False)
-    return {"status": status, "reason": scrub(reason, secrets) if reason else reason, "debate": data,
-            "seconds": time.perf_counter() - t0}
+    return {
+        "status": status,
+        "reason": scrub(reason, secrets) if reason else reason,
+        "debate": data,
+        "seconds": time.perf_counter() - t0,
+    }
 
 
 # ------------------------------------------------------------------ the driver
@@ -215,11 +227,12 @@ class RayBatchRunner(BatchRunner):
                 ray.init(address="auto", **quiet)
             except ConnectionError:
                 ray.init(include_dashboard=False, **quiet)
-                self._say(f"no Ray cluster is running here: started a local Ray instance "
-                          f"({int(ray.cluster_resources().get('CPU', 0))} CPUs) for this batch")
+                self._say(
+                    f"no Ray cluster is running here: started a local Ray instance "
+                    f"({int(ray.cluster_resources().get('CPU', 0))} CPUs) for this batch"
+                )
             except Exception as exc:  # noqa: BLE001 - one line, not Ray's traceback
-                raise ConfigError(f"--ray auto: cannot join the Ray cluster running here: {first_line(exc)}") \
-                    from None
+                raise ConfigError(f"--ray auto: cannot join the Ray cluster running here: {first_line(exc)}") from None
             return True
         self._reachable(self.address)
         try:
@@ -238,8 +251,10 @@ class RayBatchRunner(BatchRunner):
         try:
             socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)), timeout=5).close()
         except OSError as exc:
-            raise ConfigError(f"--ray {address}: nothing answers there ({exc.strerror or exc}); start the cluster "
-                              "with `ray start --head` or use --ray auto") from None
+            raise ConfigError(
+                f"--ray {address}: nothing answers there ({exc.strerror or exc}); start the cluster "
+                "with `ray start --head` or use --ray auto"
+            ) from None
 
     def _say(self, text: str) -> None:
         if self.progress:
@@ -285,8 +300,9 @@ class RayBatchRunner(BatchRunner):
 
     def _run(self, todo: list[tuple[Cell, list[Existing]]], t0: float) -> BatchResult:
         ray = self.ray
-        result = BatchResult(batch_id=self.batch_id, protocol=self.spec.protocol,
-                             archive=str(getattr(self.archive, "path", "")) or None)
+        result = BatchResult(
+            batch_id=self.batch_id, protocol=self.spec.protocol, archive=str(getattr(self.archive, "path", "")) or None
+        )
         bar = Bar(len(todo), self.batch_id, self.progress)
         by_key: dict[str, CellResult] = {}
         remote: dict[str, Any] = {}  # the task and the spec in Ray's object store, made at the first submission
@@ -314,7 +330,8 @@ class RayBatchRunner(BatchRunner):
                         continue
                 if not remote:
                     remote["task"] = ray.remote(run_remote_cell).options(
-                        num_cpus=self.spec.ray.num_cpus, runtime_env={"env_vars": worker_env(self.spec)})
+                        num_cpus=self.spec.ray.num_cpus, runtime_env={"env_vars": worker_env(self.spec)}
+                    )
                     remote["spec"] = ray.put(self.spec)
                 ref = remote["task"].remote(remote["spec"], c, action, stored, pack_path, self.flag_name)
                 pending[ref] = (c, action, old_id)
@@ -329,8 +346,10 @@ class RayBatchRunner(BatchRunner):
 
         try:
             with bar:
-                if any(d.litellm_params.get("rpm") or d.litellm_params.get("tpm") for d in self.spec.deployments) \
-                        and not self.spec.redis:
+                if (
+                    any(d.litellm_params.get("rpm") or d.litellm_params.get("tpm") for d in self.spec.deployments)
+                    and not self.spec.redis
+                ):
                     bar.note(UNSHARED_LIMITS)
                 submit_more()
                 try:
@@ -363,8 +382,19 @@ class RayBatchRunner(BatchRunner):
             debate = Debate.model_validate_json(out["debate"]) if out["debate"] else None
             if debate is not None:
                 debate.batch_id = self.batch_id
-            outs.append((CellResult(c, out["status"], debate.id if debate else None, out["reason"], resumed=resumed,
-                                    seconds=out["seconds"]), debate))
+            outs.append(
+                (
+                    CellResult(
+                        c,
+                        out["status"],
+                        debate.id if debate else None,
+                        out["reason"],
+                        resumed=resumed,
+                        seconds=out["seconds"],
+                    ),
+                    debate,
+                )
+            )
         debates = [d for _r, d in outs if d is not None]
         if debates and self.archive is not None:
             try:

@@ -58,8 +58,9 @@ def _with_password(url: str, password: str) -> str:
 
     parts = urlsplit(url)
     if parts.password is not None:
-        raise SpecError("batch spec: router: redis_password: the URL in redis_url already holds a password; "
-                        "give it once")
+        raise SpecError(
+            "batch spec: router: redis_password: the URL in redis_url already holds a password; give it once"
+        )
     host = parts.netloc.rpartition("@")[2]
     return parts._replace(netloc=f"{parts.username or ''}:{quote(password, safe='')}@{host}").geturl()
 
@@ -76,17 +77,23 @@ def check_redis(settings: dict[str, Any]) -> None:
     try:
         import redis
     except ImportError:
-        raise SpecError("batch spec: router: a shared Redis needs the redis client: "
-                        "pip install -r requirements-ray.txt (or pip install redis)") from None
+        raise SpecError(
+            "batch spec: router: a shared Redis needs the redis client: "
+            "pip install -r requirements-ray.txt (or pip install redis)"
+        ) from None
     opts: dict[str, Any] = dict(socket_connect_timeout=REDIS_PING_TIMEOUT, socket_timeout=REDIS_PING_TIMEOUT)
     try:
         if settings.get("redis_url"):
             extra = {"db": settings["redis_db"]} if settings.get("redis_db") is not None else {}
             client = redis.Redis.from_url(settings["redis_url"], **extra, **opts)
         else:
-            client = redis.Redis(host=settings["redis_host"], port=int(settings["redis_port"]),
-                                 password=settings.get("redis_password"), db=int(settings.get("redis_db") or 0),
-                                 **opts)
+            client = redis.Redis(
+                host=settings["redis_host"],
+                port=int(settings["redis_port"]),
+                password=settings.get("redis_password"),
+                db=int(settings.get("redis_db") or 0),
+                **opts,
+            )
         try:
             client.ping()
         finally:
@@ -112,8 +119,9 @@ def build_router(spec: BatchSpec):
         for key, value in d.litellm_params.items():
             name = env_ref(value)
             if name and not os.environ.get(name):
-                raise SpecError(f"batch spec: deployments: {d.model_name}: {key}: os.environ/{name} is not set in "
-                                "the environment")
+                raise SpecError(
+                    f"batch spec: deployments: {d.model_name}: {key}: os.environ/{name} is not set in the environment"
+                )
     redis = redis_settings(spec)
     if redis:
         check_redis(redis)  # before litellm is imported: a wrong Redis is said at once
@@ -133,11 +141,17 @@ def build_router(spec: BatchSpec):
         model_list.append({"model_name": name, "litellm_params": params})
     for entry in model_list:
         lp = entry["litellm_params"]
-        if lp.get("api_base") and provider_of(lp["model"]) in ("openai", "hosted_vllm") and "api_key" not in lp \
-                and not os.environ.get("OPENAI_API_KEY"):
+        if (
+            lp.get("api_base")
+            and provider_of(lp["model"]) in ("openai", "hosted_vllm")
+            and "api_key" not in lp
+            and not os.environ.get("OPENAI_API_KEY")
+        ):
             lp["api_key"] = "not-needed"
-    limited = any(d["litellm_params"].get("rpm") or d["litellm_params"].get("tpm") or d.get("rpm") or d.get("tpm")
-                  for d in model_list)
+    limited = any(
+        d["litellm_params"].get("rpm") or d["litellm_params"].get("tpm") or d.get("rpm") or d.get("tpm")
+        for d in model_list
+    )
     kwargs: dict[str, Any] = {"num_retries": 0}
     if limited:
         kwargs.update(routing_strategy="usage-based-routing-v2", enable_pre_call_checks=True)
@@ -159,8 +173,9 @@ def build_router(spec: BatchSpec):
         with _Pool(max_workers=1) as pool:
             router = pool.submit(asyncio.run, make()).result()
     except Exception as exc:  # noqa: BLE001 - a bad router config is a spec error, said in one line
-        raise SpecError(f"batch spec: deployments/router: {type(exc).__name__}: {str(exc).splitlines()[0][:200]}") \
-            from None
+        raise SpecError(
+            f"batch spec: deployments/router: {type(exc).__name__}: {str(exc).splitlines()[0][:200]}"
+        ) from None
     return SharedLimits(router) if redis else router
 
 
@@ -198,8 +213,12 @@ class _LoopNoise(logging.Filter):
     not the debate, so a batch filters exactly those records.
     """
 
-    NEEDLES = ("LoggingWorker", "bound to a different event loop", "cannot reuse already awaited coroutine",
-               "periodic_sync_in_memory_spend")
+    NEEDLES = (
+        "LoggingWorker",
+        "bound to a different event loop",
+        "cannot reuse already awaited coroutine",
+        "periodic_sync_in_memory_spend",
+    )
 
     def filter(self, record: logging.LogRecord) -> bool:
         blob = record.getMessage()

@@ -68,8 +68,6 @@ class _Tagged(Recorder):
         self.inner.update(debate)
 
 
-
-
 COMMIT_MODES = ("auto", "speech", "group", "debate")
 PROCESS_MIN_CONCURRENCY = 16  # narrower batches run in one process
 
@@ -82,12 +80,22 @@ def _models_called(cells: list[Cell]) -> set[str]:
 class BatchRunner:
     """Runs one spec's grid into an archive (or nowhere, with ``archive=None``)."""
 
-    def __init__(self, spec: BatchSpec | dict | str | Path, archive=None, *,
-                 concurrency: int | None = None, progress: bool | str = False,
-                 on_result: Callable[[CellResult], None] | None = None,
-                 stop: threading.Event | None = None, router: Any = None, probe: bool = True,
-                 commit: str | None = None, group_interval: float = GROUP_INTERVAL,
-                 durable: str = GROUP_DURABLE, processes: int | None = None):
+    def __init__(
+        self,
+        spec: BatchSpec | dict | str | Path,
+        archive=None,
+        *,
+        concurrency: int | None = None,
+        progress: bool | str = False,
+        on_result: Callable[[CellResult], None] | None = None,
+        stop: threading.Event | None = None,
+        router: Any = None,
+        probe: bool = True,
+        commit: str | None = None,
+        group_interval: float = GROUP_INTERVAL,
+        durable: str = GROUP_DURABLE,
+        processes: int | None = None,
+    ):
         self.spec = load_spec(spec)
         self.commit = commit or self.spec.commit
         if self.commit not in COMMIT_MODES:
@@ -185,8 +193,9 @@ class BatchRunner:
                 assert old_id is not None  # plan_action names the debate it resumes
                 runner, debate = runs.reopen(store, old_id, gateway_options=self.gateway_options())
             else:
-                runner, debate = runs.start(config_for(self.spec, cell), tag, probe=False,
-                                            gateway_options=self.gateway_options())
+                runner, debate = runs.start(
+                    config_for(self.spec, cell), tag, probe=False, gateway_options=self.gateway_options()
+                )
             debate = runner.run(debate, should_stop=self.stop.is_set)
         except Exception as exc:  # noqa: BLE001 - one debate's error never stops the batch
             reason = _first_line(exc)
@@ -200,12 +209,24 @@ class BatchRunner:
                         store.set_status(live.id, "failed", live.stop_reason)
                     except Exception:  # noqa: BLE001
                         pass
-            return CellResult(cell, "error", live.id if live else None, reason, resumed=action == "resume",
-                              seconds=time.perf_counter() - t0)
+            return CellResult(
+                cell,
+                "error",
+                live.id if live else None,
+                reason,
+                resumed=action == "resume",
+                seconds=time.perf_counter() - t0,
+            )
         if buffered:
             self._commit(debate)
-        return CellResult(cell, debate.status, debate.id, debate.stop_reason, resumed=action == "resume",
-                          seconds=time.perf_counter() - t0)
+        return CellResult(
+            cell,
+            debate.status,
+            debate.id,
+            debate.stop_reason,
+            resumed=action == "resume",
+            seconds=time.perf_counter() - t0,
+        )
 
     def _mode(self, cell: Cell) -> str:
         """How the cell's debate is written: ``speech``, ``group`` or ``debate`` (``auto``: ``debate``
@@ -233,12 +254,20 @@ class BatchRunner:
             existing = existing_cells(self.archive, self.batch_id)
         else:
             existing = {}
-        result = BatchResult(batch_id=self.batch_id, protocol=self.spec.protocol,
-                             archive=str(getattr(self.archive, "path", "")) or None)
+        result = BatchResult(
+            batch_id=self.batch_id, protocol=self.spec.protocol, archive=str(getattr(self.archive, "path", "")) or None
+        )
         todo = [(c, existing.get(c.key, [])) for c in cells]
         nproc = self.processes_for(cells)
-        remote = [(i, c, prior) for i, (c, prior) in enumerate(todo)
-                  if plan_action(prior, resume=self.spec.resume)[0] == "run"] if nproc > 1 else []
+        remote = (
+            [
+                (i, c, prior)
+                for i, (c, prior) in enumerate(todo)
+                if plan_action(prior, resume=self.spec.resume)[0] == "run"
+            ]
+            if nproc > 1
+            else []
+        )
         children = _fork_children(self, nproc) if remote else []  # before this process starts any thread
         if self.archive is not None and any(self._mode(c) == "group" for c in cells):
             self._grouped = self.archive.grouped(interval=self.group_interval, durable=self.durable)
@@ -288,13 +317,22 @@ class BatchRunner:
 
     def _audit_after(self, result: BatchResult) -> BatchResult:
         """``audit: true``: the judge audit of the batch's judged debates (not after a stop)."""
-        if self.spec.audit and registry.get(self.spec.protocol).judged and self.archive is not None \
-                and not self.stop.is_set():
+        if (
+            self.spec.audit
+            and registry.get(self.spec.protocol).judged
+            and self.archive is not None
+            and not self.stop.is_set()
+        ):
             from debate_core.analysis.audit import audit_batch
 
-            result.audit = audit_batch(self.archive, self.batch_id, judges=self.spec.judge_models or None,
-                                       variants=self.spec.audit_variants, concurrency=self.concurrency,
-                                       gateway_options=self.gateway_options())
+            result.audit = audit_batch(
+                self.archive,
+                self.batch_id,
+                judges=self.spec.judge_models or None,
+                variants=self.spec.audit_variants,
+                concurrency=self.concurrency,
+                gateway_options=self.gateway_options(),
+            )
         return result
 
     def _done(self, r: CellResult, by_key: dict[str, CellResult], bar: Bar) -> None:
@@ -376,8 +414,12 @@ class BatchRunner:
         of at least :data:`PROCESS_MIN_CONCURRENCY` debates at a time that call models; always 1
         without ``fork``, with a shared router (its rate limits are per process) or when a cell
         is written otherwise than ``group``."""
-        if "fork" not in mp.get_all_start_methods() or self.spec.deployments or self._router is not None \
-                or self._remote is not None:
+        if (
+            "fork" not in mp.get_all_start_methods()
+            or self.spec.deployments
+            or self._router is not None
+            or self._remote is not None
+        ):
             return 1
         if self.archive is not None and any(self._mode(c) != "group" for c in cells):
             return 1
@@ -388,8 +430,13 @@ class BatchRunner:
             n = min(_cores(), self.concurrency // 8)
         return max(1, min(int(n), self.concurrency))
 
-    def _run_children(self, children: list[_Child], items: list[tuple[int, Cell, list[Existing]]],
-                      by_key: dict[str, CellResult], bar: Bar) -> None:
+    def _run_children(
+        self,
+        children: list[_Child],
+        items: list[tuple[int, Cell, list[Existing]]],
+        by_key: dict[str, CellResult],
+        bar: Bar,
+    ) -> None:
         """Hand the cells to the worker processes as their threads free up; commit their writes
         with this process's writer thread (acknowledging the ones a debate waits for).  A cell's
         result is reported once everything its debate wrote is committed (the worker's thread
@@ -463,8 +510,11 @@ class BatchRunner:
                 return
             c, prior, action, _old = nxt
             if action != "run":  # only new debates go to a worker (it cannot reopen a stored one)
-                settle(CellResult(c, "busy", _old, "its debate changed while this run started; rerun the spec "
-                                                   "to continue it"))
+                settle(
+                    CellResult(
+                        c, "busy", _old, "its debate changed while this run started; rerun the spec to continue it"
+                    )
+                )
                 continue
             yield index[c.key], c, prior
 

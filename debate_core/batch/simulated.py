@@ -11,9 +11,15 @@ from collections.abc import Callable
 from typing import Any
 
 
-def simulated_model(strengths: dict[str, float] | None = None, *, judges: dict[str, str] | None = None,
-                    default_judge: str = "fair", delay: float = 0.0,
-                    faults: Callable[[dict], Any] | None = None, stances: tuple[str, str] = ("正方立场", "反方立场")):
+def simulated_model(
+    strengths: dict[str, float] | None = None,
+    *,
+    judges: dict[str, str] | None = None,
+    default_judge: str = "fair",
+    delay: float = 0.0,
+    faults: Callable[[dict], Any] | None = None,
+    stances: tuple[str, str] = ("正方立场", "反方立场"),
+):
     """A script for :class:`~debate_core.engines.scripted_server.ScriptedServer` that plays the judged protocols.
 
     For demos, notebooks, tests and benchmarks with no real model: debaters answer
@@ -38,6 +44,7 @@ def simulated_model(strengths: dict[str, float] | None = None, *, judges: dict[s
     judges = dict(judges or {})
     seen: dict[str, int] = {}
     lock = threading.Lock()
+
     def strength_of(model: str) -> float:
         return float(strengths.get(model, strengths.get(model.split("/")[-1], 1.0)))
 
@@ -79,11 +86,30 @@ def simulated_model(strengths: dict[str, float] | None = None, *, judges: dict[s
             if not ranked:
                 return "无法裁决"
             winner = pick(judges.get(model, default_judge), ranked, model + user, listed[0], "辩手甲")
-            rows = [{"label": lab, "stance": "", "strongest": "论点", "weakness": "弱点",
-                     "score": 8.0 if lab == winner else 5.0} for lab, _ in ranked]
-            return "```json\n" + json.dumps({"winner": winner, "summary": f"{winner}胜出", "reasons": {
-                "论点强度": "见日志", "攻防表现": "见日志", "逻辑硬伤": "见日志"}, "rows": rows, "note": ""},
-                ensure_ascii=False) + "\n```"
+            rows = [
+                {
+                    "label": lab,
+                    "stance": "",
+                    "strongest": "论点",
+                    "weakness": "弱点",
+                    "score": 8.0 if lab == winner else 5.0,
+                }
+                for lab, _ in ranked
+            ]
+            return (
+                "```json\n"
+                + json.dumps(
+                    {
+                        "winner": winner,
+                        "summary": f"{winner}胜出",
+                        "reasons": {"论点强度": "见日志", "攻防表现": "见日志", "逻辑硬伤": "见日志"},
+                        "rows": rows,
+                        "note": "",
+                    },
+                    ensure_ascii=False,
+                )
+                + "\n```"
+            )
         if "庭审式辩论的裁判" in system:  # trial judge
             blocks = re.findall(r"### 第 (\d+) 轮 · (正方|反方)\n(.*?)(?=\n### 第|\Z)", user, re.S)
             order: list[str] = []
@@ -93,28 +119,51 @@ def simulated_model(strengths: dict[str, float] | None = None, *, judges: dict[s
                 if key not in order:
                     order.append(key)
                 marks.setdefault(key, []).extend(float(x) for x in re.findall(r"力度=([0-9.]+)", text))
-            ranked = [(k, sum(marks.get(k, [0.0])) / max(len(marks.get(k, [])), 1)) for k in order] or \
-                [("pro", 1.0), ("con", 1.0)]
+            ranked = [(k, sum(marks.get(k, [0.0])) / max(len(marks.get(k, [])), 1)) for k in order] or [
+                ("pro", 1.0),
+                ("con", 1.0),
+            ]
             winner = pick(judges.get(model, default_judge), ranked, model + user, ranked[0][0], "pro")
             rounds = sorted({int(r) for r, _s, _t in blocks}) or [1]
-            return json.dumps({"per_round": [{"round": r, "comment": f"第{r}轮交锋"} for r in rounds],
-                               "winner": winner, "summary": f"{winner} wins", "reasons": "力度更强"},
-                              ensure_ascii=False)
+            return json.dumps(
+                {
+                    "per_round": [{"round": r, "comment": f"第{r}轮交锋"} for r in rounds],
+                    "winner": winner,
+                    "summary": f"{winner} wins",
+                    "reasons": "力度更强",
+                },
+                ensure_ascii=False,
+            )
         if "庭审式辩论中担任" in system:  # trial speaker
             side = "正方" if "担任正方" in system else "反方"
-            return (f"{side}陈词：命题{'成立' if side == '正方' else '不成立'}，理由如下。"
-                    f"力度={strength_of(model):.4f}。") \
-                + "论证展开。" * 10
+            return (
+                f"{side}陈词：命题{'成立' if side == '正方' else '不成立'}，理由如下。力度={strength_of(model):.4f}。"
+            ) + "论证展开。" * 10
         m = re.search(r"你是(辩手.)", system)
         if m:  # topic debater: this round's request is the last user message naming a round
-            r = next((r for x in reversed(msgs) if x.get("role") == "user"
-                      and (r := re.search(r"第 (\d+) 轮", str(x.get("content") or "")))), None)
+            r = next(
+                (
+                    r
+                    for x in reversed(msgs)
+                    if x.get("role") == "user" and (r := re.search(r"第 (\d+) 轮", str(x.get("content") or "")))
+                ),
+                None,
+            )
             round_no = int(r.group(1)) if r else 1
             st = re.search(r"立场是：\n```data\n(.*?)\n```", system, re.S)
-            env = {"stance": json.loads(st.group(1)) if st else "", "no_new_points": round_no >= 2,
-                   "arguments": [{"id": f"A{round_no}", "point": f"{m.group(1)}第{round_no}轮论点",
-                                  "reasoning": f"力度={strength_of(model):.4f}", "evidence": ""}],
-                   "rebuttals": []}
+            env = {
+                "stance": json.loads(st.group(1)) if st else "",
+                "no_new_points": round_no >= 2,
+                "arguments": [
+                    {
+                        "id": f"A{round_no}",
+                        "point": f"{m.group(1)}第{round_no}轮论点",
+                        "reasoning": f"力度={strength_of(model):.4f}",
+                        "evidence": "",
+                    }
+                ],
+                "rebuttals": [],
+            }
             return "```json\n" + json.dumps(env, ensure_ascii=False) + "\n```"
         return "好的。"
 
@@ -125,4 +174,5 @@ def simulated_model(strengths: dict[str, float] | None = None, *, judges: dict[s
                 return fault
         reply = answer(body)
         return Reply(text=reply, delay=delay) if delay else reply
+
     return script

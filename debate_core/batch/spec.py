@@ -70,15 +70,17 @@ class RayOptions(BaseModel):
     def _env_names(cls, v: list[str]) -> list[str]:
         for name in v:
             if not isinstance(name, str) or not ENV_NAME_RE.match(name):
-                raise ValueError(f"{name!r} is not an environment variable name (list names; values come from "
-                                 "the driver's environment)")
+                raise ValueError(
+                    f"{name!r} is not an environment variable name (list names; values come from "
+                    "the driver's environment)"
+                )
         return v
 
 
 def env_ref(value: Any) -> str | None:
     """``NAME`` for a value written ``os.environ/NAME``, else None."""
     if isinstance(value, str) and value.startswith(ENV_REF):
-        return value[len(ENV_REF):]
+        return value[len(ENV_REF) :]
     return None
 
 
@@ -107,15 +109,21 @@ def _check_redis(router: dict[str, Any]) -> None:
                 raise ValueError(f"{key} {value!r}: write os.environ/NAME with a variable name")
             continue
         if key == "redis_password":
-            raise ValueError("redis_password: write os.environ/NAME, the variable that holds it; a password is "
-                             "never written in a spec")
+            raise ValueError(
+                "redis_password: write os.environ/NAME, the variable that holds it; a password is "
+                "never written in a spec"
+            )
         if key == "redis_url":
             if not isinstance(value, str) or urlsplit(value).scheme not in REDIS_SCHEMES:
-                raise ValueError(f"redis_url {value!r}: a Redis URL (redis://host:port/db, rediss://..., "
-                                 "unix://...) or os.environ/NAME")
+                raise ValueError(
+                    f"redis_url {value!r}: a Redis URL (redis://host:port/db, rediss://..., "
+                    "unix://...) or os.environ/NAME"
+                )
             if urlsplit(value).password is not None:
-                raise ValueError(f"redis_url {_masked_url(value)!r}: holds a password; put the URL in an "
-                                 "environment variable and write os.environ/NAME")
+                raise ValueError(
+                    f"redis_url {_masked_url(value)!r}: holds a password; put the URL in an "
+                    "environment variable and write os.environ/NAME"
+                )
         elif key == "redis_host":
             if not isinstance(value, str) or not value.strip() or any(c.isspace() for c in value):
                 raise ValueError(f"redis_host {value!r}: a host name or address, or os.environ/NAME")
@@ -315,7 +323,8 @@ def parse_spec(data: dict[str, Any], *, base_dir: Path | None = None, default_id
     if spec.batch_id is None:
         updates["batch_id"] = default_id if default_id and BATCH_ID_RE.match(default_id) else None
     if "max_retries" not in spec.model_fields_set and any(
-            d.litellm_params.get("rpm") or d.litellm_params.get("tpm") for d in spec.deployments):
+        d.litellm_params.get("rpm") or d.litellm_params.get("tpm") for d in spec.deployments
+    ):
         updates["max_retries"] = LIMITED_RETRIES  # a call over a deployment's rpm/tpm waits out the window
     spec = spec.model_copy(update=updates)
     if spec.batch_id is None:
@@ -365,8 +374,21 @@ def load_spec(source: str | Path | dict[str, Any] | BatchSpec) -> BatchSpec:
 
 def spec_identity(spec: BatchSpec) -> dict[str, Any]:
     """The keys that define the grid (not how it runs: concurrency, deployments, retries)."""
-    keep = ("protocol", "topics", "pairs", "stances", "models", "tournament", "judge_models", "repeats", "swap",
-            "rounds", "pack", "workspace", "max_speech_length")
+    keep = (
+        "protocol",
+        "topics",
+        "pairs",
+        "stances",
+        "models",
+        "tournament",
+        "judge_models",
+        "repeats",
+        "swap",
+        "rounds",
+        "pack",
+        "workspace",
+        "max_speech_length",
+    )
     data = spec.model_dump(mode="json", by_alias=False)
     ident = {k: data[k] for k in keep}
     if data.get("lang"):  # only when asked, so a spec written before languages keeps its batch id

@@ -98,10 +98,21 @@ def _fork_children(parent: Any, n: int) -> list[_Child]:
         threads = parent.concurrency // n + (1 if i < parent.concurrency % n else 0)
         mine, theirs = ctx.Pipe()
         siblings = [ch.conn for ch in children]  # the earlier workers' pipes: not this one's to hold open
-        proc = ctx.Process(target=_child_main, args=(theirs, type(parent), parent.spec, threads,
-                                                     parent.archive is not None, parent.durable, os.getpid(),
-                                                     siblings),
-                           name=f"batch-worker-{i}", daemon=True)
+        proc = ctx.Process(
+            target=_child_main,
+            args=(
+                theirs,
+                type(parent),
+                parent.spec,
+                threads,
+                parent.archive is not None,
+                parent.durable,
+                os.getpid(),
+                siblings,
+            ),
+            name=f"batch-worker-{i}",
+            daemon=True,
+        )
         proc.start()
         theirs.close()
         children.append(_Child(proc, mine, threads))
@@ -164,8 +175,9 @@ class _RemoteRecorder(Recorder):
         self.send(("status", debate_id, status, reason))
 
 
-def _child_main(conn, runner_class: Any, spec: BatchSpec, threads: int, archived: bool, durable: str, parent: int,
-                siblings: list) -> None:
+def _child_main(
+    conn, runner_class: Any, spec: BatchSpec, threads: int, archived: bool, durable: str, parent: int, siblings: list
+) -> None:
     """A worker process: runs the cells the parent sends in ``threads`` threads, reports each result.
     It exits at once when the parent is gone (it holds nothing the archive still needs)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it says stop

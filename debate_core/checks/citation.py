@@ -38,8 +38,21 @@ CITATION_PATTERNS = [
     re.compile(r"(?<![A-Za-z0-9])(?:SC:)?(?:dn|mn|sn|an|kp|dhp|ud|iti|snp|thag|thig)\s?\d+(?:\.\d+)*(?![0-9])"),
     re.compile(r"(?<![A-Za-z0-9])[A-Z][A-Za-z]+:[A-Za-z0-9][A-Za-z0-9_\-.]*[A-Za-z0-9]"),
 ]
-_POINTER_TITLES = {"本经", "此经", "该经", "是经", "本论", "此论", "该论", "同上", "前书", "该书", "此书", "本书",
-                   "前引"}
+_POINTER_TITLES = {
+    "本经",
+    "此经",
+    "该经",
+    "是经",
+    "本论",
+    "此论",
+    "该论",
+    "同上",
+    "前书",
+    "该书",
+    "此书",
+    "本书",
+    "前引",
+}
 _CHAPTER = re.compile(r"(?:品|章|篇|卷[一二三四五六七八九十\d]*)$")
 _ELLIPSIS = re.compile(r"…+|\.{3,}|⋯+|——")
 
@@ -148,15 +161,15 @@ def cited_units(text: str, known_ids: Iterable[str]) -> list[Cited]:
             if before:
                 title = before[-1].group(1)
         quote = ""
-        qs = [q for q in quotes if lo <= q[0] and q[1] <= bs and len(text[q[1]:bs].strip("，,：: 　")) <= 6]
+        qs = [q for q in quotes if lo <= q[0] and q[1] <= bs and len(text[q[1] : bs].strip("，,：: 　")) <= 6]
         if qs:
             a, b = qs[-1]
-            quote = text[a + 1: b - 1]
+            quote = text[a + 1 : b - 1]
         else:
-            qa = [q for q in quotes if q[0] >= be and len(text[be:q[0]].strip("，,：: 　")) <= 4]
+            qa = [q for q in quotes if q[0] >= be and len(text[be : q[0]].strip("，,：: 　")) <= 4]
             if qa:
                 a, b = qa[0]
-                quote = text[a + 1: b - 1]
+                quote = text[a + 1 : b - 1]
         units.append(Cited(id=cid, start=bs, end=be, title=title, quote=quote))
         prev_end = be
     return units
@@ -214,7 +227,7 @@ def quote_found(quote: str, corpus: str) -> bool:
         for blk in blocks:
             if blk.size == 0:
                 continue
-            window = corpus[max(0, blk.a - blk.b): blk.a - blk.b + len(p)]
+            window = corpus[max(0, blk.a - blk.b) : blk.a - blk.b + len(p)]
             same = sum(1 for x, y in zip(window, p, strict=False) if x == y)
             best = max(best, same)
         if best < len(p) - max(1, len(p) // 8):
@@ -234,21 +247,34 @@ class CitationResult:
     details: list[Detail] = field(default_factory=list)  # the message's statements as data (citation.*)
 
 
-def check_citation_text(text: str, speaker: Master, known_ids: Iterable[str],
-                        owners: dict[str, str] | None = None,
-                        other_titles: dict[str, str] | None = None) -> CitationResult:
+def check_citation_text(
+    text: str,
+    speaker: Master,
+    known_ids: Iterable[str],
+    owners: dict[str, str] | None = None,
+    other_titles: dict[str, str] | None = None,
+) -> CitationResult:
     """``owners``: normalised id → the name of the master whose source it is (for the message);
     ``other_titles``: normalised id → title, for every source of the pack (to say which text a
     mismatched title names)."""
     if not speaker.sources:
-        return CitationResult(False, True, f"无法判定：{speaker.name} 在资料包中没有所列典籍，无从核对出处", [],
-                              [said("citation.no_sources", who=speaker.name)])
+        return CitationResult(
+            False,
+            True,
+            f"无法判定：{speaker.name} 在资料包中没有所列典籍，无从核对出处",
+            [],
+            [said("citation.no_sources", who=speaker.name)],
+        )
     own = {norm_id(s.id): s for s in speaker.sources}
     units = cited_units(text, set(known_ids) | set(own_id.id for own_id in speaker.sources))
     if not units:
-        return CitationResult(False, False, f"没有出处：至少引用一条 {speaker.name} 自己所列典籍的编号（如 "
-                                            f"{speaker.sources[0].id}）", [],
-                              [said("citation.none", who=speaker.name, example=speaker.sources[0].id)])
+        return CitationResult(
+            False,
+            False,
+            f"没有出处：至少引用一条 {speaker.name} 自己所列典籍的编号（如 {speaker.sources[0].id}）",
+            [],
+            [said("citation.none", who=speaker.name, example=speaker.sources[0].id)],
+        )
     # each statement in the checker's Chinese words, with the same as data
     problems: list[tuple[str, Detail]] = []
     undecided: list[tuple[str, Detail]] = []
@@ -261,24 +287,41 @@ def check_citation_text(text: str, speaker: Master, known_ids: Iterable[str],
         src = own.get(nid)
         if src is None:
             who = owners.get(nid)
-            problems.append((f"{u.id} 不是 {speaker.name} 所列典籍的编号"
-                             + (f"（属于{who}）" if who else "（资料包中没有此编号）"),
-                             said("citation.not_own", id=u.id, who=speaker.name, owner=who) if who else
-                             said("citation.not_in_pack", id=u.id, who=speaker.name)))
-            marks.append(CitationMark(id=u.id, title=u.title, quote=u.quote[:200],
-                                      status="unverified" if u.quote else "id_only"))
+            problems.append(
+                (
+                    f"{u.id} 不是 {speaker.name} 所列典籍的编号"
+                    + (f"（属于{who}）" if who else "（资料包中没有此编号）"),
+                    said("citation.not_own", id=u.id, who=speaker.name, owner=who)
+                    if who
+                    else said("citation.not_in_pack", id=u.id, who=speaker.name),
+                )
+            )
+            marks.append(
+                CitationMark(id=u.id, title=u.title, quote=u.quote[:200], status="unverified" if u.quote else "id_only")
+            )
             continue
         if u.title:
             t = _norm_title(u.title)
             if not src.title:
-                undecided.append((f"{u.id} 在资料包中没有书名，无法核对所写的《{u.title}》",
-                                  said("citation.untitled_source", id=u.id, title=u.title)))
+                undecided.append(
+                    (
+                        f"{u.id} 在资料包中没有书名，无法核对所写的《{u.title}》",
+                        said("citation.untitled_source", id=u.id, title=u.title),
+                    )
+                )
             elif title_matches(u.title, src.title):
                 pass
-            elif t in _POINTER_TITLES or _CHAPTER.search(t) and not any(title_matches(u.title, x.title)
-                                                                        for x in speaker.sources):
-                undecided.append((f"《{u.title}》无法确定指哪部典籍（{u.id} 是《{_zh(src.title)}》）",
-                                  said("citation.title_unclear", title=u.title, id=u.id, source=_zh(src.title))))
+            elif (
+                t in _POINTER_TITLES
+                or _CHAPTER.search(t)
+                and not any(title_matches(u.title, x.title) for x in speaker.sources)
+            ):
+                undecided.append(
+                    (
+                        f"《{u.title}》无法确定指哪部典籍（{u.id} 是《{_zh(src.title)}》）",
+                        said("citation.title_unclear", title=u.title, id=u.id, source=_zh(src.title)),
+                    )
+                )
             else:
                 named = next((x for x in speaker.sources if x is not src and title_matches(u.title, x.title)), None)
                 if named is None:
@@ -288,13 +331,22 @@ def check_citation_text(text: str, speaker: Master, known_ids: Iterable[str],
                             break
                 also = f"，而《{u.title}》是 {named.id}" if named is not None else ""
                 args = {"title": u.title, "id": u.id, "source": _zh(src.title)}
-                problems.append((f"【《{u.title}》，{u.id}】书名与编号不符：{u.id} 是《{_zh(src.title)}》{also}",
-                                 said("citation.title_mismatch", **args) if named is None else
-                                 said("citation.title_other", **args, other=named.id)))
+                problems.append(
+                    (
+                        f"【《{u.title}》，{u.id}】书名与编号不符：{u.id} 是《{_zh(src.title)}》{also}",
+                        said("citation.title_mismatch", **args)
+                        if named is None
+                        else said("citation.title_other", **args, other=named.id),
+                    )
+                )
         framed = _framing_title(text, u)
         if framed and src.title and not title_matches(framed, src.title):
-            problems.append((f"句中引的是《{framed}》的话，却标注为《{_zh(src.title)}》（{u.id}）",
-                             said("citation.framed", framed=framed, source=_zh(src.title), id=u.id)))
+            problems.append(
+                (
+                    f"句中引的是《{framed}》的话，却标注为《{_zh(src.title)}》（{u.id}）",
+                    said("citation.framed", framed=framed, source=_zh(src.title), id=u.id),
+                )
+            )
         status = "id_only"
         if u.quote:
             corpus, original = _source_texts(speaker, src.id)
@@ -305,31 +357,64 @@ def check_citation_text(text: str, speaker: Master, known_ids: Iterable[str],
             elif original or in_canon is False:
                 status = "unverified"
                 where = "资料包中" if original else "所配置的 CBETA 藏经中"
-                problems.append((f"引文「{short}」不见于{where}《{_zh(src.title)}》（{src.id}）的原文，疑为杜撰",
-                                 said("citation.quote_not_in_pack" if original else "citation.quote_not_in_canon",
-                                      quote=short, source=_zh(src.title), id=src.id)))
+                problems.append(
+                    (
+                        f"引文「{short}」不见于{where}《{_zh(src.title)}》（{src.id}）的原文，疑为杜撰",
+                        said(
+                            "citation.quote_not_in_pack" if original else "citation.quote_not_in_canon",
+                            quote=short,
+                            source=_zh(src.title),
+                            id=src.id,
+                        ),
+                    )
+                )
             else:  # nothing to check it against: said so, never a ✗
                 status = "unchecked"
                 if corpus:
-                    notes.append((f"引文「{short}」无法核对：资料包只有《{_zh(src.title)}》的要点，没有原文",
-                                  said("citation.quote_points_only", quote=short, source=_zh(src.title))))
+                    notes.append(
+                        (
+                            f"引文「{short}」无法核对：资料包只有《{_zh(src.title)}》的要点，没有原文",
+                            said("citation.quote_points_only", quote=short, source=_zh(src.title)),
+                        )
+                    )
                 else:
-                    notes.append((f"引文「{short}」无法核对：资料包没有《{_zh(src.title)}》（{src.id}）的文本",
-                                  said("citation.quote_no_text", quote=short, source=_zh(src.title), id=src.id)))
-        marks.append(CitationMark(id=u.id, title=u.title or chinese_title(src.title), quote=u.quote[:200],
-                                  status=status))
+                    notes.append(
+                        (
+                            f"引文「{short}」无法核对：资料包没有《{_zh(src.title)}》（{src.id}）的文本",
+                            said("citation.quote_no_text", quote=short, source=_zh(src.title), id=src.id),
+                        )
+                    )
+        marks.append(
+            CitationMark(id=u.id, title=u.title or chinese_title(src.title), quote=u.quote[:200], status=status)
+        )
     problems += _title_only_problems(text, units, speaker, owners, other_titles)
     summary = "；".join(f"{m.id}（{_STATUS_ZH[m.status]}）" for m in marks)
     if problems:
-        return CitationResult(False, False, "；".join(zh for zh, _d in problems + undecided), marks,
-                              [d for _zh, d in problems + undecided])
+        return CitationResult(
+            False,
+            False,
+            "；".join(zh for zh, _d in problems + undecided),
+            marks,
+            [d for _zh, d in problems + undecided],
+        )
     if undecided:
-        return CitationResult(False, True, "无法判定：" + "；".join(zh for zh, _d in undecided), marks,
-                              [said("undecided")] + [d for _zh, d in undecided])
+        return CitationResult(
+            False,
+            True,
+            "无法判定：" + "；".join(zh for zh, _d in undecided),
+            marks,
+            [said("undecided")] + [d for _zh, d in undecided],
+        )
     msg = "出处均属本人：" + summary + ("；" + "；".join(zh for zh, _d in notes) if notes else "")
-    return CitationResult(True, False, msg, marks, [said("citation.own")]
-                          + [said("citation.mark", id=m.id, status=m.status) for m in marks]
-                          + [d for _zh, d in notes])
+    return CitationResult(
+        True,
+        False,
+        msg,
+        marks,
+        [said("citation.own")]
+        + [said("citation.mark", id=m.id, status=m.status) for m in marks]
+        + [d for _zh, d in notes],
+    )
 
 
 _FRAME_AFTER = re.compile(r"^(?:中|里|裡)?(?:云|曰|说|說|有云|有言|所说|所說|所言|言)\s*[：:，,]?")
@@ -341,15 +426,15 @@ def _framing_title(text: str, u: Cited) -> str:
     a title of its own and X is the nearest title before it in the sentence; "" otherwise."""
     if not u.title or text.rfind("《", 0, u.start) < 0:
         return ""
-    head = text[:u.start]
-    masked = mask(head, "「『“‘\"")
+    head = text[: u.start]
+    masked = mask(head, '「『“‘"')
     cut = max(masked.rfind(c) for c in "。！？\n")
-    sent = head[cut + 1:]
+    sent = head[cut + 1 :]
     titles = list(re.finditer(r"《([^》]+)》", sent))
     if not titles:
         return ""
     last = titles[-1]
-    after = sent[last.end():]
+    after = sent[last.end() :]
     if not _FRAME_AFTER.match(after):
         return ""
     words = mask(after) if "「" in after or "“" in after else after
@@ -361,8 +446,9 @@ def _framing_title(text: str, u: Cited) -> str:
 _TITLE_BRACKET = re.compile(r"【[^】]*?《([^》]+)》[^】]*】")
 
 
-def _title_only_problems(text: str, units: list[Cited], speaker: Master, owners: dict[str, str],
-                         other_titles: dict[str, str]) -> list[tuple[str, Detail]]:
+def _title_only_problems(
+    text: str, units: list[Cited], speaker: Master, owners: dict[str, str], other_titles: dict[str, str]
+) -> list[tuple[str, Detail]]:
     """A citation bracket that names a text but gives no id (【《阿弥陀经》】) still cites that text: it
     must be one of the speaker's own sources."""
     out = []
@@ -377,15 +463,31 @@ def _title_only_problems(text: str, units: list[Cited], speaker: Master, owners:
         named = exact[0] if exact else matches[0] if matches else None
         if named is not None:
             who = owners.get(norm_id(named))
-            out.append((f"{m.group(0)}引的《{title}》不在 {speaker.name} 所列的典籍中（是 {named}"
-                        + (f"，属于{who}）" if who else "）"),
-                        said("citation.title_not_own", bracket=m.group(0), title=title, who=speaker.name, other=named,
-                             owner=who) if who else
-                        said("citation.title_not_own_id", bracket=m.group(0), title=title, who=speaker.name,
-                             other=named)))
+            out.append(
+                (
+                    f"{m.group(0)}引的《{title}》不在 {speaker.name} 所列的典籍中（是 {named}"
+                    + (f"，属于{who}）" if who else "）"),
+                    said(
+                        "citation.title_not_own",
+                        bracket=m.group(0),
+                        title=title,
+                        who=speaker.name,
+                        other=named,
+                        owner=who,
+                    )
+                    if who
+                    else said(
+                        "citation.title_not_own_id", bracket=m.group(0), title=title, who=speaker.name, other=named
+                    ),
+                )
+            )
         else:
-            out.append((f"{m.group(0)}引的《{title}》不在 {speaker.name} 所列的典籍中，也没有编号",
-                        said("citation.title_no_id", bracket=m.group(0), title=title, who=speaker.name)))
+            out.append(
+                (
+                    f"{m.group(0)}引的《{title}》不在 {speaker.name} 所列的典籍中，也没有编号",
+                    said("citation.title_no_id", bracket=m.group(0), title=title, who=speaker.name),
+                )
+            )
     return out
 
 

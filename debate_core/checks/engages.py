@@ -67,7 +67,7 @@ def terms(text: str) -> set[str]:
     out: set[str] = set()
     for run in _frame().split(cjk_only(text)):
         run = canon(run)
-        out |= {run[i:i + 2] for i in range(len(run) - 1)}
+        out |= {run[i : i + 2] for i in range(len(run) - 1)}
     return out - set(lexicons.words("engages.stop_terms"))
 
 
@@ -80,7 +80,7 @@ def _body(text: str, summary: str, opp_names: list[str]) -> tuple[str, str]:
         return "", ""
     end = sents[idx][1] if idx < len(sents) else len(t)
     kept = _cut_reply(sent, summary, opp_names)
-    return kept, sent[len(kept):] + t[end:]
+    return kept, sent[len(kept) :] + t[end:]
 
 
 def _plan_engaged(plan, body: str) -> dict[str, str]:
@@ -96,15 +96,20 @@ def _plan_engaged(plan, body: str) -> dict[str, str]:
     return out
 
 
-def check(text: str, role: str, summary: str, opp_names: list[str], speaker_names: list[str],
-          opp_display: str, plan=None) -> Engagement:
+def check(
+    text: str, role: str, summary: str, opp_names: list[str], speaker_names: list[str], opp_display: str, plan=None
+) -> Engagement:
     if role not in RESTATING_ROLES:
         return Engagement(True, False, f"{role}轮不要求回应对方", [said("engages.not_required", role=role)])
     if not text.strip():
         return Engagement(False, False, "发言为空", [said("speech.empty")])
     if not summary.strip():
-        return Engagement(False, True, "无法判定：没有对方上一轮的摘要，无从核对正文是否回应了对方的论点",
-                          [said("engages.no_summary")])
+        return Engagement(
+            False,
+            True,
+            "无法判定：没有对方上一轮的摘要，无从核对正文是否回应了对方的论点",
+            [said("engages.no_summary")],
+        )
     restating, body = _body(text, summary, opp_names)
     points = _split_points(summary, opp_names)
     if not points:
@@ -117,10 +122,14 @@ def check(text: str, role: str, summary: str, opp_names: list[str], speaker_name
     missing = [p for p in restated if not (terms(p) & b_terms)]
     n, k = len(restated), len(restated) - len(missing)
     if 2 * k < n and not plan_ok:
-        return Engagement(False, False, f"复述之后的正文没有回应对方的论点「{missing[0][:20]}」（{n} 个论点只回应了 "
-                                        f"{k} 个）："
-                                        f"反驳/回应须针对所复述的论点作答，不可转而另谈别题",
-                          [said("engages.missing", point=missing[0][:20], n=n, k=k)])
+        return Engagement(
+            False,
+            False,
+            f"复述之后的正文没有回应对方的论点「{missing[0][:20]}」（{n} 个论点只回应了 "
+            f"{k} 个）："
+            f"反驳/回应须针对所复述的论点作答，不可转而另谈别题",
+            [said("engages.missing", point=missing[0][:20], n=n, k=k)],
+        )
     if plan_ok and 2 * k < n:
         return Engagement(True, False, f"正文依发言计划回应了复述的 {n} 个论点", [said("engages.by_plan", n=n)])
     return Engagement(True, False, f"正文回应了复述的 {n} 个论点中的 {k} 个", [said("engages.answered", n=n, k=k)])

@@ -47,7 +47,9 @@ def _unbalanced(text: str) -> list[tuple[str, Detail]]:
     out: list[tuple[str, Detail]] = []
 
     def unclosed(o: str, j: int) -> None:
-        out.append((f"未闭合的「{o}」：…{text[j:j + 12]}", said("hygiene.unclosed", mark=o, excerpt=text[j:j + 12])))
+        out.append(
+            (f"未闭合的「{o}」：…{text[j : j + 12]}", said("hygiene.unclosed", mark=o, excerpt=text[j : j + 12]))
+        )
 
     for i, ch in enumerate(text):
         if ch in PAIRS:
@@ -61,7 +63,7 @@ def _unbalanced(text: str) -> list[tuple[str, Detail]]:
                     unclosed(*stack.pop())
                 stack.pop()
             else:
-                excerpt = text[max(0, i - 10):i + 1]
+                excerpt = text[max(0, i - 10) : i + 1]
                 out.append((f"多余的「{ch}」：…{excerpt}", said("hygiene.extra", mark=ch, excerpt=excerpt)))
     for o, j in stack:
         unclosed(o, j)
@@ -99,8 +101,15 @@ def hygiene_problems(text: str, *, ids: Iterable[str] = (), titles: Iterable[str
 
 
 # what each problem is called in the checker's Chinese (the detail's code: hygiene.<key>)
-_NAMES_ZH = {"url": "网址", "file_name": "文件名", "md_link": "Markdown 链接", "md_markup": "Markdown 标记",
-             "editorial": "资料包的编辑说明", "prompt": "提示词或写作说明的残片", "bracket_title": "非引文的【】标题"}
+_NAMES_ZH = {
+    "url": "网址",
+    "file_name": "文件名",
+    "md_link": "Markdown 链接",
+    "md_markup": "Markdown 标记",
+    "editorial": "资料包的编辑说明",
+    "prompt": "提示词或写作说明的残片",
+    "bracket_title": "非引文的【】标题",
+}
 
 
 def hygiene_issues(text: str, *, ids: Iterable[str] = (), titles: Iterable[str] = ()) -> dict[str, Detail]:
@@ -118,7 +127,7 @@ def hygiene_issues(text: str, *, ids: Iterable[str] = (), titles: Iterable[str] 
     for m in _MD_LINK.finditer(text):
         add("md_link", m.group(0)[:16])
     for m in _MD_MARKUP.finditer(text):
-        if _MD_LINK.search(text[m.start(): m.end() + 40]):
+        if _MD_LINK.search(text[m.start() : m.end() + 40]):
             continue
         add("md_markup", m.group(0).strip()[:20])
     for m in _EDITORIAL.finditer(text):
@@ -145,14 +154,19 @@ def hygiene_issues(text: str, *, ids: Iterable[str] = (), titles: Iterable[str] 
             continue
         if _gloss(text, m.start(), m.end()) and len(words) <= 4 and not (set(words) & _STOPWORDS):
             continue
-        found.append((f"中文发言中夹有英文（{len(words)} 个词，自「{words[0][:12]}」起）",
-                      said("hygiene.english_run", n=len(words), first=words[0][:12])))
+        found.append(
+            (
+                f"中文发言中夹有英文（{len(words)} 个词，自「{words[0][:12]}」起）",
+                said("hygiene.english_run", n=len(words), first=words[0][:12]),
+            )
+        )
     for m in re.finditer(_LATIN_WORD, text):
         w = m.group(0).lower()
         if w in _META_WORDS and not any(a <= m.start() < b for a, b in skip):
             if not any(f"「{w}" in p.lower() for p, _d in found):
-                found.append((f"中文发言中夹有英文（「{m.group(0)[:12]}」）",
-                              said("hygiene.english_word", word=m.group(0)[:12])))
+                found.append(
+                    (f"中文发言中夹有英文（「{m.group(0)[:12]}」）", said("hygiene.english_word", word=m.group(0)[:12]))
+                )
     out: dict[str, Detail] = {}
     for zh, d in found:
         out.setdefault(zh, d)
@@ -160,4 +174,4 @@ def hygiene_issues(text: str, *, ids: Iterable[str] = (), titles: Iterable[str] 
 
 
 def _around(text: str, m: re.Match) -> str:
-    return text[max(0, m.start() - 4): m.end() + 6].replace("\n", " ")
+    return text[max(0, m.start() - 4) : m.end() + 6].replace("\n", " ")

@@ -20,8 +20,19 @@ from importlib import resources
 
 import yaml
 
-__all__ = ["Entry", "Lexicon", "load", "names", "regex", "words", "pattern", "canon", "synonym_groups",
-           "same_group", "LEXICON_FILES"]
+__all__ = [
+    "Entry",
+    "Lexicon",
+    "load",
+    "names",
+    "regex",
+    "words",
+    "pattern",
+    "canon",
+    "synonym_groups",
+    "same_group",
+    "LEXICON_FILES",
+]
 
 LEXICON_FILES = ("sides", "verdict", "dialogue", "hygiene", "restatement", "engages")
 _PART = re.compile(r"%\{(?P<name>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)\}")
@@ -62,10 +73,16 @@ def load(name: str) -> Lexicon:
     for key, e in (raw.get("entries") or {}).items():
         if ("words" in e) == ("regex" in e):
             raise ValueError(f"lexicon {name}.{key}: give either words or regex")
-        lex.entries[key] = Entry(lexicon=name, name=key, doc=e.get("doc", ""),
-                                 words=tuple(str(w) for w in e.get("words") or ()),
-                                 regex=e.get("regex", "") or "", example=e.get("example", ""),
-                                 not_=e.get("not", "") or "", flags=tuple(e.get("flags") or ()))
+        lex.entries[key] = Entry(
+            lexicon=name,
+            name=key,
+            doc=e.get("doc", ""),
+            words=tuple(str(w) for w in e.get("words") or ()),
+            regex=e.get("regex", "") or "",
+            example=e.get("example", ""),
+            not_=e.get("not", "") or "",
+            flags=tuple(e.get("flags") or ()),
+        )
         if not e.get("example"):
             raise ValueError(f"lexicon {name}.{key}: every entry needs an example")
     return lex
@@ -100,7 +117,7 @@ def compact(verbose: str) -> str:
     while i < len(verbose):
         ch = verbose[i]
         if ch == "\\":
-            out.append(verbose[i:i + 2])
+            out.append(verbose[i : i + 2])
             i += 2
             continue
         if cls:
@@ -110,10 +127,10 @@ def compact(verbose: str) -> str:
         elif ch == "[":
             cls = True
             out.append(ch)
-            if verbose[i + 1:i + 2] == "]":
+            if verbose[i + 1 : i + 2] == "]":
                 out.append("]")
                 i += 1
-            elif verbose[i + 1:i + 3] == "^]":
+            elif verbose[i + 1 : i + 3] == "^]":
                 out.append("^]")
                 i += 2
         elif ch == "#":
@@ -141,6 +158,7 @@ def pattern(ref: str, _stack: tuple[str, ...] = ()) -> str:
         part = m.group("name")
         ref2 = part if "." in part else f"{e.lexicon}.{part}"
         return "(?:" + pattern(ref2, _stack + (full,)) + ")"
+
     return _PART.sub(sub, compact(e.regex.strip()))
 
 

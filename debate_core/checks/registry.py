@@ -22,8 +22,23 @@ from dataclasses import dataclass
 
 from debate_core.models import Detail, Finding
 
-__all__ = ["Rule", "rule", "rules", "rule_names", "labels_zh", "labels_en", "label", "get", "in_scope",
-           "not_applicable", "EXTRA_LABELS_ZH", "EXTRA_LABELS_EN", "MASTER_ROLES", "said", "LEADS"]
+__all__ = [
+    "Rule",
+    "rule",
+    "rules",
+    "rule_names",
+    "labels_zh",
+    "labels_en",
+    "label",
+    "get",
+    "in_scope",
+    "not_applicable",
+    "EXTRA_LABELS_ZH",
+    "EXTRA_LABELS_EN",
+    "MASTER_ROLES",
+    "said",
+    "LEADS",
+]
 
 # The roles of a master debate (the seed's sequence).
 MASTER_ROLES = ("立论", "反驳", "回应", "综合")
@@ -72,19 +87,34 @@ def said(code: str, **args) -> Detail:
 
 def not_applicable(r: Rule, role: str, protocol: str = "master") -> Finding:
     where = f"{role}轮" if protocol in r.protocols else f"{protocol} 协议"
-    detail = said("not_applicable.role", role=role) if protocol in r.protocols else \
-        said("not_applicable.protocol", protocol=protocol)
-    return Finding(rule=r.name, passed=True, applies=False,
-                   message=f"{where}不适用（本条只适用于{r.scope_text()}）", details=[detail])
+    detail = (
+        said("not_applicable.role", role=role)
+        if protocol in r.protocols
+        else said("not_applicable.protocol", protocol=protocol)
+    )
+    return Finding(
+        rule=r.name,
+        passed=True,
+        applies=False,
+        message=f"{where}不适用（本条只适用于{r.scope_text()}）",
+        details=[detail],
+    )
 
 
 def _role_of(ctx) -> tuple[str, str]:
     return getattr(ctx, "role", ""), getattr(ctx, "protocol", "master") or "master"
 
 
-def rule(name: str, *, label: str, requires: str, audited: bool = True, label_en: str = "",
-         roles: Iterable[str] | None = None, protocols: Iterable[str] = ("master",)
-         ) -> Callable[[Callable[..., Finding]], Callable[..., Finding]]:
+def rule(
+    name: str,
+    *,
+    label: str,
+    requires: str,
+    audited: bool = True,
+    label_en: str = "",
+    roles: Iterable[str] | None = None,
+    protocols: Iterable[str] = ("master",),
+) -> Callable[[Callable[..., Finding]], Callable[..., Finding]]:
     """Register the decorated ``(text, ctx) -> Finding`` function as rule ``name`` (in definition order).
 
     The function returned checks the scope first: out of scope it returns the rule's not-applicable
@@ -103,9 +133,18 @@ def rule(name: str, *, label: str, requires: str, audited: bool = True, label_en
 
         if name in _REGISTRY and getattr(_REGISTRY[name].check, "__wrapped__", None) is not fn:
             raise ValueError(f"rule {name!r} is registered twice")
-        _REGISTRY[name] = Rule(name=name, label=label, requires=requires, check=scoped, audited=audited,
-                               label_en=label_en or name, roles=role_set, protocols=protocol_tuple)
+        _REGISTRY[name] = Rule(
+            name=name,
+            label=label,
+            requires=requires,
+            check=scoped,
+            audited=audited,
+            label_en=label_en or name,
+            roles=role_set,
+            protocols=protocol_tuple,
+        )
         return scoped
+
     return register
 
 

@@ -29,8 +29,25 @@ RESTATING_ROLES = {"反驳", "回应"}
 # Groups of absolutes and dismissals: a word of a group in the restatement needs a word of the same
 # group in the summary.
 _ABSOLUTES = {
-    "totality": ("一切", "所有", "任何", "全部", "统统", "一概", "一律", "全盘", "尽皆", "悉皆", "凡是", "一切皆",
-                 "全都", "诸", "皆", "凡", "均"),
+    "totality": (
+        "一切",
+        "所有",
+        "任何",
+        "全部",
+        "统统",
+        "一概",
+        "一律",
+        "全盘",
+        "尽皆",
+        "悉皆",
+        "凡是",
+        "一切皆",
+        "全都",
+        "诸",
+        "皆",
+        "凡",
+        "均",
+    ),
     "degree": ("完全", "全然", "彻底", "根本", "绝对", "丝毫", "毫无", "半点", "一无", "毫不", "压根"),
     "only": ("纯属", "纯粹", "无非", "只不过", "仅仅", "而已", "罢了"),
     "never": ("从不", "从来不", "从未", "永远", "绝不", "决不", "万万不", "一向不"),
@@ -55,7 +72,7 @@ def _bigrams(s: str, syn: bool = False) -> set[str]:
     """The two-character phrases of ``s``; with ``syn``, its synonyms first mapped to one word each
     (lexicons/synonyms.yaml): a paraphrase that says 陋劣 for 浅薄 shares the summary's phrases."""
     c = cjk_only(canon(s) if syn else s)
-    return {c[i:i + 2] for i in range(len(c) - 1)}
+    return {c[i : i + 2] for i in range(len(c) - 1)}
 
 
 def _strip(s: str, names: Iterable[str]) -> str:
@@ -73,10 +90,10 @@ def _cut_reply(sent: str, summary: str, opp_names: list[str]) -> str:
         if cut.start() < 6:
             continue
         nxt = _CONTRAST.search(sent, cut.end())
-        seg = sent[cut.end(): nxt.start() if nxt else len(sent)]
+        seg = sent[cut.end() : nxt.start() if nxt else len(sent)]
         segb = _bigrams(seg)
         if not segb or len(segb & sb) / len(segb) < 0.25:
-            return sent[:cut.start()]
+            return sent[: cut.start()]
     return sent
 
 
@@ -86,15 +103,16 @@ def first_sentence(text: str, opp_names: Iterable[str]) -> tuple[str, int]:
     t = text.strip()
     if not sents:
         return "", 0
-    first = t[sents[0][0]:sents[0][1]]
+    first = t[sents[0][0] : sents[0][1]]
     content = _FRAME_WORDS.sub("", _strip(cjk_only(first), list(opp_names) + list(_OPP_POINTERS)))
     if len(content) <= 3 and len(sents) > 1:
-        return t[sents[1][0]:sents[1][1]], 1
+        return t[sents[1][0] : sents[1][1]], 1
     return first, 0
 
 
-def check(text: str, role: str, summary: str, opp_names: list[str], speaker_names: list[str],
-          opp_display: str) -> Restatement:
+def check(
+    text: str, role: str, summary: str, opp_names: list[str], speaker_names: list[str], opp_display: str
+) -> Restatement:
     if role not in RESTATING_ROLES:
         return Restatement(True, False, f"{role}轮不要求先复述对方", [said("restatement.not_required", role=role)])
     if not text.strip():
@@ -104,8 +122,9 @@ def check(text: str, role: str, summary: str, opp_names: list[str], speaker_name
     where = "第一句" if idx == 0 else "开头的复述"
     at = "first" if idx == 0 else "opening"  # the same, as a detail's value
     if not summary.strip():
-        return Restatement(False, True, "无法判定：没有对方上一轮的摘要，无从核对复述是否忠实",
-                           [said("restatement.no_summary")])
+        return Restatement(
+            False, True, "无法判定：没有对方上一轮的摘要，无从核对复述是否忠实", [said("restatement.no_summary")]
+        )
     # the summary without its citation tail (引《文钞》) and names
     summ = re.sub(r"引《[^》]*》[^。；]*|《[^》]*》|[A-Z][A-Za-z0-9:._-]*\d", "", summary)
     summ_core = _strip(summ, opp_names)
@@ -124,9 +143,13 @@ def check(text: str, role: str, summary: str, opp_names: list[str], speaker_name
     names_self = [n for n in speaker_names if n and n in sent and not any(n in o for o in opp_names)]
     pct = int(f"{coverage:.0%}".rstrip("%"))
     if not shared or coverage < 0.2:
-        return Restatement(False, False, f"{where}没有复述{opp_display}的立场（与对方摘要重合 {coverage:.0%}）："
-                                         f"反驳/回应轮须先复述对方上一轮原意，再陈己见",
-                           [said("restatement.missing", where=at, who=opp_display, pct=pct)])
+        return Restatement(
+            False,
+            False,
+            f"{where}没有复述{opp_display}的立场（与对方摘要重合 {coverage:.0%}）："
+            f"反驳/回应轮须先复述对方上一轮原意，再陈己见",
+            [said("restatement.missing", where=at, who=opp_display, pct=pct)],
+        )
     # each clause of the restatement must come from the summary
     extra: list[str] = []
     for a, b in clauses(sent):
@@ -152,16 +175,36 @@ def check(text: str, role: str, summary: str, opp_names: list[str], speaker_name
             distortions.append(w)
     if distortions:
         terms = "、".join(dict.fromkeys(distortions))
-        return Restatement(False, False, f"{where}歪曲了{opp_display}：对方摘要中没有「{terms}」这样的说法",
-                           [said("restatement.distorts", where=at, who=opp_display, terms=terms)])
+        return Restatement(
+            False,
+            False,
+            f"{where}歪曲了{opp_display}：对方摘要中没有「{terms}」这样的说法",
+            [said("restatement.distorts", where=at, who=opp_display, terms=terms)],
+        )
     if extra:
-        return Restatement(False, False, f"{where}加入了对方摘要没有的主张：「{extra[0][:30]}」",
-                           [said("restatement.adds", where=at, claim=extra[0][:30])])
+        return Restatement(
+            False,
+            False,
+            f"{where}加入了对方摘要没有的主张：「{extra[0][:30]}」",
+            [said("restatement.adds", where=at, claim=extra[0][:30])],
+        )
     if not names_opp:
-        return Restatement(False, False, f"{where}没有点明是在复述{opp_display}的立场",
-                           [said("restatement.unnamed", where=at, who=opp_display)])
+        return Restatement(
+            False,
+            False,
+            f"{where}没有点明是在复述{opp_display}的立场",
+            [said("restatement.unnamed", where=at, who=opp_display)],
+        )
     if names_self and not names_opp:
-        return Restatement(False, False, f"{where}复述的是自己的主张，不是{opp_display}的",
-                           [said("restatement.own_claim", where=at, who=opp_display)])
-    return Restatement(True, False, f"{where}复述了{opp_display}的立场（与对方摘要重合 {coverage:.0%}）",
-                       [said("restatement.restated", where=at, who=opp_display, pct=pct)])
+        return Restatement(
+            False,
+            False,
+            f"{where}复述的是自己的主张，不是{opp_display}的",
+            [said("restatement.own_claim", where=at, who=opp_display)],
+        )
+    return Restatement(
+        True,
+        False,
+        f"{where}复述了{opp_display}的立场（与对方摘要重合 {coverage:.0%}）",
+        [said("restatement.restated", where=at, who=opp_display, pct=pct)],
+    )

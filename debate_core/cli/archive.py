@@ -34,6 +34,7 @@ def _open(args, *, create: bool = True):
 
 def _guard(run):
     """Archive errors become one ``error: …`` line and exit status 2."""
+
     def wrapped(args) -> int:
         from debate_core.archive import ArchiveError
         from debate_core.io.importers import ImportFormatError
@@ -43,6 +44,7 @@ def _guard(run):
         except (ArchiveError, ImportFormatError) as exc:
             sys.stderr.write(f"error: {exc}\n")
             return EXIT_USAGE
+
     return wrapped
 
 
@@ -91,8 +93,11 @@ def run_retry(args) -> int:
 
 
 def add_import(sub) -> None:
-    p = sub.add_parser("import", help="import <slug>.debate/ folders, master-debate Markdown, JSON exports, or a "
-                       "debate benchmark checkout (transcripts/ + reports/, the lechmazur/debate layout)")
+    p = sub.add_parser(
+        "import",
+        help="import <slug>.debate/ folders, master-debate Markdown, JSON exports, or a "
+        "debate benchmark checkout (transcripts/ + reports/, the lechmazur/debate layout)",
+    )
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--format", choices=("text", "json"), default="text")
     _add_pack(p)
@@ -120,11 +125,18 @@ def add_export(sub) -> None:
 
     p = sub.add_parser("export", help="export one debate (md, json, ipynb, html, parquet, debate-dir)")
     p.add_argument("id", help="debate id; with --format parquet, `all` exports every table whole")
-    p.add_argument("--format", choices=FORMATS, default="md",
-                   help="html: one self-contained page for reading and print (no external request)")
-    p.add_argument("--plain", action="store_true",
-                   help="with --format md: the seed's transcript exactly (a master debate: headings, speeches and "
-                        "the observation; no check lines, citation checks or footer)")
+    p.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="md",
+        help="html: one self-contained page for reading and print (no external request)",
+    )
+    p.add_argument(
+        "--plain",
+        action="store_true",
+        help="with --format md: the seed's transcript exactly (a master debate: headings, speeches and "
+        "the observation; no check lines, citation checks or footer)",
+    )
     p.add_argument("--out", help="file (md/json/ipynb/html) or folder (parquet, debate-dir); default stdout / here")
     p.add_argument("--force", action="store_true", help="overwrite files that already exist (never without it)")
     add_archive_option(p)
@@ -144,15 +156,18 @@ def _export_safely(archive, debate_id: str, fmt: str, out: str, force: bool, **o
     dest_root = dest if into_dir else dest.parent
     with tempfile.TemporaryDirectory(prefix="debate-export-") as tmp:
         tmp_root = Path(tmp).resolve()
-        result = Path(export_debate(archive, debate_id, fmt, tmp_root if into_dir else tmp_root / dest.name,
-                                    **options)).resolve()
+        result = Path(
+            export_debate(archive, debate_id, fmt, tmp_root if into_dir else tmp_root / dest.name, **options)
+        ).resolve()
         files = sorted(p for p in tmp_root.rglob("*") if p.is_file())
         targets = [(f, dest_root / f.relative_to(tmp_root)) for f in files]
         clash = [t for _f, t in targets if t.exists()]
         if clash and not force:
             more = f" (and {len(clash) - 1} more)" if len(clash) > 1 else ""
-            raise ArchiveError(f"export: {clash[0]} already exists{more}; nothing was written. "
-                               "Pass --force to overwrite, or choose another --out")
+            raise ArchiveError(
+                f"export: {clash[0]} already exists{more}; nothing was written. "
+                "Pass --force to overwrite, or choose another --out"
+            )
         for f, t in targets:
             t.parent.mkdir(parents=True, exist_ok=True)
             shutil.move(str(f), str(t))
@@ -257,10 +272,17 @@ def run_list(args) -> int:
             print(f"no debates in {path} (no archive there yet)")
         return EXIT_OK
     archive = _open(args, create=False)
-    df = archive.list_debates(protocol=args.protocol, master=_master_slug(args.master), model=args.model,
-                              status=args.status,
-                              date_from=args.date_from, date_to=args.date_to, text=args.text, limit=args.limit,
-                              lang=args.lang)
+    df = archive.list_debates(
+        protocol=args.protocol,
+        master=_master_slug(args.master),
+        model=args.model,
+        status=args.status,
+        date_from=args.date_from,
+        date_to=args.date_to,
+        text=args.text,
+        limit=args.limit,
+        lang=args.lang,
+    )
     if args.format == "json":
         rows = []
         for rec in df.to_dict(orient="records"):
@@ -286,8 +308,9 @@ def run_list(args) -> int:
 def add_sql(sub) -> None:
     from debate_core.cli.main import positive_int
 
-    p = sub.add_parser("sql", help="run one read-only SELECT over the archive (bounded by the SQL_* caps, "
-                                   "docs/security.md)")
+    p = sub.add_parser(
+        "sql", help="run one read-only SELECT over the archive (bounded by the SQL_* caps, docs/security.md)"
+    )
     p.add_argument("query")
     p.add_argument("--format", choices=("text", "json", "csv"), default="text")
     p.add_argument("--max-rows", type=positive_int(), default=10_000, help="at most this many rows (default 10,000)")
@@ -342,11 +365,20 @@ def run_coverage(args) -> int:
     degraded = None
     if archive is not None:
         df = archive.degraded_pairs()
-        degraded = [{"pair": r.pair, "a": r.a, "b": r.b, "debates": int(r.debates),
-                     "last_at": _jsonable(r.last_at)} for r in df.itertuples()]
+        degraded = [
+            {"pair": r.pair, "a": r.a, "b": r.b, "debates": int(r.debates), "last_at": _jsonable(r.last_at)}
+            for r in df.itertuples()
+        ]
     if args.format == "json":
-        _print_json({"pack": gaps.get("pack"), "masters": list(matrix.index), "matrix": matrix_json(matrix),
-                     "gaps": {k: v for k, v in gaps.items() if k != "pack"}, "degraded_pairs": degraded})
+        _print_json(
+            {
+                "pack": gaps.get("pack"),
+                "masters": list(matrix.index),
+                "matrix": matrix_json(matrix),
+                "gaps": {k: v for k, v in gaps.items() if k != "pack"},
+                "degraded_pairs": degraded,
+            }
+        )
     else:
         sys.stdout.write(render_text(matrix, gaps, degraded))
     return EXIT_OK
@@ -376,10 +408,12 @@ def run_reindex(args) -> int:
     if args.format == "json":
         _print_json(status)
     else:
-        print(f"indexed {indexed:,} speeches in {status['seconds']:.1f} s; the index covers speech numbers "
-              f"below {status['covered_to']:,} in {status['runs']} run(s) of {status['postings']:,} postings; "
-              f"{status['waiting']:,} speech(es) past it are scanned directly (the index takes whole groups of "
-              f"{text_index.GROUP} speech numbers)")
+        print(
+            f"indexed {indexed:,} speeches in {status['seconds']:.1f} s; the index covers speech numbers "
+            f"below {status['covered_to']:,} in {status['runs']} run(s) of {status['postings']:,} postings; "
+            f"{status['waiting']:,} speech(es) past it are scanned directly (the index takes whole groups of "
+            f"{text_index.GROUP} speech numbers)"
+        )
     return EXIT_OK
 
 

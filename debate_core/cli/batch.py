@@ -38,8 +38,9 @@ def _frame_md(df, max_rows: int = 200) -> str:
         cells = []
         for v in row:
             if isinstance(v, float):
-                cells.append("" if v != v else f"{v:.3g}" if abs(v) < 100 else f"{v:.1f}" if abs(v) < 1e4
-                             else f"{v:.0f}")
+                cells.append(
+                    "" if v != v else f"{v:.3g}" if abs(v) < 100 else f"{v:.1f}" if abs(v) < 1e4 else f"{v:.0f}"
+                )
             else:
                 cells.append(str(v).replace("|", "\\|").replace("\n", " "))
         lines.append("| " + " | ".join(cells) + " |")
@@ -50,18 +51,24 @@ def _frame_md(df, max_rows: int = 200) -> str:
 
 
 def add_batch(sub) -> None:
-    p = sub.add_parser("batch", help="run a grid of debates from a YAML/JSON spec (resumable)",
-                       description="Run a grid of debates (topics × pairs or stances × models × repeats) into the "
-                                   "archive. Rerunning the same spec skips finished cells. See docs/batch.md.")
+    p = sub.add_parser(
+        "batch",
+        help="run a grid of debates from a YAML/JSON spec (resumable)",
+        description="Run a grid of debates (topics × pairs or stances × models × repeats) into the "
+        "archive. Rerunning the same spec skips finished cells. See docs/batch.md.",
+    )
     p.add_argument("spec", help="batch spec file (.yaml, .yml or .json)")
     _archive_arg(p)
     p.add_argument("--concurrency", type=positive_int(10_000), help="debates at a time (overrides the spec)")
     p.add_argument("--dry-run", action="store_true", help="list the cells and what a run would do; run nothing")
     p.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
     p.add_argument("--audit-out", help="with `audit: true`: also write the audit's judgments to this CSV file")
-    p.add_argument("--ray", metavar="auto|ADDRESS",
-                   help="run each debate as a Ray task on a cluster (auto: this machine's cluster, else a local "
-                        "Ray instance); this process writes the archive. Needs requirements-ray.txt; docs/scale.md")
+    p.add_argument(
+        "--ray",
+        metavar="auto|ADDRESS",
+        help="run each debate as a Ray task on a cluster (auto: this machine's cluster, else a local "
+        "Ray instance); this process writes the archive. Needs requirements-ray.txt; docs/scale.md",
+    )
     p.add_argument("--format", choices=("md", "json"), default="md")
 
 
@@ -74,8 +81,9 @@ def run_batch_cmd(args) -> int:
         from debate_core.batch.ray_runner import RayBatchRunner, import_ray
 
         import_ray()  # no Ray: one line, before the archive is opened
-        runner = RayBatchRunner(spec, _open(args), address=args.ray, concurrency=args.concurrency,
-                                progress=not args.quiet)
+        runner = RayBatchRunner(
+            spec, _open(args), address=args.ray, concurrency=args.concurrency, progress=not args.quiet
+        )
     else:
         runner = BatchRunner(spec, _open(args), concurrency=args.concurrency, progress=not args.quiet)
     if spec.deployments and not args.dry_run:
@@ -86,10 +94,22 @@ def run_batch_cmd(args) -> int:
             _print_json({"batch_id": runner.batch_id, "cells": plan.to_dict(orient="records")})
         else:
             counts = plan["action"].value_counts().to_dict() if len(plan) else {}
-            sys.stdout.write(f"# batch {runner.batch_id}: {len(plan)} cells "
-                             f"({', '.join(f'{k} {v}' for k, v in sorted(counts.items()))})\n\n")
-            cols = ["cell", "action", "topic", "masters", "stances", "models", "judge_model", "repeat", "swap",
-                    "debate_id"]
+            sys.stdout.write(
+                f"# batch {runner.batch_id}: {len(plan)} cells "
+                f"({', '.join(f'{k} {v}' for k, v in sorted(counts.items()))})\n\n"
+            )
+            cols = [
+                "cell",
+                "action",
+                "topic",
+                "masters",
+                "stances",
+                "models",
+                "judge_model",
+                "repeat",
+                "swap",
+                "debate_id",
+            ]
             sys.stdout.write(_frame_md(plan[[c for c in cols if c in plan.columns]], max_rows=10_000))
         return EXIT_OK
     result = runner.run()
@@ -114,8 +134,11 @@ def add_audit(sub) -> None:
     p.add_argument("--batch", help="audit the judged debates of this batch")
     p.add_argument("--debate", action="append", default=[], help="a debate id (repeatable)")
     p.add_argument("--judges", help="panel of judge models, comma-separated (default: each debate's own judge)")
-    p.add_argument("--variants", default="original,relabel,reorder",
-                   help="original, relabel (labels permuted), reorder (presentation order reversed)")
+    p.add_argument(
+        "--variants",
+        default="original,relabel,reorder",
+        help="original, relabel (labels permuted), reorder (presentation order reversed)",
+    )
     p.add_argument("--api-base", help="OpenAI-compatible server for the judges")
     p.add_argument("--concurrency", type=positive_int(10_000), default=4)
     p.add_argument("--out", help="write every judgment to this CSV file")
@@ -130,15 +153,29 @@ def run_audit_cmd(args) -> int:
         raise InputError("name what to audit: --batch ID or --debate ID")
     judges = [j.strip() for j in (args.judges or "").split(",") if j.strip()] or None
     variants = [v.strip() for v in args.variants.split(",") if v.strip()]
-    report = audit_archive(_open(args, create=False), batch_id=args.batch, debate_ids=args.debate or None,
-                           judges=judges, variants=variants, api_base=args.api_base, concurrency=args.concurrency)
+    report = audit_archive(
+        _open(args, create=False),
+        batch_id=args.batch,
+        debate_ids=args.debate or None,
+        judges=judges,
+        variants=variants,
+        api_base=args.api_base,
+        concurrency=args.concurrency,
+    )
     if args.out:
         report.judgments.to_csv(args.out, index=False)
-    sys.stderr.write(f"audit {report.audit_id} stored: {len(report.judgments)} judgments, {len(report.calls)} judge "
-                     "calls (tables audits, audit_judgments, audit_calls)\n")
+    sys.stderr.write(
+        f"audit {report.audit_id} stored: {len(report.judgments)} judgments, {len(report.calls)} judge "
+        "calls (tables audits, audit_judgments, audit_calls)\n"
+    )
     if args.format == "json":
-        _print_json({"audit_id": report.audit_id, "summary": report.summary,
-                     "per_debate": report.per_debate.to_dict(orient="records")})
+        _print_json(
+            {
+                "audit_id": report.audit_id,
+                "summary": report.summary,
+                "per_debate": report.per_debate.to_dict(orient="records"),
+            }
+        )
     else:
         sys.stdout.write(report.to_markdown())
     return EXIT_OK
@@ -153,11 +190,15 @@ def add_ratings(sub) -> None:
     p.add_argument("--by", choices=("model", "stance", "label"), default="model")
     p.add_argument("--batch", help="only the debates of this batch")
     p.add_argument("--protocol", choices=("topic", "trial", "benchmark"))
-    p.add_argument("--bootstrap", type=count_int(100_000), default=200,
-                   help="bootstrap resamples for the intervals (0: none)")
-    p.add_argument("--judgments", action="store_true",
-                   help="rate models over per-judge judgments in side-swapped matchups (imported benchmark panels, "
-                        "our own judges) instead of one verdict per debate; `judges` shows the judge analysis too")
+    p.add_argument(
+        "--bootstrap", type=count_int(100_000), default=200, help="bootstrap resamples for the intervals (0: none)"
+    )
+    p.add_argument(
+        "--judgments",
+        action="store_true",
+        help="rate models over per-judge judgments in side-swapped matchups (imported benchmark panels, "
+        "our own judges) instead of one verdict per debate; `judges` shows the judge analysis too",
+    )
     p.add_argument("--format", choices=("md", "json"), default="md")
 
 
@@ -174,8 +215,10 @@ def _judgment_ratings(args, archive) -> int:
         sys.stdout.write(f"# Bradley-Terry over side-swapped matchups — {len(frame)} judgments\n\n")
         sys.stdout.write(_frame_md(table))
         if agreement:
-            sys.stdout.write(f"\nAgainst the published leaderboard ({agreement['models']} models): "
-                             f"Spearman {agreement['spearman']}, Kendall {agreement['kendall']}\n")
+            sys.stdout.write(
+                f"\nAgainst the published leaderboard ({agreement['models']} models): "
+                f"Spearman {agreement['spearman']}, Kendall {agreement['kendall']}\n"
+            )
     return EXIT_OK
 
 
@@ -191,22 +234,36 @@ def run_ratings_cmd(args) -> int:
 
         judged = len(J.judgments_frame(archive, protocol=args.protocol))
         if judged and args.by == "model" and not args.batch:
-            sys.stderr.write(f"no single verdicts to rate; rating over the {judged} per-judge judgments instead "
-                             "(as with --judgments)\n")
+            sys.stderr.write(
+                f"no single verdicts to rate; rating over the {judged} per-judge judgments instead "
+                "(as with --judgments)\n"
+            )
             return _judgment_ratings(args, archive)
         if judged:
-            sys.stderr.write(f"0 pairwise outcomes from single verdicts; the archive holds {judged} per-judge "
-                             "judgments: pass --judgments (they rate models only, over the whole archive)\n")
-    table = ratings_from_archive(archive, by=args.by, batch_id=args.batch, protocol=args.protocol,
-                                 bootstrap=args.bootstrap)
+            sys.stderr.write(
+                f"0 pairwise outcomes from single verdicts; the archive holds {judged} per-judge "
+                "judgments: pass --judgments (they rate models only, over the whole archive)\n"
+            )
+    table = ratings_from_archive(
+        archive, by=args.by, batch_id=args.batch, protocol=args.protocol, bootstrap=args.bootstrap
+    )
     wins = win_rate_table(outcomes)
     if args.format == "json":
-        _print_json({"ratings": table.to_dict(orient="records"),
-                     "win_rates": {str(k): {str(c): (None if v != v else v) for c, v in row.items()}
-                                   for k, row in wins.to_dict(orient="index").items()}})
+        _print_json(
+            {
+                "ratings": table.to_dict(orient="records"),
+                "win_rates": {
+                    str(k): {str(c): (None if v != v else v) for c, v in row.items()}
+                    for k, row in wins.to_dict(orient="index").items()
+                },
+            }
+        )
     else:
-        sys.stdout.write(f"# Bradley-Terry ratings by {args.by}" + (f" (batch {args.batch})" if args.batch else "")
-                         + f" — {len(outcomes)} pairwise outcomes\n\n")
+        sys.stdout.write(
+            f"# Bradley-Terry ratings by {args.by}"
+            + (f" (batch {args.batch})" if args.batch else "")
+            + f" — {len(outcomes)} pairwise outcomes\n\n"
+        )
         sys.stdout.write(_frame_md(table))
         sys.stdout.write("\n## win rate of row against column\n\n")
         sys.stdout.write(_frame_md(wins.reset_index()))

@@ -69,8 +69,15 @@ def check_text(text: str, pack, speaker: str, opponent: str, role: str, opponent
     from debate_core.checks import CheckContext, run_checks
 
     sp, op = pack.masters[speaker], pack.masters[opponent]
-    ctx = CheckContext(speaker=sp, opponent=op, role=role, ammo=sp.ammo_against(op.slug),
-                       opponent_summary=opponent_summary, pack_source_ids=pack.all_source_ids(), pack=pack)
+    ctx = CheckContext(
+        speaker=sp,
+        opponent=op,
+        role=role,
+        ammo=sp.ammo_against(op.slug),
+        opponent_summary=opponent_summary,
+        pack_source_ids=pack.all_source_ids(),
+        pack=pack,
+    )
     return run_checks(text, ctx)
 
 
@@ -84,8 +91,11 @@ def run_check(args) -> int:
 
     try:
         if args.role not in ROLES:
-            raise CheckInputError(f"--role {args.role!r}: must be one of {' | '.join(ROLES)}" if args.role
-                                  else f"--role is required: one of {' | '.join(ROLES)}")
+            raise CheckInputError(
+                f"--role {args.role!r}: must be one of {' | '.join(ROLES)}"
+                if args.role
+                else f"--role is required: one of {' | '.join(ROLES)}"
+            )
         if args.round is not None and args.round < 1:
             raise CheckInputError(f"--round {args.round}: must be 1 or more")
         pack = get_pack(args.pack)
@@ -100,10 +110,25 @@ def run_check(args) -> int:
     findings = check_text(text, pack, speaker, opponent, args.role, args.opponent_summary or "")
     passed = all(f.passed for f in findings)
     if args.format == "json":
-        out = {"passed": passed, "speaker": speaker, "opponent": opponent, "role": args.role, "round": args.round,
-               "chars": cjk_len(text), "pack": pack.name,
-               "findings": [{"rule": f.rule, "passed": f.passed, "message": f.message, "undecided": f.undecided,
-                             "marks": [m.model_dump() for m in f.marks]} for f in findings]}
+        out = {
+            "passed": passed,
+            "speaker": speaker,
+            "opponent": opponent,
+            "role": args.role,
+            "round": args.round,
+            "chars": cjk_len(text),
+            "pack": pack.name,
+            "findings": [
+                {
+                    "rule": f.rule,
+                    "passed": f.passed,
+                    "message": f.message,
+                    "undecided": f.undecided,
+                    "marks": [m.model_dump() for m in f.marks],
+                }
+                for f in findings
+            ],
+        }
         sys.stdout.write(json.dumps(out, ensure_ascii=False, indent=2) + "\n")
     else:
         sp, op = pack.masters[speaker], pack.masters[opponent]
@@ -114,8 +139,12 @@ def run_check(args) -> int:
         for f in findings:
             print(f"{_mark(f)} {f.rule}：{f.message}")
             for m in f.marks:
-                status = {"verified": "引文已核对", "id_only": "仅编号", "unverified": "引文未核对",
-                          "unchecked": "引文无原文可核"}[m.status]
+                status = {
+                    "verified": "引文已核对",
+                    "id_only": "仅编号",
+                    "unverified": "引文未核对",
+                    "unchecked": "引文无原文可核",
+                }[m.status]
                 title = f"《{m.title}》" if m.title else ""
                 print(f"    · {m.id} {title} {status}" + (f"：「{m.quote[:30]}」" if m.quote else ""))
     return EXIT_OK if passed else EXIT_FAIL

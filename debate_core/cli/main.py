@@ -45,6 +45,7 @@ class OneLineParser(argparse.ArgumentParser):
 def _number(kind: type, low, high, what: str) -> Callable[[str], object]:
     """An argparse type: a ``kind`` (int or float) between ``low`` and ``high`` inclusive, finite;
     anything else is refused by argparse naming the flag and the value given."""
+
     def parse(text: str):
         try:
             value = kind(text.strip())
@@ -53,6 +54,7 @@ def _number(kind: type, low, high, what: str) -> Callable[[str], object]:
         if value != value or value in (float("inf"), float("-inf")) or value < low or value > high:
             raise argparse.ArgumentTypeError(f"{text!r} is out of range: give {what}")
         return value
+
     parse.__name__ = what  # argparse names the type in some messages
     return parse
 
@@ -133,8 +135,9 @@ def check_archive_folder(args) -> None:
     if folder.exists():
         raise InputError(f"--archive {named}: {folder} is not a folder")
     if not getattr(args, "create_archive_dir", False):
-        raise InputError(f"--archive {named}: the folder {folder} does not exist; create it, or pass "
-                         "--create-archive-dir")
+        raise InputError(
+            f"--archive {named}: the folder {folder} does not exist; create it, or pass --create-archive-dir"
+        )
     folder.mkdir(parents=True, exist_ok=True)
 
 
@@ -146,22 +149,31 @@ def add_debate(sub) -> None:
     p.add_argument("topic")
     p.add_argument("--protocol", choices=registry.names(), default="master")
     p.add_argument("--masters", help="two masters for a master debate: slugs or names, comma-separated")
-    p.add_argument("--rounds", type=positive_int(1000),
-                   help="master debate: rounds (the last is 综合, so a 反驳 needs at least 3; a value outside the "
-                        "pack's range is clamped, with a notice); topic debate: 1-3; trial: 1-8")
+    p.add_argument(
+        "--rounds",
+        type=positive_int(1000),
+        help="master debate: rounds (the last is 综合, so a 反驳 needs at least 3; a value outside the "
+        "pack's range is clamped, with a notice); topic debate: 1-3; trial: 1-8",
+    )
     p.add_argument("--model", help="litellm model string (default: $DEBATE_MODEL, else the offline engine)")
     p.add_argument("--models", help="topic/trial: one model per debater, comma-separated")
     p.add_argument("--judge-model")
-    p.add_argument("--check-model", help="master debate: a model that also audits every speech against the rules "
-                                         "(a second, model-graded layer beside the deterministic checks; off by "
-                                         "default)")
+    p.add_argument(
+        "--check-model",
+        help="master debate: a model that also audits every speech against the rules "
+        "(a second, model-graded layer beside the deterministic checks; off by "
+        "default)",
+    )
     p.add_argument("--stances", help='topic debate: stances separated by "|" (skips the split)')
     p.add_argument("--workspace", help="trial: folder the debaters may read")
     p.add_argument("--api-base", help="OpenAI-compatible server URL (vLLM, Ollama, a litellm proxy)")
     p.add_argument("--timeout", type=positive_float(), default=60.0, help="seconds a model call may take")
-    p.add_argument("--lang", choices=("zh", "en"),
-                   help="the debate's language (default: the topic's: CJK means zh, anything else en); "
-                        "master debates are Chinese only")
+    p.add_argument(
+        "--lang",
+        choices=("zh", "en"),
+        help="the debate's language (default: the topic's: CJK means zh, anything else en); "
+        "master debates are Chinese only",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     _add_pack(p)
     add_archive_option(p)
@@ -174,11 +186,22 @@ def config_from_args(args) -> DebateConfig:
     masters = [m.strip() for m in args.masters.split(",")] if getattr(args, "masters", None) else []
     models = [m.strip() for m in args.models.split(",") if m.strip()] if getattr(args, "models", None) else []
     stances = [s.strip() for s in args.stances.split("|") if s.strip()] if getattr(args, "stances", None) else []
-    return DebateConfig(protocol=args.protocol, topic=args.topic, masters=masters, rounds=args.rounds,
-                        model=args.model, models=models, judge_model=args.judge_model,
-                        check_model=getattr(args, "check_model", None), api_base=args.api_base,
-                        timeout=args.timeout, pack=args.pack, stances=stances, workspace=args.workspace,
-                        lang=getattr(args, "lang", None))
+    return DebateConfig(
+        protocol=args.protocol,
+        topic=args.topic,
+        masters=masters,
+        rounds=args.rounds,
+        model=args.model,
+        models=models,
+        judge_model=args.judge_model,
+        check_model=getattr(args, "check_model", None),
+        api_base=args.api_base,
+        timeout=args.timeout,
+        pack=args.pack,
+        stances=stances,
+        workspace=args.workspace,
+        lang=getattr(args, "lang", None),
+    )
 
 
 def open_recorder(args):
@@ -206,6 +229,7 @@ def _progress(args, lang: str | None = None) -> Callable | None:
         from debate_core.render.judged import progress_line
 
         sys.stderr.write(progress_line(speech, lang) + "\n")
+
     return on_speech
 
 
@@ -279,8 +303,18 @@ def run_pair(args) -> int:
         raise _Usage(str(exc)) from None
     a, b = pack.masters[c.a], pack.masters[c.b]
     if args.format == "json":
-        _print_json({"topic": topic, "pair": [c.a, c.b], "names": [a.name, b.name], "rule": c.rule,
-                     "row": c.row, "reason": c.reason, "keywords": c.hits, "pack": pack.name})
+        _print_json(
+            {
+                "topic": topic,
+                "pair": [c.a, c.b],
+                "names": [a.name, b.name],
+                "rule": c.rule,
+                "row": c.row,
+                "reason": c.reason,
+                "keywords": c.hits,
+                "pack": pack.name,
+            }
+        )
     else:
         print(f"{a.name} ({c.a}) vs {b.name} ({c.b})")
         print(f"rule: {c.rule} — {c.reason}")
@@ -300,15 +334,27 @@ def run_masters(args) -> int:
     from debate_core.content.packs import get_pack
 
     pack = get_pack(args.pack)
-    rows = [{"slug": m.slug, "name": m.name, "school": m.school, "tradition": m.tradition, "era": m.era,
-             "sources": len(m.sources), "critiques": len(m.cross_critique)} for m in pack.masters.values()]
+    rows = [
+        {
+            "slug": m.slug,
+            "name": m.name,
+            "school": m.school,
+            "tradition": m.tradition,
+            "era": m.era,
+            "sources": len(m.sources),
+            "critiques": len(m.cross_critique),
+        }
+        for m in pack.masters.values()
+    ]
     if args.format == "json":
         _print_json(rows)
     else:
         print(f"pack {pack.name} {pack.version} — {len(rows)} masters")
         for r in rows:
-            print(f"{r['slug']:<16} {r['name']:<8} {r['school']} · {r['tradition']} · {r['era']} "
-                  f"({r['sources']} sources, {r['critiques']} critiques)")
+            print(
+                f"{r['slug']:<16} {r['name']:<8} {r['school']} · {r['tradition']} · {r['era']} "
+                f"({r['sources']} sources, {r['critiques']} critiques)"
+            )
     return EXIT_OK
 
 
@@ -339,8 +385,10 @@ def run_pack(args) -> int:
         _print_json(data)
     else:
         print(f"pack {r.name} {r.version} at {r.path}")
-        print(f"masters: {r.masters}  critiques: {r.critiques}  pairs_both_ways: {r.pairs_both_ways}  "
-              f"one_way: {r.one_way}  errors: {r.errors}  warnings: {r.warnings}")
+        print(
+            f"masters: {r.masters}  critiques: {r.critiques}  pairs_both_ways: {r.pairs_both_ways}  "
+            f"one_way: {r.one_way}  errors: {r.errors}  warnings: {r.warnings}"
+        )
         for p in r.problems:
             print(f"  {p}")
         print("teaching units per master (only these reach an offline speech):")
@@ -348,8 +396,10 @@ def run_pack(args) -> int:
             aside = row["set_aside"]
             counts = ", ".join(f"{k} {v}" for k, v in aside.items()) or "none"
             uncited = f", {row['without_source']} without a source" if row["without_source"] else ""
-            print(f"  {row['slug']}: {row['teachings']} teaching units{uncited}; "
-                  f"set aside {sum(aside.values())} ({counts})")
+            print(
+                f"  {row['slug']}: {row['teachings']} teaching units{uncited}; "
+                f"set aside {sum(aside.values())} ({counts})"
+            )
             for ex in row["examples"][:4]:
                 print(f"    {ex['file']}:{ex['line']} [{ex['reason']}] {ex['text']}")
     return EXIT_OK if r.errors == 0 else EXIT_FAIL
@@ -374,8 +424,12 @@ def _load_extra_commands() -> None:
     """Commands defined next to what they drive (archive, batch) register here."""
     import importlib
 
-    for mod in ("debate_core.cli.archive", "debate_core.cli.batch", "debate_core.cli.check",
-                "debate_core.cli.research"):
+    for mod in (
+        "debate_core.cli.archive",
+        "debate_core.cli.batch",
+        "debate_core.cli.check",
+        "debate_core.cli.research",
+    ):
         try:
             m = importlib.import_module(mod)
         except ModuleNotFoundError as exc:
@@ -387,8 +441,9 @@ def _load_extra_commands() -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     _load_extra_commands()
-    parser = OneLineParser(prog="python -m debate_core",
-                           description="Debate Workbench: run, archive and analyse LLM debates.")
+    parser = OneLineParser(
+        prog="python -m debate_core", description="Debate Workbench: run, archive and analyse LLM debates."
+    )
     sub = parser.add_subparsers(dest="cmd", required=True)
     for add, _ in COMMANDS.values():
         add(sub)
@@ -422,16 +477,17 @@ def _archive_error_line(exc: BaseException, args) -> str:
     path = Path(named).expanduser()
     folder = path.parent
     if folder.is_dir() and not os.access(folder, os.W_OK):
-        return (f"archive {path}: its folder {folder} is read-only, so the archive cannot be written "
-                f"(DuckDB keeps {path.name}.wal beside it): {text}")
+        return (
+            f"archive {path}: its folder {folder} is read-only, so the archive cannot be written "
+            f"(DuckDB keeps {path.name}.wal beside it): {text}"
+        )
     if path.exists() and not os.access(path, os.W_OK):
         return f"archive {path}: the file is read-only, so it cannot be written: {text}"
     return f"archive {path}: {text}"
 
 
 def _is_duckdb_error(exc: BaseException) -> bool:
-    return any(k.__module__.split(".")[0] in ("duckdb", "_duckdb") and k.__name__ == "Error"
-               for k in type(exc).__mro__)
+    return any(k.__module__.split(".")[0] in ("duckdb", "_duckdb") and k.__name__ == "Error" for k in type(exc).__mro__)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -22,8 +22,25 @@ from importlib import resources
 from debate_core.models import Master, Pack
 
 # Honorifics that may follow a name without changing whom it names (longest first).
-HONORIFICS = ("老和尚", "老法师", "大和尚", "仁波切", "和尚", "大师", "法师", "禅师", "尊者", "菩萨", "祖师",
-              "长老", "论师", "三藏", "国师", "上人", "老人")
+HONORIFICS = (
+    "老和尚",
+    "老法师",
+    "大和尚",
+    "仁波切",
+    "和尚",
+    "大师",
+    "法师",
+    "禅师",
+    "尊者",
+    "菩萨",
+    "祖师",
+    "长老",
+    "论师",
+    "三藏",
+    "国师",
+    "上人",
+    "老人",
+)
 
 
 @lru_cache(maxsize=1)

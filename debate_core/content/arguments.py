@@ -307,16 +307,20 @@ def _cases(root: Path, pack: Pack, bank: ArgumentBank, problems: list[str]) -> l
             for j, o in enumerate(c.objections):
                 m = pack.masters.get(o.by)
                 if m is None or c.answer(o.by) is None or c.answer(o.at) is None or o.by == o.at:
-                    problems.append(f"{where}.objections[{j}]: {o.by!r} at {o.at!r} is not one answer at another; "
-                                    f"dropped")
+                    problems.append(
+                        f"{where}.objections[{j}]: {o.by!r} at {o.at!r} is not one answer at another; dropped"
+                    )
                 elif o.source and o.source not in m.source_ids:
-                    problems.append(f"{where}.objections[{j}]: source {o.source!r} is not one of {o.by}'s sources; "
-                                    f"dropped")
+                    problems.append(
+                        f"{where}.objections[{j}]: source {o.source!r} is not one of {o.by}'s sources; dropped"
+                    )
                 else:
                     at = pack.masters.get(o.at)
                     if o.reply is not None and o.reply.source and (at is None or o.reply.source not in at.source_ids):
-                        problems.append(f"{where}.objections[{j}].reply: source {o.reply.source!r} is not one of "
-                                        f"{o.at}'s sources; reply dropped")
+                        problems.append(
+                            f"{where}.objections[{j}].reply: source {o.reply.source!r} is not one of "
+                            f"{o.at}'s sources; reply dropped"
+                        )
                         o.reply = None
                     objs.append(o)
             c.objections = objs
@@ -334,9 +338,16 @@ def _cache_path(root: Path) -> Path | None:
     import hashlib
     import os
 
-    files = sorted([root / "themes.yaml", *root.glob("master-*/arguments.yaml"), *root.glob("master-*/meta.json"),
-                    *(root / PROTOCOL_DIR / "arguments").glob("*.yaml"), *(root / CASES_DIR).glob("*.yaml"),
-                    root / PROTOCOL_DIR / MATCH_SYNONYMS])
+    files = sorted(
+        [
+            root / "themes.yaml",
+            *root.glob("master-*/arguments.yaml"),
+            *root.glob("master-*/meta.json"),
+            *(root / PROTOCOL_DIR / "arguments").glob("*.yaml"),
+            *(root / CASES_DIR).glob("*.yaml"),
+            root / PROTOCOL_DIR / MATCH_SYNONYMS,
+        ]
+    )
     h = hashlib.sha1(BANK_CACHE_VERSION.encode())
     try:
         for f in files:
@@ -420,8 +431,9 @@ def _derived_positions(m: Master, themes: list[Theme]) -> list[Position]:
     for order, t in enumerate(m.teachings):
         for hit in match_themes(t.text, themes)[:2]:
             sid = t.source_id if t.own_source and t.source_id in m.source_ids else ""
-            r = Reason(text=t.text if t.text.endswith(("。", "！", "？")) else t.text + "。", gist=_gist(t.text),
-                       source=sid)
+            r = Reason(
+                text=t.text if t.text.endswith(("。", "！", "？")) else t.text + "。", gist=_gist(t.text), source=sid
+            )
             per_theme.setdefault(hit.theme, []).append((hit.score, order, r))
     out = []
     for tid, rows in per_theme.items():
@@ -429,8 +441,9 @@ def _derived_positions(m: Master, themes: list[Theme]) -> list[Position]:
         reasons = [r for _s, _o, r in rows[:DERIVED_REASONS]]
         first = _CLAUSE.findall(reasons[0].text)
         claim = (first[0] if first else reasons[0].text).strip()
-        out.append(Position(master=m.slug, theme=tid, claim=claim, short=_gist(claim, 10), reasons=reasons,
-                            derived=True))
+        out.append(
+            Position(master=m.slug, theme=tid, claim=claim, short=_gist(claim, 10), reasons=reasons, derived=True)
+        )
     return out
 
 
@@ -452,8 +465,14 @@ def derive_bank(pack: Pack, themes: list[Theme] | None = None) -> ArgumentBank:
             theme = hits[0] if hits else held[0].theme
             cite = c.citation if c.citation in m.source_ids else ""
             text = _LABEL.sub("", c.position.strip()) or c.position
-            o = Objection(id=f"{slug}>{target}/{theme}/{i + 1}", by=slug, target=f"{target}:{theme}#0",
-                          text=text, gist=_gist(text), source=cite)
+            o = Objection(
+                id=f"{slug}>{target}/{theme}/{i + 1}",
+                by=slug,
+                target=f"{target}:{theme}#0",
+                text=text,
+                gist=_gist(text),
+                source=cite,
+            )
             key = pair_key(slug, target)
             pb = bank.pairs.setdefault(key, PairBank(pair=sorted((slug, target))))
             pb.objections.append(o)

@@ -81,8 +81,11 @@ def gaps_from_edges(slugs: Sequence[str], edges: Iterable[tuple[str, str]]) -> d
             seen.add(key)
             x, y = sorted((a, b))
             both.append({"pair": key, "a": x, "b": y, "a_to_b": directed[(x, y)], "b_to_a": directed[(y, x)]})
-    one_way = [{"entry": f"{a}->{b}", "from": a, "to": b, "critiques": n}
-               for (a, b), n in sorted(directed.items()) if (b, a) not in directed]
+    one_way = [
+        {"entry": f"{a}->{b}", "from": a, "to": b, "critiques": n}
+        for (a, b), n in sorted(directed.items())
+        if (b, a) not in directed
+    ]
 
     canonical = []
     for row in canonical_pairs():
@@ -90,8 +93,16 @@ def gaps_from_edges(slugs: Sequence[str], edges: Iterable[tuple[str, str]]) -> d
         ab, ba = directed.get((a, b), 0), directed.get((b, a), 0)
         status = "complete" if ab and ba else "one-way" if ab or ba else "missing"
         lacking = [d for d, n in ((f"{a}->{b}", ab), (f"{b}->{a}", ba)) if not n]
-        canonical.append({**row, "a_to_b": ab, "b_to_a": ba, "status": status, "lacking": lacking,
-                          "in_pack": a in known and b in known})
+        canonical.append(
+            {
+                **row,
+                "a_to_b": ab,
+                "b_to_a": ba,
+                "status": status,
+                "lacking": lacking,
+                "in_pack": a in known and b in known,
+            }
+        )
 
     writers = {a for a, _ in directed}
     targets = {b for _, b in directed}
@@ -102,8 +113,9 @@ def gaps_from_edges(slugs: Sequence[str], edges: Iterable[tuple[str, str]]) -> d
         "one_way": one_way,
         "canonical": canonical,
         "missing_pairs": [c["pair"] for c in canonical if c["status"] == "missing"],
-        "lacking_direction": [{"pair": c["pair"], "lacking": c["lacking"]} for c in canonical
-                              if c["status"] == "one-way"],
+        "lacking_direction": [
+            {"pair": c["pair"], "lacking": c["lacking"]} for c in canonical if c["status"] == "one-way"
+        ],
         "no_critique": [s for s in slugs if s not in writers and s not in targets],
         "writes_none": [s for s in slugs if s not in writers],
         "receives_none": [s for s in slugs if s not in targets],
@@ -128,8 +140,10 @@ def render_text(matrix: pd.DataFrame, gaps: dict, degraded: list[dict] | None = 
     pack = gaps.get("pack") or {}
     if pack:
         lines.append(f"pack {pack.get('name', '')} {pack.get('version', '')}".rstrip())
-    lines.append(f"masters: {gaps['masters']}  critiques: {gaps['critiques']}  "
-                 f"pairs both ways: {len(gaps['both_ways'])}  one-way entries: {len(gaps['one_way'])}")
+    lines.append(
+        f"masters: {gaps['masters']}  critiques: {gaps['critiques']}  "
+        f"pairs both ways: {len(gaps['both_ways'])}  one-way entries: {len(gaps['one_way'])}"
+    )
     lines.append("")
     lines.append("critiques from row to column:")
     lines.append(matrix.to_string() if len(matrix) else "(no masters)")

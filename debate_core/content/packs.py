@@ -37,8 +37,6 @@ PROTOCOL_DIR = "master-debate"
 MAX_META_BYTES = 2_000_000
 
 
-
-
 def pair_key(a: str, b: str) -> str:
     """Sort the two slugs, then join with ``-vs-`` (slugs may contain hyphens)."""
     x, y = sorted((a, b))
@@ -88,8 +86,13 @@ def _read_json(path: Path, root: Path, problems: list[Problem]) -> dict | None:
     try:
         json.dumps(data, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError as exc:
-        problems.append(Problem(file=rel, value=ascii(exc.object[exc.start:exc.end]),
-                                message="text holds a \\u escape that is not a Unicode character (a lone surrogate)"))
+        problems.append(
+            Problem(
+                file=rel,
+                value=ascii(exc.object[exc.start : exc.end]),
+                message="text holds a \\u escape that is not a Unicode character (a lone surrogate)",
+            )
+        )
         return None
     except (RecursionError, ValueError):
         problems.append(Problem(file=rel, message="bad JSON: nested too deeply"))
@@ -138,8 +141,12 @@ def parse_excerpts(path: Path, source_ids: list[str], root: Path, problems: list
             sid = explicit.group(1).strip("【】[]（）()，,。")
             if sid not in source_ids:
                 problems.append(
-                    Problem(file=rel, field=f"## {m.group(1)} / 来源", value=sid,
-                            message="excerpt cites an id that is not in this master's sources[].id")
+                    Problem(
+                        file=rel,
+                        field=f"## {m.group(1)} / 来源",
+                        value=sid,
+                        message="excerpt cites an id that is not in this master's sources[].id",
+                    )
                 )
         else:
             sid = next((s for s in source_ids if s and s in body), "")
@@ -165,21 +172,37 @@ def _load_master(folder: Path, root: Path, problems: list[Problem]) -> Master | 
     except ValidationError as exc:
         problems.extend(_validation_problems(exc, rel))
         return None
-    expected = folder.name[len("master-"):]
+    expected = folder.name[len("master-") :]
     if master.slug != expected:
-        problems.append(Problem(file=rel, field="slug", value=master.slug,
-                                message=f"slug does not match folder name (expected {expected!r})"))
+        problems.append(
+            Problem(
+                file=rel,
+                field="slug",
+                value=master.slug,
+                message=f"slug does not match folder name (expected {expected!r})",
+            )
+        )
         return None
     seen: set[str] = set()
     for i, src in enumerate(master.sources):
         if src.id in seen:
-            problems.append(Problem(file=rel, field=f"sources[{i}].id", value=src.id, message="duplicate source id",
-                                    severity="warning"))
+            problems.append(
+                Problem(
+                    file=rel, field=f"sources[{i}].id", value=src.id, message="duplicate source id", severity="warning"
+                )
+            )
         seen.add(src.id)
     for i, kw in enumerate(master.search_scope.keywords):
         if not isinstance(kw, str) or not kw.strip():
-            problems.append(Problem(file=rel, field=f"search_scope.keywords[{i}]", value=_short(kw),
-                                    message="empty keyword", severity="warning"))
+            problems.append(
+                Problem(
+                    file=rel,
+                    field=f"search_scope.keywords[{i}]",
+                    value=_short(kw),
+                    message="empty keyword",
+                    severity="warning",
+                )
+            )
     ids = master.source_ids
     src_dir = folder / "sources"
     if src_dir.is_dir():
@@ -198,8 +221,9 @@ def _load_master(folder: Path, root: Path, problems: list[Problem]) -> Master | 
 def _load_protocol(root: Path, problems: list[Problem]) -> tuple[DebateProtocol, str]:
     path = root / PROTOCOL_DIR / "meta.json"
     if not path.is_file():
-        problems.append(Problem(file=_rel(path, root), message="no debate protocol file; using defaults",
-                                severity="warning"))
+        problems.append(
+            Problem(file=_rel(path, root), message="no debate protocol file; using defaults", severity="warning")
+        )
         return DebateProtocol(), ""
     data = _read_json(path, root, problems)
     if data is None:
@@ -207,8 +231,9 @@ def _load_protocol(root: Path, problems: list[Problem]) -> tuple[DebateProtocol,
     rel = _rel(path, root)
     raw = data.get("debate_protocol")
     if not isinstance(raw, dict):
-        problems.append(Problem(file=rel, field="debate_protocol", value=_short(raw),
-                                message="missing or not an object"))
+        problems.append(
+            Problem(file=rel, field="debate_protocol", value=_short(raw), message="missing or not an object")
+        )
         return DebateProtocol(), str(data.get("version", ""))
     try:
         proto = DebateProtocol.model_validate(raw)
@@ -221,29 +246,46 @@ def _load_protocol(root: Path, problems: list[Problem]) -> tuple[DebateProtocol,
 def _check_protocol(proto: DebateProtocol, masters: dict[str, Master], root: Path, problems: list[Problem]) -> None:
     rel = f"{PROTOCOL_DIR}/meta.json"
     if not (proto.min_rounds <= proto.default_rounds <= proto.max_rounds) or proto.min_rounds < 1:
-        problems.append(Problem(file=rel, field="debate_protocol.default_rounds", value=str(proto.default_rounds),
-                                message=f"must lie in [min_rounds, max_rounds] = [{proto.min_rounds}, "
-                                        f"{proto.max_rounds}]"))
+        problems.append(
+            Problem(
+                file=rel,
+                field="debate_protocol.default_rounds",
+                value=str(proto.default_rounds),
+                message=f"must lie in [min_rounds, max_rounds] = [{proto.min_rounds}, {proto.max_rounds}]",
+            )
+        )
     for key, ov in proto.per_pair_overrides.items():
         field = f"debate_protocol.per_pair_overrides.{key}"
         parts = _split_known(key, masters)
         if parts is None:
-            problems.append(Problem(file=rel, field=field, value=key,
-                                    message="key does not name two known master slugs"))
+            problems.append(
+                Problem(file=rel, field=field, value=key, message="key does not name two known master slugs")
+            )
         elif pair_key(*parts) != key:
-            problems.append(Problem(file=rel, field=field, value=key,
-                                    message=f"slugs must be sorted before joining (expected {pair_key(*parts)!r})"))
+            problems.append(
+                Problem(
+                    file=rel,
+                    field=field,
+                    value=key,
+                    message=f"slugs must be sorted before joining (expected {pair_key(*parts)!r})",
+                )
+            )
         if not proto.min_rounds <= ov.default_rounds <= proto.max_rounds:
-            problems.append(Problem(file=rel, field=field + ".default_rounds", value=str(ov.default_rounds),
-                                    message=f"rounds outside [min_rounds, max_rounds] = [{proto.min_rounds}, "
-                                            f"{proto.max_rounds}]"))
+            problems.append(
+                Problem(
+                    file=rel,
+                    field=field + ".default_rounds",
+                    value=str(ov.default_rounds),
+                    message=f"rounds outside [min_rounds, max_rounds] = [{proto.min_rounds}, {proto.max_rounds}]",
+                )
+            )
 
 
 def _split_known(key: str, masters: dict[str, Master]) -> tuple[str, str] | None:
     """Split ``a-vs-b`` where a and b are known slugs (slugs may contain -vs-? no, but may contain -)."""
     for slug in masters:
         if key.startswith(slug + "-vs-"):
-            rest = key[len(slug) + 4:]
+            rest = key[len(slug) + 4 :]
             if rest in masters and rest != slug:
                 return slug, rest
     return None
@@ -256,16 +298,31 @@ def _check_critiques(masters: dict[str, Master], root: Path, problems: list[Prob
         for i, c in enumerate(m.cross_critique):
             field = f"cross_critique[{i}]"
             if c.target_master == slug:
-                problems.append(Problem(file=rel, field=field + ".target_master", value=c.target_master,
-                                        message="a critique cannot target the speaker itself"))
+                problems.append(
+                    Problem(
+                        file=rel,
+                        field=field + ".target_master",
+                        value=c.target_master,
+                        message="a critique cannot target the speaker itself",
+                    )
+                )
             elif c.target_master not in masters:
-                problems.append(Problem(file=rel, field=field + ".target_master", value=c.target_master,
-                                        message="unknown master slug"))
+                problems.append(
+                    Problem(
+                        file=rel, field=field + ".target_master", value=c.target_master, message="unknown master slug"
+                    )
+                )
             if not c.citation:
                 problems.append(Problem(file=rel, field=field + ".citation", message="critique has no citation"))
             elif c.citation not in ids:
-                problems.append(Problem(file=rel, field=field + ".citation", value=c.citation,
-                                        message="citation is not in this master's sources[].id"))
+                problems.append(
+                    Problem(
+                        file=rel,
+                        field=field + ".citation",
+                        value=c.citation,
+                        message="citation is not in this master's sources[].id",
+                    )
+                )
 
 
 def coverage_counts(masters: dict[str, Master]) -> tuple[list[str], list[str], int]:
@@ -295,16 +352,18 @@ def load_pack(path: str | Path | None = None) -> Pack:
         raise PackError(f"pack path is not a folder: {root}")
     problems: list[Problem] = []
     masters: dict[str, Master] = {}
-    folders = sorted(p for p in root.iterdir()
-                     if p.is_dir() and p.name.startswith("master-") and p.name != PROTOCOL_DIR)
+    folders = sorted(
+        p for p in root.iterdir() if p.is_dir() and p.name.startswith("master-") and p.name != PROTOCOL_DIR
+    )
     for folder in folders:
         if not (folder / "meta.json").is_file():
             continue  # meta-skills without a persona (master-help, master-curriculum)
         m = _load_master(folder, root, problems)
         if m is not None:
             if m.slug in masters:
-                problems.append(Problem(file=_rel(folder / "meta.json", root), field="slug", value=m.slug,
-                                        message="duplicate slug"))
+                problems.append(
+                    Problem(file=_rel(folder / "meta.json", root), field="slug", value=m.slug, message="duplicate slug")
+                )
                 continue
             masters[m.slug] = m
     if not masters and not any(p.severity == "error" for p in problems):
@@ -324,12 +383,22 @@ def load_pack(path: str | Path | None = None) -> Pack:
     both, one_way, total = coverage_counts(masters)
     errors = sum(1 for p in problems if p.severity == "error")
     report = PackReport(
-        path=str(root), name=name, version=version, masters=len(masters), critiques=total,
-        pairs_both_ways=len(both), one_way=len(one_way), errors=errors,
-        warnings=len(problems) - errors, problems=problems, pairs=both, one_way_entries=one_way,
+        path=str(root),
+        name=name,
+        version=version,
+        masters=len(masters),
+        critiques=total,
+        pairs_both_ways=len(both),
+        one_way=len(one_way),
+        errors=errors,
+        warnings=len(problems) - errors,
+        problems=problems,
+        pairs=both,
+        one_way_entries=one_way,
     )
-    return apply_default_aliases(Pack(name=name, version=version, path=str(root), masters=masters, protocol=proto,
-                                      report=report))
+    return apply_default_aliases(
+        Pack(name=name, version=version, path=str(root), masters=masters, protocol=proto, report=report)
+    )
 
 
 def closest(name: str, options: list[str]) -> str | None:
@@ -350,8 +419,9 @@ def resolve_master(pack: Pack, name: str) -> str:
         return slug
     shared = ambiguous(pack, name)
     if shared:
-        raise KeyError(f"master name {name!r} is ambiguous in pack {pack.name!r}: it names {', '.join(shared)}; "
-                       "give the slug")
+        raise KeyError(
+            f"master name {name!r} is ambiguous in pack {pack.name!r}: it names {', '.join(shared)}; give the slug"
+        )
     guess = closest(name, list(pack.masters) + [n for m in pack.masters.values() for n in m.all_names])
     if guess is not None and guess not in pack.masters:
         guess = resolve_name(pack, guess) or guess
@@ -369,8 +439,11 @@ def get_pack(path: str | Path | None = None) -> Pack:
     root = Path(path).expanduser() if path else DEFAULT_PACK
     if not root.is_dir():
         raise PackError(f"pack folder not found: {root}")
-    files = [*root.glob("*/meta.json"), *root.glob("*.yaml"), *root.glob("*/arguments.yaml"),
-             *root.glob(f"{PROTOCOL_DIR}/arguments/*.yaml")]
+    files = [
+        *root.glob("*/meta.json"),
+        *root.glob("*.yaml"),
+        *root.glob("*/arguments.yaml"),
+        *root.glob(f"{PROTOCOL_DIR}/arguments/*.yaml"),
+    ]
     stamp = max((p.stat().st_mtime for p in files), default=0.0)
     return _cached_pack(str(root), stamp)
-

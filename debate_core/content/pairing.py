@@ -38,8 +38,17 @@ from debate_core.content.packs import resolve_master
 from debate_core.errors import PairError
 from debate_core.models import Master, Pack
 
-__all__ = ["PairChoice", "PairError", "apply_default_aliases", "choose_pair", "keyword_scores", "pair_table",
-           "row_theme", "school_key", "table_matches"]
+__all__ = [
+    "PairChoice",
+    "PairError",
+    "apply_default_aliases",
+    "choose_pair",
+    "keyword_scores",
+    "pair_table",
+    "row_theme",
+    "school_key",
+    "table_matches",
+]
 
 
 class PairChoice(BaseModel):
@@ -49,8 +58,6 @@ class PairChoice(BaseModel):
     reason: str
     row: str = ""
     hits: dict[str, list[str]] = Field(default_factory=dict)
-
-
 
 
 @lru_cache(maxsize=1)
@@ -88,8 +95,7 @@ def _short_form_patterns(x: str, y: str, strict: bool) -> tuple[re.Pattern, ...]
     X, Y = re.escape(x), re.escape(y)
     joined = [re.compile(rf"{X}\s*(?:{conj})\s*{Y}", re.I), re.compile(rf"{Y}\s*(?:{conj})\s*{X}", re.I)]
     if strict:  # an ordinary word too (性相近): only joined, before a dispute word, or the whole topic
-        return (*joined, re.compile(rf"{X}{Y}\s*(?:{dispute})"),
-                re.compile(rf"^[\W_]*{X}{Y}[\W_]*$"))
+        return (*joined, re.compile(rf"{X}{Y}\s*(?:{dispute})"), re.compile(rf"^[\W_]*{X}{Y}[\W_]*$"))
     return (*joined, re.compile(rf"{X}{Y}"))
 
 
@@ -175,8 +181,9 @@ def _table_choice(topic: str, pack: Pack) -> PairChoice | None:
         why = f"topic evokes both sides ({'、'.join(ha)} / {'、'.join(hb)})"
     others = [m["row"]["label"] for m in matches[1:]]
     also = f"; also matched, ranked lower: {'、'.join(others)}" if others else ""
-    return PairChoice(a=a, b=b, rule="table", row=row["label"], hits=hits,
-                      reason=f"topic table row 「{row['label']}」: {why}{also}")
+    return PairChoice(
+        a=a, b=b, rule="table", row=row["label"], hits=hits, reason=f"topic table row 「{row['label']}」: {why}{also}"
+    )
 
 
 def keyword_scores(topic: str, pack: Pack) -> dict[str, list[str]]:
@@ -231,18 +238,26 @@ def _coverage_choice(topic: str, pack: Pack, named: dict[str, int]) -> PairChoic
                 continue
             # then pairs that also argue the topic's other themes (念佛与戒律: 戒律 too), then the deeper bank
             also = sum(1 for o in matches if o.theme != m.theme and all(_both_ways(bank, a, b, o.theme)))
-            cands.append(((sum(named.get(x, 0) for x in (a, b)), also, min(ab, ba), ab + ba), f"{a}-vs-{b}", a, b, ab,
-                          ba))
+            cands.append(
+                ((sum(named.get(x, 0) for x in (a, b)), also, min(ab, ba), ab + ba), f"{a}-vs-{b}", a, b, ab, ba)
+            )
         if not cands:
             continue
         cands.sort(key=lambda c: (tuple(-x for x in c[0]), c[1]))
         _score, _key, a, b, ab, ba = cands[0]
         said = f"the topic says {'、'.join(m.terms)}"
-        why = {1: f"both hold a position on it and aim {ab} / {ba} objections at each other's claims there",
-               2: f"both hold a position on it; their objections at each other ({ab} / {ba}) are on other themes",
-               3: "only one of them holds a position on it; no pair of the bank has both"}[tier]
-        return PairChoice(a=a, b=b, rule="coverage", hits={a: list(m.terms), b: list(m.terms)},
-                          reason=f"theme 「{m.title}」 ({said}): {why}")
+        why = {
+            1: f"both hold a position on it and aim {ab} / {ba} objections at each other's claims there",
+            2: f"both hold a position on it; their objections at each other ({ab} / {ba}) are on other themes",
+            3: "only one of them holds a position on it; no pair of the bank has both",
+        }[tier]
+        return PairChoice(
+            a=a,
+            b=b,
+            rule="coverage",
+            hits={a: list(m.terms), b: list(m.terms)},
+            reason=f"theme 「{m.title}」 ({said}): {why}",
+        )
     return None
 
 
@@ -257,7 +272,7 @@ def _case_choice(topic: str, pack: Pack, named: dict[str, int]) -> PairChoice | 
         who = sorted({a.by for a in c.answers if a.by in pack.masters})
         cands = []
         for i, a in enumerate(who):
-            for b in who[i + 1:]:
+            for b in who[i + 1 :]:
                 ab, ba = _both_ways(bank, a, b, c.theme)
                 if ab and ba:
                     cands.append(((-sum(named.get(x, 0) for x in (a, b)), -min(ab, ba), -(ab + ba)), a, b, ab, ba))
@@ -265,11 +280,16 @@ def _case_choice(topic: str, pack: Pack, named: dict[str, int]) -> PairChoice | 
             continue
         _k, a, b, ab, ba = min(cands)
         t = bank.theme(c.theme)
-        return PairChoice(a=a, b=b, rule="coverage", hits={a: c.hits(topic), b: c.hits(topic)},
-                          reason=f"the topic is the argument layer's question 「{c.question}」 under "
-                                 f"「{t.title if t else c.theme}」 "
-                                 f"(it says {'、'.join(c.hits(topic))}): both answer it and aim {ab} / {ba} objections "
-                                 "at each other's claims there")
+        return PairChoice(
+            a=a,
+            b=b,
+            rule="coverage",
+            hits={a: c.hits(topic), b: c.hits(topic)},
+            reason=f"the topic is the argument layer's question 「{c.question}」 under "
+            f"「{t.title if t else c.theme}」 "
+            f"(it says {'、'.join(c.hits(topic))}): both answer it and aim {ab} / {ba} objections "
+            "at each other's claims there",
+        )
     return None
 
 
@@ -320,8 +340,13 @@ def choose_pair(topic: str, pack: Pack, masters: Sequence[str] | None = None) ->
     named = {s: h for s, h in scores.items() if any(n in topic for n in _names(pack.masters[s], pack))}
     if len(named) >= 2:  # the topic names two masters: they debate, as if the user had named them
         a, b = sorted(named, key=lambda s: (-len(named[s]), s))[:2]
-        return PairChoice(a=a, b=b, rule="keywords", hits={a: named[a], b: named[b]},
-                          reason=f"the topic names both masters ({'、'.join(named[a])} / {'、'.join(named[b])})")
+        return PairChoice(
+            a=a,
+            b=b,
+            rule="keywords",
+            hits={a: named[a], b: named[b]},
+            reason=f"the topic names both masters ({'、'.join(named[a])} / {'、'.join(named[b])})",
+        )
     weights = {s: 2 if s in named else 1 for s in scores}
     cover = _case_choice(topic, pack, weights) or _coverage_choice(topic, pack, weights)
     if cover is not None:
@@ -333,9 +358,14 @@ def choose_pair(topic: str, pack: Pack, masters: Sequence[str] | None = None) ->
     if partner is not None:
         a, b = ranked[0], partner
         desc = "、".join(scores[a])
-        return PairChoice(a=a, b=b, rule="keywords", hits={a: scores[a]},
-                          reason=f"keyword scoring names {pack.masters[a].name} ({desc}); paired with the master "
-                                 f"he has most objections both ways with in the argument layer")
+        return PairChoice(
+            a=a,
+            b=b,
+            rule="keywords",
+            hits={a: scores[a]},
+            reason=f"keyword scoring names {pack.masters[a].name} ({desc}); paired with the master "
+            f"he has most objections both ways with in the argument layer",
+        )
     from debate_core.content.arguments import bank_of
 
     if ranked and bank_of(pack).derived:
@@ -349,9 +379,14 @@ def choose_pair(topic: str, pack: Pack, masters: Sequence[str] | None = None) ->
         b = pick
         hits = {s: scores[s] for s in (a, b) if s in scores}
         desc = "; ".join(f"{pack.masters[s].name}: {'、'.join(h)}" for s, h in hits.items())
-        return PairChoice(a=a, b=b, rule="keywords", hits=hits,
-                          reason=f"keyword scoring over search_scope.keywords, names and table terms, top two from "
-                                 f"different schools ({desc})")
+        return PairChoice(
+            a=a,
+            b=b,
+            rule="keywords",
+            hits=hits,
+            reason=f"keyword scoring over search_scope.keywords, names and table terms, top two from "
+            f"different schools ({desc})",
+        )
 
     a, b = _default_pair(pack)
     return PairChoice(a=a, b=b, rule="default", reason="no table row or keyword matched the topic; default pair")

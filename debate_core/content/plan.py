@@ -81,13 +81,30 @@ def _point_gist(bank: ArgumentBank, target: str) -> str:
 
 
 def _as_contrast(bank: ArgumentBank, o: Objection, heard: set[str] | None = None) -> PlanPoint:
-    return PlanPoint(kind="contrast", text=o.text, ref=o.id, target=o.target, target_text=_point_gist(bank, o.target),
-                     gist=o.gist, source=o.source, quote=o.quote, heard=heard is not None and o.target in heard)
+    return PlanPoint(
+        kind="contrast",
+        text=o.text,
+        ref=o.id,
+        target=o.target,
+        target_text=_point_gist(bank, o.target),
+        gist=o.gist,
+        source=o.source,
+        quote=o.quote,
+        heard=heard is not None and o.target in heard,
+    )
 
 
-def _contrast(bank: ArgumentBank, speaker: str, opponent: str, theme: str, role: str,
-              spoken: frozenset[str] = frozenset(), heard: set[str] | None = None,
-              room: int | None = None, case_id: str = "") -> PlanPoint | None:
+def _contrast(
+    bank: ArgumentBank,
+    speaker: str,
+    opponent: str,
+    theme: str,
+    role: str,
+    spoken: frozenset[str] = frozenset(),
+    heard: set[str] | None = None,
+    room: int | None = None,
+    case_id: str = "",
+) -> PlanPoint | None:
     """The round's own objection, never one the same speaker has spoken in this debate (``spoken``): 立论
     takes the first (one at the claim when there is one); 回应 the next; 综合 one at the claim (a 反驳
     has already spent those aimed at the reasons, and the one at the claim when it had nothing else)."""
@@ -113,8 +130,7 @@ def _contrast(bank: ArgumentBank, speaker: str, opponent: str, theme: str, role:
         if room is not None and pick and cjk_len(pick[0].text) + 10 > room:
             # the replies already fill the speech: the first objection that still fits, else the shortest
             pool = objs if spoken else objs[1:]
-            pick = [next((o for o in pool if cjk_len(o.text) + 10 <= room),
-                         min(pool, key=lambda o: cjk_len(o.text)))]
+            pick = [next((o for o in pool if cjk_len(o.text) + 10 <= room), min(pool, key=lambda o: cjk_len(o.text)))]
     else:
         spent = _claim_objection(bank, speaker, opponent, theme)
         pick = [o for o in objs if o.target.endswith("#0") and (spent is None or o.id != spent.id)][:1]
@@ -126,9 +142,17 @@ def _contrast(bank: ArgumentBank, speaker: str, opponent: str, theme: str, role:
 def _as_case_contrast(bank: ArgumentBank, case, o: Objection, opponent: str) -> PlanPoint:
     """An objection at the opponent's answer to the case: he gave it in his first speech (heard)."""
     ans = case.answer(opponent)
-    return PlanPoint(kind="contrast", text=o.text, ref=o.id, target=o.target,
-                     target_text=(ans.gist if ans is not None and ans.gist else _point_gist(bank, o.target)),
-                     gist=o.gist, source=o.source, quote=o.quote, heard=True)
+    return PlanPoint(
+        kind="contrast",
+        text=o.text,
+        ref=o.id,
+        target=o.target,
+        target_text=(ans.gist if ans is not None and ans.gist else _point_gist(bank, o.target)),
+        gist=o.gist,
+        source=o.source,
+        quote=o.quote,
+        heard=True,
+    )
 
 
 def _heard(opp: Position | None, summary: str, restated: frozenset[str]) -> set[str]:
@@ -173,9 +197,19 @@ def _case_room(bank: ArgumentBank, plan: SpeechPlan, speaker: str, spoken: froze
     return sum(cjk_len(p.text) + 10 for p in _case_points(bank, plan, speaker, spoken) if p.kind == "case")
 
 
-def plan_speech(bank: ArgumentBank, *, topic: str, role: str, round_no: int, speaker: str, opponent: str,
-                opponent_summary: str, row_theme: str = "", spoken: frozenset[str] = frozenset(),
-                restated: frozenset[str] = frozenset()) -> SpeechPlan:
+def plan_speech(
+    bank: ArgumentBank,
+    *,
+    topic: str,
+    role: str,
+    round_no: int,
+    speaker: str,
+    opponent: str,
+    opponent_summary: str,
+    row_theme: str = "",
+    spoken: frozenset[str] = frozenset(),
+    restated: frozenset[str] = frozenset(),
+) -> SpeechPlan:
     """The plan of one round.  ``spoken``: the bank entries (refs) the same speaker's earlier plans in
     this debate spoke — his own record, never the opponent's speech — so that no entry is said twice;
     ``restated``: the opponent's points those plans restated (what he has heard of the other side)."""
@@ -183,8 +217,15 @@ def plan_speech(bank: ArgumentBank, *, topic: str, role: str, round_no: int, spe
     pos = bank.position(speaker, choice.theme)
     opp = bank.position(opponent, choice.theme)
     case = bank.case(choice.case) if choice.case else None
-    plan = SpeechPlan(role=role, theme=choice.theme, theme_title=choice.title, theme_terms=choice.terms,
-                      derived=bank.derived, case=choice.case, case_question=case.question if case else "")
+    plan = SpeechPlan(
+        role=role,
+        theme=choice.theme,
+        theme_title=choice.title,
+        theme_terms=choice.terms,
+        derived=bank.derived,
+        case=choice.case,
+        case_question=case.question if case else "",
+    )
     heard = _heard(opp, opponent_summary, restated)
     if pos is None:
         plan.material = "none"
@@ -206,8 +247,9 @@ def plan_speech(bank: ArgumentBank, *, topic: str, role: str, round_no: int, spe
             picked = sorted(sorted(picked, key=lambda i: -len(bigrams_of(pos.reasons[i - 1].text) & near))[:2])
         for i in picked:
             r = pos.reasons[i - 1]
-            plan.points.append(PlanPoint(kind="reason", text=r.text, ref=pos.point_id(i), gist=r.gist,
-                                         source=r.source, quote=r.quote))
+            plan.points.append(
+                PlanPoint(kind="reason", text=r.text, ref=pos.point_id(i), gist=r.gist, source=r.source, quote=r.quote)
+            )
         # the seed's ammo (至少引用 1 条): one objection at a point of the other side's known teaching,
         # framed as what he teaches (X所传的…), never as something he has said in this debate
         c = _contrast(bank, speaker, opponent, choice.theme, role, spoken)
@@ -250,8 +292,15 @@ def estimated_length(plan: SpeechPlan) -> int:
     return n
 
 
-def _fill(bank: ArgumentBank, plan: SpeechPlan, pos: Position, speaker: str, opponent: str,
-          spoken: frozenset[str] = frozenset(), heard: set[str] | None = None) -> None:
+def _fill(
+    bank: ArgumentBank,
+    plan: SpeechPlan,
+    pos: Position,
+    speaker: str,
+    opponent: str,
+    spoken: frozenset[str] = frozenset(),
+    heard: set[str] | None = None,
+) -> None:
     """Supporting points for a plan that would fall short of the length floor: for a 立论 another
     objection at the opponent's points; for the other roles the speaker's own reasons on the theme
     (kind ``support``) that the plan does not yet speak.  Each is added only while it keeps the plan
@@ -261,11 +310,17 @@ def _fill(bank: ArgumentBank, plan: SpeechPlan, pos: Position, speaker: str, opp
     used = {p.ref for p in plan.points} | {p.text for p in plan.points} | set(spoken)
     # (those at points he has put first; any other is rendered as what he teaches, not what he said;
     # a 立论 leaves the one at his claim for the 回应)
-    objections = [_as_contrast(bank, o, heard) for o in _ordered(bank, speaker, opponent, plan.theme)
-                  if not (plan.role == "立论" and o.target.endswith("#0"))]
+    objections = [
+        _as_contrast(bank, o, heard)
+        for o in _ordered(bank, speaker, opponent, plan.theme)
+        if not (plan.role == "立论" and o.target.endswith("#0"))
+    ]
     objections.sort(key=lambda p: not p.heard)
-    reasons = [PlanPoint(kind="support", text=r.text, ref=pos.point_id(i), gist=r.gist, source=r.source, quote=r.quote)
-               for i, r in enumerate(pos.reasons, start=1) if plan.role != "立论" or i > 3]
+    reasons = [
+        PlanPoint(kind="support", text=r.text, ref=pos.point_id(i), gist=r.gist, source=r.source, quote=r.quote)
+        for i, r in enumerate(pos.reasons, start=1)
+        if plan.role != "立论" or i > 3
+    ]
     # a 立论 takes more objections first; a later round its own reasons it has not yet spoken, then objections
     pool = objections + reasons if plan.role == "立论" else reasons + objections
     for cand in pool:
@@ -280,8 +335,16 @@ def _fill(bank: ArgumentBank, plan: SpeechPlan, pos: Position, speaker: str, opp
         used |= {cand.ref, cand.text}
 
 
-def _plan_rebuttal(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Position | None, speaker: str,
-                   opponent: str, summary: str, nth: int) -> None:
+def _plan_rebuttal(
+    bank: ArgumentBank,
+    plan: SpeechPlan,
+    pos: Position,
+    opp: Position | None,
+    speaker: str,
+    opponent: str,
+    summary: str,
+    nth: int,
+) -> None:
     objs = bank.objections(speaker, opponent, plan.theme)
     if opp is None:
         plan.points.append(PlanPoint(kind="restate", text=summary, target=f"{opponent}:{plan.theme}#0"))
@@ -300,40 +363,76 @@ def _plan_rebuttal(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Pos
         own = case.objections_at(speaker, opponent)
         if own:
             o = own[0]
-            plan.points.append(PlanPoint(kind="answer", text=o.text, ref=o.id, target=target, target_text=ans.gist,
-                                         gist=o.gist, source=o.source, quote=o.quote))
+            plan.points.append(
+                PlanPoint(
+                    kind="answer",
+                    text=o.text,
+                    ref=o.id,
+                    target=target,
+                    target_text=ans.gist,
+                    gist=o.gist,
+                    source=o.source,
+                    quote=o.quote,
+                )
+            )
         else:
             plan.points.append(PlanPoint(kind="no_answer", target=target, target_text=ans.gist))
     used: set[str] = set()
     for n in idx:
         gist = opp.reasons[n - 1].gist if n else (opp.short or opp.claim)
-        plan.points.append(PlanPoint(kind="restate", text=opp.reasons[n - 1].text if n else opp.claim,
-                                     target=opp.point_id(n), target_text=gist))
+        plan.points.append(
+            PlanPoint(
+                kind="restate",
+                text=opp.reasons[n - 1].text if n else opp.claim,
+                target=opp.point_id(n),
+                target_text=gist,
+            )
+        )
     later = [o for o in objs if o.target.endswith("#0")] if nth else []
     for n in idx:
         aimed = [o for o in objs if o.target == opp.point_id(n) and o.id not in used]
         if nth:
-            aimed = later[nth - 1:nth] if len(later) >= nth else []
+            aimed = later[nth - 1 : nth] if len(later) >= nth else []
         point = next((p for p in plan.points if p.kind == "restate" and p.target == opp.point_id(n)), None)
         tt = point.target_text if point else ""
         if aimed:
             o = aimed[0]
             used.add(o.id)
-            plan.points.append(PlanPoint(kind="answer", text=o.text, ref=o.id, target=o.target, target_text=tt,
-                                         gist=o.gist, source=o.source, quote=o.quote))
+            plan.points.append(
+                PlanPoint(
+                    kind="answer",
+                    text=o.text,
+                    ref=o.id,
+                    target=o.target,
+                    target_text=tt,
+                    gist=o.gist,
+                    source=o.source,
+                    quote=o.quote,
+                )
+            )
         else:
             plan.points.append(PlanPoint(kind="no_answer", target=opp.point_id(n), target_text=tt))
     whole = _claim_objection(bank, speaker, opponent, plan.theme) if nth == 0 and idx != [0] else None
     if whole is not None and not plan.of("answer"):
         # none of the restated points has an objection of its own: the one aimed at his claim as a whole
-        plan.points.append(PlanPoint(kind="answer", text=whole.text, ref=whole.id, target=opp.point_id(0),
-                                     target_text=opp.short or opp.claim, gist=whole.gist, source=whole.source,
-                                     quote=whole.quote))
+        plan.points.append(
+            PlanPoint(
+                kind="answer",
+                text=whole.text,
+                ref=whole.id,
+                target=opp.point_id(0),
+                target_text=opp.short or opp.claim,
+                gist=whole.gist,
+                source=whole.source,
+                quote=whole.quote,
+            )
+        )
     if len(plan.of("no_answer")) * 2 > len(idx):  # mostly unanswered: say so, then state one's own view
         plan.points.append(PlanPoint(kind="stance", text=pos.claim, ref=pos.point_id(0)))
         for i, r in enumerate(pos.reasons[:3], start=1):
-            plan.points.append(PlanPoint(kind="reason", text=r.text, ref=pos.point_id(i), gist=r.gist,
-                                         source=r.source, quote=r.quote))
+            plan.points.append(
+                PlanPoint(kind="reason", text=r.text, ref=pos.point_id(i), gist=r.gist, source=r.source, quote=r.quote)
+            )
 
 
 def case_target(opponent: str, theme: str) -> str:
@@ -356,9 +455,17 @@ def _first_sentence(text: str) -> str:
     return re.split(r"(?<=[。！？])", (text or "").strip())[0]
 
 
-def _plan_response(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Position | None, speaker: str,
-                   opponent: str, summary: str, spoken: frozenset[str] = frozenset(),
-                   heard: set[str] | None = None) -> None:
+def _plan_response(
+    bank: ArgumentBank,
+    plan: SpeechPlan,
+    pos: Position,
+    opp: Position | None,
+    speaker: str,
+    opponent: str,
+    summary: str,
+    spoken: frozenset[str] = frozenset(),
+    heard: set[str] | None = None,
+) -> None:
     aimed = bank.objections(opponent, speaker, plan.theme)
     case = bank.case(plan.case) if plan.case else None
     mine = case.answer(speaker) if case is not None else None
@@ -377,24 +484,60 @@ def _plan_response(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Pos
         cr = case.reply_to(o.id) if case is not None and o in at_case else None  # his reply to it, on a case
         if replies:
             r = replies[0]
-            plan.points.append(PlanPoint(kind=r.stance, text=r.text, ref=o.id, target=o.id, target_text=o.gist,
-                                         gist=r.gist, source=r.source, quote=r.quote))
+            plan.points.append(
+                PlanPoint(
+                    kind=r.stance,
+                    text=r.text,
+                    ref=o.id,
+                    target=o.id,
+                    target_text=o.gist,
+                    gist=r.gist,
+                    source=r.source,
+                    quote=r.quote,
+                )
+            )
         elif cr is not None:
-            plan.points.append(PlanPoint(kind=cr.stance, text=cr.text, ref=o.id, target=o.id, target_text=o.gist,
-                                         gist=cr.gist, source=cr.source, quote=cr.quote))
+            plan.points.append(
+                PlanPoint(
+                    kind=cr.stance,
+                    text=cr.text,
+                    ref=o.id,
+                    target=o.id,
+                    target_text=o.gist,
+                    gist=cr.gist,
+                    source=cr.source,
+                    quote=cr.quote,
+                )
+            )
         elif o in at_case and case is not None and mine is not None:  # (an answer is only read from a case)
             # an objection at his answer to the question, with no reply written: he keeps that answer, and names it
-            plan.points.append(PlanPoint(kind="hold", text=mine.gist or _first_sentence(mine.text),
-                                         ref=f"case:{case.id}:{speaker}", target=o.id, target_text=o.gist))
+            plan.points.append(
+                PlanPoint(
+                    kind="hold",
+                    text=mine.gist or _first_sentence(mine.text),
+                    ref=f"case:{case.id}:{speaker}",
+                    target=o.id,
+                    target_text=o.gist,
+                )
+            )
         else:
             # no reply in the bank: he holds the point the objection is aimed at, and says on what ground
             n = int(o.target.rsplit("#", 1)[1]) if "#" in o.target else 0
             held = pos.reasons[n - 1] if 0 < n <= len(pos.reasons) else None
             # (its gist, not its sentence again: r5's readers found the repeated sentence answered nothing)
-            plan.points.append(PlanPoint(kind="hold", text=pos.short or pos.claim, ref=pos.point_id(0), target=o.id,
-                                         target_text=o.gist) if held is None else
-                               PlanPoint(kind="hold", text=held.gist or _first_sentence(held.text),
-                                         ref=pos.point_id(n), target=o.id, target_text=o.gist))
+            plan.points.append(
+                PlanPoint(
+                    kind="hold", text=pos.short or pos.claim, ref=pos.point_id(0), target=o.id, target_text=o.gist
+                )
+                if held is None
+                else PlanPoint(
+                    kind="hold",
+                    text=held.gist or _first_sentence(held.text),
+                    ref=pos.point_id(n),
+                    target=o.id,
+                    target_text=o.gist,
+                )
+            )
     room = CEILING + 25 - estimated_length(plan) - _case_room(bank, plan, speaker, spoken)
     c = _contrast(bank, speaker, opponent, plan.theme, "回应", spoken, heard, room, plan.case)
     if c is not None:
@@ -429,9 +572,17 @@ def bare_gist(text: str) -> str:
     return re.sub(r"[，。；、\s…]+", "", text or "")
 
 
-def _plan_synthesis(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Position | None, speaker: str,
-                    opponent: str, spoken: frozenset[str] = frozenset(), heard: set[str] | None = None,
-                    summary: str = "") -> None:
+def _plan_synthesis(
+    bank: ArgumentBank,
+    plan: SpeechPlan,
+    pos: Position,
+    opp: Position | None,
+    speaker: str,
+    opponent: str,
+    spoken: frozenset[str] = frozenset(),
+    heard: set[str] | None = None,
+    summary: str = "",
+) -> None:
     # the pair's word to the reader is the observation's (留给读者), never a line of the master's speech
     pb = bank.pair(speaker, opponent)
     ground = [c for c in (pb.common_ground if pb else []) if c.theme == plan.theme]
@@ -456,5 +607,6 @@ def _plan_synthesis(bank: ArgumentBank, plan: SpeechPlan, pos: Position, opp: Po
     fresh = [(i, r) for i, r in enumerate(pos.reasons, start=1) if r.source and pos.point_id(i) not in spoken]
     if fresh and not any(p.source for p in plan.points):
         i, best = fresh[0]
-        plan.points.append(PlanPoint(kind="support", text=best.text, ref=pos.point_id(i), source=best.source,
-                                     quote=best.quote))
+        plan.points.append(
+            PlanPoint(kind="support", text=best.text, ref=pos.point_id(i), source=best.source, quote=best.quote)
+        )

@@ -61,6 +61,7 @@ _TAIL = re.compile(r"[。；，、\s]+$")
 
 def summary_of(plan: SpeechPlan, short_name: str, titles: dict[str, str], limit: int = 80) -> str:
     """The round summary a plan makes: the stance and what it cited (the seed's 立场 + 引了什么经)."""
+
     def tidy(x: str) -> str:
         return _TAIL.sub("", x or "")
 
@@ -71,8 +72,12 @@ def summary_of(plan: SpeechPlan, short_name: str, titles: dict[str, str], limit:
         body = f"{short_name}：于「{plan.theme_title}」没有专门的立场，未展开。"
     elif plan.role == "立论":
         answer = [tidy(p.gist) for p in plan.of("case") if p.gist]
-        body = (f"{short_name}答：{answer[0]}；立" if answer else f"{short_name}立") + f"{tidy(plan.short)}：" \
-            + "；".join(tidy(p.gist) for p in plan.of("reason")) + "。"
+        body = (
+            (f"{short_name}答：{answer[0]}；立" if answer else f"{short_name}立")
+            + f"{tidy(plan.short)}："
+            + "；".join(tidy(p.gist) for p in plan.of("reason"))
+            + "。"
+        )
     elif plan.role == "反驳":
         answers = [tidy(p.gist) for p in plan.of("answer")]
         own = f"另立{tidy(plan.short)}" if plan.of("reason", "support") else ""
@@ -85,9 +90,12 @@ def summary_of(plan: SpeechPlan, short_name: str, titles: dict[str, str], limit:
         body = f"{short_name}答：" + ("；".join(parts) or f"仍持{tidy(plan.short)}") + "。"
     else:
         common, diff = plan.of("common"), plan.of("difference")
-        body = (f"{short_name}综合：" + (f"共许{_clause(common[0].text)}；" if common else "")
-                + (f"仍异在{diff[0].target_text}层面" if diff and diff[0].target_text
-                   else f"仍持{tidy(plan.short)}") + "。")
+        body = (
+            f"{short_name}综合："
+            + (f"共许{_clause(common[0].text)}；" if common else "")
+            + (f"仍异在{diff[0].target_text}层面" if diff and diff[0].target_text else f"仍持{tidy(plan.short)}")
+            + "。"
+        )
     text = body + tail
     if len(text) > limit:
         text = body if len(body) <= limit else body[: limit - 1] + "…"

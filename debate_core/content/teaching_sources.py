@@ -84,8 +84,10 @@ def file_default(md: Path, master: Master) -> str:
 
 
 # a unit that speaks in a named text's words or on its ground: 《X》云…, 如《X》所说…, 依《X》…
-_TEXT_FRAME = re.compile(r"(?:^|[，。；：])(?:(?:如|依|据|據|按|照|正如|诚如|誠如)《(?P<t>[^》]{1,30})》"
-                         r"|《(?P<t2>[^》]{1,30})》(?:中|里|裡)?(?:云|曰|说|說|言|有云|有言|所说|所說|所言|开篇|開篇|以|指出|讲|講|的|之))")
+_TEXT_FRAME = re.compile(
+    r"(?:^|[，。；：])(?:(?:如|依|据|據|按|照|正如|诚如|誠如)《(?P<t>[^》]{1,30})》"
+    r"|《(?P<t2>[^》]{1,30})》(?:中|里|裡)?(?:云|曰|说|說|言|有云|有言|所说|所說|所言|开篇|開篇|以|指出|讲|講|的|之))"
+)
 
 
 def cite_named_text(master: Master, units: list[Teaching]) -> None:

@@ -55,22 +55,65 @@ from debate_core.content.text import cjk_len, normalize_quote, split_sentences
 from debate_core.models import Master, SetAside, Teaching
 
 # (the sentence rules and the source matching live in their own modules; their names stay importable from here)
-__all__ = ["REASONS", "MIN_CJK", "MAX_CJK", "SourceMatcher", "clauses_of", "examples", "read_file", "read_master",
-           "read_text", "set_aside_counts", "teaching_report"]
+__all__ = [
+    "REASONS",
+    "MIN_CJK",
+    "MAX_CJK",
+    "SourceMatcher",
+    "clauses_of",
+    "examples",
+    "read_file",
+    "read_master",
+    "read_text",
+    "set_aside_counts",
+    "teaching_report",
+]
 
 _HEADING = re.compile(r"^#{1,6}\s*(.*?)\s*#*\s*$")
 _BULLET = re.compile(r"^(?:[-*+•]\s+|\d{1,2}[.、)）]\s*|[①-⑳]\s*)")
 _LABEL = re.compile(r"^\*\*([^*]{1,24}?)\*\*\s*[：:]?\s*|^([\u4e00-\u9fff]{1,8})[：:]\s*")
 # Labels whose content is the pack editors' note, not the master's teaching.
-_META_LABELS = ("主旨", "要旨", "出处", "来源", "來源", "引用", "说明", "說明", "注", "按", "备注", "校注", "提示",
-                "原典", "原文", "版本", "译本", "汉译", "英译", "参考", "標識", "标识", "CBETA", "FoJin", "BDRC",
-                "覆盖", "收录", "巴利经引", "印度论典所引")
+_META_LABELS = (
+    "主旨",
+    "要旨",
+    "出处",
+    "来源",
+    "來源",
+    "引用",
+    "说明",
+    "說明",
+    "注",
+    "按",
+    "备注",
+    "校注",
+    "提示",
+    "原典",
+    "原文",
+    "版本",
+    "译本",
+    "汉译",
+    "英译",
+    "参考",
+    "標識",
+    "标识",
+    "CBETA",
+    "FoJin",
+    "BDRC",
+    "覆盖",
+    "收录",
+    "巴利经引",
+    "印度论典所引",
+)
 _SOURCE_LABEL = re.compile(r"(?:来源|來源|出处|出處|source|引用格式|CBETA\s*ID)\s*[：:]", re.I)
-_READING = re.compile(r"(?:中文|汉译|漢譯|英译|英譯)?参考|可参|可參|参看|參看|读物|讀物|推荐阅读|推薦閱讀|延伸阅读|书目"
-                      r"|書目|译本|譯本")
+_READING = re.compile(
+    r"(?:中文|汉译|漢譯|英译|英譯)?参考|可参|可參|参看|參看|读物|讀物|推荐阅读|推薦閱讀|延伸阅读|书目"
+    r"|書目|译本|譯本"
+)
 # An attribution before a colon and a quote: who speaks.
-_ATTRIB = re.compile(r"^(?P<who>[^，。：:「“\"]{0,16}?)(?:说|說|曰|云|答|问|問|告|言|道|开示|開示|苦恼|苦惱|"
-                     r"偈)[^：:]{0,8}[：:]\s*[「“\"『]?")
+_ATTRIB = re.compile(
+    r"^(?P<who>[^，。：:「“\"]{0,16}?)(?:说|說|曰|云|答|问|問|告|言|道|开示|開示|苦恼|苦惱|"
+    r"偈)[^：:]{0,8}[：:]\s*[「“\"『]?"
+)
 _OWN_VERBS = r"(?:著|说|說|造|述|撰|口述|开示|開示|公开开示|公開開示|语录|語錄|文钞|文鈔|道歌|全集|论著|論著)"
 _GLOSS = re.compile(r"[（(][^（）()]*?[A-Za-zÀ-ɏḀ-ỿ][^（）()]*?[）)]")
 _ASIDE = re.compile(r"[（(][^（）()]*[\u4e00-\u9fff][^（）()]*[）)]")  # a Chinese aside in brackets
@@ -82,7 +125,7 @@ class _Section:
         self.heading = heading
         self.level = level
         self.parent = parent
-        self.explicit = ""   # from a 来源/出处 line
+        self.explicit = ""  # from a 来源/出处 line
         self.in_heading = ""  # an id or title in the heading
         self.mentioned = ""  # an id named anywhere in the body
         self.units: list[Teaching] = []
@@ -124,7 +167,7 @@ def _strip_line(line: str) -> tuple[str, bool, bool]:
     m = _BULLET.match(s)
     if m and not s.startswith("**"):
         bullet = True
-        s = s[m.end():].strip()
+        s = s[m.end() :].strip()
     elif s.startswith(("- ", "* ")):
         bullet = True
         s = s[2:].strip()
@@ -141,21 +184,25 @@ def _clean(text: str, names: list[str]) -> str:
     t = _QUOTE_MARKS.sub("", t)
     m = re.match(r"^([^：:，。]{1,16})[：:]\s*", t)
     if m and any(n in m.group(1) for n in names):
-        t = t[m.end():]
+        t = t[m.end() :]
     else:  # 写信给学人时，他提醒：… — the master (a pronoun or title) introducing his own words
-        m = re.match(r"^([^：:。]{0,20}?(?:他|师父|老和尚|大师|禅师|尊者|法师)(?:常|曾|反复|一再|总是)?"
-                     r"(?:说|提醒|强调|指出|开示|教导|告诫|叮嘱))[：:]\s*", t)
+        m = re.match(
+            r"^([^：:。]{0,20}?(?:他|师父|老和尚|大师|禅师|尊者|法师)(?:常|曾|反复|一再|总是)?"
+            r"(?:说|提醒|强调|指出|开示|教导|告诫|叮嘱))[：:]\s*",
+            t,
+        )
         if m and not OTHER_SPEAKERS.search(re.split(r"[，,]", m.group(1))[-1]):
-            t = t[m.end():]
+            t = t[m.end() :]
     t = re.sub(r"\s+", "", t) if not LATIN.search(t) else re.sub(r"\s+", " ", t).strip()
     t = re.sub(r"[—–-]{2,}\s*$", "", t).strip()
     # a list's position marker (其次，/ 第三，) comes off: the statement after it stands alone
-    t = re.sub(r"^(?:其次|再次|再者|首先|最后|最後|第[一二三四五六七八九十]+|其[一二三四五六七八九十])[，,、]\s*", "",
-               t)
+    t = re.sub(
+        r"^(?:其次|再次|再者|首先|最后|最後|第[一二三四五六七八九十]+|其[一二三四五六七八九十])[，,、]\s*", "", t
+    )
     # a label after a dash (…即是空——三论宗核心偈颂 / …——中道圆融) comes off: an editor's gloss
     m2 = re.search(r"——(?P<tail>[^，。；,;—、]{2,10})(?P<end>[。！？]?)$", t)
     if m2 and not re.search(r"是|为|為|即|乃|有|无|無|不|非|能|可|须|須|要|应|應|当|當|则|則|便|就", m2.group("tail")):
-        t = t[:m2.start()] + m2.group("end")
+        t = t[: m2.start()] + m2.group("end")
     return t
 
 
@@ -171,6 +218,7 @@ def _as_unit(s: str) -> str:
     if s and s[-1] not in "。！？":
         s += "。"
     return s
+
 
 def read_file(path: Path, master: Master, rel: str = "") -> tuple[list[Teaching], list[SetAside]]:
     """Teachings and set-aside material of one ``sources/*.md`` file.  Never raises on content."""
@@ -258,10 +306,13 @@ def read_text(text: str, master: Master, file: str = "", name: str = "") -> tupl
         label = _LABEL.match(content)
         if label:
             lab = (label.group(1) or label.group(2) or "").strip().rstrip("：:")
-            rest = content[label.end():].strip()
+            rest = content[label.end() :].strip()
             if any(lab.startswith(x) or x in lab for x in _META_LABELS):
-                drop(lineno, content, "reading_list" if re.search(r"参考|參考|书目|書目|译本|譯本|阅读|閱讀", lab)
-                     else "meta")
+                drop(
+                    lineno,
+                    content,
+                    "reading_list" if re.search(r"参考|參考|书目|書目|译本|譯本|阅读|閱讀", lab) else "meta",
+                )
                 lead_other = lab.startswith(("原典", "原文")) and not own
                 if lab.startswith("主旨") and not rest:
                     lead_other = True  # a 主旨 block quote below is still the editors' note
@@ -294,7 +345,7 @@ def read_text(text: str, master: Master, file: str = "", name: str = "") -> tupl
         if att and re.search(r"[：:]\s*[「“\"『]?", content):
             who = att.group("who")
             is_own = any(n in who for n in names) or (who == "" and own) or re.search(r"^(?:师|師|答)", who or "")
-            body = content[att.end():].strip()
+            body = content[att.end() :].strip()
             if not body:  # a lead-in line: the quote follows on the next lines
                 lead_other = not is_own or bool(OTHER_SPEAKERS.search(who))
                 drop(lineno, content, "fragment" if not lead_other else "quote")
@@ -304,7 +355,8 @@ def read_text(text: str, master: Master, file: str = "", name: str = "") -> tupl
                 continue
         if re.search(r"[：:—]\s*$", content) or content.rstrip().endswith("——"):
             lead_other = bool(OTHER_SPEAKERS.search(content)) or (
-                not own and bool(re.search(r"原典|原文|偈|经云|經云", content)))
+                not own and bool(re.search(r"原典|原文|偈|经云|經云", content))
+            )
             drop(lineno, content, "fragment")
             continue
         if not quoted:
@@ -320,9 +372,12 @@ def read_text(text: str, master: Master, file: str = "", name: str = "") -> tupl
             why = sentence_reason(unit, names)
             lab = re.match(r"^[^，。：:]{1,10}[：:]", piece)
             if why is None and bullet and lab:
-                rest = piece[lab.end():]
-                if cjk_len(rest) < 9 or not PREDICATE.search(rest) or \
-                        (rest.count("、") >= 2 and not re.search(r"[，；]", rest)):
+                rest = piece[lab.end() :]
+                if (
+                    cjk_len(rest) < 9
+                    or not PREDICATE.search(rest)
+                    or (rest.count("、") >= 2 and not re.search(r"[，；]", rest))
+                ):
                     why = "fragment"  # 身体动作："升、降" — a labelled list item, not a statement
             if why:
                 drop(lineno, piece, why)
@@ -339,8 +394,10 @@ def read_text(text: str, master: Master, file: str = "", name: str = "") -> tupl
             out.append(u)
     return out, aside
 
-def _near_duplicate(a: str, b: str, ga: set[str], gb: set[str], ca: Counter | None = None,
-                    cb: Counter | None = None) -> bool:
+
+def _near_duplicate(
+    a: str, b: str, ga: set[str], gb: set[str], ca: Counter | None = None, cb: Counter | None = None
+) -> bool:
     """Two units of one master that say the same thing: the same opening (戒律不是束缚… twice: a
     shared prefix of 5+ characters that is 40% of the shorter), or most of the shorter one's
     character pairs inside the other (不抓取——出现禅悦… / 出现禅悦…，不抓取…)."""
@@ -399,7 +456,7 @@ def read_master(master: Master, folder: Path, root: Path | None = None) -> None:
         seen.add(key)
         unique.append(t)
     keys = [normalize_quote(t.text) for t in unique]
-    grams = [{k[i:i + 2] for i in range(len(k) - 1)} for k in keys]
+    grams = [{k[i : i + 2] for i in range(len(k) - 1)} for k in keys]
     counts = [Counter(k) for k in keys]
     kept: list[Teaching] = []
     kept_idx: list[int] = []
@@ -416,6 +473,7 @@ def read_master(master: Master, folder: Path, root: Path | None = None) -> None:
     master.teachings = kept
     master.set_aside = aside
 
+
 def set_aside_counts(master: Master) -> dict[str, int]:
     return dict(Counter(a.reason for a in master.set_aside).most_common())
 
@@ -423,8 +481,9 @@ def set_aside_counts(master: Master) -> dict[str, int]:
 def examples(master: Master, per_reason: int = 2) -> list[SetAside]:
     out: list[SetAside] = []
     seen: Counter = Counter()
-    interesting = [a for a in master.set_aside if a.reason not in ("heading",)] + \
-        [a for a in master.set_aside if a.reason == "heading"]
+    interesting = [a for a in master.set_aside if a.reason not in ("heading",)] + [
+        a for a in master.set_aside if a.reason == "heading"
+    ]
     for a in interesting:
         if seen[a.reason] < per_reason:
             seen[a.reason] += 1
@@ -436,11 +495,16 @@ def teaching_report(masters: Iterable[Master]) -> list[dict]:
     """Per master: teaching units, set-aside counts per reason and a few examples (file:line)."""
     rows = []
     for m in masters:
-        rows.append({
-            "slug": m.slug, "name": m.name, "teachings": len(m.teachings),
-            "without_source": sum(1 for t in m.teachings if not t.source_id),
-            "set_aside": set_aside_counts(m),
-            "examples": [{"file": a.file, "line": a.line, "reason": a.reason, "text": a.text[:60]}
-                         for a in examples(m)],
-        })
+        rows.append(
+            {
+                "slug": m.slug,
+                "name": m.name,
+                "teachings": len(m.teachings),
+                "without_source": sum(1 for t in m.teachings if not t.source_id),
+                "set_aside": set_aside_counts(m),
+                "examples": [
+                    {"file": a.file, "line": a.line, "reason": a.reason, "text": a.text[:60]} for a in examples(m)
+                ],
+            }
+        )
     return rows

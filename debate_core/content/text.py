@@ -11,8 +11,20 @@ _CJK = re.compile(f"[{CJK_CLASS}]")
 MASK = "＿"
 
 # Paired delimiters: the opening char → the closing char.
-PAIRS = {"【": "】", "《": "》", "「": "」", "『": "』", "“": "”", "‘": "’", "（": "）", "(": ")", "[": "]",
-         "〔": "〕", "［": "］", "〈": "〉"}
+PAIRS = {
+    "【": "】",
+    "《": "》",
+    "「": "」",
+    "『": "』",
+    "“": "”",
+    "‘": "’",
+    "（": "）",
+    "(": ")",
+    "[": "]",
+    "〔": "〕",
+    "［": "］",
+    "〈": "〉",
+}
 QUOTES = {"「": "」", "『": "』", "“": "”", "‘": "’"}
 SENTENCE_END = "。！？!?\n"
 CLAUSE_SEP = "，,；;：:、—"
@@ -58,7 +70,7 @@ def quote_spans(text: str) -> list[tuple[int, int]]:
     return sorted(out)
 
 
-def mask(text: str, kinds: str = "「『“‘\"【《") -> str:
+def mask(text: str, kinds: str = '「『“‘"【《') -> str:
     """The text with the inside of quotes, citation brackets and titles blanked (same length), so
     that what a speech quotes or cites is not read as the speaker's own words."""
     chars = list(text)
@@ -78,12 +90,12 @@ def mask(text: str, kinds: str = "「『“‘\"【《") -> str:
 
 def sentences(text: str) -> list[tuple[int, int]]:
     """(start, end) of every sentence, split at 。！？ and newlines outside quotes and brackets."""
-    m = mask(text, "「『“‘\"【《（(")
+    m = mask(text, '「『“‘"【《（(')
     out, start = [], 0
     for i, ch in enumerate(m):
         if ch in SENTENCE_END:
             # keep a closing quote or bracket that follows the stop with this sentence
-            if text[start:i + 1].strip():
+            if text[start : i + 1].strip():
                 out.append((start, i + 1))
             start = i + 1
     if text[start:].strip():
@@ -125,7 +137,7 @@ def clauses(text: str, start: int = 0, end: int | None = None, masked: str | Non
     """(start, end) of the clauses of text[start:end], split at ，；：、 outside quotes.  ``masked``:
     the text already masked with :func:`mask` (all kinds), to save masking it again."""
     end = len(text) if end is None else end
-    m = masked if masked is not None else mask(text, "「『“‘\"【《（(")
+    m = masked if masked is not None else mask(text, '「『“‘"【《（(')
     out, s = [], start
     for i in range(start, end):
         if m[i] in CLAUSE_SEP:
@@ -192,7 +204,7 @@ def normalize_quote(text: str) -> str:
 
 def ngrams(text: str, n: int) -> set[str]:
     chars = cjk_only(text)
-    return {chars[i: i + n] for i in range(len(chars) - n + 1)}
+    return {chars[i : i + n] for i in range(len(chars) - n + 1)}
 
 
 def bigrams_of(text: str) -> set[str]:

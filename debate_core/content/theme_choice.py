@@ -40,7 +40,8 @@ _FUNCTION_BIGRAMS = frozenset(
     "一个 这个 那个 这样 那样 如果 因为 所以 但是 就是 还有 没有 有没 是什 么样 到底 究竟 真的 的话 一下 之后 "
     "以后 时候 "
     "现在 每天 总是 一直 觉得 知道 一定 非常 很多 这些 那些 哪里 如何 其实 只是 也是 都是 不会 会不 有人 别人 大家 "
-    "佛法 学佛 修行 佛教 师父 大师".split())
+    "佛法 学佛 修行 佛教 师父 大师".split()
+)
 
 
 _DOCS: dict[tuple[int, tuple[str, ...]], tuple[weakref.ref, dict[str, set[str]]]] = {}
@@ -67,8 +68,14 @@ def _theme_docs(bank: ArgumentBank, who: tuple[str, ...]) -> dict[str, set[str]]
     return docs
 
 
-def nearest_theme(bank: ArgumentBank, topic: str, a: str | None = None, b: str | None = None,
-                  min_score: float = 6.0, min_hits: int = 3) -> ThemeMatch | None:
+def nearest_theme(
+    bank: ArgumentBank,
+    topic: str,
+    a: str | None = None,
+    b: str | None = None,
+    min_score: float = 6.0,
+    min_hits: int = 3,
+) -> ThemeMatch | None:
     """For a topic whose words match no theme's keywords: the theme whose own material (title, question,
     keywords, and the two masters' claims and reasons on it) shares the most informative content bigrams
     with the topic, each bigram weighted by how few themes use it.  None below ``min_score`` or with fewer
@@ -105,8 +112,9 @@ def debate_theme(bank: ArgumentBank, topic: str, a: str, b: str, row_theme: str 
             t = bank.theme(c.theme)
             return ThemeChoice(c.theme, t.title if t else c.theme, c.hits(topic), "case", [a, b], case=c.id)
     choice = _theme_choice(bank, topic, a, b, row_theme)
-    choice.case = next((c.id for c in cases if c.theme == choice.theme
-                        and any(c.answer(s) is not None for s in (a, b))), "")
+    choice.case = next(
+        (c.id for c in cases if c.theme == choice.theme and any(c.answer(s) is not None for s in (a, b))), ""
+    )
     return choice
 
 
@@ -136,8 +144,9 @@ def _theme_choice(bank: ArgumentBank, topic: str, a: str, b: str, row_theme: str
     for tid, how in ((row_theme, "row"), (CORE_THEME, "core")):  # the pair's own question before a one-sided one
         if tid and len(holders(tid)) == 2 and (not matches or how == "row"):
             t = bank.theme(tid)
-            return ThemeChoice(tid, t.title if t else tid, [], how, holders(tid),
-                               asked=matches[0].title if matches else "")
+            return ThemeChoice(
+                tid, t.title if t else tid, [], how, holders(tid), asked=matches[0].title if matches else ""
+            )
     for m in matches:
         if holders(m.theme):
             return choice(m)
@@ -148,27 +157,32 @@ def _theme_choice(bank: ArgumentBank, topic: str, a: str, b: str, row_theme: str
     return ThemeChoice(tid, t.title if t else tid, [], "row" if row_theme else "core", holders(tid))
 
 
-def material_note(bank: ArgumentBank, choice: ThemeChoice, names: dict[str, str], topic_matched: bool,
-                  topic: str = "") -> list[str]:
+def material_note(
+    bank: ArgumentBank, choice: ThemeChoice, names: dict[str, str], topic_matched: bool, topic: str = ""
+) -> list[str]:
     """The warnings a debate carries at its top about its material (Chinese, like the debate)."""
     out = []
     if choice.how == "near":
-        out.append(f"⚠️ 本题没有直接对上人物包里的议题；就字面最接近的是「{choice.title}」，双方就此作答，"
-                   f"未必切中所问。")
+        out.append(
+            f"⚠️ 本题没有直接对上人物包里的议题；就字面最接近的是「{choice.title}」，双方就此作答，未必切中所问。"
+        )
     elif choice.asked and not topic_matched:
-        out.append(f"⚠️ 本题问的是「{choice.asked}」，人物包里这两位没有都就此立说；改就本配对的「{choice.title}」作答，"
-                   "未必切中所问。")
+        out.append(
+            f"⚠️ 本题问的是「{choice.asked}」，人物包里这两位没有都就此立说；改就本配对的「{choice.title}」作答，"
+            "未必切中所问。"
+        )
     elif not topic_matched:
         out.append(f"⚠️ 本题没有对上人物包里的任何议题；双方改就「{choice.title}」各陈本宗宗旨，未必切中所问。")
     elif choice.how == "topic" and bank.cases and personal_question(topic):
         # the bank answers concrete questions (cases), but not this one: the reader is told before R1
         # (r9: 未必逐一回答 promised more than such a debate gives: it does not answer the situation at all)
-        out.append(f"⚠️ 题中所问的具体情形，人物包里没有现成的个案回答；"
-                   f"双方只就它所属的「{choice.title}」陈述一般的看法，不回答题中的具体情形。")
+        out.append(
+            f"⚠️ 题中所问的具体情形，人物包里没有现成的个案回答；"
+            f"双方只就它所属的「{choice.title}」陈述一般的看法，不回答题中的具体情形。"
+        )
     for slug, name in names.items():
         if slug not in choice.held_by:
             out.append(f"⚠️ 人物包里没有{name}关于「{choice.title}」的立场：他这一方的发言会很短，只说能说的。")
     if bank.derived:
         out.append("⚠️ 本人物包没有论证层，立场由其教言按关键词归到议题上；没有写好的答辩与共许，对辩力度有限。")
     return out
-

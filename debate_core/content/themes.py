@@ -46,13 +46,15 @@ def match_themes(topic: str, themes: Sequence[Theme]) -> list[ThemeMatch]:
                 found += [(s, e, term, t.id) for s, e in _spans(topic, term)]
     kept: dict[str, list[str]] = {}
     for s, e, term, tid in found:
-        inside = any(s2 <= s and e <= e2 and (e2 - s2) > (e - s) and tid2 == tid
-                     for s2, e2, _t, tid2 in found)
+        inside = any(s2 <= s and e <= e2 and (e2 - s2) > (e - s) and tid2 == tid for s2, e2, _t, tid2 in found)
         if not inside and term not in kept.setdefault(tid, []):
             kept[tid].append(term)
     order = {t.id: i for i, t in enumerate(themes)}
     titles = {t.id: t.title for t in themes}
-    out = [ThemeMatch(theme=tid, title=titles[tid], score=sum(len(x) for x in terms), terms=terms)
-           for tid, terms in kept.items() if terms]
+    out = [
+        ThemeMatch(theme=tid, title=titles[tid], score=sum(len(x) for x in terms), terms=terms)
+        for tid, terms in kept.items()
+        if terms
+    ]
     general = {t.id for t in themes if t.general}
     return sorted(out, key=lambda m: (m.theme in general, -m.score, order[m.theme]))

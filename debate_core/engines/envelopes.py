@@ -78,9 +78,15 @@ class Argument(BaseModel):
             return {"point": data}
         if isinstance(data, dict):
             data = dict(data)
-            for alias, key in (("claim", "point"), ("content", "point"), ("argument", "point"),
-                               ("论点", "point"), ("reason", "reasoning"), ("论证", "reasoning"),
-                               ("论据", "evidence")):
+            for alias, key in (
+                ("claim", "point"),
+                ("content", "point"),
+                ("argument", "point"),
+                ("论点", "point"),
+                ("reason", "reasoning"),
+                ("论证", "reasoning"),
+                ("论据", "evidence"),
+            ):
                 if key not in data and alias in data:
                     data[key] = data.pop(alias)
             for key in ("id", "point", "reasoning", "evidence"):
@@ -111,8 +117,9 @@ class Rebuttal(BaseModel):
                     data[key] = _s(data[key], sep)
             if not data.get("content"):
                 # drift: a closing argument stuffed into a rebuttal object
-                parts = [_s(data.get(k), sep) for k in ("point", "reasoning", "text", "argument")
-                         if _s(data.get(k), sep)]
+                parts = [
+                    _s(data.get(k), sep) for k in ("point", "reasoning", "text", "argument") if _s(data.get(k), sep)
+                ]
                 if parts:
                     data["content"] = tr(lang, " — ").join(parts)
             if not data.get("type"):
@@ -183,7 +190,7 @@ def extract_json(text: str) -> str | None:
     start, end = text.find("{"), text.rfind("}")
     if start == -1 or end <= start:
         return None
-    return text[start:end + 1]
+    return text[start : end + 1]
 
 
 def parse_envelope(text: str, lang: str = "zh") -> Envelope:
@@ -197,8 +204,9 @@ def parse_envelope(text: str, lang: str = "zh") -> Envelope:
     try:
         data = json.loads(candidate)
     except json.JSONDecodeError as exc:
-        raise EnvelopeError(_("the JSON does not parse: syntax error near line {line}, column {col}",
-                              line=exc.lineno, col=exc.colno)) from None
+        raise EnvelopeError(
+            _("the JSON does not parse: syntax error near line {line}, column {col}", line=exc.lineno, col=exc.colno)
+        ) from None
     if not isinstance(data, dict):
         raise EnvelopeError(_("the JSON is not an object"))
     if not any(k in data for k in ENVELOPE_KEYS):
@@ -235,10 +243,18 @@ def render_envelope(env: Envelope | dict, *, heading: str = "", lang: str = "zh"
         out += [heading, ""]
     if env.arguments:
         pipe = trp(lang, "table cell", "/")
-        out += table_head(["id", trp(lang, "argument table", "Point"), trp(lang, "argument table", "Reasoning"),
-                           trp(lang, "argument table", "Evidence")])
-        out += [f"| {_cell(a.id, pipe)} | {_cell(a.point, pipe)} | {_cell(a.reasoning, pipe)} | "
-                f"{_cell(a.evidence, pipe)} |" for a in env.arguments]
+        out += table_head(
+            [
+                "id",
+                trp(lang, "argument table", "Point"),
+                trp(lang, "argument table", "Reasoning"),
+                trp(lang, "argument table", "Evidence"),
+            ]
+        )
+        out += [
+            f"| {_cell(a.id, pipe)} | {_cell(a.point, pipe)} | {_cell(a.reasoning, pipe)} | {_cell(a.evidence, pipe)} |"
+            for a in env.arguments
+        ]
         out.append("")
     if env.rebuttals:
         for r in env.rebuttals:
@@ -255,6 +271,10 @@ def envelope_json(env: Envelope | dict) -> str:
     """Compact JSON for a prompt (what a debater sees of an earlier envelope)."""
     if isinstance(env, Envelope):
         env = env.model_dump()
-    data = {"stance": env.get("stance", ""), "arguments": env.get("arguments", []),
-            "rebuttals": env.get("rebuttals", []), "no_new_points": bool(env.get("no_new_points"))}
+    data = {
+        "stance": env.get("stance", ""),
+        "arguments": env.get("arguments", []),
+        "rebuttals": env.get("rebuttals", []),
+        "no_new_points": bool(env.get("no_new_points")),
+    }
     return json.dumps(data, ensure_ascii=False, indent=1)

@@ -47,8 +47,9 @@ def structured_output(gateway, schema: dict, name: str) -> dict | None:
 def refused_format(exc: GatewayError) -> bool:
     """The server refused the request itself (not the model failing): try it without ``response_format``."""
     low = exc.cause.lower()
-    return not exc.retryable and (exc.status in (400, 415, 422, 501) or "response_format" in low
-                                  or "json_schema" in low)
+    return not exc.retryable and (
+        exc.status in (400, 415, 422, 501) or "response_format" in low or "json_schema" in low
+    )
 
 
 # ----------------------------------------------------------------------- gaps
@@ -58,8 +59,7 @@ def has_assessment(row) -> bool:
     return row.score is not None or bool((row.strongest or "").strip()) or bool((row.weakness or "").strip())
 
 
-def verdict_gaps(verdict: Verdict, *, labels: Iterable[str] | None = None,
-                 rounds: int | None = None) -> list[str]:
+def verdict_gaps(verdict: Verdict, *, labels: Iterable[str] | None = None, rounds: int | None = None) -> list[str]:
     """What ``verdict`` lacks: ``winner``, ``reasons``, ``row:<label>`` for each of ``labels``
     without an assessed row, ``round:<n>`` for each round 1..``rounds`` without a comment."""
     if not verdict.parsed or not verdict.winner:
@@ -76,8 +76,7 @@ def verdict_gaps(verdict: Verdict, *, labels: Iterable[str] | None = None,
     return missing
 
 
-def fit_verdict(verdict: Verdict, *, stances: dict[str, str] | None = None,
-                rounds: int | None = None) -> Verdict:
+def fit_verdict(verdict: Verdict, *, stances: dict[str, str] | None = None, rounds: int | None = None) -> Verdict:
     """``verdict`` fitted to its debate: with ``stances`` (label → stance) the rows are the debaters'
     only, the first assessed one each, in seat order, with the assigned stance (a judge's copy of it
     is no assessment); with ``rounds`` the comments are on rounds 1..rounds, one each, in order."""
@@ -124,10 +123,16 @@ def fill(first: Verdict, second: Verdict, missing: list[str]) -> tuple[Verdict, 
 # ----------------------------------------------------------------------- asking
 
 
-def ask_judge(gateway, messages: list[dict], parse: Callable[[str], Verdict],
-              repair: Callable[[list[dict], str, list[str]], list[dict]], *, on_token=None,
-              response_format: dict | None = None,
-              gaps: Callable[[Verdict], list[str]] | None = None) -> tuple[Verdict, str, bool]:
+def ask_judge(
+    gateway,
+    messages: list[dict],
+    parse: Callable[[str], Verdict],
+    repair: Callable[[list[dict], str, list[str]], list[dict]],
+    *,
+    on_token=None,
+    response_format: dict | None = None,
+    gaps: Callable[[Verdict], list[str]] | None = None,
+) -> tuple[Verdict, str, bool]:
     """One judge call, and one repair call when its verdict has a gap (``gaps``, default: only a
     missing winner counts); ``repair(messages, reply, missing)`` builds the repair request.
 
@@ -140,8 +145,7 @@ def ask_judge(gateway, messages: list[dict], parse: Callable[[str], Verdict],
     def call(msgs: list[dict]) -> str:
         if fmt["value"]:
             try:
-                return gateway.complete(msgs, purpose="verdict", on_token=on_token,
-                                        response_format=fmt["value"]).text
+                return gateway.complete(msgs, purpose="verdict", on_token=on_token, response_format=fmt["value"]).text
             except GatewayError as exc:
                 if not refused_format(exc):
                     raise
@@ -176,5 +180,12 @@ def ask_judge(gateway, messages: list[dict], parse: Callable[[str], Verdict],
     return done(unparsed(text2))
 
 
-__all__ = ["ask_judge", "fit_verdict", "fill", "refused_format", "structured_output", "verdict_gaps",
-           "OPENAI_COMPATIBLE"]
+__all__ = [
+    "ask_judge",
+    "fit_verdict",
+    "fill",
+    "refused_format",
+    "structured_output",
+    "verdict_gaps",
+    "OPENAI_COMPATIBLE",
+]

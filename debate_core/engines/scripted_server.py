@@ -112,10 +112,12 @@ class PromptCache:
             if mark:
                 marked.append(len(ends) - 1)
         with self.lock:
-            read = max((ends[i] for j in marked for i in range(max(0, j - lookback), j + 1)
-                        if text[:ends[i]] in self.marked), default=0)
+            read = max(
+                (ends[i] for j in marked for i in range(max(0, j - lookback), j + 1) if text[: ends[i]] in self.marked),
+                default=0,
+            )
             written = max((ends[j] for j in marked), default=0)
-            self.marked.update(text[:ends[j]] for j in marked)
+            self.marked.update(text[: ends[j]] for j in marked)
         return read // 2, max(0, written - read) // 2
 
 
@@ -159,8 +161,16 @@ class _Handler(BaseHTTPRequestHandler):
             return
         server._record(body)
         if body.get("response_format") and server.response_format == "refuse":
-            self._send_json(400, {"error": {"message": "response_format is not supported by this server",
-                                            "type": "invalid_request_error", "code": 400}})
+            self._send_json(
+                400,
+                {
+                    "error": {
+                        "message": "response_format is not supported by this server",
+                        "type": "invalid_request_error",
+                        "code": 400,
+                    }
+                },
+            )
             return
         reply = server.script(body)
         if isinstance(reply, str):
@@ -171,15 +181,25 @@ class _Handler(BaseHTTPRequestHandler):
             self._reset()
             return
         if reply.status != 200:
-            self._send_json(reply.status, {"error": {"message": reply.error or f"scripted {reply.status}",
-                                                     "type": "server_error", "code": reply.status}}, reply.headers)
+            self._send_json(
+                reply.status,
+                {
+                    "error": {
+                        "message": reply.error or f"scripted {reply.status}",
+                        "type": "server_error",
+                        "code": reply.status,
+                    }
+                },
+                reply.headers,
+            )
             return
         model = body.get("model", "scripted")
         prompt_tokens = sum(_tokens(_text(m.get("content"))) for m in body.get("messages", []))
         usage: dict[str, Any] = {"prompt_tokens": prompt_tokens}
         if server.prompt_cache is not None:
             usage["prompt_tokens_details"] = {
-                "cached_tokens": min(prompt_tokens, server.prompt_cache.automatic(body.get("messages", [])))}
+                "cached_tokens": min(prompt_tokens, server.prompt_cache.automatic(body.get("messages", [])))
+            }
         if body.get("stream"):
             self._stream(reply, model, usage, bool((body.get("stream_options") or {}).get("include_usage")))
         else:
@@ -187,18 +207,34 @@ class _Handler(BaseHTTPRequestHandler):
             finish = "stop"
             if reply.tool_calls:
                 message["tool_calls"] = [
-                    {"id": f"call_{i}", "type": "function",
-                     "function": {"name": t["name"],
-                                  "arguments": json.dumps(t.get("arguments", {}), ensure_ascii=False)}}
-                    for i, t in enumerate(reply.tool_calls)]
+                    {
+                        "id": f"call_{i}",
+                        "type": "function",
+                        "function": {
+                            "name": t["name"],
+                            "arguments": json.dumps(t.get("arguments", {}), ensure_ascii=False),
+                        },
+                    }
+                    for i, t in enumerate(reply.tool_calls)
+                ]
                 message["content"] = reply.text or None
                 finish = "tool_calls"
-            self._send_json(200, {
-                "id": "chatcmpl-scripted", "object": "chat.completion", "created": int(time.time()), "model": model,
-                "choices": [{"index": 0, "message": message, "finish_reason": finish}],
-                "usage": {**usage, "completion_tokens": _tokens(reply.text),
-                          "total_tokens": prompt_tokens + _tokens(reply.text)},
-            }, reply.headers)
+            self._send_json(
+                200,
+                {
+                    "id": "chatcmpl-scripted",
+                    "object": "chat.completion",
+                    "created": int(time.time()),
+                    "model": model,
+                    "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+                    "usage": {
+                        **usage,
+                        "completion_tokens": _tokens(reply.text),
+                        "total_tokens": prompt_tokens + _tokens(reply.text),
+                    },
+                },
+                reply.headers,
+            )
 
     def _anthropic(self, server: ScriptedServer, body: dict) -> None:
         """Anthropic's Messages API (``/v1/messages``), non-streaming: the script sees the request
@@ -215,8 +251,13 @@ class _Handler(BaseHTTPRequestHandler):
             content = m.get("content")
             parts = [{"type": "text", "text": content}] if isinstance(content, str) else list(content or [])
             chat.append({"role": m.get("role"), "content": "".join(str(b.get("text") or "") for b in parts)})
-            blocks += [(f"\x1e{m.get('role')}\x1f{b.get('text') or ''}" if i == 0 else str(b.get("text") or ""),
-                        bool(b.get("cache_control"))) for i, b in enumerate(parts)]
+            blocks += [
+                (
+                    f"\x1e{m.get('role')}\x1f{b.get('text') or ''}" if i == 0 else str(b.get("text") or ""),
+                    bool(b.get("cache_control")),
+                )
+                for i, b in enumerate(parts)
+            ]
         view = {"model": body.get("model", "scripted"), "messages": chat, "anthropic": body}
         server._record(view)
         reply = server.script(view)
@@ -226,17 +267,41 @@ class _Handler(BaseHTTPRequestHandler):
             time.sleep(reply.delay)
         if reply.status != 200 or body.get("stream"):
             status = reply.status if reply.status != 200 else 400
-            self._send_json(status, {"type": "error", "error": {"type": "api_error", "message": reply.error or (
-                "streaming is not scripted for /v1/messages" if body.get("stream") else f"scripted {status}")}})
+            self._send_json(
+                status,
+                {
+                    "type": "error",
+                    "error": {
+                        "type": "api_error",
+                        "message": reply.error
+                        or (
+                            "streaming is not scripted for /v1/messages" if body.get("stream") else f"scripted {status}"
+                        ),
+                    },
+                },
+            )
             return
         total = sum(_tokens(t) for t, _ in blocks)
         read, written = server.prompt_cache.breakpoints(blocks) if server.prompt_cache is not None else (0, 0)
         read, written = min(read, total), min(written, max(0, total - read))
-        self._send_json(200, {
-            "id": "msg_scripted", "type": "message", "role": "assistant", "model": view["model"],
-            "content": [{"type": "text", "text": reply.text}], "stop_reason": "end_turn", "stop_sequence": None,
-            "usage": {"input_tokens": total - read - written, "output_tokens": _tokens(reply.text),
-                      "cache_read_input_tokens": read, "cache_creation_input_tokens": written}})
+        self._send_json(
+            200,
+            {
+                "id": "msg_scripted",
+                "type": "message",
+                "role": "assistant",
+                "model": view["model"],
+                "content": [{"type": "text", "text": reply.text}],
+                "stop_reason": "end_turn",
+                "stop_sequence": None,
+                "usage": {
+                    "input_tokens": total - read - written,
+                    "output_tokens": _tokens(reply.text),
+                    "cache_read_input_tokens": read,
+                    "cache_creation_input_tokens": written,
+                },
+            },
+        )
 
     def _stream(self, reply: Reply, model: str, usage: dict, include_usage: bool) -> None:
         self.send_response(200)
@@ -250,9 +315,13 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(b"data: " + json.dumps(obj, ensure_ascii=False).encode() + b"\n\n")
             self.wfile.flush()
 
-        base = {"id": "chatcmpl-scripted", "object": "chat.completion.chunk", "created": int(time.time()),
-                "model": model}
-        pieces = [reply.text[i:i + reply.chunk_chars] for i in range(0, len(reply.text), reply.chunk_chars)]
+        base = {
+            "id": "chatcmpl-scripted",
+            "object": "chat.completion.chunk",
+            "created": int(time.time()),
+            "model": model,
+        }
+        pieces = [reply.text[i : i + reply.chunk_chars] for i in range(0, len(reply.text), reply.chunk_chars)]
         send({**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": None}]})
         for n, piece in enumerate(pieces):
             if reply.cut_after is not None and n >= reply.cut_after:
@@ -263,8 +332,17 @@ class _Handler(BaseHTTPRequestHandler):
             send({**base, "choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": None}]})
         send({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
         if include_usage:
-            send({**base, "choices": [], "usage": {**usage, "completion_tokens": _tokens(reply.text),
-                                                   "total_tokens": usage["prompt_tokens"] + _tokens(reply.text)}})
+            send(
+                {
+                    **base,
+                    "choices": [],
+                    "usage": {
+                        **usage,
+                        "completion_tokens": _tokens(reply.text),
+                        "total_tokens": usage["prompt_tokens"] + _tokens(reply.text),
+                    },
+                }
+            )
         self.wfile.write(b"data: [DONE]\n\n")
         self.wfile.flush()
 
@@ -284,8 +362,15 @@ class _Server(ThreadingHTTPServer):
 class ScriptedServer:
     """``with ScriptedServer(script) as srv: ... srv.url ... srv.requests``"""
 
-    def __init__(self, script: Script | None = None, host: str = "127.0.0.1", port: int = 0, *,
-                 prompt_cache: bool | PromptCache | None = None, response_format: str = "accept"):
+    def __init__(
+        self,
+        script: Script | None = None,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        *,
+        prompt_cache: bool | PromptCache | None = None,
+        response_format: str = "accept",
+    ):
         self.script: Script = script or (lambda body: Reply(text="ok"))
         # "accept": a request's response_format is kept (and the script answers); "refuse": a 400 for it
         self.response_format = response_format
@@ -342,4 +427,5 @@ def sequence(*replies: Reply | str) -> Script:
             i = min(state["i"], len(items) - 1)
             state["i"] += 1
         return items[i]
+
     return script

@@ -45,8 +45,18 @@ from debate_core.models import RoundComment, Verdict, VerdictRow
 
 LABEL_CHARS, LABEL_LETTERS = for_lang("zh").SEATS, for_lang("en").SEATS  # 辩手甲… and Debater A…: the same seats
 REASON_KEYS = for_lang("zh").REASON_KEYS  # a language's: for_lang(lang).REASON_KEYS; unkeyed: .UNKEYED_REASONS
-TRIAL_WINNERS = {"pro": "pro", "con": "con", "draw": "draw", "正方": "pro", "反方": "con", "平局": "draw",
-                 "tie": "draw", "平": "draw", "affirmative": "pro", "negative": "con"}
+TRIAL_WINNERS = {
+    "pro": "pro",
+    "con": "con",
+    "draw": "draw",
+    "正方": "pro",
+    "反方": "con",
+    "平局": "draw",
+    "tie": "draw",
+    "平": "draw",
+    "affirmative": "pro",
+    "negative": "con",
+}
 
 _HEADING = re.compile(r"^(#{1,4})\s+(.*?)\s*#*\s*$")
 _ZH_LABEL = rf"辩手\s*([{LABEL_CHARS}])"
@@ -54,10 +64,12 @@ _EN_LABEL = rf"\bDebater\s+([{LABEL_LETTERS}])\b"
 _LABEL = re.compile(rf"{_ZH_LABEL}|{_EN_LABEL}")
 _WIN_AFTER = re.compile(
     rf"{_ZH_LABEL}[^。\n；;]{{0,80}}?(?:胜出|获胜|胜|赢|最有力)"
-    rf"|{_EN_LABEL}[^.\n;]{{0,80}}?\b(?:wins|won|prevails|is the winner|carries the debate)\b")
+    rf"|{_EN_LABEL}[^.\n;]{{0,80}}?\b(?:wins|won|prevails|is the winner|carries the debate)\b"
+)
 _WIN_FIELD = re.compile(
     rf"(?:胜方|赢家|获胜方|\bwinner\b)\s*[:：]?\s*\**\s*(?:(?:辩手)?\s*([{LABEL_CHARS}])|(?:Debater\s+)([{LABEL_LETTERS}])\b)",
-    re.I)
+    re.I,
+)
 _WIN_WORDS = re.compile(r"胜|赢|最有力|更有说服力|\b(?:wins|won|winner|prevails|more convincing)\b", re.I)
 _NUMBER = re.compile(r"(-?\d+(?:\.\d+)?)")
 
@@ -129,9 +141,12 @@ def find_winner(text: str, lang: str | None = None) -> str | None:
     return None
 
 
-_REASON_START = re.compile(r"^\s*(?:[-*]\s+)?(?:\*\*)?\s*(论点强度|攻防表现|逻辑硬伤|硬伤对比|硬伤|攻防"
-                           r"|argument strength|attack and defence|attack and defense|logical flaws|flaws"
-                           r"|strength of arguments|clash)\s*(?:\*\*)?\s*[:：]?", re.I)
+_REASON_START = re.compile(
+    r"^\s*(?:[-*]\s+)?(?:\*\*)?\s*(论点强度|攻防表现|逻辑硬伤|硬伤对比|硬伤|攻防"
+    r"|argument strength|attack and defence|attack and defense|logical flaws|flaws"
+    r"|strength of arguments|clash)\s*(?:\*\*)?\s*[:：]?",
+    re.I,
+)
 
 
 def _reason_key(word: str, lang: str = "zh") -> str:
@@ -153,7 +168,7 @@ def parse_reasons(body: str, lang: str = "zh") -> dict[str, str]:
         m = _REASON_START.match(line)
         if m:
             current = _reason_key(m.group(1), lang)
-            line = line[m.end():]
+            line = line[m.end() :]
             line = re.sub(r"^\s*\*\*\s*", "", line)
         if current in reasons or line.strip():
             reasons.setdefault(current, []).append(line)
@@ -214,10 +229,15 @@ def parse_table(body: str, lang: str | None = None) -> list[VerdictRow]:
             label = _label_of(m, lang)
         if not label:
             continue
-        rows.append(VerdictRow(label=label, stance=get("stance"), strongest=get("strongest"),
-                               weakness=get("weakness"),
-                               score=parse_score(cells[col["score"]]) if "score" in col and col["score"] < len(cells)
-                               else None))
+        rows.append(
+            VerdictRow(
+                label=label,
+                stance=get("stance"),
+                strongest=get("strongest"),
+                weakness=get("weakness"),
+                score=parse_score(cells[col["score"]]) if "score" in col and col["score"] < len(cells) else None,
+            )
+        )
     return rows
 
 
@@ -226,8 +246,7 @@ def _first_sentence(text: str) -> str:
     return text.split("\n\n")[0].strip()
 
 
-def parse_verdict_markdown(text: str, labels: Iterable[str] | None = None, *,
-                           lang: str | None = None) -> Verdict:
+def parse_verdict_markdown(text: str, labels: Iterable[str] | None = None, *, lang: str | None = None) -> Verdict:
     """Parse a judge's Markdown verdict (the sample's layout, in Chinese or English); never raises.
 
     ``labels`` (e.g. 辩手甲, 辩手乙 or Debater A, Debater B) restricts the winner; a winner
@@ -238,8 +257,9 @@ def parse_verdict_markdown(text: str, labels: Iterable[str] | None = None, *,
     lang = lang or labels_lang(labels)
     text = (text or "").replace("\r\n", "\n")
     sections = _sections(text)
-    conclusion = _find(sections, "判赢", "结论", "胜负", "裁决结果", "winner", "verdict", "conclusion", "decision",
-                       "result")
+    conclusion = _find(
+        sections, "判赢", "结论", "胜负", "裁决结果", "winner", "verdict", "conclusion", "decision", "result"
+    )
     reasons_body = _find(sections, "判词", "理由", "reason", "judgement", "judgment")
     table_body = _find(sections, "点评", "评分", "逐方", "score", "table", "by debater", "assessment")
     note = _find(sections, "读者", "建议", "权衡", "reader", "note", "takeaway")
@@ -255,7 +275,11 @@ def parse_verdict_markdown(text: str, labels: Iterable[str] | None = None, *,
     return Verdict(
         winner=winner if ok else None,
         summary=_first_sentence(conclusion) if conclusion else "",
-        reasons=reasons, rows=rows, note=_plain(note or ""), parsed=ok, raw=text,
+        reasons=reasons,
+        rows=rows,
+        note=_plain(note or ""),
+        parsed=ok,
+        raw=text,
     )
 
 
@@ -276,11 +300,13 @@ WINNER_KEYS = ("winner", "winning_label", "winning_side", "胜方", "获胜方")
 ROWS_KEYS = ("rows", "table", "scores", "debaters", "assessments", "assessment", "逐方点评表", "逐方点评", "点评表")
 PER_ROUND_KEYS = ("per_round", "rounds", "round_comments", "per_round_commentary", "commentary", "comments", "逐轮点评")
 COMMENT_KEYS = ("comment", "commentary", "comments", "点评", "评语", "text")
-ROW_KEYS = {"label": ("label", "debater", "辩手", "name", "side", "who"),
-            "stance": ("stance", "position", "立场"),
-            "strongest": ("strongest", "strongest_argument", "strongest_point", "strength", "最强论点"),
-            "weakness": ("weakness", "fatal_weakness", "weakest_point", "weak_point", "致命弱点", "弱点"),
-            "score": ("score", "rating", "points", "评分", "得分")}
+ROW_KEYS = {
+    "label": ("label", "debater", "辩手", "name", "side", "who"),
+    "stance": ("stance", "position", "立场"),
+    "strongest": ("strongest", "strongest_argument", "strongest_point", "strength", "最强论点"),
+    "weakness": ("weakness", "fatal_weakness", "weakest_point", "weak_point", "致命弱点", "弱点"),
+    "score": ("score", "rating", "points", "评分", "得分"),
+}
 
 
 def _ctx(info: ValidationInfo) -> dict:
@@ -316,8 +342,11 @@ def _flat(value: Any, sep: str = "；") -> str:
 
 def _canonical_reason(key: str, lang: str) -> str:
     low = key.lower()
-    if re.search(r"论点|strength", low) or re.search(r"攻防|attack|clash|defen", low) or re.search(
-            r"硬伤|flaw|logic", low):
+    if (
+        re.search(r"论点|strength", low)
+        or re.search(r"攻防|attack|clash|defen", low)
+        or re.search(r"硬伤|flaw|logic", low)
+    ):
         return _reason_key(key, lang)
     return key.strip()
 
@@ -369,8 +398,13 @@ class RowOut(BaseModel):
             score = float(score)
         else:
             score = parse_score(str(score)) if score is not None and str(score).strip() else None
-        return {"label": label, "stance": _flat(out["stance"]), "strongest": _flat(out["strongest"]),
-                "weakness": _flat(out["weakness"]), "score": score if score is not None and 0 <= score <= 10 else None}
+        return {
+            "label": label,
+            "stance": _flat(out["stance"]),
+            "strongest": _flat(out["strongest"]),
+            "weakness": _flat(out["weakness"]),
+            "score": score if score is not None and 0 <= score <= 10 else None,
+        }
 
 
 def _rows(value: Any) -> list:
@@ -401,9 +435,13 @@ class TopicVerdictOut(BaseModel):
         winner = _winner_from(_pick(data, WINNER_KEYS), set(labels) if labels else None, False, lang)
         if winner is not None and labels and winner not in labels:
             winner = None
-        return {"winner": winner, "summary": _flat(_pick(data, SUMMARY_KEYS)),
-                "reasons": _reasons(_pick(data, REASONS_KEYS), lang or "zh"),
-                "rows": _rows(_pick(data, ROWS_KEYS)), "note": _flat(_pick(data, NOTE_KEYS))}
+        return {
+            "winner": winner,
+            "summary": _flat(_pick(data, SUMMARY_KEYS)),
+            "reasons": _reasons(_pick(data, REASONS_KEYS), lang or "zh"),
+            "rows": _rows(_pick(data, ROWS_KEYS)),
+            "note": _flat(_pick(data, NOTE_KEYS)),
+        }
 
 
 class RoundCommentOut(BaseModel):
@@ -463,10 +501,13 @@ class TrialVerdictOut(BaseModel):
         per_round = _pick(data, PER_ROUND_KEYS)
         if isinstance(per_round, str):  # a top-level "commentary" string is no per-round commentary
             per_round = None
-        return {"per_round": _per_round(per_round),
-                "winner": _winner_from(_pick(data, WINNER_KEYS), None, True, lang),
-                "summary": _flat(_pick(data, SUMMARY_KEYS)), "reasons": _reasons(_pick(data, REASONS_KEYS), lang),
-                "note": _flat(_pick(data, NOTE_KEYS))}
+        return {
+            "per_round": _per_round(per_round),
+            "winner": _winner_from(_pick(data, WINNER_KEYS), None, True, lang),
+            "summary": _flat(_pick(data, SUMMARY_KEYS)),
+            "reasons": _reasons(_pick(data, REASONS_KEYS), lang),
+            "note": _flat(_pick(data, NOTE_KEYS)),
+        }
 
 
 def response_schema(*, labels: Iterable[str] | None = None, trial: bool = False, lang: str = "zh") -> dict:
@@ -487,8 +528,12 @@ def response_schema(*, labels: Iterable[str] | None = None, trial: bool = False,
         labels = list(labels or [])
         props["winner"] = {"type": "string", **({"enum": labels} if labels else {})}
         keys = for_lang(lang).REASON_KEYS
-        props["reasons"] = {"type": "object", "properties": {k: {"type": "string"} for k in keys},
-                            "required": list(keys), "additionalProperties": {"type": "string"}}
+        props["reasons"] = {
+            "type": "object",
+            "properties": {k: {"type": "string"} for k in keys},
+            "required": list(keys),
+            "additionalProperties": {"type": "string"},
+        }
         if labels:
             props["rows"]["minItems"] = len(labels)
         schema["required"] = ["winner", "summary", "reasons", "rows"]
@@ -534,12 +579,21 @@ def _json_verdict(text: str, labels: list[str] | None, trial: bool, lang: str | 
         return None
     rows = [VerdictRow(**r.model_dump()) for r in getattr(out, "rows", []) if r.label]
     per_round = [RoundComment(round=c.round, comment=c.comment) for c in getattr(out, "per_round", [])]
-    return Verdict(winner=out.winner, summary=out.summary, reasons=out.reasons, rows=rows, per_round=per_round,
-                   note=out.note, parsed=out.winner is not None, raw=text)
+    return Verdict(
+        winner=out.winner,
+        summary=out.summary,
+        reasons=out.reasons,
+        rows=rows,
+        per_round=per_round,
+        note=out.note,
+        parsed=out.winner is not None,
+        raw=text,
+    )
 
 
-def parse_verdict_json(text: str, labels: Iterable[str] | None = None, *, trial: bool = False,
-                       lang: str | None = None) -> Verdict | None:
+def parse_verdict_json(
+    text: str, labels: Iterable[str] | None = None, *, trial: bool = False, lang: str | None = None
+) -> Verdict | None:
     """A verdict from a JSON object in the text, or None when there is none naming a usable winner.
 
     ``lang`` (default: the labels', else Chinese) names the unkeyed reasons and the labels' form."""
@@ -551,12 +605,21 @@ def parse_verdict_json(text: str, labels: Iterable[str] | None = None, *, trial:
 # ------------------------------------------------------------------------ trial md
 
 _ROUND_HEAD = re.compile(r"(?:第\s*(\d+)\s*轮|round\s*(\d+))", re.I)
-_ROUND_LINE = re.compile(r"^\s*(?:[-*]\s+)?(?:\*\*)?\s*(?:第\s*(\d+)\s*轮|round\s*(\d+))\s*(?:\*\*)?\s*[:：]\s*"
-                         r"(?:\*\*\s*)?(.+)$", re.I)
-_REASON_LINE = re.compile(r"^\s*(?:[-*]\s+)?(?:\*\*)?\s*(判词|理由|reasons?|reasoning)\s*(?:\*\*)?\s*[:：]\s*"
-                          r"(?:\*\*\s*)?(.+)$", re.I)
-_TRIAL_WINNER = re.compile(r"(?:胜方|获胜方|\bwinner\b|裁决|判定|\bverdict\b)\s*[:：]?\s*\**\s*(?:the\s+)?"
-                           r"(pro|con|draw|tie|affirmative|negative|正方|反方|平局)(?![A-Za-z])", re.I)
+_ROUND_LINE = re.compile(
+    r"^\s*(?:[-*]\s+)?(?:\*\*)?\s*(?:第\s*(\d+)\s*轮|round\s*(\d+))\s*(?:\*\*)?\s*[:：]\s*"
+    r"(?:\*\*\s*)?(.+)$",
+    re.I,
+)
+_REASON_LINE = re.compile(
+    r"^\s*(?:[-*]\s+)?(?:\*\*)?\s*(判词|理由|reasons?|reasoning)\s*(?:\*\*)?\s*[:：]\s*"
+    r"(?:\*\*\s*)?(.+)$",
+    re.I,
+)
+_TRIAL_WINNER = re.compile(
+    r"(?:胜方|获胜方|\bwinner\b|裁决|判定|\bverdict\b)\s*[:：]?\s*\**\s*(?:the\s+)?"
+    r"(pro|con|draw|tie|affirmative|negative|正方|反方|平局)(?![A-Za-z])",
+    re.I,
+)
 
 
 def parse_trial_markdown(text: str, lang: str = "zh") -> Verdict:
@@ -576,19 +639,25 @@ def parse_trial_markdown(text: str, lang: str = "zh") -> Verdict:
             reasons = {unkeyed: _plain(body)}
             continue
         for line in body.splitlines():
-            if (rm := _ROUND_LINE.match(line)):
+            if rm := _ROUND_LINE.match(line):
                 comments.setdefault(int(rm.group(1) or rm.group(2)), _plain(rm.group(3)))
             elif (wm := _REASON_LINE.match(line)) and _plain(wm.group(2)):
                 reasons.setdefault(unkeyed, _plain(wm.group(2)))
     m = _TRIAL_WINNER.search(text)
     winner = TRIAL_WINNERS[m.group(1).lower()] if m else None
     per_round = [RoundComment(round=r, comment=c) for r, c in sorted(comments.items())]
-    return Verdict(winner=winner, per_round=per_round, reasons={k: v for k, v in reasons.items() if v},
-                   parsed=winner is not None, raw=text)
+    return Verdict(
+        winner=winner,
+        per_round=per_round,
+        reasons={k: v for k, v in reasons.items() if v},
+        parsed=winner is not None,
+        raw=text,
+    )
 
 
-def parse_verdict(text: str, labels: Iterable[str] | None = None, *, trial: bool = False,
-                  lang: str | None = None) -> Verdict:
+def parse_verdict(
+    text: str, labels: Iterable[str] | None = None, *, trial: bool = False, lang: str | None = None
+) -> Verdict:
     """JSON first (through the schema), then Markdown.  ``parsed=False`` (winner None) when neither
     yields a winner; the parts a JSON object did carry (rows, reasons, comments) are kept then.
 
@@ -612,6 +681,20 @@ def unparsed(text: str, judge: str = "") -> Verdict:
 UNPARSED_WARNING = "the judge's verdict could not be parsed twice: stored as raw text, no winner"
 
 
-__all__ = ["UNPARSED_WARNING", "parse_verdict", "parse_verdict_json", "parse_verdict_markdown", "parse_trial_markdown",
-           "parse_table", "parse_reasons", "find_winner", "unparsed", "REASON_KEYS", "RowOut", "TopicVerdictOut",
-           "RoundCommentOut", "TrialVerdictOut", "response_schema"]
+__all__ = [
+    "UNPARSED_WARNING",
+    "parse_verdict",
+    "parse_verdict_json",
+    "parse_verdict_markdown",
+    "parse_trial_markdown",
+    "parse_table",
+    "parse_reasons",
+    "find_winner",
+    "unparsed",
+    "REASON_KEYS",
+    "RowOut",
+    "TopicVerdictOut",
+    "RoundCommentOut",
+    "TrialVerdictOut",
+    "response_schema",
+]

@@ -100,8 +100,12 @@ def _observation_md(debate: Debate) -> str:
     if o is None:
         out.append(f"> 状态：{status_zh(debate.status)}（{debate.stop_reason}）")
     else:
-        out += [f"### {OBSERVATION_HEADING}", f"- 分歧本质：{o.divergence}", f"- 共识点：{o.consensus}",
-                f"- 留给读者：{o.to_reader}"]
+        out += [
+            f"### {OBSERVATION_HEADING}",
+            f"- 分歧本质：{o.divergence}",
+            f"- 共识点：{o.consensus}",
+            f"- 留给读者：{o.to_reader}",
+        ]
     return "\n".join(out).rstrip() + "\n"
 
 
@@ -143,14 +147,19 @@ def to_notebook(debate: Debate, archive_path: str | Path):
     played = len({s.round for s in debate.rounds})
     lang = "zh" if spec.app_in_chinese else "en"  # a master debate's notebook is Chinese throughout
     _ = translator(lang)
-    rows = [(trp(lang, "notebook", "id"), f"`{debate.id}`"),
-            (trp(lang, "notebook", "protocol"), spec.title if spec.app_in_chinese else debate.protocol),
-            (trp(lang, "notebook", "status"), (_(debate.status) if debate.status in STATUS else debate.status)
-             + _(" ({text})", text=_cell(debate.stop_reason))),
-            (trp(lang, "notebook", "participants"), _cell(names)),
-            (trp(lang, "notebook", "models"), _cell(", ".join(debate.models))),
-            (trp(lang, "notebook", "rounds"), f"{played} / {debate.planned_rounds}"),
-            (trp(lang, "notebook", "created"), debate.created_at.isoformat())]
+    rows = [
+        (trp(lang, "notebook", "id"), f"`{debate.id}`"),
+        (trp(lang, "notebook", "protocol"), spec.title if spec.app_in_chinese else debate.protocol),
+        (
+            trp(lang, "notebook", "status"),
+            (_(debate.status) if debate.status in STATUS else debate.status)
+            + _(" ({text})", text=_cell(debate.stop_reason)),
+        ),
+        (trp(lang, "notebook", "participants"), _cell(names)),
+        (trp(lang, "notebook", "models"), _cell(", ".join(debate.models))),
+        (trp(lang, "notebook", "rounds"), f"{played} / {debate.planned_rounds}"),
+        (trp(lang, "notebook", "created"), debate.created_at.isoformat()),
+    ]
     head = f"# {debate.topic}\n\n| | |\n|---|---|\n" + "".join(f"| {k} | {v} |\n" for k, v in rows)
     setup = f"""import sys
 ARCHIVE = {str(Path(archive_path).resolve())!r}
@@ -240,8 +249,10 @@ def markdown(debate: Debate, *, plain: bool = False) -> str:
     if not plain:
         return render(debate)
     if "plain" not in inspect.signature(render).parameters:
-        raise InputError(f"--plain: a {debate.protocol} debate's Markdown is already its own framework, with no "
-                         "check lines to leave out; export it without --plain")
+        raise InputError(
+            f"--plain: a {debate.protocol} debate's Markdown is already its own framework, with no "
+            "check lines to leave out; export it without --plain"
+        )
     return cast(Callable[..., str], render)(debate, plain=True)  # its signature has plain (checked above)
 
 
@@ -261,8 +272,15 @@ def html_text(debate: Debate, ledger_of: Callable[[Debate], Any] | None = None) 
     return render_html(debate, ledger=ledger, kind=kind)
 
 
-def export_debate(archive, debate_id: str, fmt: str, out: str | Path | None = None, *, plain: bool = False,
-                  ledger_of: Callable[[Debate], Any] | None = None):
+def export_debate(
+    archive,
+    debate_id: str,
+    fmt: str,
+    out: str | Path | None = None,
+    *,
+    plain: bool = False,
+    ledger_of: Callable[[Debate], Any] | None = None,
+):
     """Export one archived debate.  Returns the text for md / json / ipynb / html when ``out`` is
     None, else the path written.  ``plain`` (md only): the seed's transcript exactly; ``ledger_of``
     (html only): a function giving the debate's argument ledger for the page's analysis."""

@@ -18,9 +18,15 @@ from debate_core.models import Debate, DebateConfig, Speech
 class Runner(Protocol):
     """Runs (or continues) one debate from its first unfinished round."""
 
-    def run(self, debate: Debate, *, on_token: Callable[[str], None] | None = None,
-            on_speech: Callable[[Speech], None] | None = None,
-            should_stop: Callable[[], bool] | None = None, only_one: bool = False) -> Debate: ...
+    def run(
+        self,
+        debate: Debate,
+        *,
+        on_token: Callable[[str], None] | None = None,
+        on_speech: Callable[[Speech], None] | None = None,
+        should_stop: Callable[[], bool] | None = None,
+        only_one: bool = False,
+    ) -> Debate: ...
 
 
 @dataclass(frozen=True)
@@ -113,12 +119,16 @@ def check_lang(spec_name: str, languages: tuple[str, ...], config: DebateConfig)
     from debate_core.lang import has_cjk, resolve
 
     if languages == ("zh",) and not has_cjk(config.topic):
-        raise InputError(f"topic: {config.topic!r} is not Chinese — a {spec_name} debate speaks only Chinese "
-                         f"(its persona packs are Chinese); write the topic in Chinese")
+        raise InputError(
+            f"topic: {config.topic!r} is not Chinese — a {spec_name} debate speaks only Chinese "
+            f"(its persona packs are Chinese); write the topic in Chinese"
+        )
     lang = resolve(config.topic, config.lang)
     if lang not in languages:
-        raise InputError(f"lang: {lang!r} — a {spec_name} debate speaks only {', '.join(languages)}"
-                         + (" (its persona packs are Chinese)" if languages == ("zh",) else ""))
+        raise InputError(
+            f"lang: {lang!r} — a {spec_name} debate speaks only {', '.join(languages)}"
+            + (" (its persona packs are Chinese)" if languages == ("zh",) else "")
+        )
 
 
 def check_no_checker(protocol: str) -> Callable[[DebateConfig], None]:

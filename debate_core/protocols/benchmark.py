@@ -24,11 +24,21 @@ def turn(debate: Debate, round_no: int) -> str:
 
 
 SPEC = ProtocolSpec(
-    name="benchmark", title="Benchmark debate",
+    name="benchmark",
+    title="Benchmark debate",
     summary="an imported pro/con debate from a public benchmark, judged by a panel of models",
     roles=(Role("sides", "pro, con", "models", many=True),),
-    min_rounds=1, max_rounds=5, default_rounds=5, languages=("en",), panel=True,
-    render=render_benchmark, first_labels=("pro",), seats=SIDES, rounds_done=rounds_done, turn=turn,
-    export_formats=("md", "json"), app_title="Benchmark debate",
+    min_rounds=1,
+    max_rounds=5,
+    default_rounds=5,
+    languages=("en",),
+    panel=True,
+    render=render_benchmark,
+    first_labels=("pro",),
+    seats=SIDES,
+    rounds_done=rounds_done,
+    turn=turn,
+    export_formats=("md", "json"),
+    app_title="Benchmark debate",
     app_summary="Imported from a public debate benchmark: pro and con, five turns each, a panel of judges.",
 )

@@ -21,7 +21,8 @@ def need_model_error(protocol: str):
 
     return InputError(
         f"the {protocol} protocol needs a model: pass --model openai/gpt-4o-mini (with OPENAI_API_KEY set) "
-        "or --api-base URL for an OpenAI-compatible server, or set DEBATE_MODEL")
+        "or --api-base URL for an OpenAI-compatible server, or set DEBATE_MODEL"
+    )
 
 
 def debater_models(config: DebateConfig, protocol: str) -> list[str]:
@@ -48,12 +49,20 @@ def check_models(models: list[str], api_base: str | None, probe: bool) -> None:
         probe = False  # one reachability probe of api_base is enough
 
 
-def make_gateway(config: DebateConfig, model: str, sink: Callable[[LLMCall], None] | None,
-                 options: dict[str, Any]) -> Gateway:
+def make_gateway(
+    config: DebateConfig, model: str, sink: Callable[[LLMCall], None] | None, options: dict[str, Any]
+) -> Gateway:
     """A gateway for one participant (the models were checked when the debate was opened)."""
-    return gateway.make_gateway(model, api_base=api_base_of(config), temperature=config.temperature,
-                                timeout=config.timeout, max_retries=config.max_retries, on_call=sink, check=False,
-                                options=options)
+    return gateway.make_gateway(
+        model,
+        api_base=api_base_of(config),
+        temperature=config.temperature,
+        timeout=config.timeout,
+        max_retries=config.max_retries,
+        on_call=sink,
+        check=False,
+        options=options,
+    )
 
 
 def run_coro(coro):
@@ -75,4 +84,4 @@ def gateway_options_from_env() -> dict[str, Any]:
 def cut_words(text: str, limit: int) -> str:
     """``text`` up to the end of its ``limit``-th word (words: runs of non-space), spacing kept."""
     words = list(re.finditer(r"\S+", text))
-    return text[:words[limit - 1].end()] if len(words) > limit else text
+    return text[: words[limit - 1].end()] if len(words) > limit else text

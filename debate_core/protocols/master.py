@@ -89,11 +89,14 @@ def plan_rounds(pack: Pack, a: str, b: str, requested: int | None) -> tuple[int,
     clamped = max(proto.min_rounds, min(requested, proto.max_rounds))
     notes = []
     if clamped != requested:
-        notes.append(f"⚠️ 轮数 {requested} 超出本人物包允许的 {proto.min_rounds}-{proto.max_rounds} 轮，已调整为 "
-                     f"{clamped} 轮。")
+        notes.append(
+            f"⚠️ 轮数 {requested} 超出本人物包允许的 {proto.min_rounds}-{proto.max_rounds} 轮，已调整为 {clamped} 轮。"
+        )
     if clamped < REBUTTAL_MIN_ROUNDS:
-        notes.append(f"⚠️ 本场只有 {clamped} 轮：依规则末轮为综合，{clamped} 轮只有立论与综合，没有反驳；"
-                     f"要有反驳，须至少 {REBUTTAL_MIN_ROUNDS} 轮。")
+        notes.append(
+            f"⚠️ 本场只有 {clamped} 轮：依规则末轮为综合，{clamped} 轮只有立论与综合，没有反驳；"
+            f"要有反驳，须至少 {REBUTTAL_MIN_ROUNDS} 轮。"
+        )
     return clamped, "\n\n".join(notes) or None
 
 
@@ -157,15 +160,27 @@ class MasterDebate:
             warnings.append(COVERAGE_WARNING)
         bank = bank_of(self.pack)
         choice = debate_theme(bank, config.topic, a.slug, b.slug, row_theme(a.slug, b.slug))
-        warnings += material_note(bank, choice, {a.slug: a.name, b.slug: b.name},
-                                  topic_matched=choice.how in ("topic", "case"), topic=config.topic)
+        warnings += material_note(
+            bank,
+            choice,
+            {a.slug: a.name, b.slug: b.name},
+            topic_matched=choice.how in ("topic", "case"),
+            topic=config.topic,
+        )
         model = getattr(self.engine, "name", "offline")
         debate = Debate(
-            id=new_id(), protocol="master", topic=config.topic,
+            id=new_id(),
+            protocol="master",
+            topic=config.topic,
             participants=[Participant(label=m.slug, name=m.name, school=m.school, model=model) for m in (a, b)],
-            models=[model], pack_name=self.pack.name, pack_version=self.pack.version,
-            planned_rounds=rounds, config=config.model_copy(update={"masters": [a.slug, b.slug], "rounds": rounds}),
-            warnings=warnings, batch_id=config.batch_id, source="run",
+            models=[model],
+            pack_name=self.pack.name,
+            pack_version=self.pack.version,
+            planned_rounds=rounds,
+            config=config.model_copy(update={"masters": [a.slug, b.slug], "rounds": rounds}),
+            warnings=warnings,
+            batch_id=config.batch_id,
+            source="run",
         )
         debate.config.pack = config.pack
         self.recorder.start(debate)
@@ -176,6 +191,7 @@ class MasterDebate:
         def sink(call: LLMCall) -> None:
             debate.llm_calls.append(call)
             self.recorder.call(debate, call)
+
         return sink
 
     def request_for(self, debate: Debate, round_no: int) -> SpeechRequest:
@@ -186,20 +202,48 @@ class MasterDebate:
         role = role_for(round_no, debate.planned_rounds)
         summary = prev[-1].text if prev else ""
         # the bank entries this speaker's own earlier plans spoke: no entry is said twice
-        spoken = frozenset(p.ref for s in debate.rounds if s.speaker == speaker.slug and s.round < round_no and s.plan
-                           for p in s.plan.points if p.ref and p.kind not in ("restate", "restate_summary", "hold"))
+        spoken = frozenset(
+            p.ref
+            for s in debate.rounds
+            if s.speaker == speaker.slug and s.round < round_no and s.plan
+            for p in s.plan.points
+            if p.ref and p.kind not in ("restate", "restate_summary", "hold")
+        )
         # and the opponent's points they restated: what this speaker has heard of the other side
-        restated = frozenset(p.target for s in debate.rounds if s.speaker == speaker.slug and s.round < round_no
-                             and s.plan for p in s.plan.points if p.kind == "restate" and p.target)
-        plan = plan_speech(bank_of(self.pack), topic=debate.topic, role=role, round_no=round_no,
-                           speaker=speaker.slug, opponent=opp.slug, opponent_summary=summary,
-                           row_theme=row_theme(a_slug, b_slug), spoken=spoken, restated=restated)
+        restated = frozenset(
+            p.target
+            for s in debate.rounds
+            if s.speaker == speaker.slug and s.round < round_no and s.plan
+            for p in s.plan.points
+            if p.kind == "restate" and p.target
+        )
+        plan = plan_speech(
+            bank_of(self.pack),
+            topic=debate.topic,
+            role=role,
+            round_no=round_no,
+            speaker=speaker.slug,
+            opponent=opp.slug,
+            opponent_summary=summary,
+            row_theme=row_theme(a_slug, b_slug),
+            spoken=spoken,
+            restated=restated,
+        )
         return SpeechRequest(
-            topic=debate.topic, round=round_no, role=role,
-            is_last=round_no == debate.planned_rounds, speaker=speaker.slug, speaker_name=speaker.name,
-            opponent=opp.slug, opponent_name=opp.name, opponent_summary=summary,
-            ammo=ammo_against(self.pack, speaker.slug, opp.slug, plan.case), style=speaker.style,
-            signature_phrases=speaker.signature_phrases, voice_notes=speaker.voice_notes, sources=speaker.sources,
+            topic=debate.topic,
+            round=round_no,
+            role=role,
+            is_last=round_no == debate.planned_rounds,
+            speaker=speaker.slug,
+            speaker_name=speaker.name,
+            opponent=opp.slug,
+            opponent_name=opp.name,
+            opponent_summary=summary,
+            ammo=ammo_against(self.pack, speaker.slug, opp.slug, plan.case),
+            style=speaker.style,
+            signature_phrases=speaker.signature_phrases,
+            voice_notes=speaker.voice_notes,
+            sources=speaker.sources,
             plan=plan,
         )
 
@@ -207,10 +251,16 @@ class MasterDebate:
         names = []
         for m in self.pack.masters.values():
             names += [m.name, m.short_name]
-        return CheckContext(speaker=self.pack.masters[req.speaker], opponent=self.pack.masters[req.opponent],
-                            role=req.role, ammo=req.ammo, opponent_summary=req.opponent_summary,
-                            pack_source_ids=self.pack.all_source_ids(), names=names,
-                            plan=req.plan)  # the plan the speech is written from (the engages rule reads it)
+        return CheckContext(
+            speaker=self.pack.masters[req.speaker],
+            opponent=self.pack.masters[req.opponent],
+            role=req.role,
+            ammo=req.ammo,
+            opponent_summary=req.opponent_summary,
+            pack_source_ids=self.pack.all_source_ids(),
+            names=names,
+            plan=req.plan,
+        )  # the plan the speech is written from (the engages rule reads it)
 
     def speak(self, debate: Debate, round_no: int, on_token: TokenCallback | None = None) -> Speech:
         """Produce one checked speech; raises GatewayError when the engine fails for good."""
@@ -232,30 +282,58 @@ class MasterDebate:
             retries += 1
             req = req.model_copy(update={"feedback": [feedback_line(f) for f in failed]})
             if on_token is not None:
-                on_token("\n\n（未通过检查，重写本轮：" + "、".join(dict.fromkeys(rule_label(f.rule) for f in failed))
-                         + "）\n\n")
+                on_token(
+                    "\n\n（未通过检查，重写本轮："
+                    + "、".join(dict.fromkeys(rule_label(f.rule) for f in failed))
+                    + "）\n\n"
+                )
         speaker = self.pack.masters[req.speaker]
         return Speech(
-            round=round_no, speaker=req.speaker, speaker_name=speaker.name, role=req.role, text=text,
-            citations=find_citations(text, ctx.pack_source_ids), findings=findings,
-            ammo_used=ammo_used(text, req.ammo), retries=retries, engine=gen.model,
-            prompt_tokens=tokens_in, completion_tokens=tokens_out, cost=cost, latency_ms=latency,
-            status="flagged" if failed else "ok", plan=req.plan,
+            round=round_no,
+            speaker=req.speaker,
+            speaker_name=speaker.name,
+            role=req.role,
+            text=text,
+            citations=find_citations(text, ctx.pack_source_ids),
+            findings=findings,
+            ammo_used=ammo_used(text, req.ammo),
+            retries=retries,
+            engine=gen.model,
+            prompt_tokens=tokens_in,
+            completion_tokens=tokens_out,
+            cost=cost,
+            latency_ms=latency,
+            status="flagged" if failed else "ok",
+            plan=req.plan,
         )
 
     def _audit(self, text: str, req: SpeechRequest) -> list[Finding]:
         if self.auditor is None:
             return []
-        return self.auditor.audit(text, speaker=self.pack.masters[req.speaker],
-                                  opponent=self.pack.masters[req.opponent], role=req.role,
-                                  opponent_summary=req.opponent_summary, ammo=[a.position for a in req.ammo],
-                                  round=req.round)
+        return self.auditor.audit(
+            text,
+            speaker=self.pack.masters[req.speaker],
+            opponent=self.pack.masters[req.opponent],
+            role=req.role,
+            opponent_summary=req.opponent_summary,
+            ammo=[a.position for a in req.ammo],
+            round=req.round,
+        )
 
     def summarize(self, debate: Debate, speech: Speech) -> RoundSummary:
-        gen = self.engine.summarize(SummaryRequest(
-            topic=debate.topic, round=speech.round, role=speech.role, speaker=speech.speaker,
-            speaker_name=speech.speaker_name, text=speech.text, citations=speech.citations, limit=SUMMARY_LIMIT,
-            plan=speech.plan if getattr(self.engine, "name", "") == "offline" else None))
+        gen = self.engine.summarize(
+            SummaryRequest(
+                topic=debate.topic,
+                round=speech.round,
+                role=speech.role,
+                speaker=speech.speaker,
+                speaker_name=speech.speaker_name,
+                text=speech.text,
+                citations=speech.citations,
+                limit=SUMMARY_LIMIT,
+                plan=speech.plan if getattr(self.engine, "name", "") == "offline" else None,
+            )
+        )
         text = gen.text.strip()
         if len(text) > SUMMARY_LIMIT:
             text = text[: SUMMARY_LIMIT - 1] + "…"
@@ -265,9 +343,15 @@ class MasterDebate:
         """Record a failed round; the stop reason is Chinese, the raw cause stays in the call log."""
         speaker = self.request_for(debate, round_no)
         shown = (what + "：" if what else "") + cause_in("zh", cause)
-        failed = Speech(round=round_no, speaker=speaker.speaker, speaker_name=speaker.speaker_name,
-                        role=speaker.role, status="failed", engine=getattr(self.engine, "name", ""),
-                        warnings=[shown])
+        failed = Speech(
+            round=round_no,
+            speaker=speaker.speaker,
+            speaker_name=speaker.speaker_name,
+            role=speaker.role,
+            status="failed",
+            engine=getattr(self.engine, "name", ""),
+            warnings=[shown],
+        )
         debate.rounds.append(failed)
         self.recorder.speech(debate, failed)
         debate.status = "failed"
@@ -280,9 +364,15 @@ class MasterDebate:
         done = [s.round for s in debate.rounds if s.status != "failed"]
         return (max(done) + 1) if done else 1
 
-    def run(self, debate: Debate, *, on_token: TokenCallback | None = None,
-            on_speech: Callable[[Speech], None] | None = None,
-            should_stop: Callable[[], bool] | None = None, only_one: bool = False) -> Debate:
+    def run(
+        self,
+        debate: Debate,
+        *,
+        on_token: TokenCallback | None = None,
+        on_speech: Callable[[Speech], None] | None = None,
+        should_stop: Callable[[], bool] | None = None,
+        only_one: bool = False,
+    ) -> Debate:
         """Run (or resume) from the first round not yet done.  ``only_one`` reruns one round."""
         if hasattr(self.engine, "on_call"):
             self.engine.on_call = self._on_call(debate)
@@ -336,8 +426,16 @@ class MasterDebate:
 
     def finish(self, debate: Debate) -> Debate:
         a, b = (self.pack.masters[p.label] for p in debate.participants[:2])
-        req = ObservationRequest(topic=debate.topic, a=a.slug, a_name=a.name, a_school=a.school, b=b.slug,
-                                 b_name=b.name, b_school=b.school, summaries=debate.summaries)
+        req = ObservationRequest(
+            topic=debate.topic,
+            a=a.slug,
+            a_name=a.name,
+            a_school=a.school,
+            b=b.slug,
+            b_name=b.name,
+            b_school=b.school,
+            summaries=debate.summaries,
+        )
         try:
             debate.observation = self.engine.observe(req)
         except GatewayError as exc:
@@ -365,9 +463,17 @@ def make_engine(pack: Pack, config: DebateConfig, *, probe: bool = True, gateway
     from debate_core.engines.gateway import make_gateway
     from debate_core.engines.llm import LLMEngine
 
-    return LLMEngine(make_gateway(model, api_base=resolve_api_base(config.api_base), temperature=config.temperature,
-                                  timeout=config.timeout, max_retries=config.max_retries, probe=probe,
-                                  options=gateway_options))
+    return LLMEngine(
+        make_gateway(
+            model,
+            api_base=resolve_api_base(config.api_base),
+            temperature=config.temperature,
+            timeout=config.timeout,
+            max_retries=config.max_retries,
+            probe=probe,
+            options=gateway_options,
+        )
+    )
 
 
 def make_auditor(config: DebateConfig, *, probe: bool = True, gateway_options: dict | None = None):
@@ -378,28 +484,43 @@ def make_auditor(config: DebateConfig, *, probe: bool = True, gateway_options: d
     from debate_core.engines.check_model import ModelAuditor
     from debate_core.engines.gateway import make_gateway
 
-    return ModelAuditor(make_gateway(check_model, api_base=resolve_api_base(config.api_base),
-                                     temperature=0.0, timeout=config.timeout, max_retries=config.max_retries,
-                                     probe=probe, options=gateway_options))
+    return ModelAuditor(
+        make_gateway(
+            check_model,
+            api_base=resolve_api_base(config.api_base),
+            temperature=0.0,
+            timeout=config.timeout,
+            max_retries=config.max_retries,
+            probe=probe,
+            options=gateway_options,
+        )
+    )
 
 
-def master_runner(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bool = True,
-                  gateway_options: dict | None = None) -> MasterDebate:
+def master_runner(
+    config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bool = True, gateway_options: dict | None = None
+) -> MasterDebate:
     """A runner on the config's pack (cached) with its engine and optional auditor."""
     pack = get_pack(config.pack)
     if pack.report.masters < 2:
         raise PackError(f"pack {pack.path} has fewer than two loadable masters; run `pack check` on it")
     engine = make_engine(pack, config, probe=probe, gateway_options=gateway_options)
-    return MasterDebate(pack=pack, engine=engine, recorder=recorder,
-                        auditor=make_auditor(config, probe=probe, gateway_options=gateway_options))
+    return MasterDebate(
+        pack=pack,
+        engine=engine,
+        recorder=recorder,
+        auditor=make_auditor(config, probe=probe, gateway_options=gateway_options),
+    )
 
 
 def check_rounds(config: DebateConfig, pack: Pack) -> None:
     """Only a round count that is no count is refused: the seed takes min(user value, max_rounds), so
     a value outside the pack's range is clamped by :func:`plan_rounds`, with a notice at the top."""
     if config.rounds is not None and not 1 <= config.rounds <= MAX_ASKED_ROUNDS:
-        raise InputError(f"rounds {config.rounds} out of range: give 1-{MAX_ASKED_ROUNDS} (this pack runs "
-                         f"{pack.protocol.min_rounds}-{pack.protocol.max_rounds}; other values are clamped to that)")
+        raise InputError(
+            f"rounds {config.rounds} out of range: give 1-{MAX_ASKED_ROUNDS} (this pack runs "
+            f"{pack.protocol.min_rounds}-{pack.protocol.max_rounds}; other values are clamped to that)"
+        )
 
 
 def check(config: DebateConfig) -> None:
@@ -407,8 +528,13 @@ def check(config: DebateConfig) -> None:
     check_lang("master", ("zh",), config)
 
 
-def start(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bool = True,
-          gateway_options: dict[str, Any] | None = None) -> tuple[MasterDebate, Debate]:
+def start(
+    config: DebateConfig,
+    recorder: Recorder = NULL_RECORDER,
+    *,
+    probe: bool = True,
+    gateway_options: dict[str, Any] | None = None,
+) -> tuple[MasterDebate, Debate]:
     """Choose the pair, create the record (status running) and return (runner, debate)."""
     runner = master_runner(config, recorder, probe=probe, gateway_options=gateway_options)
     check_rounds(config, runner.pack)
@@ -419,8 +545,13 @@ def start(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bo
     return runner, runner.prepare(config, pair)
 
 
-def runner_for(debate: Debate, recorder: Recorder = NULL_RECORDER, *, gateway_options: dict | None = None,
-               pack_path: str | None = None) -> MasterDebate:
+def runner_for(
+    debate: Debate,
+    recorder: Recorder = NULL_RECORDER,
+    *,
+    gateway_options: dict | None = None,
+    pack_path: str | None = None,
+) -> MasterDebate:
     """A runner that continues a stored master debate on its pack (``pack_path`` overrides the
     config's, e.g. the folder the archive recorded, or one the user passes)."""
     if pack_path:
@@ -447,20 +578,41 @@ def turn(debate: Debate, round_no: int) -> str:
 
 
 SPEC = ProtocolSpec(
-    name="master", title="大师辩论", summary="两位大师按人物包轮流立论、反驳、回应、综合，以中立观察收束",
-    roles=(Role("speakers", "模型（两位大师共用；留空则用内置离线引擎）", "model", required=False),
-           Role("checker", "检查模型（可选：逐条规则的模型审查）", "check_model", required=False)),
-    min_rounds=2, max_rounds=6, default_rounds=None, asks=(ASK_PACK, ASK_MASTERS), judged=False, offline=True,
-    start=start, runner_for=runner_for, render=render_master, check=check, languages=("zh",),
+    name="master",
+    title="大师辩论",
+    summary="两位大师按人物包轮流立论、反驳、回应、综合，以中立观察收束",
+    roles=(
+        Role("speakers", "模型（两位大师共用；留空则用内置离线引擎）", "model", required=False),
+        Role("checker", "检查模型（可选：逐条规则的模型审查）", "check_model", required=False),
+    ),
+    min_rounds=2,
+    max_rounds=6,
+    default_rounds=None,
+    asks=(ASK_PACK, ASK_MASTERS),
+    judged=False,
+    offline=True,
+    start=start,
+    runner_for=runner_for,
+    render=render_master,
+    check=check,
+    languages=("zh",),
     app_title="Master debate",
     app_summary="Two Buddhist masters from a persona pack argue in isolated rounds, with their own ammunition "
-                "and sources; every speech is checked; it ends with a neutral observation, never a winner.",
-    app_fields={"speakers": ("Model for both masters and the moderator",
-                             "A litellm model string; empty or 'offline' is the embedded offline engine."),
-                "checker": ("Check model (optional)",
-                            "A model that also audits every speech against the debate's rules and answers per rule; "
-                            "its findings are shown beside the deterministic checks (模型审核). Empty: off, the "
-                            "deterministic checks alone.")},
-    app_in_chinese=True, outcome_heading=OBSERVATION_HEADING, rounds_done=rounds_done, turn=turn,
+    "and sources; every speech is checked; it ends with a neutral observation, never a winner.",
+    app_fields={
+        "speakers": (
+            "Model for both masters and the moderator",
+            "A litellm model string; empty or 'offline' is the embedded offline engine.",
+        ),
+        "checker": (
+            "Check model (optional)",
+            "A model that also audits every speech against the debate's rules and answers per rule; "
+            "its findings are shown beside the deterministic checks (模型审核). Empty: off, the "
+            "deterministic checks alone.",
+        ),
+    },
+    app_in_chinese=True,
+    outcome_heading=OBSERVATION_HEADING,
+    rounds_done=rounds_done,
+    turn=turn,
 )
-

@@ -16,8 +16,11 @@ from debate_core.models import Debate
 from debate_core.protocols.base import ProtocolSpec
 
 # name -> module defining SPEC, in the order Setup lists them: the protocols that run here
-MODULES = {"master": "debate_core.protocols.master", "topic": "debate_core.protocols.topic",
-           "trial": "debate_core.protocols.trial"}
+MODULES = {
+    "master": "debate_core.protocols.master",
+    "topic": "debate_core.protocols.topic",
+    "trial": "debate_core.protocols.trial",
+}
 # protocols whose debates are only imported (never started): rendered, listed, analysed
 IMPORTED = {"benchmark": "debate_core.protocols.benchmark"}
 _SPECS: dict[str, ProtocolSpec] = {}

@@ -90,8 +90,10 @@ MAX_CAUSES = 3  # a no-debate's stop reason names at most this many distinct cau
 def rounds_error(rounds: int):
     """The one-line refusal of a topic debate with too many (or too few) rounds."""
 
-    return InputError(f"rounds {rounds} out of range: a topic debate runs 1-{MAX_ROUNDS} rounds "
-                      f"(the openings plus up to {MAX_ROUNDS - 1} rebuttal rounds, as the topic-debate seed caps it)")
+    return InputError(
+        f"rounds {rounds} out of range: a topic debate runs 1-{MAX_ROUNDS} rounds "
+        f"(the openings plus up to {MAX_ROUNDS - 1} rebuttal rounds, as the topic-debate seed caps it)"
+    )
 
 
 def check_rounds(rounds: int | None) -> int:
@@ -102,8 +104,13 @@ def check_rounds(rounds: int | None) -> int:
     return rounds
 
 
-def prepare(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bool = True,
-            gateway_options: dict[str, Any] | None = None) -> Debate:
+def prepare(
+    config: DebateConfig,
+    recorder: Recorder = NULL_RECORDER,
+    *,
+    probe: bool = True,
+    gateway_options: dict[str, Any] | None = None,
+) -> Debate:
     """Validate, split the stances, assign labels and models, create the record (status running)."""
 
     options = {**gateway_options_from_env(), **(gateway_options or {})}
@@ -121,7 +128,7 @@ def prepare(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: 
     if config.stances:
         stances = clean_stances(config.stances, lang)
         if len(stances) < MIN_STANCES:
-            raise InputError("a topic debate needs at least 2 distinct stances (--stances \"A|B\")")
+            raise InputError('a topic debate needs at least 2 distinct stances (--stances "A|B")')
         if len(stances) > MAX_STANCES:
             raise InputError(f"a topic debate takes at most {MAX_STANCES} stances; {len(stances)} given")
     else:
@@ -132,7 +139,8 @@ def prepare(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: 
             raise InputError(
                 f"not a debatable topic: it does not split into two or more opposing stances{why}. "
                 "Ask it as an ordinary question, rephrase it as a claim people disagree on, "
-                "or give the stances yourself with --stances \"A|B\"")
+                'or give the stances yourself with --stances "A|B"'
+            )
         if len(stances) > MAX_STANCES:
             warnings.append(notes["too_many_stances"].format(n=len(stances), max=MAX_STANCES))
             stances = stances[:MAX_STANCES]
@@ -146,14 +154,30 @@ def prepare(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: 
         warnings.insert(0, notes["degraded"].format(distinct=len(distinct), n=len(labels)))
     if len(models) > len(stances):
         warnings.append(notes["extra_models"].format(k=len(models) - len(stances), n=len(stances)))
-    participants = [Participant(label=lab, name=lab, stance=by_label[lab], model=assigned[i])
-                    for i, lab in enumerate(labels)]
+    participants = [
+        Participant(label=lab, name=lab, stance=by_label[lab], model=assigned[i]) for i, lab in enumerate(labels)
+    ]
     debate = Debate(
-        id=new_id(), protocol="topic", topic=topic, participants=participants,
-        models=list(dict.fromkeys(assigned + [judge])), planned_rounds=rounds,
-        config=config.model_copy(update={"topic": topic, "rounds": rounds, "stances": stances,
-                                         "models": models, "judge_model": judge, "lang": lang}),
-        warnings=warnings, batch_id=config.batch_id, source="run", lang=lang,
+        id=new_id(),
+        protocol="topic",
+        topic=topic,
+        participants=participants,
+        models=list(dict.fromkeys(assigned + [judge])),
+        planned_rounds=rounds,
+        config=config.model_copy(
+            update={
+                "topic": topic,
+                "rounds": rounds,
+                "stances": stances,
+                "models": models,
+                "judge_model": judge,
+                "lang": lang,
+            }
+        ),
+        warnings=warnings,
+        batch_id=config.batch_id,
+        source="run",
+        lang=lang,
     )
     recorder.start(debate)
     for c in calls:
@@ -180,6 +204,7 @@ class TopicDebate:
         def sink(call: LLMCall) -> None:
             debate.llm_calls.append(call)
             self.recorder.call(debate, call)
+
         return sink
 
     def _gateways(self, debate: Debate) -> dict[str, Gateway]:
@@ -212,15 +237,17 @@ class TopicDebate:
             return envelope_json(env)
 
         def pair(r: int) -> tuple[str, list[tuple[str, str, str]]]:
-            return env_text(label, r), [(p.label, p.stance, env_text(p.label, r))
-                                        for p in debate.participants if p.label != label]
+            return env_text(label, r), [
+                (p.label, p.stance, env_text(p.label, r)) for p in debate.participants if p.label != label
+            ]
 
         # the whole conversation so far (the seed's previous-round envelopes come last), so that each
         # call starts with the debater's previous call byte for byte
         earlier = [pair(r) for r in range(1, round_no - 1)]
         own, others = pair(round_no - 1)
-        return P.rebuttal_messages(label, me.stance, debate.topic, round_no, debate.planned_rounds, own, others,
-                                   earlier)
+        return P.rebuttal_messages(
+            label, me.stance, debate.topic, round_no, debate.planned_rounds, own, others, earlier
+        )
 
     # ------------------------------------------------------------------ speech
     async def _speak(self, debate: Debate, gw: Gateway, label: str, round_no: int) -> Speech:
@@ -240,9 +267,19 @@ class TopicDebate:
             totals["lat"] += gen.latency_ms
 
         def speech(**kw: Any) -> Speech:
-            return Speech(round=round_no, speaker=label, speaker_name=label, role=role, engine=gw.model,
-                          prompt_tokens=totals["pt"], completion_tokens=totals["ct"], cost=totals["cost"],
-                          latency_ms=totals["lat"], warnings=warnings, **kw)
+            return Speech(
+                round=round_no,
+                speaker=label,
+                speaker_name=label,
+                role=role,
+                engine=gw.model,
+                prompt_tokens=totals["pt"],
+                completion_tokens=totals["ct"],
+                cost=totals["cost"],
+                latency_ms=totals["lat"],
+                warnings=warnings,
+                **kw,
+            )
 
         retries = 0
         try:
@@ -252,19 +289,25 @@ class TopicDebate:
                 env = parse_envelope(gen.text, lang)
             except EnvelopeError as first:
                 retries = 1
-                gen2 = await gw.acomplete(P.repair_messages(messages, gen.text, str(first)), purpose="speech_repair",
-                                          round=round_no, speaker=label)
+                gen2 = await gw.acomplete(
+                    P.repair_messages(messages, gen.text, str(first)),
+                    purpose="speech_repair",
+                    round=round_no,
+                    speaker=label,
+                )
                 add(gen2)
                 try:
                     env = parse_envelope(gen2.text, lang)
                     warnings.append(P.NOTES["repaired"].format(first=first))
                 except EnvelopeError as second:
                     same = str(second) == str(first)
-                    warnings.append(P.NOTES["invalid_twice_same" if same else "invalid_twice"].format(
-                        first=first, second=second))
+                    warnings.append(
+                        P.NOTES["invalid_twice_same" if same else "invalid_twice"].format(first=first, second=second)
+                    )
                     env = empty_envelope(me.stance)
-                    return speech(text=render_envelope(env, lang=lang), envelope=env.model_dump(), retries=retries,
-                                  status="empty")
+                    return speech(
+                        text=render_envelope(env, lang=lang), envelope=env.model_dump(), retries=retries, status="empty"
+                    )
         except GatewayError as exc:
             warnings.append(P.NOTES["call_failed"].format(cause=cause_in(lang, exc.cause)))
             env = empty_envelope(me.stance)
@@ -289,16 +332,17 @@ class TopicDebate:
     @staticmethod
     def has_content(speeches: list[Speech]) -> bool:
         """Some debater said something: an argument or a rebuttal, in some round."""
-        return any(s.status == "ok" and ((s.envelope or {}).get("arguments") or (s.envelope or {}).get("rebuttals"))
-                   for s in speeches)
+        return any(
+            s.status == "ok" and ((s.envelope or {}).get("arguments") or (s.envelope or {}).get("rebuttals"))
+            for s in speeches
+        )
 
     @staticmethod
     def all_done(speeches: list[Speech]) -> bool:
         """Every debater reports no_new_points (invalid replies count as 'nothing new', as the contract says)."""
         return bool(speeches) and all(bool((s.envelope or {}).get("no_new_points")) for s in speeches)
 
-    def _record_round(self, debate: Debate, speeches: list[Speech],
-                      on_speech: Callable[[Speech], None] | None) -> None:
+    def _record_round(self, debate: Debate, speeches: list[Speech], on_speech: Callable[[Speech], None] | None) -> None:
         r = speeches[0].round
         debate.rounds = [s for s in debate.rounds if s.round != r] + speeches
         for s in speeches:
@@ -311,9 +355,15 @@ class TopicDebate:
         return (max(done) + 1) if done else 1
 
     # --------------------------------------------------------------------- run
-    def run(self, debate: Debate, *, on_token: TokenCallback | None = None,
-            on_speech: Callable[[Speech], None] | None = None,
-            should_stop: Callable[[], bool] | None = None, only_one: bool = False) -> Debate:
+    def run(
+        self,
+        debate: Debate,
+        *,
+        on_token: TokenCallback | None = None,
+        on_speech: Callable[[Speech], None] | None = None,
+        should_stop: Callable[[], bool] | None = None,
+        only_one: bool = False,
+    ) -> Debate:
         """Run (or resume) from the first round not yet played, then the judge.
 
         ``only_one`` plays a single round and leaves the debate ``interrupted`` (the
@@ -408,8 +458,9 @@ class TopicDebate:
         return debate
 
     # ------------------------------------------------------------------- judge
-    def judge(self, debate: Debate, gateways: dict[str, Gateway] | None = None, *,
-              on_token: TokenCallback | None = None) -> Debate:
+    def judge(
+        self, debate: Debate, gateways: dict[str, Gateway] | None = None, *, on_token: TokenCallback | None = None
+    ) -> Debate:
         from debate_core.render.judged import debate_log_md
 
         gateways = gateways or self._gateways(debate)
@@ -417,15 +468,20 @@ class TopicDebate:
         labels = [p.label for p in debate.participants]
         stances = {p.label: p.stance for p in debate.participants}
         P = for_lang(debate.lang)
-        messages = P.judge_messages(debate.topic, [(p.label, p.stance) for p in debate.participants],
-                                    debate_log_md(debate, for_judge=True))
+        messages = P.judge_messages(
+            debate.topic, [(p.label, p.stance) for p in debate.participants], debate_log_md(debate, for_judge=True)
+        )
         schema = response_schema(labels=labels, lang=debate.lang or "zh")
         try:
             verdict, _raw, ok = ask_judge(
-                gw, messages, lambda t: fit_verdict(parse_verdict(t, labels, lang=debate.lang), stances=stances),
-                lambda m, t, missing: P.judge_repair_messages(m, t, labels, missing), on_token=on_token,
+                gw,
+                messages,
+                lambda t: fit_verdict(parse_verdict(t, labels, lang=debate.lang), stances=stances),
+                lambda m, t, missing: P.judge_repair_messages(m, t, labels, missing),
+                on_token=on_token,
                 response_format=structured_output(gw, schema, "topic_verdict"),
-                gaps=lambda v: verdict_gaps(v, labels=labels))
+                gaps=lambda v: verdict_gaps(v, labels=labels),
+            )
         except GatewayError as exc:
             debate.status = "failed"
             failed = P.NOTES["judge_failed"].format(cause=cause_in(debate.lang, exc.cause))
@@ -442,8 +498,13 @@ class TopicDebate:
         return debate
 
 
-def start(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bool = True,
-          gateway_options: dict[str, Any] | None = None) -> tuple[TopicDebate, Debate]:
+def start(
+    config: DebateConfig,
+    recorder: Recorder = NULL_RECORDER,
+    *,
+    probe: bool = True,
+    gateway_options: dict[str, Any] | None = None,
+) -> tuple[TopicDebate, Debate]:
     debate = prepare(config, recorder, probe=probe, gateway_options=gateway_options)
     return TopicDebate(recorder=recorder, gateway_options=dict(gateway_options or {})), debate
 
@@ -453,8 +514,13 @@ def rejudge(debate: Debate, gateway_options: dict[str, Any] | None = None) -> De
     return TopicDebate(recorder=NULL_RECORDER, gateway_options=dict(gateway_options or {})).judge(debate)
 
 
-def runner_for(debate: Debate, recorder: Recorder = NULL_RECORDER, *, gateway_options: dict | None = None,
-               pack_path: str | None = None) -> TopicDebate:
+def runner_for(
+    debate: Debate,
+    recorder: Recorder = NULL_RECORDER,
+    *,
+    gateway_options: dict | None = None,
+    pack_path: str | None = None,
+) -> TopicDebate:
     """A runner that continues a stored topic debate (a topic debate has no pack)."""
     return TopicDebate(recorder=recorder, gateway_options=dict(gateway_options or {}))
 
@@ -462,8 +528,9 @@ def runner_for(debate: Debate, recorder: Recorder = NULL_RECORDER, *, gateway_op
 def rounds_done(debate: Debate) -> int:
     """Rounds recorded whole: every debater has its entry (a debater whose call failed has one too)."""
     labels = {p.label for p in debate.participants}
-    return len([r for r in {s.round for s in debate.rounds}
-                if {s.speaker for s in debate.rounds if s.round == r} >= labels])
+    return len(
+        [r for r in {s.round for s in debate.rounds} if {s.speaker for s in debate.rounds if s.round == r} >= labels]
+    )
 
 
 def turn(debate: Debate, round_no: int) -> str:
@@ -473,22 +540,39 @@ def turn(debate: Debate, round_no: int) -> str:
 
 
 SPEC = ProtocolSpec(
-    name="topic", title="议题辩论", summary="2–4 个立场由匿名辩手以 JSON 信封辩论，至多 3 轮，再由独立裁判裁决",
-    roles=(Role("debaters", "辩手模型（逗号分隔，轮流分给各位辩手）", "model", many=True),
-           Role("judge", "裁判模型（留空则用第一位辩手的模型）", "judge_model", required=False)),
-    min_rounds=1, max_rounds=MAX_ROUNDS, default_rounds=DEFAULT_ROUNDS, asks=(ASK_STANCES,), judged=True,
-    start=start, runner_for=runner_for, render=render_topic, check=check_no_checker("topic"),
-    rejudge=rejudge, anonymous_labels=True, judge_reads_participants=True, wrap_up=wrap_up_md,
+    name="topic",
+    title="议题辩论",
+    summary="2–4 个立场由匿名辩手以 JSON 信封辩论，至多 3 轮，再由独立裁判裁决",
+    roles=(
+        Role("debaters", "辩手模型（逗号分隔，轮流分给各位辩手）", "model", many=True),
+        Role("judge", "裁判模型（留空则用第一位辩手的模型）", "judge_model", required=False),
+    ),
+    min_rounds=1,
+    max_rounds=MAX_ROUNDS,
+    default_rounds=DEFAULT_ROUNDS,
+    asks=(ASK_STANCES,),
+    judged=True,
+    start=start,
+    runner_for=runner_for,
+    render=render_topic,
+    check=check_no_checker("topic"),
+    rejudge=rejudge,
+    anonymous_labels=True,
+    judge_reads_participants=True,
+    wrap_up=wrap_up_md,
     first_labels=(_zh.LABELS[0], _en.LABELS[0]),
     rounds_note=f"the openings plus up to {MAX_ROUNDS - 1} rebuttal rounds",
     app_title="Topic debate",
     app_summary="2-4 anonymous debaters (Debater A, B, C, D), one stance and ideally one model each, argue in "
-                "parallel rounds; an independent judge names a winner with reasons and scores.",
-    app_fields={"debaters": ("**A model per debater** (reused in order when fewer are given: the debate is then "
-                             "degraded)", ""),
-                "judge": ("Judge model", "Defaults to the first debater's model.")},
-    seats=LABELS, seat_names=lambda lang: for_lang(lang).LABELS, stance_seats=label_stances,
+    "parallel rounds; an independent judge names a winner with reasons and scores.",
+    app_fields={
+        "debaters": ("**A model per debater** (reused in order when fewer are given: the debate is then degraded)", ""),
+        "judge": ("Judge model", "Defaults to the first debater's model."),
+    },
+    seats=LABELS,
+    seat_names=lambda lang: for_lang(lang).LABELS,
+    stance_seats=label_stances,
     export_formats=("md", "json", "ipynb", "debate-dir"),
-    rounds_done=rounds_done, turn=turn,
+    rounds_done=rounds_done,
+    turn=turn,
 )
-

@@ -21,8 +21,10 @@ _TARGET_LABEL = re.compile(r"辩手\s*([甲乙丙丁])|\bDebater\s+([A-D])\b", r
 
 def target_seats(target: str) -> set[int]:
     """The seats (0 for 辩手甲 / Debater A, …) a rebuttal's target names, in either language."""
-    return {"甲乙丙丁".index(m.group(1)) if m.group(1) else "ABCD".index(m.group(2).upper())
-            for m in _TARGET_LABEL.finditer(target or "")}
+    return {
+        "甲乙丙丁".index(m.group(1)) if m.group(1) else "ABCD".index(m.group(2).upper())
+        for m in _TARGET_LABEL.finditer(target or "")
+    }
 
 
 def drop_rebuttals(env, label: str, round_no: int, lang: str) -> list[str]:
@@ -48,7 +50,7 @@ def label_stances(stances: list[str], lang: str = "zh") -> dict[str, str]:
     """Label → stance as the seed assigns them (stance 1 → 辩手乙, 2 → 辩手甲, 3 → 辩手丙, 4 → 辩手丁;
     Debater B, A, C, D in English), in label order."""
     P = for_lang(lang)
-    by_label = {P.STANCE_LABELS[i]: s for i, s in enumerate(stances[:len(P.STANCE_LABELS)])}
+    by_label = {P.STANCE_LABELS[i]: s for i, s in enumerate(stances[: len(P.STANCE_LABELS)])}
     return {lab: by_label[lab] for lab in P.LABELS if lab in by_label}
 
 
@@ -83,6 +85,8 @@ def split_stances(topic: str, gateway: Gateway, lang: str = "zh") -> tuple[list[
             return clean_stances(data["stances"], lang), str(data.get("reason") or "").strip()
         if isinstance(data, list):
             return clean_stances(data, lang), ""
-        messages = messages + [{"role": "assistant", "content": gen.text or P.EMPTY_REPLY},
-                               {"role": "user", "content": P.STANCE_SPLIT_RETRY}]
+        messages = messages + [
+            {"role": "assistant", "content": gen.text or P.EMPTY_REPLY},
+            {"role": "user", "content": P.STANCE_SPLIT_RETRY},
+        ]
     raise GatewayError(f"the stance split returned no usable JSON: {last[:120]!r}")

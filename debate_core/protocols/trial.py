@@ -74,8 +74,9 @@ def cut_speech(text: str, limit: int, lang: str) -> tuple[str, bool]:
 # ------------------------------------------------------------------------- open
 
 
-def open_trial(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bool = True,
-               max_rounds: int = MAX_ROUNDS) -> Debate:
+def open_trial(
+    config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bool = True, max_rounds: int = MAX_ROUNDS
+) -> Debate:
     """Create a trial record (status running) and report it; no model is called."""
 
     topic = validate_topic(config.topic)
@@ -86,8 +87,10 @@ def open_trial(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, prob
     if not 1 <= rounds <= max_rounds:
         raise InputError(f"rounds {rounds} out of range: a trial allows 1-{max_rounds}")
     if config.max_speech_length < 100:
-        raise InputError("max_speech_length must be at least 100 "
-                         + ("words (an English trial counts words)" if lang == "en" else "characters"))
+        raise InputError(
+            "max_speech_length must be at least 100 "
+            + ("words (an English trial counts words)" if lang == "en" else "characters")
+        )
     warnings: list[str] = []
     pro, con = models[0], models[1] if len(models) > 1 else models[0]
     if len(models) > 2:
@@ -103,13 +106,29 @@ def open_trial(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, prob
             raise InputError(str(exc)) from None
     check_models([pro, con, judge], api_base_of(config), probe)
     debate = Debate(
-        id=new_id(), protocol="trial", topic=topic,
-        participants=[Participant(label=side, name=P.SIDE_NAMES[side], stance=P.SIDE_STANCES[side], model=m)
-                      for side, m in (("pro", pro), ("con", con))],
-        models=list(dict.fromkeys([pro, con, judge])), planned_rounds=rounds,
-        config=config.model_copy(update={"topic": topic, "rounds": rounds, "models": [pro, con],
-                                         "judge_model": judge, "workspace": workspace, "lang": lang}),
-        warnings=warnings, batch_id=config.batch_id, source="run", lang=lang,
+        id=new_id(),
+        protocol="trial",
+        topic=topic,
+        participants=[
+            Participant(label=side, name=P.SIDE_NAMES[side], stance=P.SIDE_STANCES[side], model=m)
+            for side, m in (("pro", pro), ("con", con))
+        ],
+        models=list(dict.fromkeys([pro, con, judge])),
+        planned_rounds=rounds,
+        config=config.model_copy(
+            update={
+                "topic": topic,
+                "rounds": rounds,
+                "models": [pro, con],
+                "judge_model": judge,
+                "workspace": workspace,
+                "lang": lang,
+            }
+        ),
+        warnings=warnings,
+        batch_id=config.batch_id,
+        source="run",
+        lang=lang,
     )
     if workspace:
         for model in dict.fromkeys([pro, con]):
@@ -139,8 +158,9 @@ def _tools_off(debate: Debate, model: str, why: str) -> None:
 def tools_enabled(debate: Debate, model: str) -> bool:
     # the "tools off" warning for this model, in either language (up to its cause), or as older records wrote it
     off = tuple(for_lang(lang).NOTES["tools_off"].format(model=model, why="\0").split("\0")[0] for lang in LANGS)
-    return bool(debate.config.workspace) and not any(w.startswith((*off, f"{TOOLS_OFF_OLD} for {model}:"))
-                                                     for w in debate.warnings)
+    return bool(debate.config.workspace) and not any(
+        w.startswith((*off, f"{TOOLS_OFF_OLD} for {model}:")) for w in debate.warnings
+    )
 
 
 def _tools_refused(exc: GatewayError) -> bool:
@@ -173,14 +193,14 @@ class _Ctx:
 
 def _ctx(debate: Debate, recorder: Recorder, options: dict[str, Any] | None) -> _Ctx:
     if debate.protocol != "trial":
-
         raise InputError(f"debate {debate.id} is a {debate.protocol} debate, not a trial")
     return _Ctx(debate, recorder, {**gateway_options_from_env(), **(options or {})})
 
 
 def transcript_of(debate: Debate) -> str:
-    return for_lang(debate.lang).trial_transcript([(s.round, s.speaker, s.text) for s in debate.rounds
-                                                   if s.status != "failed"])
+    return for_lang(debate.lang).trial_transcript(
+        [(s.round, s.speaker, s.text) for s in debate.rounds if s.status != "failed"]
+    )
 
 
 def round_complete(debate: Debate, round_no: int) -> bool:
@@ -202,8 +222,9 @@ def speaker_messages(debate: Debate, side: str, round_no: int, tools: bool) -> l
     """The exact messages a fresh ``side`` speaker gets: topic, labels, the whole record so far (as a
     conversation that only grows, so each call starts with the same side's previous one)."""
     spoken = [(s.round, s.speaker, s.text) for s in debate.rounds if s.status != "failed"]
-    return for_lang(debate.lang).trial_speaker_messages(side, debate.topic, round_no, debate.planned_rounds, spoken,
-                                                        debate.config.max_speech_length, tools)
+    return for_lang(debate.lang).trial_speaker_messages(
+        side, debate.topic, round_no, debate.planned_rounds, spoken, debate.config.max_speech_length, tools
+    )
 
 
 def _speak(ctx: _Ctx, side: str, round_no: int, on_token: TokenCallback | None) -> Speech:
@@ -227,8 +248,14 @@ def _speak(ctx: _Ctx, side: str, round_no: int, on_token: TokenCallback | None) 
     budget_noted = False
     for _step in range(MAX_TOOL_CALLS + 3):
         try:
-            gen = gw.complete(messages, purpose="speech", on_token=on_token,
-                              tools=tool_specs(lang) if use_tools else None, round=round_no, speaker=side)
+            gen = gw.complete(
+                messages,
+                purpose="speech",
+                on_token=on_token,
+                tools=tool_specs(lang) if use_tools else None,
+                round=round_no,
+                speaker=side,
+            )
         except GatewayError as exc:
             if use_tools and _tools_refused(exc):
                 _tools_off(debate, model, P.NOTES["tools_refused"].format(cause=cause_in(lang, exc.cause)))
@@ -238,10 +265,20 @@ def _speak(ctx: _Ctx, side: str, round_no: int, on_token: TokenCallback | None) 
                 records.clear()
                 executed = 0
                 continue
-            return Speech(round=round_no, speaker=side, speaker_name=part.name, role=side, status="failed",
-                          engine=model, tool_calls=records, prompt_tokens=pt, completion_tokens=ct, cost=cost,
-                          latency_ms=latency,
-                          warnings=warnings + [P.NOTES["call_failed"].format(cause=cause_in(lang, exc.cause))])
+            return Speech(
+                round=round_no,
+                speaker=side,
+                speaker_name=part.name,
+                role=side,
+                status="failed",
+                engine=model,
+                tool_calls=records,
+                prompt_tokens=pt,
+                completion_tokens=ct,
+                cost=cost,
+                latency_ms=latency,
+                warnings=warnings + [P.NOTES["call_failed"].format(cause=cause_in(lang, exc.cause))],
+            )
         pt += gen.prompt_tokens
         ct += gen.completion_tokens
         cost += gen.cost
@@ -251,8 +288,11 @@ def _speak(ctx: _Ctx, side: str, round_no: int, on_token: TokenCallback | None) 
             messages = messages + [gen.raw_message or {"role": "assistant", "content": gen.text}]
             for tc in gen.tool_calls:
                 if executed >= MAX_TOOL_CALLS:
-                    rec = ToolCallRecord(name=tc["name"], arguments={"raw": str(tc.get("arguments", ""))[:500]},
-                                         error=P.NOTES["tool_budget_spent"].format(n=MAX_TOOL_CALLS))
+                    rec = ToolCallRecord(
+                        name=tc["name"],
+                        arguments={"raw": str(tc.get("arguments", ""))[:500]},
+                        error=P.NOTES["tool_budget_spent"].format(n=MAX_TOOL_CALLS),
+                    )
                 else:
                     rec = workspace.execute(tc["name"], tc.get("arguments") or "{}")
                     executed += 1
@@ -273,17 +313,37 @@ def _speak(ctx: _Ctx, side: str, round_no: int, on_token: TokenCallback | None) 
     status = "ok" if text else "empty"
     if not text and not warnings:
         warnings.append(P.NOTES["empty_speech"])
-    return Speech(round=round_no, speaker=side, speaker_name=part.name, role=side, text=text, truncated=truncated,
-                  status=status, engine=model, tool_calls=records, prompt_tokens=pt, completion_tokens=ct,
-                  cost=cost, latency_ms=latency, retries=retries, warnings=warnings)
+    return Speech(
+        round=round_no,
+        speaker=side,
+        speaker_name=part.name,
+        role=side,
+        text=text,
+        truncated=truncated,
+        status=status,
+        engine=model,
+        tool_calls=records,
+        prompt_tokens=pt,
+        completion_tokens=ct,
+        cost=cost,
+        latency_ms=latency,
+        retries=retries,
+        warnings=warnings,
+    )
 
 
 # ----------------------------------------------------------------------- round
 
 
-def trial_round(debate: Debate, recorder: Recorder = NULL_RECORDER, *, rerun: bool = False,
-                on_token: TokenCallback | None = None, on_speech: Callable[[Speech], None] | None = None,
-                gateway_options: dict[str, Any] | None = None) -> list[Speech]:
+def trial_round(
+    debate: Debate,
+    recorder: Recorder = NULL_RECORDER,
+    *,
+    rerun: bool = False,
+    on_token: TokenCallback | None = None,
+    on_speech: Callable[[Speech], None] | None = None,
+    gateway_options: dict[str, Any] | None = None,
+) -> list[Speech]:
     """Advance exactly one round (pro, then con who has read pro) and return its speeches.
 
     A failed speech is recorded, the debate is marked failed and the round stops; the
@@ -319,8 +379,9 @@ def trial_round(debate: Debate, recorder: Recorder = NULL_RECORDER, *, rerun: bo
         if speech.status == "failed":
             debate.status = "failed"
             P = for_lang(debate.lang)
-            debate.stop_reason = P.NOTES["speech_failed"].format(r=round_no, side=P.SIDE_NAMES[side],
-                                                                 why=P.SEP.join(speech.warnings))
+            debate.stop_reason = P.NOTES["speech_failed"].format(
+                r=round_no, side=P.SIDE_NAMES[side], why=P.SEP.join(speech.warnings)
+            )
             ctx.touch()
             return out
     ctx.touch()
@@ -330,8 +391,13 @@ def trial_round(debate: Debate, recorder: Recorder = NULL_RECORDER, *, rerun: bo
 # --------------------------------------------------------------------- verdict
 
 
-def trial_verdict(debate: Debate, recorder: Recorder = NULL_RECORDER, *, on_token: TokenCallback | None = None,
-                  gateway_options: dict[str, Any] | None = None) -> Debate:
+def trial_verdict(
+    debate: Debate,
+    recorder: Recorder = NULL_RECORDER,
+    *,
+    on_token: TokenCallback | None = None,
+    gateway_options: dict[str, Any] | None = None,
+) -> Debate:
     """One judge call over the whole transcript; sets the verdict and closes the debate."""
 
     ctx = _ctx(debate, recorder, gateway_options)
@@ -349,9 +415,14 @@ def trial_verdict(debate: Debate, recorder: Recorder = NULL_RECORDER, *, on_toke
     schema = response_schema(trial=True, lang=debate.lang or "zh")
     try:
         verdict, _raw, ok = ask_judge(
-            gw, messages, lambda t: fit_verdict(parse_verdict(t, trial=True, lang=debate.lang), rounds=done),
-            P.trial_judge_repair, on_token=on_token, response_format=structured_output(gw, schema, "trial_verdict"),
-            gaps=lambda v: verdict_gaps(v, rounds=done))
+            gw,
+            messages,
+            lambda t: fit_verdict(parse_verdict(t, trial=True, lang=debate.lang), rounds=done),
+            P.trial_judge_repair,
+            on_token=on_token,
+            response_format=structured_output(gw, schema, "trial_verdict"),
+            gaps=lambda v: verdict_gaps(v, rounds=done),
+        )
     except GatewayError as exc:
         debate.status = "failed"
         debate.stop_reason = P.NOTES["verdict_failed"].format(cause=cause_in(debate.lang, exc.cause))
@@ -362,8 +433,11 @@ def trial_verdict(debate: Debate, recorder: Recorder = NULL_RECORDER, *, on_toke
     verdict.judge = judge_model
     debate.verdict = fit_verdict(verdict, rounds=done)
     debate.status = "completed"
-    debate.stop_reason = (P.NOTES["all_rounds"].format(done=done) if done == debate.planned_rounds
-                          else P.NOTES["some_rounds"].format(done=done, planned=debate.planned_rounds))
+    debate.stop_reason = (
+        P.NOTES["all_rounds"].format(done=done)
+        if done == debate.planned_rounds
+        else P.NOTES["some_rounds"].format(done=done, planned=debate.planned_rounds)
+    )
     ctx.touch()
     return debate
 
@@ -378,20 +452,28 @@ class TrialRunner:
     recorder: Recorder = field(default_factory=lambda: NULL_RECORDER)
     gateway_options: dict[str, Any] = field(default_factory=dict)
 
-    def run(self, debate: Debate, *, on_token: TokenCallback | None = None,
-            on_speech: Callable[[Speech], None] | None = None,
-            should_stop: Callable[[], bool] | None = None, only_one: bool = False) -> Debate:
+    def run(
+        self,
+        debate: Debate,
+        *,
+        on_token: TokenCallback | None = None,
+        on_speech: Callable[[Speech], None] | None = None,
+        should_stop: Callable[[], bool] | None = None,
+        only_one: bool = False,
+    ) -> Debate:
         """Run (or resume) from the first unfinished round; ``only_one`` plays one round and pauses."""
         while completed_rounds(debate) < debate.planned_rounds:
             if should_stop is not None and should_stop():
                 debate.status = "stopped"
-                debate.stop_reason = for_lang(debate.lang).NOTES["stopped_before_round"].format(
-                    r=completed_rounds(debate) + 1)
+                debate.stop_reason = (
+                    for_lang(debate.lang).NOTES["stopped_before_round"].format(r=completed_rounds(debate) + 1)
+                )
                 debate.updated_at = utcnow()
                 self.recorder.update(debate)
                 return debate
-            trial_round(debate, self.recorder, on_token=on_token, on_speech=on_speech,
-                        gateway_options=self.gateway_options)
+            trial_round(
+                debate, self.recorder, on_token=on_token, on_speech=on_speech, gateway_options=self.gateway_options
+            )
             if debate.status == "failed":
                 return debate
             if only_one and completed_rounds(debate) < debate.planned_rounds:
@@ -408,8 +490,13 @@ class TrialRunner:
         return trial_verdict(debate, self.recorder, on_token=on_token, gateway_options=self.gateway_options)
 
 
-def start(config: DebateConfig, recorder: Recorder = NULL_RECORDER, *, probe: bool = True,
-          gateway_options: dict[str, Any] | None = None) -> tuple[TrialRunner, Debate]:
+def start(
+    config: DebateConfig,
+    recorder: Recorder = NULL_RECORDER,
+    *,
+    probe: bool = True,
+    gateway_options: dict[str, Any] | None = None,
+) -> tuple[TrialRunner, Debate]:
     debate = open_trial(config, recorder, probe=probe)
     return TrialRunner(recorder=recorder, gateway_options=dict(gateway_options or {})), debate
 
@@ -420,8 +507,13 @@ def rejudge(debate: Debate, gateway_options: dict[str, Any] | None = None) -> De
     return trial_verdict(debate, NULL_RECORDER, gateway_options=dict(gateway_options or {}))
 
 
-def runner_for(debate: Debate, recorder: Recorder = NULL_RECORDER, *, gateway_options: dict | None = None,
-               pack_path: str | None = None) -> TrialRunner:
+def runner_for(
+    debate: Debate,
+    recorder: Recorder = NULL_RECORDER,
+    *,
+    gateway_options: dict | None = None,
+    pack_path: str | None = None,
+) -> TrialRunner:
     """A runner that continues a stored trial (a trial has no pack)."""
     return TrialRunner(recorder=recorder, gateway_options=dict(gateway_options or {}))
 
@@ -435,17 +527,34 @@ def turn(debate: Debate, round_no: int) -> str:
 
 
 SPEC = ProtocolSpec(
-    name="trial", title="庭审", summary="正反两方就完整记录论证，可用只读调研工具，最后由一位裁判裁决",
-    roles=(Role("sides", "正反方模型（逗号分隔：正方,反方；只给一个则两方共用）", "model", many=True),
-           Role("judge", "裁判模型（留空则用正方的模型）", "judge_model", required=False)),
-    min_rounds=1, max_rounds=MAX_ROUNDS, default_rounds=DEFAULT_ROUNDS, asks=(ASK_WORKSPACE,), judged=True,
-    start=start, runner_for=runner_for, render=render_trial, check=check_no_checker("trial"),
-    rejudge=rejudge, first_labels=("pro",), cuts_speeches=True,
+    name="trial",
+    title="庭审",
+    summary="正反两方就完整记录论证，可用只读调研工具，最后由一位裁判裁决",
+    roles=(
+        Role("sides", "正反方模型（逗号分隔：正方,反方；只给一个则两方共用）", "model", many=True),
+        Role("judge", "裁判模型（留空则用正方的模型）", "judge_model", required=False),
+    ),
+    min_rounds=1,
+    max_rounds=MAX_ROUNDS,
+    default_rounds=DEFAULT_ROUNDS,
+    asks=(ASK_WORKSPACE,),
+    judged=True,
+    start=start,
+    runner_for=runner_for,
+    render=render_trial,
+    check=check_no_checker("trial"),
+    rejudge=rejudge,
+    first_labels=("pro",),
+    cuts_speeches=True,
     app_title="Trial",
     app_summary="Pro and con argue over the full transcript, round by round; one judge call gives per-round "
-                "commentary, the winner (pro / con / draw) and the reasons.",
-    app_fields={"pro": ("Pro model (正方)", ""), "con": ("Con model (反方)", "Defaults to the pro model."),
-                "judge": ("Judge model", "Defaults to the pro model.")},
-    seats=SIDES, rounds_done=completed_rounds, turn=turn,
+    "commentary, the winner (pro / con / draw) and the reasons.",
+    app_fields={
+        "pro": ("Pro model (正方)", ""),
+        "con": ("Con model (反方)", "Defaults to the pro model."),
+        "judge": ("Judge model", "Defaults to the pro model."),
+    },
+    seats=SIDES,
+    rounds_done=completed_rounds,
+    turn=turn,
 )
-

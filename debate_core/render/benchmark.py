@@ -5,8 +5,13 @@ from __future__ import annotations
 
 from debate_core.models import Debate
 
-PHASE_TITLES = {"opening": "Opening", "rebuttal": "Rebuttal", "pressure_questions": "Pressure questions",
-                "answers": "Answers", "closing": "Closing"}
+PHASE_TITLES = {
+    "opening": "Opening",
+    "rebuttal": "Rebuttal",
+    "pressure_questions": "Pressure questions",
+    "answers": "Answers",
+    "closing": "Closing",
+}
 
 
 def _num(value, fmt: str = "{:+.2f}") -> str:
@@ -43,8 +48,10 @@ def render_benchmark(debate: Debate) -> str:
         out.append("| Judge | Winner | Signed margin (PRO+) | Normalized | Entertainment |")
         out.append("| --- | --- | ---: | ---: | ---: |")
         for j in debate.judgments:
-            out.append(f"| {j.judge} | {j.winner_name or j.winner} | {_num(j.margin, '{:+.1f}')} | "
-                       f"{_num(j.normalized)} | {_num(j.entertainment, '{:.1f}')} |")
+            out.append(
+                f"| {j.judge} | {j.winner_name or j.winner} | {_num(j.margin, '{:+.1f}')} | "
+                f"{_num(j.normalized)} | {_num(j.entertainment, '{:.1f}')} |"
+            )
         notes = [j for j in debate.judgments if j.notes or j.decisive]
         if notes:
             out.append("")

@@ -51,26 +51,48 @@ CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'n
 
 # The page's words: msgids of the library's catalogs (debate_core.i18n), shown in the debate's language.
 STATUS = (N_("running"), N_("completed"), N_("failed"), N_("stopped"), N_("interrupted"))
-ROLES = {"opening": N_("opening"), "closing": N_("closing"), "pro": N_("speech"), "con": N_("speech"),
-         "pressure_questions": N_("pressure questions"), "answers": N_("answers")}  # rebuttal: the envelopes'
+ROLES = {
+    "opening": N_("opening"),
+    "closing": N_("closing"),
+    "pro": N_("speech"),
+    "con": N_("speech"),
+    "pressure_questions": N_("pressure questions"),
+    "answers": N_("answers"),
+}  # rebuttal: the envelopes'
 OBSERVATION_KEYS = (N_("Where they differ"), N_("Common ground"), N_("For the reader"))
 # citation marks (quote verification), with the ✓ sign (a speech that passed every check) and without
-BASIS = {"claim ids": N_("the claim ids the speakers cite"),
-         "envelopes": N_("the debaters' structured arguments and rebuttals"),
-         "speech plans": N_("each round's speech plan"),
-         "speech plans and passages": N_("the speech plans, and the passages of model-written speeches"),
-         "passages": N_("the passages of each speech"), "restatements": N_("each round's restatement of the opponent"),
-         "none": N_("nothing")}
-EVIDENCE = {"explicit": N_("explicit references"), "inferred": N_("inferred by the aligner"),
-            "model": N_("model labels")}
+BASIS = {
+    "claim ids": N_("the claim ids the speakers cite"),
+    "envelopes": N_("the debaters' structured arguments and rebuttals"),
+    "speech plans": N_("each round's speech plan"),
+    "speech plans and passages": N_("the speech plans, and the passages of model-written speeches"),
+    "passages": N_("the passages of each speech"),
+    "restatements": N_("each round's restatement of the opponent"),
+    "none": N_("nothing"),
+}
+EVIDENCE = {
+    "explicit": N_("explicit references"),
+    "inferred": N_("inferred by the aligner"),
+    "model": N_("model labels"),
+}
 SIDE_WORDS = {"pro": N_("PRO"), "con": N_("CON")}
 # the tables' column names
-COLS = {"debater": N_("debater"), "stance": N_("stance"), "model": N_("model"), "strongest": N_("strongest point"),
-        "weakness": N_("fatal weakness"), "score": N_("score"), "judge": N_("judge"), "winner": N_("winner"),
-        "margin": N_("signed margin (PRO +)"), "normalized": N_("normalized"), "entertainment": N_("entertainment"),
-        "round": N_("round"), "speaker": N_("speaker"), "result": N_("result")}
-
-
+COLS = {
+    "debater": N_("debater"),
+    "stance": N_("stance"),
+    "model": N_("model"),
+    "strongest": N_("strongest point"),
+    "weakness": N_("fatal weakness"),
+    "score": N_("score"),
+    "judge": N_("judge"),
+    "winner": N_("winner"),
+    "margin": N_("signed margin (PRO +)"),
+    "normalized": N_("normalized"),
+    "entertainment": N_("entertainment"),
+    "round": N_("round"),
+    "speaker": N_("speaker"),
+    "result": N_("result"),
+}
 
 
 def _speaker(debate: Debate, label: str, fallback: str = "") -> str:
@@ -123,14 +145,27 @@ def _envelope_html(debate: Debate, s: Speech, _: Tr, claims: set[str]) -> str | 
     if e.arguments:
         items = []
         for a in e.arguments:
-            detail = "".join('<p class="detail">' + _e(label) + colon + _inline(v, None, claims) + "</p>"
-                             for label, v in ((_("Reasoning"), a.reasoning), (_("Evidence"), a.evidence)) if v)
-            items.append(f'<li><span class="claim">{_e(a.id)}</span><strong>{_inline(a.point, None, claims)}</strong>'
-                         f"{detail}</li>")
+            detail = "".join(
+                '<p class="detail">' + _e(label) + colon + _inline(v, None, claims) + "</p>"
+                for label, v in ((_("Reasoning"), a.reasoning), (_("Evidence"), a.evidence))
+                if v
+            )
+            items.append(
+                f'<li><span class="claim">{_e(a.id)}</span><strong>{_inline(a.point, None, claims)}</strong>'
+                f"{detail}</li>"
+            )
         out.append('<ol class="args">' + "".join(items) + "</ol>")
     if e.rebuttals:
-        items = ['<li><span class="kind">' + _e(r.type or _("Rebuttal")) + ((" → " + _e(r.target)) if r.target else "")
-                 + "</span>" + colon + _inline(r.content, None, claims) + "</li>" for r in e.rebuttals]
+        items = [
+            '<li><span class="kind">'
+            + _e(r.type or _("Rebuttal"))
+            + ((" → " + _e(r.target)) if r.target else "")
+            + "</span>"
+            + colon
+            + _inline(r.content, None, claims)
+            + "</li>"
+            for r in e.rebuttals
+        ]
         out.append('<ul class="rebuttals">' + "".join(items) + "</ul>")
     if not out:
         out.append("<p>" + _e(_("(nothing was said)")) + "</p>")
@@ -173,16 +208,22 @@ def _checks_badge(s: Speech, lang: str) -> str:
     if not findings and not extra:
         return ""
     clean = speech_clean(findings)
-    state = "ok" if clean else ("bad" if any(not f.passed and not f.undecided for f in findings) else
-                                ("undecided" if findings else "none"))
+    state = (
+        "ok"
+        if clean
+        else (
+            "bad" if any(not f.passed and not f.undecided for f in findings) else ("undecided" if findings else "none")
+        )
+    )
     summary = _verdict_line(findings, lang) if findings else "· " + _("no checks")
     items = "".join(_finding_line(f, lang, clean) for f in findings)
     items += "".join(f"<li>{_e(x)}</li>" for x in extra)
     return f'<details class="checks {state}"><summary>{_e(summary)}</summary><ul>{items}</ul></details>'
 
 
-def _speech_card(debate: Debate, s: Speech, i: int, _: Tr, side: dict[str, int], claims: set[str],
-                 tagged: set[str]) -> str:
+def _speech_card(
+    debate: Debate, s: Speech, i: int, _: Tr, side: dict[str, int], claims: set[str], tagged: set[str]
+) -> str:
     lang = _lang(debate)
     notes = _Notes(s, f"n{i + 1}", lang)
     if s.status == "failed":
@@ -193,8 +234,11 @@ def _speech_card(debate: Debate, s: Speech, i: int, _: Tr, side: dict[str, int],
         if env_body is not None:
             body = env_body
         else:
-            body = _paragraphs(s.text, notes, claims, tagged) if s.text.strip() else \
-                "<p>" + _e(_("(nothing was said)")) + "</p>"
+            body = (
+                _paragraphs(s.text, notes, claims, tagged)
+                if s.text.strip()
+                else "<p>" + _e(_("(nothing was said)")) + "</p>"
+            )
     env = s.envelope if isinstance(s.envelope, dict) else {}
     who = _speaker(debate, s.speaker, s.speaker_name)
     sub = [who] if env.get("heading") else []
@@ -206,14 +250,22 @@ def _speech_card(debate: Debate, s: Speech, i: int, _: Tr, side: dict[str, int],
         sub.append(p.stance)
     research = ""
     if s.tool_calls:
-        calls = "".join(f"<li>{_e(c.name)}({_e(', '.join(f'{k}={v}' for k, v in c.arguments.items()))})"
-                        f"{' ✗' if c.error else ''}</li>" for c in s.tool_calls)
-        research = '<details class="more"><summary>' + _e(_("Research ({n} calls)", n=len(s.tool_calls))) \
+        calls = "".join(
+            f"<li>{_e(c.name)}({_e(', '.join(f'{k}={v}' for k, v in c.arguments.items()))})"
+            f"{' ✗' if c.error else ''}</li>"
+            for c in s.tool_calls
+        )
+        research = (
+            '<details class="more"><summary>'
+            + _e(_("Research ({n} calls)", n=len(s.tool_calls)))
             + f"</summary><ul>{calls}</ul></details>"
+        )
     classes = f"speech side-{side.get(s.speaker, 0) % 6}" + (" failed" if s.status == "failed" else "")
-    return (f'<article class="{classes}" id="r{i + 1}"><header><h3>{_e(_heading(debate, s, _))}</h3>'
-            + (f'<span class="side-name">{_e(" · ".join(sub))}</span>' if sub else "")
-            + f"</header>\n{body}\n{notes.html()}{research}{_checks_badge(s, lang)}</article>")
+    return (
+        f'<article class="{classes}" id="r{i + 1}"><header><h3>{_e(_heading(debate, s, _))}</h3>'
+        + (f'<span class="side-name">{_e(" · ".join(sub))}</span>' if sub else "")
+        + f"</header>\n{body}\n{notes.html()}{research}{_checks_badge(s, lang)}</article>"
+    )
 
 
 # ---------------------------------------------------------------- closing
@@ -225,8 +277,12 @@ def _table(head: list[str], rows: list[list[Any]], numeric: tuple[int, ...] = ()
     if not rows or not keep:
         return ""
     th = "".join(f"<th>{_e(head[c])}</th>" for c in keep)
-    body = "".join("<tr>" + "".join(f'<td{" class=num" if c in numeric else ""}>{_e("" if r[c] is None else r[c])}</td>'
-                                    for c in keep) + "</tr>" for r in rows)
+    body = "".join(
+        "<tr>"
+        + "".join(f"<td{' class=num' if c in numeric else ''}>{_e('' if r[c] is None else r[c])}</td>" for c in keep)
+        + "</tr>"
+        for r in rows
+    )
     return f'<div class="table-wrap"><table><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table></div>'
 
 
@@ -248,9 +304,14 @@ def _winner(debate: Debate, winner: str | None, _: Tr) -> str:
 def _observation(debate: Debate, o: Observation, _: Tr) -> str:
     values = (o.divergence, o.consensus, o.to_reader)
     items = "".join(f"<dt>{_e(_(k))}</dt><dd>{_rich(v)}</dd>" for k, v in zip(OBSERVATION_KEYS, values, strict=True))
-    return ('<section id="closing"><h2>' + _e(_("Neutral observation")) + f'</h2><div class="closing"><dl>{items}</dl>'
-            + '<p class="meta">' + _e(_("No winner is named; the observation states where the two part ways."))
-            + "</p></div></section>")
+    return (
+        '<section id="closing"><h2>'
+        + _e(_("Neutral observation"))
+        + f'</h2><div class="closing"><dl>{items}</dl>'
+        + '<p class="meta">'
+        + _e(_("No winner is named; the observation states where the two part ways."))
+        + "</p></div></section>"
+    )
 
 
 def _h3(text: str) -> str:
@@ -262,7 +323,7 @@ def _verdict(debate: Debate, _: Tr) -> str:
     out = []
     if v is not None and not v.parsed:
         unparsed = _("The judge's output could not be parsed: there is no winner (this is not a draw). Its text:")
-        out.append(f"<p><strong>{_e(unparsed)}</strong></p><pre class=\"raw\">{_e(v.raw)}</pre>")
+        out.append(f'<p><strong>{_e(unparsed)}</strong></p><pre class="raw">{_e(v.raw)}</pre>')
     elif v is not None:
         out.append('<p class="winner">' + _e(_("Winner: {who}", who=_winner(debate, v.winner, _))) + "</p>")
         if v.summary:
@@ -272,38 +333,70 @@ def _verdict(debate: Debate, _: Tr) -> str:
         notes = {j.judge: j.notes for j in debate.judgments}
         reasons = {k: r for k, r in v.reasons.items() if notes.get(k) != r}
         if reasons:
-            out.append(_h3(_("Reasons")) + "<dl>"
-                       + "".join(f"<dt>{_e(k)}</dt><dd>{_rich(r)}</dd>" for k, r in reasons.items()) + "</dl>")
+            out.append(
+                _h3(_("Reasons"))
+                + "<dl>"
+                + "".join(f"<dt>{_e(k)}</dt><dd>{_rich(r)}</dd>" for k, r in reasons.items())
+                + "</dl>"
+            )
         if v.per_round:
-            out.append(_h3(_("Per-round commentary")) + "<dl>"
-                       + "".join("<dt>" + _e(_("Round {n}", n=c.round)) + f"</dt><dd>{_rich(c.comment)}</dd>"
-                                 for c in v.per_round) + "</dl>")
+            out.append(
+                _h3(_("Per-round commentary"))
+                + "<dl>"
+                + "".join(
+                    "<dt>" + _e(_("Round {n}", n=c.round)) + f"</dt><dd>{_rich(c.comment)}</dd>" for c in v.per_round
+                )
+                + "</dl>"
+            )
         if v.rows:
             c = {k: _(msgid) for k, msgid in COLS.items()}
             rows = []
             for r in v.rows:
                 p = debate.participant(r.label)
-                rows.append([_speaker(debate, r.label), r.stance or (p.stance if p else ""), p.model if p else "",
-                             r.strongest, r.weakness, _num(r.score, "{:g}")])
-            out.append(_h3(_("Per debater")) + _table(
-                [c["debater"], c["stance"], c["model"], c["strongest"], c["weakness"], c["score"]], rows, (5,)))
+                rows.append(
+                    [
+                        _speaker(debate, r.label),
+                        r.stance or (p.stance if p else ""),
+                        p.model if p else "",
+                        r.strongest,
+                        r.weakness,
+                        _num(r.score, "{:g}"),
+                    ]
+                )
+            out.append(
+                _h3(_("Per debater"))
+                + _table([c["debater"], c["stance"], c["model"], c["strongest"], c["weakness"], c["score"]], rows, (5,))
+            )
         if v.note:
             out.append(_h3(_("To the reader")) + f"<p>{_rich(v.note)}</p>")
     if debate.judgments:
         c = {k: _(msgid) for k, msgid in COLS.items()}
-        rows = [[j.judge, (j.winner_name or j.winner) + (f" ({_side(debate, j.winner)})" if _side(debate, j.winner)
-                                                         else ""),
-                 _num(j.margin, "{:+.1f}"), _num(j.normalized, "{:+.2f}"), _num(j.entertainment, "{:.1f}")]
-                for j in debate.judgments]
-        out.append(_h3(_("Judge panel"))
-                   + _table([c["judge"], c["winner"], c["margin"], c["normalized"], c["entertainment"]], rows,
-                            (2, 3, 4)))
+        rows = [
+            [
+                j.judge,
+                (j.winner_name or j.winner) + (f" ({_side(debate, j.winner)})" if _side(debate, j.winner) else ""),
+                _num(j.margin, "{:+.1f}"),
+                _num(j.normalized, "{:+.2f}"),
+                _num(j.entertainment, "{:.1f}"),
+            ]
+            for j in debate.judgments
+        ]
+        out.append(
+            _h3(_("Judge panel"))
+            + _table([c["judge"], c["winner"], c["margin"], c["normalized"], c["entertainment"]], rows, (2, 3, 4))
+        )
         items = []
         for j in debate.judgments:
             if j.notes or j.decisive:
-                items.append(f"<dt>{_e(j.judge)}</dt><dd>{_rich(j.notes)}"
-                             + ('<br><span class="meta">' + _e(_("Most decisive: ")) + f"{_rich(j.decisive)}</span>"
-                                if j.decisive else "") + "</dd>")
+                items.append(
+                    f"<dt>{_e(j.judge)}</dt><dd>{_rich(j.notes)}"
+                    + (
+                        '<br><span class="meta">' + _e(_("Most decisive: ")) + f"{_rich(j.decisive)}</span>"
+                        if j.decisive
+                        else ""
+                    )
+                    + "</dd>"
+                )
         if items:
             out.append("<dl>" + "".join(items) + "</dl>")
     return '<section id="closing"><h2>' + _e(_("Verdict")) + f'</h2><div class="closing">{"".join(out)}</div></section>'
@@ -335,10 +428,15 @@ def _checks_table(debate: Debate, _: Tr) -> str:
         cells = []
         for r in rules:
             f = by.get(r)
-            cells.append("—" if f is None else "?" if f.undecided else "✗" if not f.passed else
-                         ("✓" if clean else "·"))
-        rows.append([s.round, s.speaker_name or _speaker(debate, s.speaker),
-                     _verdict_line(list(s.findings), lang) if s.findings else "—"] + cells)
+            cells.append("—" if f is None else "?" if f.undecided else "✗" if not f.passed else ("✓" if clean else "·"))
+        rows.append(
+            [
+                s.round,
+                s.speaker_name or _speaker(debate, s.speaker),
+                _verdict_line(list(s.findings), lang) if s.findings else "—",
+            ]
+            + cells
+        )
     note = _("✓ only when every check of a speech passed; ✗ failed; ? undecided.")
     return _h3(_("Checks per speech")) + _table(head, rows) + f'<p class="meta">{_e(note)}</p>'
 
@@ -347,21 +445,37 @@ def _ledger(debate: Debate, ledger: Ledger | None, _: Tr) -> str:
     if ledger is None or not ledger.claims:
         return ""
     lang = _lang(debate)
-    evidence = trp(lang, "list", ", ").join(_in(_, EVIDENCE, k) for k in
-                                            (getattr(ledger, "evidence", None) or [])) or "—"
+    evidence = (
+        trp(lang, "list", ", ").join(_in(_, EVIDENCE, k) for k in (getattr(ledger, "evidence", None) or [])) or "—"
+    )
     basis = _in(_, BASIS, ledger.basis)
-    counts = "".join(f"<div><b>{n}</b><span>{_e(label)}</span></div>" for n, label in
-                     ((len(ledger.claims), _("claims")), (len(ledger.attacks), _("attacks")),
-                      (len(ledger.dropped), _("dropped"))))
-    note = _("Attacks read from: {basis}; evidence used: {evidence}. A claim is dropped when another speaker spoke "
-             "after it and nobody answered it.", basis=basis, evidence=evidence)
+    counts = "".join(
+        f"<div><b>{n}</b><span>{_e(label)}</span></div>"
+        for n, label in (
+            (len(ledger.claims), _("claims")),
+            (len(ledger.attacks), _("attacks")),
+            (len(ledger.dropped), _("dropped")),
+        )
+    )
+    note = _(
+        "Attacks read from: {basis}; evidence used: {evidence}. A claim is dropped when another speaker spoke "
+        "after it and nobody answered it.",
+        basis=basis,
+        evidence=evidence,
+    )
     out = [_h3(_("Argument ledger")), f'<div class="counts">{counts}</div>', f'<p class="meta">{_e(note)}</p>']
     if ledger.dropped:
         colon = _e(_(": "))
-        items = "".join(f"<li><span class=\"claim\">{_e(c.id)}</span>{_e(c.name or _speaker(debate, c.speaker))}"
-                        f"{colon}{_e(_clip(c.text, 240))}</li>" for c in ledger.dropped)
-        out.append('<details class="more"><summary>' + _e(_("Dropped claims ({n})", n=len(ledger.dropped)))
-                   + f"</summary><ul>{items}</ul></details>")
+        items = "".join(
+            f'<li><span class="claim">{_e(c.id)}</span>{_e(c.name or _speaker(debate, c.speaker))}'
+            f"{colon}{_e(_clip(c.text, 240))}</li>"
+            for c in ledger.dropped
+        )
+        out.append(
+            '<details class="more"><summary>'
+            + _e(_("Dropped claims ({n})", n=len(ledger.dropped)))
+            + f"</summary><ul>{items}</ul></details>"
+        )
     return "".join(out)
 
 
@@ -374,9 +488,13 @@ def _usage(debate: Debate, _: Tr) -> str:
         return ""
     out = [_h3(_("Usage"))]
     if prompt or completion:
-        line = _("{speeches} speeches · {prompt} prompt / {completion} completion tokens{cost}",
-                 speeches=len(debate.rounds), prompt=f"{prompt:,}", completion=f"{completion:,}",
-                 cost=f" · ${cost:.4f}" if cost else "")
+        line = _(
+            "{speeches} speeches · {prompt} prompt / {completion} completion tokens{cost}",
+            speeches=len(debate.rounds),
+            prompt=f"{prompt:,}",
+            completion=f"{completion:,}",
+            cost=f" · ${cost:.4f}" if cost else "",
+        )
         out.append(f'<p class="meta">{_e(line)}</p>')
     if models:
         out.append('<p class="meta">' + _e(_("models: {models}", models=", ".join(models))) + "</p>")
@@ -394,39 +512,54 @@ def render_html(debate: Debate, *, ledger: Ledger | None = None, kind: str = "")
     side = {p.label: i for i, p in enumerate(debate.participants)}
     for s in debate.rounds:
         side.setdefault(s.speaker, len(side))
-    claims = {str(c.get("id")) for s in debate.rounds if isinstance(s.envelope, dict)
-              for c in (s.envelope.get("claims") or []) if isinstance(c, dict) and c.get("id")}
+    claims = {
+        str(c.get("id"))
+        for s in debate.rounds
+        if isinstance(s.envelope, dict)
+        for c in (s.envelope.get("claims") or [])
+        if isinstance(c, dict) and c.get("id")
+    }
     head = []
     if lang == "zh" and (debate.pack_name or debate.observation is not None):  # a master debate: the seed's
         head.append(f'<p class="disclaimer">{_e(DISCLAIMER.lstrip("> "))}</p>')
     who = _(" vs ").join(_speaker(debate, p.label) + _stance(debate, p.stance) for p in debate.participants)
-    meta = [x for x in (kind, who, debate.created_at.strftime("%Y-%m-%d"), _("{n} speeches", n=len(debate.rounds)))
-            if x]
+    meta = [
+        x for x in (kind, who, debate.created_at.strftime("%Y-%m-%d"), _("{n} speeches", n=len(debate.rounds))) if x
+    ]
     head.append('<p class="kicker">' + _e(_("Motion")) + f"</p><h1>{_e(debate.topic)}</h1>")
     head.append(f'<p class="meta">{_e(" · ".join(meta))}</p>')
     if debate.status != "completed":
         reason = _(" ({text})", text=debate.stop_reason) if debate.stop_reason else ""
-        head.append('<p class="meta">' + _e(_("Status")) + _e(_(": ")) + _e(_status(_, debate.status)) + _e(reason)
-                    + "</p>")
+        head.append(
+            '<p class="meta">' + _e(_("Status")) + _e(_(": ")) + _e(_status(_, debate.status)) + _e(reason) + "</p>"
+        )
     head += [f'<p class="warning">{_e(w)}</p>' for w in debate.warnings]
     tagged: set[str] = set()
     cards = [_speech_card(debate, s, i, _, side, claims, tagged) for i, s in enumerate(debate.rounds)]
     analysis = _checks_table(debate, _) + _ledger(debate, ledger, _) + _usage(debate, _)
-    body = [f"<header>{''.join(head)}</header>",
-            '<main><section id="speeches"><h2>' + _e(_("Speeches")) + "</h2>" + "\n".join(cards) + "</section>",
-            _closing(debate, _)]
+    body = [
+        f"<header>{''.join(head)}</header>",
+        '<main><section id="speeches"><h2>' + _e(_("Speeches")) + "</h2>" + "\n".join(cards) + "</section>",
+        _closing(debate, _),
+    ]
     if analysis:
         body.append('<section id="analysis"><h2>' + _e(_("Analysis")) + f"</h2>{analysis}</section>")
     body.append("</main>")
-    exported = _("Exported from the Debate Workbench · debate {id} · {date}", id=debate.id,
-                 date=debate.updated_at.strftime("%Y-%m-%d"))
+    exported = _(
+        "Exported from the Debate Workbench · debate {id} · {date}",
+        id=debate.id,
+        date=debate.updated_at.strftime("%Y-%m-%d"),
+    )
     body.append(f"<footer>{_e(exported)}</footer>")
     html_lang = trp(lang, "HTML lang attribute", "en")  # zh-CN
-    return ("<!DOCTYPE html>\n"
-            f'<html lang="{html_lang}">\n<head>\n<meta charset="utf-8">\n'
-            f'<meta http-equiv="Content-Security-Policy" content="{CSP}">\n'
-            '<meta name="referrer" content="no-referrer">\n'
-            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-            '<link rel="icon" href="data:,">\n'
-            f"<title>{_e(debate.topic)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
-            + "\n".join(body) + "\n</body>\n</html>\n")
+    return (
+        "<!DOCTYPE html>\n"
+        f'<html lang="{html_lang}">\n<head>\n<meta charset="utf-8">\n'
+        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">\n'
+        '<meta name="referrer" content="no-referrer">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        '<link rel="icon" href="data:,">\n'
+        f"<title>{_e(debate.topic)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
+        + "\n".join(body)
+        + "\n</body>\n</html>\n"
+    )

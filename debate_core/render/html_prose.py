@@ -19,12 +19,27 @@ from debate_core.i18n import N_, translator, trp
 from debate_core.models import Speech
 from debate_core.render.master import citation_marks, speech_clean
 
-__all__ = ["LONG_PARAGRAPH", "MARKS", "MARKS_PLAIN", "Notes", "Tr", "anchor_id", "clip", "esc", "inline",
-           "paragraphs", "rich"]
+__all__ = [
+    "LONG_PARAGRAPH",
+    "MARKS",
+    "MARKS_PLAIN",
+    "Notes",
+    "Tr",
+    "anchor_id",
+    "clip",
+    "esc",
+    "inline",
+    "paragraphs",
+    "rich",
+]
 
 # a citation's verification mark in a note (✓ only when the whole speech passed its checks)
-MARKS = {"verified": N_("✓ quote verified"), "id_only": N_("source id only"), "unverified": N_("✗ quote not found"),
-         "unchecked": N_("no text to check the quote against")}
+MARKS = {
+    "verified": N_("✓ quote verified"),
+    "id_only": N_("source id only"),
+    "unverified": N_("✗ quote not found"),
+    "unchecked": N_("no text to check the quote against"),
+}
 MARKS_PLAIN = {**MARKS, "verified": N_("quote verified")}
 
 Tr = Callable[..., str]  # a translator: _("Motion"), _("Round {n}", n=2)
@@ -69,7 +84,7 @@ def _cjk_parts(par: str) -> list[str]:
     sentences, pos = [], 0
     for m in _SENTENCE_END.finditer(par):
         if m.end() > pos:
-            sentences.append(par[pos:m.end()])
+            sentences.append(par[pos : m.end()])
             pos = m.end()
     if pos < len(par):
         sentences.append(par[pos:])
@@ -130,8 +145,11 @@ class Notes:
         for n, (cid, title, status, quote) in enumerate(self.notes, 1):
             parts = []
             if title:  # 《title》 in Chinese
-                parts.append('<span class="title">' + esc(trp(self.lang, "book title", "{title}",
-                                                             title=title.strip("《》"))) + "</span>")
+                parts.append(
+                    '<span class="title">'
+                    + esc(trp(self.lang, "book title", "{title}", title=title.strip("《》")))
+                    + "</span>"
+                )
             if cid:
                 parts.append(esc(cid))
             if status:
@@ -161,15 +179,16 @@ def inline(raw: str, notes: Notes | None, claims: set[str]) -> str:
             replaced = f'<a class="ref" href="#claim-{anchor_id(m.group(2))}">{esc(m.group(2))}</a>'
         if replaced is None:
             continue
-        out.append(_BOLD.sub(r"<strong>\1</strong>", esc(raw[pos:m.start()])))
+        out.append(_BOLD.sub(r"<strong>\1</strong>", esc(raw[pos : m.start()])))
         out.append(replaced)
         pos = m.end()
     out.append(_BOLD.sub(r"<strong>\1</strong>", esc(raw[pos:])))
     return "".join(out)
 
 
-def paragraphs(text: str, notes: Notes | None = None, claims: set[str] | None = None,
-                tagged: set[str] | None = None) -> str:
+def paragraphs(
+    text: str, notes: Notes | None = None, claims: set[str] | None = None, tagged: set[str] | None = None
+) -> str:
     """Text as paragraphs (blank lines apart; a long Chinese one cut at sentence ends), bullet lines
     as a list, a paragraph's leading claim tag ``[P1.2]`` as a label that references point to."""
     claims, tagged = claims or set(), tagged if tagged is not None else set()
@@ -179,8 +198,9 @@ def paragraphs(text: str, notes: Notes | None = None, claims: set[str] | None = 
         if not lines:
             continue
         if len(lines) > 1 and all(_BULLET.match(ln) for ln in lines):
-            out.append("<ul>" + "".join(f"<li>{inline(_BULLET.sub('', ln), notes, claims)}</li>" for ln in lines)
-                       + "</ul>")
+            out.append(
+                "<ul>" + "".join(f"<li>{inline(_BULLET.sub('', ln), notes, claims)}</li>" for ln in lines) + "</ul>"
+            )
             continue
         for par in _cjk_parts("\n".join(lines)):
             tag = ""
@@ -189,7 +209,7 @@ def paragraphs(text: str, notes: Notes | None = None, claims: set[str] | None = 
                 cid = m.group(1)
                 anchor = f' id="claim-{anchor_id(cid)}"' if cid not in tagged else ""
                 tagged.add(cid)
-                tag, par = f'<span class="claim"{anchor}>{esc(cid)}</span>', par[m.end():]
+                tag, par = f'<span class="claim"{anchor}>{esc(cid)}</span>', par[m.end() :]
             body = "<br>".join(inline(ln, notes, claims) for ln in par.split("\n"))
             out.append(f"<p>{tag}{body}</p>")
     return "\n".join(out)

@@ -87,12 +87,30 @@ def _speech_block(debate: Debate, s: Speech, *, for_judge: bool) -> list[str]:
         if for_judge:
             out += [_("(nothing usable this round; treated as an empty envelope: no arguments, no rebuttals)"), ""]
         elif no_debate(debate):  # the stop note says the causes, once each
-            out += ["> " + _("Note: ") + _("{label} produced nothing usable in round {r}; treated as empty (the "
-                                            "cause is in the stop note at the end)", label=s.speaker, r=s.round), ""]
+            out += [
+                "> "
+                + _("Note: ")
+                + _(
+                    "{label} produced nothing usable in round {r}; treated as empty (the "
+                    "cause is in the stop note at the end)",
+                    label=s.speaker,
+                    r=s.round,
+                ),
+                "",
+            ]
         else:
             why = _("; ").join(s.warnings) or _("nothing usable")
-            out += ["> " + _("Note: ") + _("{label} produced nothing usable in round {r} ({why}); treated as empty",
-                                            label=s.speaker, r=s.round, why=why), ""]
+            out += [
+                "> "
+                + _("Note: ")
+                + _(
+                    "{label} produced nothing usable in round {r} ({why}); treated as empty",
+                    label=s.speaker,
+                    r=s.round,
+                    why=why,
+                ),
+                "",
+            ]
         if s.envelope is not None and not Envelope.model_validate(s.envelope).is_empty:
             out += [render_envelope(s.envelope, lang=debate.lang), ""]
         return out
@@ -106,8 +124,11 @@ def _speech_block(debate: Debate, s: Speech, *, for_judge: bool) -> list[str]:
 def _mode(debate: Debate) -> str:
     _, n = _tr(debate), len(debate.participants)
     if is_degraded(debate):
-        return _("degraded ({distinct} model(s) shared in turn by {n} debaters, not heterogeneous)",
-                 distinct=len({p.model for p in debate.participants}), n=n)
+        return _(
+            "degraded ({distinct} model(s) shared in turn by {n} debaters, not heterogeneous)",
+            distinct=len({p.model for p in debate.participants}),
+            n=n,
+        )
     return _("normal ({n} debaters, each on a different model, anonymous to each other)", n=n)
 
 
@@ -126,8 +147,17 @@ def debate_log_md(debate: Debate, *, for_judge: bool = False) -> str:
         out.append(_field(_, N_("Stances (anonymous)")))
         out += ["  " + line for line in stances]
         out.append(_field(_, N_("Mode"), _mode(debate)))
-        out.append(_field(_, N_("Format"), _("parallel openings → cross rebuttals (at most {n} rounds, stopping when "
-                                              "nobody has new points) → independent judge", n=debate.planned_rounds)))
+        out.append(
+            _field(
+                _,
+                N_("Format"),
+                _(
+                    "parallel openings → cross rebuttals (at most {n} rounds, stopping when "
+                    "nobody has new points) → independent judge",
+                    n=debate.planned_rounds,
+                ),
+            )
+        )
         out.append(_field(_, N_("Generated"), f"{debate.created_at.isoformat()} · " + _("debate") + f" {debate.id}"))
         for w in debate.warnings:
             out.append(f"\n> ⚠️ {w}")
@@ -161,8 +191,11 @@ def _win_head(debate: Debate, winner: str) -> str:
     """辩手乙（远程更好）胜出 / Debater B ("Remote is better") wins."""
     _ = _tr(debate)
     stance = _stance(debate, winner)
-    return _('{winner} ("{stance}") wins', winner=winner, stance=stance) if stance else _("{winner} wins",
-                                                                                          winner=winner)
+    return (
+        _('{winner} ("{stance}") wins', winner=winner, stance=stance) if stance else _("{winner} wins", winner=winner)
+    )
+
+
 _SEPS = r"[\s—\-－–:：，,。.；;!！]"
 _WIN_WORD = rf"(?:胜出|获胜|胜(?={_SEPS}|$)|\s+(?:wins|won|prevails|is the winner|carries the debate)\b)"
 
@@ -211,19 +244,41 @@ def verdict_md(debate: Debate) -> str:
     v = debate.verdict
     conclusion = "## " + _("1. Winner")
     if no_debate(debate):  # no judge was asked: no judge's introduction, the cause is in the log, once
-        out += [conclusion, "", _("**No debate: the judge was not asked, so there is no verdict.** The cause is in "
-                                  "the stop note at the end of debate-log.md.")]
+        out += [
+            conclusion,
+            "",
+            _(
+                "**No debate: the judge was not asked, so there is no verdict.** The cause is in "
+                "the stop note at the end of debate-log.md."
+            ),
+        ]
         return "\n".join(out).rstrip() + "\n"
-    out += ["> " + _("An independent judge (who took no part and saw only the anonymous log) rules on the "
-                     "arguments alone."), ""]
+    out += [
+        "> "
+        + _("An independent judge (who took no part and saw only the anonymous log) rules on the arguments alone."),
+        "",
+    ]
     if v is None:
-        out += [conclusion, "", _("(no verdict yet: {status}, {reason})", status=_status(_, debate.status),
-                                  reason=debate.stop_reason or _("the judge has not run"))]
+        out += [
+            conclusion,
+            "",
+            _(
+                "(no verdict yet: {status}, {reason})",
+                status=_status(_, debate.status),
+                reason=debate.stop_reason or _("the judge has not run"),
+            ),
+        ]
         return "\n".join(out).rstrip() + "\n"
     if not v.parsed:
-        out += [conclusion, "", _("**The judge's output could not be parsed: no winner (not a draw).** The judge's "
-                                  "text follows."), "", "## " + _("The judge's text"), "",
-                v.raw.strip() or _("(empty)")]
+        out += [
+            conclusion,
+            "",
+            _("**The judge's output could not be parsed: no winner (not a draw).** The judge's text follows."),
+            "",
+            "## " + _("The judge's text"),
+            "",
+            v.raw.strip() or _("(empty)"),
+        ]
         return "\n".join(out).rstrip() + "\n"
     head = f"**{_win_head(debate, v.winner or '')}**"
     summary = _summary(debate)
@@ -240,13 +295,18 @@ def verdict_md(debate: Debate) -> str:
     out += ["## " + _("3. Debater by debater"), "", *table_head([_(c) for c in TABLE_HEAD])]
     lang = debate.lang
     for row in v.rows:
-        out.append(f"| {row.label} | {_cell(row.stance or _stance(debate, row.label), lang)} | "
-                   f"{_cell(row.strongest, lang)} | {_cell(row.weakness, lang)} | {_score(row.score)} |")
+        out.append(
+            f"| {row.label} | {_cell(row.stance or _stance(debate, row.label), lang)} | "
+            f"{_cell(row.strongest, lang)} | {_cell(row.weakness, lang)} | {_score(row.score)} |"
+        )
     for code in v.missing:  # a debater the judge left out shows as left out
         if code.startswith("row:") and not any(r.label == code[4:] for r in v.rows):
             label = code[4:]
-            out.append(f"| {label} | {_cell(_stance(debate, label), lang)} | " + _("(not assessed by the judge)")
-                       + " | — | — |")
+            out.append(
+                f"| {label} | {_cell(_stance(debate, label), lang)} | "
+                + _("(not assessed by the judge)")
+                + " | — | — |"
+            )
     out.append("")
     if v.note.strip():
         out += ["## " + _("4. A note for readers"), "", v.note.strip(), ""]
@@ -303,27 +363,47 @@ def wrap_up_md(debate: Debate, *, archive: str | None = None, export: str | None
         log = str(folder / "debate-log.md")
         where.append(_("`{log}` and `{verdict}`", log=log, verdict=str(folder / "verdict.md")))
     else:
-        where.append(_("to write files: `python -m debate_core export {id} --format md --out {id}.md` (the whole "
-                       "debate), or `--format debate-dir` (debate-log.md and verdict.md)", id=debate.id))
+        where.append(
+            _(
+                "to write files: `python -m debate_core export {id} --format md --out {id}.md` (the whole "
+                "debate), or `--format debate-dir` (debate-log.md and verdict.md)",
+                id=debate.id,
+            )
+        )
     if no_debate(debate) or debate.verdict is None:
-        trace = _("what was recorded is in `{log}`.", log=log) if log else \
-            _("what was recorded can be written to a file with the command on the Artifacts line.")
+        trace = (
+            _("what was recorded is in `{log}`.", log=log)
+            if log
+            else _("what was recorded can be written to a file with the command on the Artifacts line.")
+        )
         closing = _("No debate took place: there is no verdict and so no conclusion; {trace}", trace=trace)
     else:
-        trace = _("every argument and rebuttal of every round is in `{log}` and can be traced point by point.",
-                  log=log) if log else _("every argument and rebuttal of every round is in this debate's record "
-                                         "and can be traced point by point (the Artifacts line gives the command "
-                                         "that writes it to a file).")
+        trace = (
+            _("every argument and rebuttal of every round is in `{log}` and can be traced point by point.", log=log)
+            if log
+            else _(
+                "every argument and rebuttal of every round is in this debate's record "
+                "and can be traced point by point (the Artifacts line gives the command "
+                "that writes it to a file)."
+            )
+        )
         closing = _("This is a reference conclusion from an AI debate, not a final answer; {trace}", trace=trace)
-    out = ["## " + _("Wrap-up"), "",
-           _field(_, N_("Topic"), debate.topic),
-           _field(_, N_("Stances"), _("{n} sides — {stances}", n=len(debate.participants), stances=stances)),
-           _field(_, N_("Rounds"), _("{n} played (cap {cap}), {ending}", n=len(rounds), cap=debate.planned_rounds,
-                                     ending=ending(debate))),
-           _field(_, N_("Mode"), _mode(debate)),
-           _field(_, N_("Winner"), _outcome(debate)),
-           _field(_, N_("Artifacts"), _("; ").join(where)),
-           "", f"> {closing}"]
+    out = [
+        "## " + _("Wrap-up"),
+        "",
+        _field(_, N_("Topic"), debate.topic),
+        _field(_, N_("Stances"), _("{n} sides — {stances}", n=len(debate.participants), stances=stances)),
+        _field(
+            _,
+            N_("Rounds"),
+            _("{n} played (cap {cap}), {ending}", n=len(rounds), cap=debate.planned_rounds, ending=ending(debate)),
+        ),
+        _field(_, N_("Mode"), _mode(debate)),
+        _field(_, N_("Winner"), _outcome(debate)),
+        _field(_, N_("Artifacts"), _("; ").join(where)),
+        "",
+        f"> {closing}",
+    ]
     return "\n".join(out) + "\n"
 
 
@@ -383,15 +463,36 @@ def render_trial(debate: Debate) -> str:
     c = _(": ")
     limit = debate.config.max_speech_length
     out = ["# " + _("Trial: {topic}", topic=debate.topic), ""]
-    out.append(_field(_, N_("Format"), _("{n} round(s), pro speaks first in each round, then con; each speech at "
-                                          "most {limit} words; one verdict from the judge at the end",
-                                          n=debate.planned_rounds, limit=limit)))
+    out.append(
+        _field(
+            _,
+            N_("Format"),
+            _(
+                "{n} round(s), pro speaks first in each round, then con; each speech at "
+                "most {limit} words; one verdict from the judge at the end",
+                n=debate.planned_rounds,
+                limit=limit,
+            ),
+        )
+    )
     if debate.config.workspace:
-        out.append(_field(_, N_("Research"), _("workspace `{path}` (read-only: read / glob / grep)",
-                                               path=debate.config.workspace)))
+        out.append(
+            _field(
+                _, N_("Research"), _("workspace `{path}` (read-only: read / glob / grep)", path=debate.config.workspace)
+            )
+        )
     status = _status(_, debate.status)
-    out.append(_field(_, N_("Debate"), f"{debate.id} · " + _("status") + c + status
-                      + (_(" ({text})", text=debate.stop_reason) if debate.stop_reason else "")))
+    out.append(
+        _field(
+            _,
+            N_("Debate"),
+            f"{debate.id} · "
+            + _("status")
+            + c
+            + status
+            + (_(" ({text})", text=debate.stop_reason) if debate.stop_reason else ""),
+        )
+    )
     for w in debate.warnings:
         out.append(f"\n> ⚠️ {w}")
     out.append("")
@@ -412,15 +513,20 @@ def render_trial(debate: Debate) -> str:
     if v is None:
         out.append(_("(no verdict yet)"))
     elif not v.parsed:
-        out += [_("**The judge's output could not be parsed: no winner.** The judge's text follows."), "",
-                v.raw.strip() or _("(empty)")]
+        out += [
+            _("**The judge's output could not be parsed: no winner.** The judge's text follows."),
+            "",
+            v.raw.strip() or _("(empty)"),
+        ]
     else:
         if incomplete_line(debate):
             out += [f"> ⚠️ {incomplete_line(debate)}", ""]
         left_out = [int(m[6:]) for m in v.missing if m.startswith("round:") and m[6:].isdigit()]
         missing = _("(the judge did not comment on this round)")
-        comments = sorted([(cm.round, cm.comment) for cm in v.per_round]
-                          + [(r, missing) for r in left_out if all(cm.round != r for cm in v.per_round)])
+        comments = sorted(
+            [(cm.round, cm.comment) for cm in v.per_round]
+            + [(r, missing) for r in left_out if all(cm.round != r for cm in v.per_round)]
+        )
         for r, comment in comments:
             out += ["- **" + _("Round {r}", r=r) + "**" + c + comment]
         if comments:

@@ -30,15 +30,18 @@ OBSERVATION_HEADING = "教内余争 — 中立观察"
 OBSERVATION_KEYS = ("分歧本质", "共识点", "留给读者")
 
 # A debate's status and a speech's status, as a Chinese debate shows them.
-STATUS_ZH = {"running": "进行中", "completed": "已完成", "failed": "失败", "stopped": "已停止",
-             "interrupted": "已中断"}
+STATUS_ZH = {"running": "进行中", "completed": "已完成", "failed": "失败", "stopped": "已停止", "interrupted": "已中断"}
 SPEECH_STATUS_ZH = {"ok": "检查通过", "flagged": "检查未通过，已标记保留", "failed": "本轮失败", "empty": "空发言"}
 
 # Citation marks (quote verification), with and without the ✓ sign.
 # unverified: checked against a text and not found; unchecked: a quote with no text to check it against.
 MARK_ZH = {"verified": "✓已核对原文", "id_only": "仅经号", "unverified": "✗引文未核对", "unchecked": "引文无原文可核"}
-MARK_ZH_PLAIN = {"verified": "已核对原文", "id_only": "仅经号", "unverified": "✗引文未核对",
-                 "unchecked": "引文无原文可核"}
+MARK_ZH_PLAIN = {
+    "verified": "已核对原文",
+    "id_only": "仅经号",
+    "unverified": "✗引文未核对",
+    "unchecked": "引文无原文可核",
+}
 MODEL_LAYER_ZH = "模型审核"
 
 # The md lines that state findings (read back by the importer).
@@ -186,9 +189,11 @@ def speech_heading(speech: Speech, name: str | None = None) -> str:
 
 
 CHECKS_HEADING = "附：各轮检查"
-CHECKS_NOTE = ("（每轮发言的规则检查与引证核对。✓ 只在该轮所有适用的规则都通过时出现；不适用的规则另列，不算通过。"
-               "✓ 只说明这些规则（" + "、".join(RULE_LABELS_ZH[r] for r in RULES) + "）没有查出问题，"
-               "不说明发言切题（回应论点只看是否回应了对方的论点），也不说明引文内容与出处相符：「仅经号」表示只核对了编号。）")
+CHECKS_NOTE = (
+    "（每轮发言的规则检查与引证核对。✓ 只在该轮所有适用的规则都通过时出现；不适用的规则另列，不算通过。"
+    "✓ 只说明这些规则（" + "、".join(RULE_LABELS_ZH[r] for r in RULES) + "）没有查出问题，"
+    "不说明发言切题（回应论点只看是否回应了对方的论点），也不说明引文内容与出处相符：「仅经号」表示只核对了编号。）"
+)
 
 
 def render_master(debate: Debate, *, engine_line: bool = True, plain: bool = False) -> str:
@@ -218,8 +223,13 @@ def render_master(debate: Debate, *, engine_line: bool = True, plain: bool = Fal
         out.append("")
     if debate.observation:
         o = debate.observation
-        out += [f"### {OBSERVATION_HEADING}", f"- 分歧本质：{o.divergence}", f"- 共识点：{o.consensus}",
-                f"- 留给读者：{o.to_reader}", ""]
+        out += [
+            f"### {OBSERVATION_HEADING}",
+            f"- 分歧本质：{o.divergence}",
+            f"- 共识点：{o.consensus}",
+            f"- 留给读者：{o.to_reader}",
+            "",
+        ]
     elif debate.status != "completed" and not plain:
         out += [f"> 状态：{status_zh(debate.status)}（{debate.stop_reason}）", ""]
     checked = [] if plain else [(s, finding_lines(s.findings)) for s in debate.rounds]
@@ -227,11 +237,16 @@ def render_master(debate: Debate, *, engine_line: bool = True, plain: bool = Fal
         out += [f"### {CHECKS_HEADING}", "", CHECKS_NOTE, ""]
         for s, lines in checked:
             if lines:
-                out += ["#### " + speech_heading(s, s.speaker_name or names.get(s.speaker, s.speaker)), "",
-                        "\n>\n".join(f"> {line}" for line in lines), ""]
+                out += [
+                    "#### " + speech_heading(s, s.speaker_name or names.get(s.speaker, s.speaker)),
+                    "",
+                    "\n>\n".join(f"> {line}" for line in lines),
+                    "",
+                ]
     if engine_line and not plain:
         engines = sorted({s.engine for s in debate.rounds if s.engine}) or debate.models
         shown = ["离线引擎" if e == "offline" else e for e in engines]  # a model string is a name, kept as it is
-        out.append(f"> 引擎：{'、'.join(shown)} · 辩论 {debate.id} · 人物包 {debate.pack_name} "
-                   f"{debate.pack_version}".rstrip())
+        out.append(
+            f"> 引擎：{'、'.join(shown)} · 辩论 {debate.id} · 人物包 {debate.pack_name} {debate.pack_version}".rstrip()
+        )
     return "\n".join(out).rstrip() + "\n"

@@ -98,9 +98,29 @@ def plotly_text(value: Any) -> str:
 
 # Fields that are one line by nature (a renderer sets them inside a heading, a bullet, a table cell or a
 # quote line): their line breaks become spaces as well, so a hostile value cannot break the structure.
-INLINE_FIELDS = frozenset({"topic", "name", "speaker", "speaker_name", "stance", "stances", "model", "models", "judge",
-                           "label", "labels", "winner_name", "role", "engine", "pack_name", "pack_version",
-                           "stop_reason", "title", "heading"})
+INLINE_FIELDS = frozenset(
+    {
+        "topic",
+        "name",
+        "speaker",
+        "speaker_name",
+        "stance",
+        "stances",
+        "model",
+        "models",
+        "judge",
+        "label",
+        "labels",
+        "winner_name",
+        "role",
+        "engine",
+        "pack_name",
+        "pack_version",
+        "stop_reason",
+        "title",
+        "heading",
+    }
+)
 
 
 def neutral_debate(debate):
@@ -118,8 +138,9 @@ def _neutral(value: Any, inline: bool) -> Any:
     if isinstance(value, str):  # a one-line field keeps its ends: labels must still match the speakers
         return neutralize_markdown(_LINE_BREAK.sub(" ", value) if inline else value)
     if isinstance(value, BaseModel):
-        return value.model_copy(update={name: _neutral(getattr(value, name), name in INLINE_FIELDS)
-                                        for name in type(value).model_fields})
+        return value.model_copy(
+            update={name: _neutral(getattr(value, name), name in INLINE_FIELDS) for name in type(value).model_fields}
+        )
     if isinstance(value, dict):
         return {(_neutral(k, True) if isinstance(k, str) else k): _neutral(v, inline) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -127,5 +148,12 @@ def _neutral(value: Any, inline: bool) -> Any:
     return value
 
 
-__all__ = ["INLINE_FIELDS", "ZWSP", "md_code", "neutral_debate", "neutralize_markdown", "plotly_text",
-           "restore_markdown"]
+__all__ = [
+    "INLINE_FIELDS",
+    "ZWSP",
+    "md_code",
+    "neutral_debate",
+    "neutralize_markdown",
+    "plotly_text",
+    "restore_markdown",
+]

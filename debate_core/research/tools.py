@@ -55,32 +55,70 @@ def tool_specs(lang: str = "en") -> list[dict[str, Any]]:
     """The three tools' definitions, described in ``lang`` (names and parameters stay as they are)."""
     _ = translator("zh" if lang == "zh" else "en")
     return [
-        {"type": "function", "function": {
-            "name": "read", "description": _("Read a text file in the workspace (path relative to the workspace "
-                                             "root). Returns numbered lines; long files are cut, use offset to "
-                                             "page on."),
-            "parameters": {"type": "object", "properties": {
-                "path": {"type": "string", "description": _("relative path, e.g. src/app.py")},
-                "offset": {"type": "integer", "description": _("first line to return (1-based)"), "minimum": 1},
-                "limit": {"type": "integer", "description": _("how many lines (default 400)"), "minimum": 1},
-            }, "required": ["path"]}}},
-        {"type": "function", "function": {
-            "name": "glob", "description": _("List workspace files whose relative path matches a glob pattern "
-                                             "such as **/*.py."),
-            "parameters": {"type": "object", "properties": {
-                "pattern": {"type": "string", "description": _("glob pattern relative to the workspace root")},
-            }, "required": ["pattern"]}}},
-        {"type": "function", "function": {
-            "name": "grep", "description": _("Search workspace files for a regular expression; returns path:line: "
-                                             "text for each match."),
-            "parameters": {"type": "object", "properties": {
-                "pattern": {"type": "string", "description": _("regular expression (RE2 syntax: like Python's, "
-                                                               "without backreferences or lookaround)")},
-                "path": {"type": "string", "description": _("folder or file to search, relative (default: whole "
-                                                            "workspace)")},
-                "glob": {"type": "string", "description": _("only files whose name matches this glob, e.g. *.md")},
-                "ignore_case": {"type": "boolean", "description": _("true: ignore upper and lower case")},
-            }, "required": ["pattern"]}}},
+        {
+            "type": "function",
+            "function": {
+                "name": "read",
+                "description": _(
+                    "Read a text file in the workspace (path relative to the workspace "
+                    "root). Returns numbered lines; long files are cut, use offset to "
+                    "page on."
+                ),
+                "parameters": {
+                    "type": "object",
+                    "properties": {
+                        "path": {"type": "string", "description": _("relative path, e.g. src/app.py")},
+                        "offset": {"type": "integer", "description": _("first line to return (1-based)"), "minimum": 1},
+                        "limit": {"type": "integer", "description": _("how many lines (default 400)"), "minimum": 1},
+                    },
+                    "required": ["path"],
+                },
+            },
+        },
+        {
+            "type": "function",
+            "function": {
+                "name": "glob",
+                "description": _("List workspace files whose relative path matches a glob pattern such as **/*.py."),
+                "parameters": {
+                    "type": "object",
+                    "properties": {
+                        "pattern": {"type": "string", "description": _("glob pattern relative to the workspace root")},
+                    },
+                    "required": ["pattern"],
+                },
+            },
+        },
+        {
+            "type": "function",
+            "function": {
+                "name": "grep",
+                "description": _(
+                    "Search workspace files for a regular expression; returns path:line: text for each match."
+                ),
+                "parameters": {
+                    "type": "object",
+                    "properties": {
+                        "pattern": {
+                            "type": "string",
+                            "description": _(
+                                "regular expression (RE2 syntax: like Python's, without backreferences or lookaround)"
+                            ),
+                        },
+                        "path": {
+                            "type": "string",
+                            "description": _("folder or file to search, relative (default: whole workspace)"),
+                        },
+                        "glob": {
+                            "type": "string",
+                            "description": _("only files whose name matches this glob, e.g. *.md"),
+                        },
+                        "ignore_case": {"type": "boolean", "description": _("true: ignore upper and lower case")},
+                    },
+                    "required": ["pattern"],
+                },
+            },
+        },
     ]
 
 
@@ -93,6 +131,8 @@ def __getattr__(name: str) -> Any:
     if name == "TOOL_SPECS":
         return tool_specs("en")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 # why a search skipped files, in the order its answer lists them
 _SKIPPED = {"big": N_("{n} larger than {cap} bytes"), "binary": N_("{n} binary"), "unreadable": N_("{n} unreadable")}
 _SKIP_DIRS = {".git", "node_modules", "__pycache__", ".venv", "venv", ".mypy_cache", ".pytest_cache"}
@@ -155,7 +195,7 @@ def glob_regex(pattern: str, lang: str = "en"):
                 out.append(re.escape(c))
                 i += 1
             else:
-                body = pattern[i + 1:j].replace("\\", "\\\\")
+                body = pattern[i + 1 : j].replace("\\", "\\\\")
                 out.append("[^" + body[1:] + "]" if body.startswith("!") else "[" + body + "]")
                 i = j + 1
         else:
@@ -199,8 +239,9 @@ class Workspace:
         if "\x00" in rel:
             raise ToolError(self._("the path contains a NUL character"))
         if rel.startswith(("/", "\\", "~")) or re.match(r"^[A-Za-z]:", rel) or os.path.isabs(rel):
-            raise ToolError(self._("absolute paths are refused ({rel!r}): give a path relative to the workspace root",
-                                   rel=rel))
+            raise ToolError(
+                self._("absolute paths are refused ({rel!r}): give a path relative to the workspace root", rel=rel)
+            )
         parts = PurePosixPath(rel.replace("\\", "/")).parts
         if ".." in parts:
             raise ToolError(self._("'..' is refused ({rel!r}): paths must stay inside the workspace", rel=rel))
@@ -230,7 +271,7 @@ class Workspace:
         lines = data.decode("utf-8", errors="replace").splitlines()
         offset = max(1, int(offset or 1))
         limit = max(1, min(int(limit or 400), 2000))
-        chunk = lines[offset - 1: offset - 1 + limit]
+        chunk = lines[offset - 1 : offset - 1 + limit]
         out, size = [], 0
         for n, line in enumerate(chunk, offset):
             row = f"{n:>5}  {line[:1000]}"
@@ -245,8 +286,9 @@ class Workspace:
                 out.append(self._("[{n} lines in all: continue with offset={line}]", n=len(lines), line=end))
         if out:
             return "\n".join(out)
-        return self._("[{path}: no lines from {offset}; the file has {n} lines]", path=path, offset=offset,
-                      n=len(lines))
+        return self._(
+            "[{path}: no lines from {offset}; the file has {n} lines]", path=path, offset=offset, n=len(lines)
+        )
 
     def _walk(self, start: Path):
         """Files under ``start`` (symlinked files only when they stay inside), sorted, bounded."""
@@ -297,8 +339,11 @@ class Workspace:
         if not start.exists():
             raise ToolError(self._("no such file or folder: {path}", path=path))
         if glob is not None and (not isinstance(glob, str) or len(glob) > int(cap("RESEARCH_MAX_PATTERN_CHARS"))):
-            raise ToolError(self._("the pattern is too long") if isinstance(glob, str)
-                            else self._("give a glob pattern such as **/*.md"))
+            raise ToolError(
+                self._("the pattern is too long")
+                if isinstance(glob, str)
+                else self._("give a glob pattern such as **/*.md")
+            )
         name_rx = glob_regex(glob, self.lang) if glob else None
         files = [(start, start)] if start.is_file() else self._walk(start)
         limit_bytes = _file_cap()
@@ -344,20 +389,31 @@ class Workspace:
             try:
                 args = json.loads(arguments) if arguments.strip() else {}
             except json.JSONDecodeError:
-                return ToolCallRecord(name=name, arguments={"raw": arguments[:500]},
-                                      error=err + self._("the arguments are not valid JSON"))
+                return ToolCallRecord(
+                    name=name,
+                    arguments={"raw": arguments[:500]},
+                    error=err + self._("the arguments are not valid JSON"),
+                )
         else:
             args = dict(arguments or {})
         if not isinstance(args, dict):
-            return ToolCallRecord(name=name, arguments={"raw": str(args)[:500]},
-                                  error=err + self._("arguments must be an object"))
+            return ToolCallRecord(
+                name=name, arguments={"raw": str(args)[:500]}, error=err + self._("arguments must be an object")
+            )
         tools: dict[str, Callable[..., str]] = {"read": self.read, "glob": self.glob, "grep": self.grep}
         fn = tools.get(name)
         if fn is None:
-            return ToolCallRecord(name=name, arguments=args, error=err + self._(
-                "no tool named {name!r}; the only tools are read, glob and grep (read-only)", name=name))
-        allowed = {"read": {"path", "offset", "limit"}, "glob": {"pattern"},
-                   "grep": {"pattern", "path", "glob", "ignore_case"}}[name]
+            return ToolCallRecord(
+                name=name,
+                arguments=args,
+                error=err
+                + self._("no tool named {name!r}; the only tools are read, glob and grep (read-only)", name=name),
+            )
+        allowed = {
+            "read": {"path", "offset", "limit"},
+            "glob": {"pattern"},
+            "grep": {"pattern", "path", "glob", "ignore_case"},
+        }[name]
         try:
             result = fn(**{k: v for k, v in args.items() if k in allowed})
         except ToolError as exc:
@@ -365,8 +421,9 @@ class Workspace:
         except TypeError as exc:
             return ToolCallRecord(name=name, arguments=args, error=err + self._("bad arguments: {exc}", exc=exc))
         except (OSError, ValueError) as exc:
-            return ToolCallRecord(name=name, arguments=args,
-                                  error=err + self._("{kind}: {exc}", kind=type(exc).__name__, exc=exc))
+            return ToolCallRecord(
+                name=name, arguments=args, error=err + self._("{kind}: {exc}", kind=type(exc).__name__, exc=exc)
+            )
         if len(result) > MAX_RESULT_CHARS:
             result = result[:MAX_RESULT_CHARS] + "\n" + self._("[cut]")
         return ToolCallRecord(name=name, arguments=args, result=result)

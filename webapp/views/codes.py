@@ -236,11 +236,11 @@ def cause_words(detail: dict[str, Any]) -> str:
 def cause_text(shown: str) -> Optional[str]:
     """A failure cause as a debate stored it (``等待模型超时（共尝试 4 次）``, ``摘要：…``, the gateway's English
     cause) in the reader's language; None when it is not one of the gateway's causes."""
-    from debate_core.engines.judged_prompts import en, zh
+    from debate_core.engines.judged_prompts import for_lang
 
     shown = (shown or "").strip()
     leads = [(what + "：", msgid) for what, msgid in WHAT.items()]
-    leads += [(m.NOTES["call_failed"].split("{cause}")[0], CALL_FAILED) for m in (zh, en)]
+    leads += [(m.NOTES["call_failed"].split("{cause}")[0], CALL_FAILED) for m in (for_lang("zh"), for_lang("en"))]
     for lead, msgid in leads:
         if lead and shown.startswith(lead):
             inner = cause_text(shown[len(lead):])

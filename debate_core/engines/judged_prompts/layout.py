@@ -24,23 +24,37 @@ from debate_core.engines.prompts import quote
 from debate_core.i18n import N_, tr, trp
 
 
-def debater_conversation(opening: list[dict], rebuttal_user: Callable[[int, int, list], str], round_no: int,
-                         total_rounds: int, own_prev: str, others_prev: list[tuple[str, str, str]],
-                         earlier: Iterable[tuple[str, list[tuple[str, str, str]]]] = ()) -> list[dict]:
+def debater_conversation(
+    opening: list[dict],
+    rebuttal_user: Callable[[int, int, list], str],
+    round_no: int,
+    total_rounds: int,
+    own_prev: str,
+    others_prev: list[tuple[str, str, str]],
+    earlier: Iterable[tuple[str, list[tuple[str, str, str]]]] = (),
+) -> list[dict]:
     """A topic debater: the opening messages, then per earlier round its own envelope (as its reply)
     and the others' envelopes with the next round's request; ``earlier`` holds the rounds before
     the previous one, oldest first."""
     messages = list(opening)
     history = list(earlier) + [(own_prev, others_prev)]
     for k, (own, others) in enumerate(history, start=round_no - len(history) + 1):
-        messages += [{"role": "assistant", "content": own},
-                     {"role": "user", "content": rebuttal_user(k, total_rounds, others)}]
+        messages += [
+            {"role": "assistant", "content": own},
+            {"role": "user", "content": rebuttal_user(k, total_rounds, others)},
+        ]
     return messages
 
 
-def speaker_conversation(system: str, opening_text: str, side: str, speeches: Iterable[tuple[int, str, str]],
-                         round_no: int, turn: Callable[[int], str],
-                         data_block: Callable[[int, str, str], str]) -> list[dict]:
+def speaker_conversation(
+    system: str,
+    opening_text: str,
+    side: str,
+    speeches: Iterable[tuple[int, str, str]],
+    round_no: int,
+    turn: Callable[[int], str],
+    data_block: Callable[[int, str, str], str],
+) -> list[dict]:
     """A trial side: the system prompt and the motion; then, in speaking order, the other side's
     speeches as data and this side's earlier speeches as its replies, each round's request just
     before this side's speech; last, this round's request."""
@@ -48,8 +62,10 @@ def speaker_conversation(system: str, opening_text: str, side: str, speeches: It
     pending = [opening_text]
     for r, sp, text in speeches:
         if sp == side:
-            messages += [{"role": "user", "content": "\n\n".join(pending + [turn(r)])},
-                         {"role": "assistant", "content": text}]
+            messages += [
+                {"role": "user", "content": "\n\n".join(pending + [turn(r)])},
+                {"role": "assistant", "content": text},
+            ]
             pending = []
         else:
             pending.append(data_block(r, sp, text))
@@ -69,14 +85,16 @@ NOTES = {
     "repaired": N_("the first reply was not a valid envelope ({first}); the resent reply was used"),
     "invalid_twice": N_("neither reply was a valid envelope ({first}; after the resend: {second}); recorded as empty"),
     "invalid_twice_same": N_("neither reply was a valid envelope ({first}); recorded as empty"),
-    "opening_rebuttals_dropped": N_("round 1 is a blind opening in which nobody sees the others: {n} rebuttal(s) "
-                                    "dropped"),
+    "opening_rebuttals_dropped": N_(
+        "round 1 is a blind opening in which nobody sees the others: {n} rebuttal(s) dropped"
+    ),
     "self_rebuttals_dropped": N_("{n} rebuttal(s) aimed at the debater's own points dropped ({targets})"),
     "call_failed": N_("the model call failed: {cause}"),
     "round_retry": N_("round {r}: no debater produced anything usable; the round is run once more"),
     "retried_speech": N_("this round was rerun after a round in which nobody produced anything usable"),
-    "round_empty_again": N_("round {r}: still nothing usable from any debater after the rerun; the judge rules on "
-                            "the rounds that exist"),
+    "round_empty_again": N_(
+        "round {r}: still nothing usable from any debater after the rerun; the judge rules on the rounds that exist"
+    ),
     "stop_empty_twice": N_("round {r} was empty twice; ruling on what exists"),
     "no_reply": N_("round {r}: no reply from {labels} (the model call failed)"),
     "converged": N_("every debater reported no new points in round {r}: the debate converged"),
@@ -91,8 +109,10 @@ NOTES = {
     "no_debate_none": N_("not a single round was played, and no debater made any argument or rebuttal"),
     "no_debate_cause": N_(" ({cause}{more})"),  # cause: each distinct cause once, with whose it was
     "no_debate_more": N_("; and {n} more like it"),
-    "no_debate": N_("No debate: {why}, so the judge was not asked. Check the model configuration and resume: the "
-                    "debate starts again from the openings"),
+    "no_debate": N_(
+        "No debate: {why}, so the judge was not asked. Check the model configuration and resume: the "
+        "debate starts again from the openings"
+    ),
     # trials
     "trial_extra_models": N_("{k} model(s) left unused: a trial has only two sides, pro and con"),
     "tools_off": N_("Research tools off ({model}): {why}; the side using it argues without research"),
@@ -108,8 +128,12 @@ NOTES = {
     "some_rounds": N_("verdict after {done} of the {planned} planned rounds"),
 }
 # what a verdict can lack (engines.judging.verdict_gaps), as the repair request and the rendering name it
-MISSING = {"winner": N_("the winner"), "reasons": N_("the reasons"), "row": N_("{label}'s row"),
-           "round": N_("the comment on round {n}")}
+MISSING = {
+    "winner": N_("the winner"),
+    "reasons": N_("the reasons"),
+    "row": N_("{label}'s row"),
+    "round": N_("the comment on round {n}"),
+}
 SIDE_NAMES = {"pro": N_("Pro"), "con": N_("Con")}
 SIDE_STANCES = {"pro": N_("For the motion"), "con": N_("Against the motion")}
 
@@ -194,15 +218,27 @@ class Prompts:
 
     def _rebuttal_user(self, round_no: int, total_rounds: int, others_prev: list[tuple[str, str, str]]) -> str:
         p = self.prose
-        others = "\n\n".join(p.REBUTTAL_OTHER.format(label=lab, stance=quote(st), envelope=quote(env))
-                             for lab, st, env in others_prev)
-        return p.REBUTTAL_USER.format(others=others or p.REBUTTAL_NO_OTHERS, round_no=round_no,
-                                      total_rounds=total_rounds, last=p.REBUTTAL_LAST if round_no >= total_rounds
-                                      else "")
+        others = "\n\n".join(
+            p.REBUTTAL_OTHER.format(label=lab, stance=quote(st), envelope=quote(env)) for lab, st, env in others_prev
+        )
+        return p.REBUTTAL_USER.format(
+            others=others or p.REBUTTAL_NO_OTHERS,
+            round_no=round_no,
+            total_rounds=total_rounds,
+            last=p.REBUTTAL_LAST if round_no >= total_rounds else "",
+        )
 
-    def rebuttal_messages(self, label: str, stance: str, topic: str, round_no: int, total_rounds: int,
-                          own_prev: str, others_prev: list[tuple[str, str, str]],
-                          earlier: Iterable[tuple[str, list[tuple[str, str, str]]]] = ()) -> list[dict]:
+    def rebuttal_messages(
+        self,
+        label: str,
+        stance: str,
+        topic: str,
+        round_no: int,
+        total_rounds: int,
+        own_prev: str,
+        others_prev: list[tuple[str, str, str]],
+        earlier: Iterable[tuple[str, list[tuple[str, str, str]]]] = (),
+    ) -> list[dict]:
         """One debater's conversation so far, then this round's request.
 
         ``own_prev`` is the debater's envelope of the previous round (json), ``others_prev`` the
@@ -210,37 +246,53 @@ class Prompts:
         for the rounds before it, oldest first.  Each round's messages are written once and then
         repeated byte for byte, so every call begins with the whole previous call: a provider's
         prompt cache serves it."""
-        return debater_conversation(self.opening_messages(label, stance, topic, total_rounds), self._rebuttal_user,
-                                    round_no, total_rounds, own_prev, others_prev, earlier)
+        return debater_conversation(
+            self.opening_messages(label, stance, topic, total_rounds),
+            self._rebuttal_user,
+            round_no,
+            total_rounds,
+            own_prev,
+            others_prev,
+            earlier,
+        )
 
     def repair_messages(self, messages: list[dict], bad_reply: str, error: str) -> list[dict]:
         """The same conversation plus the unusable reply and a request to resend a valid envelope."""
-        return messages + [{"role": "assistant", "content": bad_reply or self.prose.EMPTY_REPLY},
-                           {"role": "user", "content": self.prose.REPAIR_USER.format(error=error)}]
+        return messages + [
+            {"role": "assistant", "content": bad_reply or self.prose.EMPTY_REPLY},
+            {"role": "user", "content": self.prose.REPAIR_USER.format(error=error)},
+        ]
 
     # ----------------------------------------------------------------- judge
     def judge_messages(self, topic: str, stances: list[tuple[str, str]], log: str) -> list[dict]:
         p = self.prose
         system = p.JUDGE_SYSTEM.format(data_rule=p.DATA_RULE) + p.JUDGE_JSON
         # stances are user input or model output: they travel as data, like the topic
-        listing = "```data\n" + json.dumps([{"label": lab, "stance": st} for lab, st in stances],
-                                           ensure_ascii=False, indent=1) + "\n```"
+        listing = (
+            "```data\n"
+            + json.dumps([{"label": lab, "stance": st} for lab, st in stances], ensure_ascii=False, indent=1)
+            + "\n```"
+        )
         user = p.JUDGE_USER.format(topic=quote(topic), stances=listing, log=_data(log))
         return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
     def _ask(self, messages: list[dict], bad_reply: str, ask: str) -> list[dict]:
-        return messages + [{"role": "assistant", "content": bad_reply or self.prose.EMPTY_REPLY},
-                           {"role": "user", "content": ask}]
+        return messages + [
+            {"role": "assistant", "content": bad_reply or self.prose.EMPTY_REPLY},
+            {"role": "user", "content": ask},
+        ]
 
-    def judge_repair_messages(self, messages: list[dict], bad_reply: str, labels: list[str],
-                              missing: list[str] | None = None) -> list[dict]:
+    def judge_repair_messages(
+        self, messages: list[dict], bad_reply: str, labels: list[str], missing: list[str] | None = None
+    ) -> list[dict]:
         """The judge's conversation plus its reply and one request: for the winner when none could be
         read, else for exactly what the verdict lacks (``missing``: codes of verdict_gaps)."""
         p, names = self.prose, self.LIST_SEP.join(labels)
         if not missing or "winner" in missing:
             return self._ask(messages, bad_reply, p.JUDGE_ASK_WINNER.format(labels=names))
-        return self._ask(messages, bad_reply, p.JUDGE_ASK_MISSING.format(missing=self.missing_text(missing),
-                                                                          labels=names))
+        return self._ask(
+            messages, bad_reply, p.JUDGE_ASK_MISSING.format(missing=self.missing_text(missing), labels=names)
+        )
 
     # ----------------------------------------------------------------- trial
     def trial_transcript(self, speeches: list[tuple[int, str, str]]) -> str:
@@ -252,8 +304,16 @@ class Prompts:
     def _head(self, r: int, side: str) -> str:
         return self.prose.TRANSCRIPT_HEAD.format(r=r, side=self.SIDE_NAMES.get(side, side))
 
-    def trial_speaker_messages(self, side: str, topic: str, round_no: int, total_rounds: int,
-                               speeches: list[tuple[int, str, str]], max_chars: int, tools: bool) -> list[dict]:
+    def trial_speaker_messages(
+        self,
+        side: str,
+        topic: str,
+        round_no: int,
+        total_rounds: int,
+        speeches: list[tuple[int, str, str]],
+        max_chars: int,
+        tools: bool,
+    ) -> list[dict]:
         """One side's conversation: the system prompt and the motion first; then, in speaking order,
         the other side's speeches as data in user messages and this side's earlier speeches as its
         own replies, each round's request just before this side's speech; last, this round's
@@ -261,16 +321,28 @@ class Prompts:
         side's previous call, so a provider's prompt cache serves it.  ``max_chars`` is the speech
         limit (characters in Chinese, words in English)."""
         p, name = self.prose, self.SIDE_NAMES[side]
-        system = p.SPEAKER_SYSTEM.format(name=name, goal=p.SPEAKER_GOAL[side], max_chars=max_chars,
-                                         research=p.SPEAKER_TOOLS if tools else p.SPEAKER_NO_TOOLS,
-                                         data_rule=p.DATA_RULE)
+        system = p.SPEAKER_SYSTEM.format(
+            name=name,
+            goal=p.SPEAKER_GOAL[side],
+            max_chars=max_chars,
+            research=p.SPEAKER_TOOLS if tools else p.SPEAKER_NO_TOOLS,
+            data_rule=p.DATA_RULE,
+        )
 
         def turn(k: int) -> str:
-            return p.SPEAKER_TURN.format(k=k, total_rounds=total_rounds, name=name,
-                                         last=p.SPEAKER_LAST if k >= total_rounds else "")
+            return p.SPEAKER_TURN.format(
+                k=k, total_rounds=total_rounds, name=name, last=p.SPEAKER_LAST if k >= total_rounds else ""
+            )
 
-        return speaker_conversation(system, p.SPEAKER_OPENING.format(topic=quote(topic)), side, speeches, round_no,
-                                    turn, lambda r, sp, text: _data(self._head(r, sp) + "\n" + text))
+        return speaker_conversation(
+            system,
+            p.SPEAKER_OPENING.format(topic=quote(topic)),
+            side,
+            speeches,
+            round_no,
+            turn,
+            lambda r, sp, text: _data(self._head(r, sp) + "\n" + text),
+        )
 
     def trial_judge_messages(self, topic: str, transcript: str, rounds: int) -> list[dict]:
         p = self.prose

@@ -73,17 +73,21 @@ DEBATER_SYSTEM = (
     "- {data_rule}\n\n"
 )
 # 不变的在前（辩题、立场），本轮的要求在后
-OPENING_USER = ("辩题：\n{topic}\n\n"
-                "你的立场：\n{stance}\n\n"
-                "第 1 轮（共至多 {total_rounds} 轮）：开篇立论。你看不到其他辩手的发言，他们也看不到你的。"
-                "请提出 2 到 4 条最有力的论点，每条都给出理由；本轮 rebuttals 为空数组，no_new_points 为 false。")
+OPENING_USER = (
+    "辩题：\n{topic}\n\n"
+    "你的立场：\n{stance}\n\n"
+    "第 1 轮（共至多 {total_rounds} 轮）：开篇立论。你看不到其他辩手的发言，他们也看不到你的。"
+    "请提出 2 到 4 条最有力的论点，每条都给出理由；本轮 rebuttals 为空数组，no_new_points 为 false。"
+)
 REBUTTAL_LAST = "这是最后一轮，之后由裁判裁决：请做好收尾。"
 REBUTTAL_OTHER = "【{label}】立场：\n{stance}\n信封：\n{envelope}"
 REBUTTAL_NO_OTHERS = "（没有）"
-REBUTTAL_USER = ("其他辩手上一轮的信封：\n{others}\n\n"
-                 "第 {round_no} 轮（共至多 {total_rounds} 轮）：交叉反驳。{last}"
-                 "任务：逐条回应对你威胁最大的论点（反驳、质疑或有限让步），并补上新的或加强过的论点。"
-                 "如果你确实已经没有新东西可说，arguments 和 rebuttals 可以为空，no_new_points 填 true。")
+REBUTTAL_USER = (
+    "其他辩手上一轮的信封：\n{others}\n\n"
+    "第 {round_no} 轮（共至多 {total_rounds} 轮）：交叉反驳。{last}"
+    "任务：逐条回应对你威胁最大的论点（反驳、质疑或有限让步），并补上新的或加强过的论点。"
+    "如果你确实已经没有新东西可说，arguments 和 rebuttals 可以为空，no_new_points 填 true。"
+)
 REPAIR_USER = "上一条回复不能作为信封使用：{error}。请重新输出，只要一个符合约定格式的 JSON 对象，不要任何其他文字。"
 
 # ----------------------------------------------------------------------- judge
@@ -116,16 +120,20 @@ JUDGE_SYSTEM = (
 # stances are user input or model output: they travel as data, like the topic
 JUDGE_USER = "辩题：\n{topic}\n\n各方立场（label → stance）：\n{stances}\n\n完整辩论日志（匿名）：\n{log}"
 JUDGE_ASK_WINNER = "上一条裁决无法读出胜者。请按约定的 JSON 格式重新输出，winner 必须是以下标签之一：{labels}。"
-JUDGE_ASK_MISSING = ("上一条裁决不完整，缺：{missing}。请按约定的 JSON 格式重新输出完整的裁决："
-                     "rows 里每位辩手（{labels}）各一行，reasons 写明判词；已经写好的部分照原样保留。")
+JUDGE_ASK_MISSING = (
+    "上一条裁决不完整，缺：{missing}。请按约定的 JSON 格式重新输出完整的裁决："
+    "rows 里每位辩手（{labels}）各一行，reasons 写明判词；已经写好的部分照原样保留。"
+)
 
 # ----------------------------------------------------------------------- trial
 
 TRANSCRIPT_EMPTY = "（尚无发言）"
 TRANSCRIPT_HEAD = "### 第 {r} 轮 · {side}"
 SPEAKER_GOAL = {"pro": "论证这个命题成立", "con": "论证这个命题不成立"}
-SPEAKER_TOOLS = ("你可以先用只读工具 read / glob / grep 查看工作区里的文件来核实论据；引用时写明文件路径（和行号），"
-                 "让裁判可以复核。工具调用次数有限，查够了就开始发言。")
+SPEAKER_TOOLS = (
+    "你可以先用只读工具 read / glob / grep 查看工作区里的文件来核实论据；引用时写明文件路径（和行号），"
+    "让裁判可以复核。工具调用次数有限，查够了就开始发言。"
+)
 SPEAKER_NO_TOOLS = "这一场没有调研工具，只凭论证与常识说话，不要声称查看过任何文件。"
 SPEAKER_SYSTEM = (
     "你是一名竞技辩手，在这场庭审式辩论中担任{name}，目标只有一个：{goal}，赢下这场辩论。\n"
@@ -154,5 +162,7 @@ TRIAL_JUDGE_SYSTEM = (
 )
 TRIAL_JUDGE_USER = "辩题：\n{topic}\n\n完整记录：\n{transcript}"
 TRIAL_ASK_WINNER = '上一条裁决无法读出结果。请按约定的 JSON 格式重新输出，winner 只能是 "pro"、"con" 或 "draw"。'
-TRIAL_ASK_MISSING = ("上一条裁决不完整，缺：{missing}。请按约定的 JSON 格式重新输出完整的裁决："
-                     "per_round 里每一轮各一条 comment，reasons 写明理由；已经写好的部分照原样保留。")
+TRIAL_ASK_MISSING = (
+    "上一条裁决不完整，缺：{missing}。请按约定的 JSON 格式重新输出完整的裁决："
+    "per_round 里每一轮各一条 comment，reasons 写明理由；已经写好的部分照原样保留。"
+)

@@ -332,8 +332,11 @@ def _synthesis(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
     taken = plan.of("outcome")
     if taken:
         said_of = {"accept": "他接受了", "partly": "他部分接受", "hold": "他仍坚持他的看法"}
-        out.append(f"我上一轮提的{'一两三四五六'[len(taken) - 1]}点，"
-                   + "；".join(f"{bare(p.text)}，{said_of[p.target_text]}" for p in taken) + "。")
+        out.append(
+            f"我上一轮提的{'一两三四五六'[len(taken) - 1]}点，"
+            + "；".join(f"{bare(p.text)}，{said_of[p.target_text]}" for p in taken)
+            + "。"
+        )
     common = plan.of("common")
     if common:  # the bank's common ground is of their teachings, never an agreement claimed for this debate
         out.append("依两家平日的教言，共许的是：" + "；".join(_shared(c.text) for c in common) + "。")

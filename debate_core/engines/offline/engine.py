@@ -19,9 +19,16 @@ ENGINE_NAME = "offline"
 
 def plan_for(pack: Pack, req: SpeechRequest) -> SpeechPlan:
     """The plan of a request that came without one (the protocol normally builds it)."""
-    return req.plan or plan_speech(bank_of(pack), topic=req.topic, role=req.role, round_no=req.round,
-                                   speaker=req.speaker, opponent=req.opponent, opponent_summary=req.opponent_summary,
-                                   row_theme=row_theme(req.speaker, req.opponent))
+    return req.plan or plan_speech(
+        bank_of(pack),
+        topic=req.topic,
+        role=req.role,
+        round_no=req.round,
+        speaker=req.speaker,
+        opponent=req.opponent,
+        opponent_summary=req.opponent_summary,
+        row_theme=row_theme(req.speaker, req.opponent),
+    )
 
 
 class OfflineEngine:
@@ -70,10 +77,18 @@ class OfflineEngine:
         else:
             held = pa or pbp
             who = an if pa else bn
-            div = (f"只有{who}就「{choice.title}」有专门的主张（{bare(held.claim)}），另一方没有可据的材料，"
-                   "这一场谈不上真正交锋。") if held else (f"双方都没有关于「{choice.title}」的专门材料，"
-                                                           f"这一场谈不上交锋。")
+            div = (
+                (
+                    f"只有{who}就「{choice.title}」有专门的主张（{bare(held.claim)}），另一方没有可据的材料，"
+                    "这一场谈不上真正交锋。"
+                )
+                if held
+                else (f"双方都没有关于「{choice.title}」的专门材料，这一场谈不上交锋。")
+            )
         cons = bare(common.text) + "。" if common is not None else "本场没有找到双方都明白说出的共许之处。"
-        to_reader = (bare(reader.text) + "。" if reader is not None else
-                     f"「{req.topic}」这一问，两家给出的是两条不同的路；请读者对照自己的处境去体会，不必在这里分高下。")
+        to_reader = (
+            bare(reader.text) + "。"
+            if reader is not None
+            else f"「{req.topic}」这一问，两家给出的是两条不同的路；请读者对照自己的处境去体会，不必在这里分高下。"
+        )
         return Observation(divergence=div, consensus=cons, to_reader=to_reader, engine=ENGINE_NAME)

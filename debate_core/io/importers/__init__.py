@@ -31,5 +31,13 @@ from debate_core.io.importers.master_md import parse_master_md
 from debate_core.io.importers.topic_folder import parse_folder
 from debate_core.io.importers.topic_verdict import parse_verdict
 
-__all__ = ["ImportFormatError", "ImportResult", "import_paths", "parse_folder", "parse_json", "parse_master_md",
-           "parse_path", "parse_verdict"]
+__all__ = [
+    "ImportFormatError",
+    "ImportResult",
+    "import_paths",
+    "parse_folder",
+    "parse_json",
+    "parse_master_md",
+    "parse_path",
+    "parse_verdict",
+]

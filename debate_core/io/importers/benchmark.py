@@ -48,9 +48,17 @@ _NOTE = re.compile(r"^-\s+\*\*(.+?)\*\*:\s*(.*)$")
 _DECISIVE = re.compile(r"^\s+Most decisive rebuttal noted:\s*(.*)$", re.I)
 _FILE_ID = re.compile(r"^(?P<topic>[^_].*?)__(?P<pro>.+)__(?P<con>.+)__s(?P<swap>[01])__(?P<tpl>.+)$")
 
-PHASES = {"opening": "opening", "rebuttal": "rebuttal", "pressure questions": "pressure_questions",
-          "pressure question": "pressure_questions", "questions": "pressure_questions", "answers": "answers",
-          "answer": "answers", "closing": "closing", "closing statement": "closing"}
+PHASES = {
+    "opening": "opening",
+    "rebuttal": "rebuttal",
+    "pressure questions": "pressure_questions",
+    "pressure question": "pressure_questions",
+    "questions": "pressure_questions",
+    "answers": "answers",
+    "answer": "answers",
+    "closing": "closing",
+    "closing statement": "closing",
+}
 SIDE_STANCE = {"pro": "for the motion", "con": "against the motion"}
 
 
@@ -74,8 +82,11 @@ class Parsed:
 
 
 def _ids(value: str) -> list[str]:
-    return [] if value.strip().lower() in ("", "(none)", "none", "-") else _REF.findall(value) or [
-        v.strip() for v in value.split(",") if v.strip()]
+    return (
+        []
+        if value.strip().lower() in ("", "(none)", "none", "-")
+        else _REF.findall(value) or [v.strip() for v in value.split(",") if v.strip()]
+    )
 
 
 def _int(value: str, path: Path, line: int, key: str) -> int:
@@ -88,8 +99,11 @@ def _int(value: str, path: Path, line: int, key: str) -> int:
 def _phase(words: str, path: Path, line: int) -> str:
     key = re.sub(r"\s+\d+$", "", words.strip().lower())
     if key not in PHASES:
-        raise ImportFormatError(path, line, f"unknown turn phase {words!r} (expected Opening, Rebuttal, "
-                                            "Pressure Questions, Answers or Closing)")
+        raise ImportFormatError(
+            path,
+            line,
+            f"unknown turn phase {words!r} (expected Opening, Rebuttal, Pressure Questions, Answers or Closing)",
+        )
     return PHASES[key]
 
 
@@ -104,13 +118,21 @@ def parse_transcript(path: Path, text: str) -> Debate:
         line = raw.rstrip()
         if no == 1 or (not turns and line.startswith("# ")):
             if line.startswith("# Debate "):
-                source_id = line[len("# Debate "):].strip() or source_id
+                source_id = line[len("# Debate ") :].strip() or source_id
             continue
         m = _TURN.match(line)
         if m:
-            cur = {"n": int(m.group(1)), "side": m.group(2).lower(), "heading": line[3:].strip(),
-                   "title": f"{m.group(2).upper()} {m.group(3)}",
-                   "phase": _phase(m.group(3), path, no), "line": no, "bullets": {}, "claims": [], "loose": []}
+            cur = {
+                "n": int(m.group(1)),
+                "side": m.group(2).lower(),
+                "heading": line[3:].strip(),
+                "title": f"{m.group(2).upper()} {m.group(3)}",
+                "phase": _phase(m.group(3), path, no),
+                "line": no,
+                "bullets": {},
+                "claims": [],
+                "loose": [],
+            }
             turns.append(cur)
             continue
         if line.startswith("#"):
@@ -137,9 +159,12 @@ def parse_transcript(path: Path, text: str) -> Debate:
             # the line where it belongs: after the required keys before it, else the header's first line
             before = [header[k][1] for k in required[:i] if k in header]
             line_no = header[key][1] if key in header else (max(before) + 1 if before else 2)
-            raise ImportFormatError(path, line_no,
-                                    f"the header has no {key} (a transcript needs topic_id, proposition, "
-                                    "model_pro, model_con and side_swap)")
+            raise ImportFormatError(
+                path,
+                line_no,
+                f"the header has no {key} (a transcript needs topic_id, proposition, "
+                "model_pro, model_con and side_swap)",
+            )
     if not turns:
         raise ImportFormatError(path, len(lines) or 1, "no turns (## Turn N: PRO Opening …)")
     models = {"pro": header["model_pro"][0], "con": header["model_con"][0]}
@@ -151,8 +176,12 @@ def parse_transcript(path: Path, text: str) -> Debate:
             raise ImportFormatError(path, t["line"], f"turn {t['n']} ({t['title']}) has no '- model:' bullet")
         model, mline = t["bullets"]["model"]
         if model != models[t["side"]]:
-            raise ImportFormatError(path, mline, f"turn {t['n']} is {t['side'].upper()}'s, but its model {model!r} "
-                                                 f"is not model_{t['side']} {models[t['side']]!r}")
+            raise ImportFormatError(
+                path,
+                mline,
+                f"turn {t['n']} is {t['side'].upper()}'s, but its model {model!r} "
+                f"is not model_{t['side']} {models[t['side']]!r}",
+            )
         if not t["claims"] and not t["loose"]:
             raise ImportFormatError(path, t["line"], f"turn {t['n']} ({t['title']}) has no text")
         other = "con" if t["side"] == "pro" else "pro"
@@ -163,15 +192,31 @@ def parse_transcript(path: Path, text: str) -> Debate:
             asked.add(t["side"])
         count[t["side"]] += 1
         bullets = {k: v for k, (v, _) in t["bullets"].items()}
-        words = {k: _int(bullets[k], path, t["bullets"][k][1], k) for k in ("raw_words", "clipped_words")
-                 if k in bullets}
+        words = {
+            k: _int(bullets[k], path, t["bullets"][k][1], k) for k in ("raw_words", "clipped_words") if k in bullets
+        }
         claims = [{"id": c["id"], "text": c["text"]} for c in t["claims"]]
         body = "\n\n".join(t["loose"] + [f"[{c['id']}] {c['text']}" for c in t["claims"]])
-        envelope = {"turn": t["n"], "heading": t["heading"], "model": model, **words, "claims": claims,
-                    "cited": _ids(bullets.get("cited_claim_ids", "")),
-                    "missing_refs": _ids(bullets.get("missing_claim_id_refs", ""))}
-        speeches.append(Speech(round=count[t["side"]], speaker=t["side"], speaker_name=model, role=phase,
-                               text=body, envelope=envelope, status="ok"))
+        envelope = {
+            "turn": t["n"],
+            "heading": t["heading"],
+            "model": model,
+            **words,
+            "claims": claims,
+            "cited": _ids(bullets.get("cited_claim_ids", "")),
+            "missing_refs": _ids(bullets.get("missing_claim_id_refs", "")),
+        }
+        speeches.append(
+            Speech(
+                round=count[t["side"]],
+                speaker=t["side"],
+                speaker_name=model,
+                role=phase,
+                text=body,
+                envelope=envelope,
+                status="ok",
+            )
+        )
     topic = header["proposition"][0]
     # the source's group id (its reports say so): topic, the two models in sorted order, template
     pair = sorted(models.values())
@@ -179,14 +224,28 @@ def parse_transcript(path: Path, text: str) -> Debate:
     group = f"{header['topic_id'][0]}__{pair[0]}__{pair[1]}" + (f"__{m['tpl']}" if m else "")
     created = file_time(path)
     return Debate(
-        id=content_id(SOURCE, source_id), protocol="benchmark", topic=topic, status="completed",
-        stop_reason=f"{len(speeches)} turns", lang="en", group=group,
-        participants=[Participant(label=s, name=models[s], model=models[s], stance=SIDE_STANCE[s])
-                      for s in ("pro", "con")],
-        models=[models["pro"], models["con"]], planned_rounds=max(count.values()),
-        config=DebateConfig(protocol="benchmark", topic=topic, models=[models["pro"], models["con"]], lang="en",
-                            rounds=max(count.values())),
-        rounds=speeches, created_at=created, updated_at=created,
+        id=content_id(SOURCE, source_id),
+        protocol="benchmark",
+        topic=topic,
+        status="completed",
+        stop_reason=f"{len(speeches)} turns",
+        lang="en",
+        group=group,
+        participants=[
+            Participant(label=s, name=models[s], model=models[s], stance=SIDE_STANCE[s]) for s in ("pro", "con")
+        ],
+        models=[models["pro"], models["con"]],
+        planned_rounds=max(count.values()),
+        config=DebateConfig(
+            protocol="benchmark",
+            topic=topic,
+            models=[models["pro"], models["con"]],
+            lang="en",
+            rounds=max(count.values()),
+        ),
+        rounds=speeches,
+        created_at=created,
+        updated_at=created,
         source=f"import:{KIND}:{source_id}",
     )
 
@@ -253,14 +312,21 @@ def parse_report(path: Path, text: str) -> dict:
                 cur["columns"] = [c.lower() for c in cells]
                 continue
             if len(cells) < 5:
-                raise ImportFormatError(path, no, f"a judge row needs 5 cells (judge, winner, margin, normalized, "
-                                                  f"entertainment), found {len(cells)}")
-            cur["rows"].append({"judge": cells[0].replace("**", "").strip(),
-                                "winner": cells[1].replace("**", "").strip(),
-                                "margin": _num(cells[2], path, no, "the signed margin"),
-                                "normalized": _num(cells[3], path, no, "the normalized margin"),
-                                "entertainment": _num(cells[4], path, no, "the entertainment score"),
-                                "line": no})
+                raise ImportFormatError(
+                    path,
+                    no,
+                    f"a judge row needs 5 cells (judge, winner, margin, normalized, entertainment), found {len(cells)}",
+                )
+            cur["rows"].append(
+                {
+                    "judge": cells[0].replace("**", "").strip(),
+                    "winner": cells[1].replace("**", "").strip(),
+                    "margin": _num(cells[2], path, no, "the signed margin"),
+                    "normalized": _num(cells[3], path, no, "the normalized margin"),
+                    "entertainment": _num(cells[4], path, no, "the entertainment score"),
+                    "line": no,
+                }
+            )
     group = head.get("side_swap_group_id", "")
     if not group:
         raise ImportFormatError(path, 1, "no side_swap_group_id in the report's header")
@@ -272,8 +338,11 @@ def parse_report(path: Path, text: str) -> dict:
         debate_id = sec["debate_id"][0]
         roles = _ROLES.search(sec.get("roles", ("", 0))[0])
         if not roles:
-            raise ImportFormatError(path, sec.get("roles", ("", sec["line"]))[1],
-                                    f"{sec['name']} has no roles line (PRO = **…**, CON = **…**)")
+            raise ImportFormatError(
+                path,
+                sec.get("roles", ("", sec["line"]))[1],
+                f"{sec['name']} has no roles line (PRO = **…**, CON = **…**)",
+            )
         display = {"pro": roles.group(1).strip(), "con": roles.group(2).strip()}
         m = _FILE_ID.match(debate_id)
         if m:
@@ -288,13 +357,24 @@ def parse_report(path: Path, text: str) -> dict:
             elif w == display["con"] or w.upper() == "CON":
                 side = "con"
             else:
-                raise ImportFormatError(path, r["line"], f"winner {w!r} is neither side ({display['pro']} / "
-                                                         f"{display['con']}) nor Tie")
+                raise ImportFormatError(
+                    path, r["line"], f"winner {w!r} is neither side ({display['pro']} / {display['con']}) nor Tie"
+                )
             note = sec["notes"].get(r["judge"], {})
-            judgments.append(Judgment(judge=r["judge"], winner=side, winner_name=w, margin=r["margin"],
-                                      normalized=r["normalized"], entertainment=r["entertainment"],
-                                      notes=note.get("notes", ""), decisive=note.get("decisive", ""), group=group,
-                                      template=head.get("template_id", "")))
+            judgments.append(
+                Judgment(
+                    judge=r["judge"],
+                    winner=side,
+                    winner_name=w,
+                    margin=r["margin"],
+                    normalized=r["normalized"],
+                    entertainment=r["entertainment"],
+                    notes=note.get("notes", ""),
+                    decisive=note.get("decisive", ""),
+                    group=group,
+                    template=head.get("template_id", ""),
+                )
+            )
         out[debate_id] = (judgments, display, sec.get("judged result", ("", 0))[0])
     return {"group": group, "template": head.get("template_id", ""), "debates": out, "names": names}
 
@@ -375,9 +455,17 @@ def parse_checkout(root: Path) -> Parsed:
         except ImportFormatError as exc:
             out.problems.append(exc)
             continue
-        out.leaderboards += [{"source": SOURCE, "template": r["template"] or p.stem.split("__", 1)[-1],
-                              "rank": r["rank"], "model": r["model"], "rating": r["rating"], "path": str(p)}
-                             for r in rows]
+        out.leaderboards += [
+            {
+                "source": SOURCE,
+                "template": r["template"] or p.stem.split("__", 1)[-1],
+                "rank": r["rank"],
+                "model": r["model"],
+                "rating": r["rating"],
+                "path": str(p),
+            }
+            for r in rows
+        ]
     out.model_names = names
     seen = set()
     for p, d in by_source.values():
@@ -395,6 +483,10 @@ def _panel_verdict(judgments: list[Judgment], summary: str) -> Verdict | None:
         return None
     votes = Counter(j.winner for j in judgments)
     winner = "pro" if votes["pro"] > votes["con"] else "con" if votes["con"] > votes["pro"] else "draw"
-    return Verdict(winner=winner, summary=summary.replace("**", "").replace("`", ""), parsed=True,
-                   note=f"the majority of a panel of {len(judgments)} judges (see the judgments)",
-                   reasons={j.judge: j.notes for j in judgments if j.notes})
+    return Verdict(
+        winner=winner,
+        summary=summary.replace("**", "").replace("`", ""),
+        parsed=True,
+        note=f"the majority of a panel of {len(judgments)} judges (see the judgments)",
+        reasons={j.judge: j.notes for j in judgments if j.notes},
+    )

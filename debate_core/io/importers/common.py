@@ -40,8 +40,13 @@ class ImportResult:
         return asdict(self)
 
 
-_KINDS = ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-          (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a folder"))
+_KINDS = (
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISDIR, "a folder"),
+)
 
 
 def file_kind(mode: int) -> str:
@@ -57,8 +62,9 @@ def check_regular(path: Path) -> os.stat_result:
     except OSError as exc:
         raise ImportFormatError(path, None, f"cannot read: {exc.strerror}") from None
     if not stat.S_ISREG(st.st_mode):
-        raise ImportFormatError(path, None, f"{file_kind(st.st_mode)}, not a regular file: import reads only "
-                                            "files and folders")
+        raise ImportFormatError(
+            path, None, f"{file_kind(st.st_mode)}, not a regular file: import reads only files and folders"
+        )
     return st
 
 
@@ -78,8 +84,9 @@ def read_bytes(path: Path) -> bytes:
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
-            raise ImportFormatError(path, None, f"{file_kind(mode)}, not a regular file: import reads only files "
-                                                "and folders")
+            raise ImportFormatError(
+                path, None, f"{file_kind(mode)}, not a regular file: import reads only files and folders"
+            )
         chunks, size = [], 0
         while size <= limit:  # a file that grows (or a /proc file that claims 0 bytes) stops at the cap
             chunk = os.read(fd, min(1 << 20, limit + 1 - size))
@@ -108,8 +115,8 @@ def read_text(path: Path) -> str:
 # ------------------------------------------------------------ what may be stored
 
 MAX_ID_CHARS = 128
-INT32 = (-2 ** 31, 2 ** 31 - 1)  # the archive's INTEGER columns (rounds, ordinals, retries …)
-TOKENS = (-10 ** 15, 10 ** 15)  # token counts (BIGINT columns, summed per debate: kept far below 2^63)
+INT32 = (-(2**31), 2**31 - 1)  # the archive's INTEGER columns (rounds, ordinals, retries …)
+TOKENS = (-(10**15), 10**15)  # token counts (BIGINT columns, summed per debate: kept far below 2^63)
 TOKEN_FIELDS = ("prompt_tokens", "completion_tokens", "cached_tokens")
 _DIRECTION = set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
@@ -139,8 +146,12 @@ def check_id(path: str | Path, debate_id: object) -> None:
     problem = id_problem(debate_id)
     if problem:
         text = shown(debate_id) if isinstance(debate_id, str) else repr(debate_id)
-        raise ImportFormatError(path, None, f"debate id {text} {problem}; an id is 1-{MAX_ID_CHARS} characters "
-                                            "with no control characters, path separators or '..'")
+        raise ImportFormatError(
+            path,
+            None,
+            f"debate id {text} {problem}; an id is 1-{MAX_ID_CHARS} characters "
+            "with no control characters, path separators or '..'",
+        )
 
 
 def _int_shown(value: int) -> str:
@@ -161,8 +172,7 @@ def value_problem(data: Any, loc: tuple = ()) -> tuple[tuple, str] | None:
         return None
     if isinstance(data, str):
         m = _SURROGATE.search(data)
-        return (loc, f"holds a character that is not valid text (U+{ord(m.group()):04X} at {m.start()})") if m \
-            else None
+        return (loc, f"holds a character that is not valid text (U+{ord(m.group()):04X} at {m.start()})") if m else None
     fields = getattr(type(data), "model_fields", None)
     if fields is not None:  # a pydantic model: its fields, without dumping it
         for name in fields:

@@ -43,8 +43,9 @@ def _expand(path: Path) -> list[tuple[str, Path]]:
         return [(JSON, path)]
     if suffix in (".md", ".markdown"):
         return [(MASTER, path)]
-    raise ImportFormatError(path, None, "unknown format: give a <slug>.debate/ folder, a .md transcript or a .json "
-                                        "export")
+    raise ImportFormatError(
+        path, None, "unknown format: give a <slug>.debate/ folder, a .md transcript or a .json export"
+    )
 
 
 def parse_path(path: str | Path, *, pack: str | None = None) -> list[tuple[str, Path, Debate]]:
@@ -53,8 +54,9 @@ def parse_path(path: str | Path, *, pack: str | None = None) -> list[tuple[str, 
     return _parse(Path(path).expanduser(), pack, [], {})
 
 
-def _parse(path: Path, pack: str | None, problems: list[ImportFormatError],
-           sources: dict[str, list[dict]]) -> list[tuple[str, Path, Debate]]:
+def _parse(
+    path: Path, pack: str | None, problems: list[ImportFormatError], sources: dict[str, list[dict]]
+) -> list[tuple[str, Path, Debate]]:
     """Every debate ``path`` holds, each checked (its id, and values the archive can store) before
     anything is written; an error names the file."""
     out = []
@@ -71,8 +73,9 @@ def _parse(path: Path, pack: str | None, problems: list[ImportFormatError],
     return out
 
 
-def _parse_all(path: Path, pack: str | None, problems: list[ImportFormatError],
-               sources: dict[str, list[dict]]) -> list[tuple[str, Path, Debate]]:
+def _parse_all(
+    path: Path, pack: str | None, problems: list[ImportFormatError], sources: dict[str, list[dict]]
+) -> list[tuple[str, Path, Debate]]:
     out = []
     for kind, p in _expand(path):
         if kind == BENCHMARK:
@@ -80,7 +83,8 @@ def _parse_all(path: Path, pack: str | None, problems: list[ImportFormatError],
             problems += found.problems
             sources.setdefault("leaderboards", []).extend(found.leaderboards)
             sources.setdefault("model_names", []).extend(
-                {"model": k, "name": v, "source": benchmark.SOURCE} for k, v in found.model_names.items())
+                {"model": k, "name": v, "source": benchmark.SOURCE} for k, v in found.model_names.items()
+            )
             out += [(kind, f, d) for f, d in found.debates]
         elif kind == TOPIC:
             folder_kind, d = topic_folder.parse_folder(p)  # a folder may hold a master transcript
@@ -113,8 +117,9 @@ def import_paths(archive, paths: Iterable[str | Path], *, pack: str | None = Non
     stored = archive.judgment_counts(bench_ids) if bench_ids else {}
     changed = {d.id for k, _, d in items if k == BENCHMARK and d.id in stored and stored[d.id] != len(d.judgments)}
     fresh = [it for it in items if it[2].id not in changed]
-    written = archive.save_many([d for _, _, d in fresh], imported_from=[str(p.resolve()) for _, p, _ in fresh],
-                                replace=False, sources=sources)
+    written = archive.save_many(
+        [d for _, _, d in fresh], imported_from=[str(p.resolve()) for _, p, _ in fresh], replace=False, sources=sources
+    )
     if changed:
         redo = [it for it in items if it[2].id in changed]
         archive.save_many([d for _, _, d in redo], imported_from=[str(p.resolve()) for _, p, _ in redo])
@@ -128,6 +133,5 @@ def import_paths(archive, paths: Iterable[str | Path], *, pack: str | None = Non
             status = "imported" if by_id.pop(d.id, False) else "exists"
         results.append(ImportResult(path=str(p), kind=kind, id=d.id, topic=d.topic, status=status))
     for exc in problems:
-        results.append(ImportResult(path=exc.file, kind=BENCHMARK, id="", topic="", status="skipped",
-                                    message=str(exc)))
+        results.append(ImportResult(path=exc.file, kind=BENCHMARK, id="", topic="", status="skipped", message=str(exc)))
     return results

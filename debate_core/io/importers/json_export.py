@@ -36,11 +36,12 @@ def parse_json(path: Path, text: str) -> list[Debate]:
         raise ImportFormatError(path, None, "bad JSON: nested too deeply") from None
     except ValueError as exc:  # a whole number past Python's digit limit (4300 digits)
         m = re.search(r"\d{4301,}", text)
-        line = text[:m.start()].count("\n") + 1 if m else None
+        line = text[: m.start()].count("\n") + 1 if m else None
         digits = len(m.group(0)) if m else 0
         what = f"a whole number of {digits:,} digits" if m else one_line(exc)
-        raise ImportFormatError(path, line, f"bad JSON: {what} (numbers are range-checked before they are "
-                                            "stored)") from None
+        raise ImportFormatError(
+            path, line, f"bad JSON: {what} (numbers are range-checked before they are stored)"
+        ) from None
     if isinstance(data, dict) and isinstance(data.get("debates"), list):
         items = data["debates"]
     elif isinstance(data, list):
@@ -48,7 +49,7 @@ def parse_json(path: Path, text: str) -> list[Debate]:
     elif isinstance(data, dict):
         items = [data]
     else:
-        raise ImportFormatError(path, 1, "expected a debate object, a list of them or {\"debates\": [...]}")
+        raise ImportFormatError(path, 1, 'expected a debate object, a list of them or {"debates": [...]}')
     out = []
     for n, item in enumerate(items):
         if not isinstance(item, dict):
@@ -60,15 +61,19 @@ def parse_json(path: Path, text: str) -> list[Debate]:
             loc = tuple(err.get("loc", ()))
             where = ".".join(str(x) for x in loc)
             prefix = f"item {n}: " if len(items) > 1 else ""
-            raise ImportFormatError(path, _json_line(text, loc),
-                                    f"{prefix}{where}: {err.get('msg', 'invalid')}") from None
+            raise ImportFormatError(
+                path, _json_line(text, loc), f"{prefix}{where}: {err.get('msg', 'invalid')}"
+            ) from None
         debate = out[-1]
         prefix = f"item {n}: " if len(items) > 1 else ""
         problem = id_problem(debate.id)
         if problem:
-            raise ImportFormatError(path, _json_line(text, ("id",)) if len(items) == 1 else None,
-                                    f"{prefix}debate id {shown(debate.id)} {problem}; an id is 1-{MAX_ID_CHARS} "
-                                    "characters with no control characters, path separators or '..'")
+            raise ImportFormatError(
+                path,
+                _json_line(text, ("id",)) if len(items) == 1 else None,
+                f"{prefix}debate id {shown(debate.id)} {problem}; an id is 1-{MAX_ID_CHARS} "
+                "characters with no control characters, path separators or '..'",
+            )
         bad = value_problem(debate)
         if bad:  # checked here, before DuckDB sees it, so the error names the file, the field and the value
             raise ImportFormatError(path, _json_line(text, bad[0]), f"{prefix}{field_path(bad[0])}: {bad[1]}")

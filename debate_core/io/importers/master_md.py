@@ -24,18 +24,26 @@ _ENGINE_RE = re.compile(r"^>\s*引擎\s*[：:]\s*(.*)$")
 _STATUS_RE = re.compile(r"^>\s*状态\s*[：:]\s*(\w+)\s*(?:[（(](.*)[)）])?\s*$")
 _FAILED_RE = re.compile(r"^[（(]本轮未完成[：:](.*)[)）]$")
 _FINDING_LINE = re.compile(r"^>\s*(?:[✓✗?]\s*)?(模型审核)?(检查通过|检查未通过|检查未能判定|本轮不适用)[：:](.*)$")
-_MARK_LINE = re.compile(r"^>\s*引证核对[：:]\s*(\S+?)(?:《(.*?)》)?(✓已核对原文|已核对原文|仅经号|✗引文未核对|"
-                        r"引文无原文可核)(?:「(.*)」)?\s*$")
-_MARK_STATUS = {"✓已核对原文": "verified", "已核对原文": "verified", "仅经号": "id_only", "✗引文未核对": "unverified",
-                "引文无原文可核": "unchecked"}
+_MARK_LINE = re.compile(
+    r"^>\s*引证核对[：:]\s*(\S+?)(?:《(.*?)》)?(✓已核对原文|已核对原文|仅经号|✗引文未核对|"
+    r"引文无原文可核)(?:「(.*)」)?\s*$"
+)
+_MARK_STATUS = {
+    "✓已核对原文": "verified",
+    "已核对原文": "verified",
+    "仅经号": "id_only",
+    "✗引文未核对": "unverified",
+    "引文无原文可核": "unchecked",
+}
 
 
 def _read_finding_line(line: str, findings: list) -> bool:
     """One line of the findings block render.py writes under a speech, read back into ``findings``."""
     mm = _MARK_LINE.match(line)
     if mm:
-        mark = CitationMark(id=mm.group(1), title=mm.group(2) or "", quote=mm.group(4) or "",
-                            status=_MARK_STATUS[mm.group(3)])
+        mark = CitationMark(
+            id=mm.group(1), title=mm.group(2) or "", quote=mm.group(4) or "", status=_MARK_STATUS[mm.group(3)]
+        )
         cit = next((f for f in findings if f.rule == "citation" and f.layer == "rules"), None)
         if cit is None:
             cit = Finding(rule="citation", passed=True)
@@ -61,8 +69,9 @@ def _read_finding_line(line: str, findings: list) -> bool:
     if prior is not None:  # a citation finding made by a mark line first
         prior.passed, prior.message, prior.undecided = False, msg, fm.group(2) == "检查未能判定"
     else:
-        findings.append(Finding(rule=rule, passed=False, message=msg, undecided=fm.group(2) == "检查未能判定",
-                                layer=layer))
+        findings.append(
+            Finding(rule=rule, passed=False, message=msg, undecided=fm.group(2) == "检查未能判定", layer=layer)
+        )
     return True
 
 
@@ -194,7 +203,7 @@ def parse_master_md(path: Path, text: str, *, pack_path: str | None = None, extr
             if _read_finding_line(bs, findings):
                 continue
             if bs.startswith("> 检查未通过："):  # the older one-line form
-                for item in bs[len("> 检查未通过："):].split("；"):
+                for item in bs[len("> 检查未通过：") :].split("；"):
                     fm = re.match(r"^(.+?)[（(](.*)[)）]$", item.strip())
                     rule, msg = (fm.group(1), fm.group(2)) if fm else (item.strip(), "")
                     if rule:
@@ -215,28 +224,52 @@ def parse_master_md(path: Path, text: str, *, pack_path: str | None = None, extr
         if slug not in order:
             order.append(slug)
             names[slug], schools[slug] = name, school
-        rounds.append(Speech(
-            round=n, speaker=slug, speaker_name=name, role=role, text=body_text,
-            citations=find_citations(body_text, known_ids), findings=findings, engine=engine,
-            status="failed" if failed_cause is not None else ("flagged" if failing else "ok"),
-            warnings=[failed_cause] if failed_cause else [],
-        ))
+        rounds.append(
+            Speech(
+                round=n,
+                speaker=slug,
+                speaker_name=name,
+                role=role,
+                text=body_text,
+                citations=find_citations(body_text, known_ids),
+                findings=findings,
+                engine=engine,
+                status="failed" if failed_cause is not None else ("flagged" if failing else "ok"),
+                warnings=[failed_cause] if failed_cause else [],
+            )
+        )
     if len(order) < 2:
         raise ImportFormatError(path, speeches[0][0] + 1, "a master debate needs two speakers; found one")
-    obs = Observation(divergence=observation["分歧本质"], consensus=observation["共识点"],
-                      to_reader=observation["留给读者"], engine=engine) if observation else None
+    obs = (
+        Observation(
+            divergence=observation["分歧本质"],
+            consensus=observation["共识点"],
+            to_reader=observation["留给读者"],
+            engine=engine,
+        )
+        if observation
+        else None
+    )
     if not status:
         status = "completed" if obs else "stopped"
         stop = f"已完成 {len(rounds)} 轮" if obs else "导入的记录没有结尾的中立观察"
     created = file_time(path)
     return Debate(
-        id=debate_id or content_id(text, extra_text), protocol="master", topic=topic, status=status,
+        id=debate_id or content_id(text, extra_text),
+        protocol="master",
+        topic=topic,
+        status=status,
         stop_reason=stop,
         participants=[Participant(label=s, name=names[s], school=schools[s], model=engine) for s in order],
-        models=engines, pack_name=pack_name or (pack.name if pack else ""),
+        models=engines,
+        pack_name=pack_name or (pack.name if pack else ""),
         pack_version=pack_version or (pack.version if pack and not pack_name else ""),
         planned_rounds=len(rounds),
         config=DebateConfig(protocol="master", topic=topic, masters=order[:2], rounds=len(rounds), pack=pack_path),
-        warnings=warnings, rounds=rounds, observation=obs, created_at=created, updated_at=created,
+        warnings=warnings,
+        rounds=rounds,
+        observation=obs,
+        created_at=created,
+        updated_at=created,
         source=f"import:{KIND}:{path.name}",
     )

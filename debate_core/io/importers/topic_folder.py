@@ -43,12 +43,21 @@ def parse_folder(folder: Path) -> tuple[str, Debate]:
         stop = (stop + "; " if stop else "") + "no verdict.md"
     created = p.created or file_time(log_path)
     return KIND, Debate(
-        id=p.id or content_id(log_text, verdict_text), protocol="topic", topic=p.topic, status=status,
+        id=p.id or content_id(log_text, verdict_text),
+        protocol="topic",
+        topic=p.topic,
+        status=status,
         stop_reason=stop,
         participants=[Participant(label=lb, name=lb, stance=p.stances[lb]) for lb in labels],
         planned_rounds=max(rounds_run, 3),
-        config=DebateConfig(protocol="topic", topic=p.topic, stances=[p.stances[lb] for lb in labels],
-                            rounds=max(rounds_run, 3)),
-        warnings=p.warnings, rounds=p.rounds, summaries=p.summaries, verdict=verdict,
-        created_at=created, updated_at=created, source=f"import:{KIND}:{folder.name}",
+        config=DebateConfig(
+            protocol="topic", topic=p.topic, stances=[p.stances[lb] for lb in labels], rounds=max(rounds_run, 3)
+        ),
+        warnings=p.warnings,
+        rounds=p.rounds,
+        summaries=p.summaries,
+        verdict=verdict,
+        created_at=created,
+        updated_at=created,
+        source=f"import:{KIND}:{folder.name}",
     )

@@ -22,8 +22,17 @@ _SUB_RE = re.compile(r"^\s{2,}[-*]\s+(.*)$")
 _NNP_RE = re.compile(r"^(?:[-*]\s*)?`?\s*no_new_points\s*[:：=]\s*(true|false)\s*`?\s*$", re.I)
 _OBS_RE = re.compile(r"^\*\*第\s*(\d+)\s*轮观察\*\*\s*[：:]\s*(.*)$")
 _STOP_RE = re.compile(r"^\*\*停机\*\*\s*[：:]\s*(.*)$")
-_ARG_COLS = {"id": "id", "编号": "id", "论点": "point", "point": "point", "论证要点": "reasoning", "论证": "reasoning",
-             "reasoning": "reasoning", "论据": "evidence", "evidence": "evidence"}
+_ARG_COLS = {
+    "id": "id",
+    "编号": "id",
+    "论点": "point",
+    "point": "point",
+    "论证要点": "reasoning",
+    "论证": "reasoning",
+    "reasoning": "reasoning",
+    "论据": "evidence",
+    "evidence": "evidence",
+}
 _REBUT_TYPES = (("反驳", "反驳"), ("驳", "反驳"), ("质疑", "质疑"), ("让步", "让步"))
 _CN_NUM = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 
@@ -32,7 +41,7 @@ def _strip_quotes(s: str) -> str:
     s = s.strip()
     for a, b in (("「", "」"), ("“", "”"), ('"', '"'), ("『", "』"), ("《", "》")):
         if s.startswith(a) and s.endswith(b) and len(s) >= 2:
-            return s[len(a):-len(b)].strip()
+            return s[len(a) : -len(b)].strip()
     return s
 
 
@@ -57,11 +66,11 @@ def _role_for(title: str, round_no: int) -> str:
 def _rebuttal_from(label: str, content: str) -> dict | None:
     for prefix, kind in _REBUT_TYPES:
         if label.startswith(prefix):
-            rest = label[len(prefix):].strip()
+            rest = label[len(prefix) :].strip()
             m = re.match(r"^(?:辩手)?([甲乙丙丁戊己庚辛])(?:\s*([A-Z]\d+))?", rest)
             if m and (m.group(2) or rest.startswith("辩手")):
                 target = f"辩手{m.group(1)}" + (f" {m.group(2)}" if m.group(2) else "")
-                note = rest[m.end():].strip()
+                note = rest[m.end() :].strip()
             else:
                 target, note = "", rest
             body = f"{note} {content}".strip() if note else content
@@ -139,8 +148,11 @@ class TopicLogParser:
         if not self.topic:
             raise self.err(0, "no '- **辩题**：…' line before the first round")
         if len(self.stances) < 2:
-            raise self.err(mapping_line or 0, f"the stance mapping names {len(self.stances)} debater(s); "
-                                              "need at least two '  - 辩手X → 「立场」' lines")
+            raise self.err(
+                mapping_line or 0,
+                f"the stance mapping names {len(self.stances)} debater(s); "
+                "need at least two '  - 辩手X → 「立场」' lines",
+            )
         if "降级" in self.mode:
             self.warnings.append(f"模式：{self.mode}")
         if i >= len(lines):
@@ -186,8 +198,9 @@ class TopicLogParser:
                 close(i)
                 lm = LABEL_RE.search(line)
                 if not lm or lm.group(0) not in self.stances:
-                    raise self.err(i, "debater section names no debater of the stance mapping "
-                                      f"({', '.join(self.stances)})")
+                    raise self.err(
+                        i, f"debater section names no debater of the stance mapping ({', '.join(self.stances)})"
+                    )
                 speaker = lm.group(0)
                 if (current, speaker) in seen:
                     raise self.err(i, f"{speaker} speaks twice in round {current}")
@@ -199,8 +212,9 @@ class TopicLogParser:
                 if om or sm:
                     close(i)
                     if om:
-                        self.summaries.append(RoundSummary(round=int(om.group(1)), speaker=ORCHESTRATOR,
-                                                           text=om.group(2).strip()))
+                        self.summaries.append(
+                            RoundSummary(round=int(om.group(1)), speaker=ORCHESTRATOR, text=om.group(2).strip())
+                        )
                     elif sm is not None:
                         self.stop = sm.group(1).strip()
                 elif line.startswith(">") and speaker is None:
@@ -236,8 +250,7 @@ class TopicLogParser:
             if stripped.startswith("|"):
                 cells = split_row(stripped)
                 if header is None:
-                    header = [_ARG_COLS.get(unbold(c).lower(), _ARG_COLS.get(unbold(c), unbold(c)))
-                              for c in cells]
+                    header = [_ARG_COLS.get(unbold(c).lower(), _ARG_COLS.get(unbold(c), unbold(c))) for c in cells]
                     if "point" not in header:
                         raise self.err(i, "argument table has no '论点' column")
                     continue
@@ -246,8 +259,14 @@ class TopicLogParser:
                 if len(cells) != len(header):
                     raise self.err(i, f"table row has {len(cells)} cells; the header has {len(header)}")
                 row = {h: unbold(c) for h, c in zip(header, cells, strict=True)}
-                arguments.append({"id": row.get("id", f"A{len(arguments) + 1}"), "point": row.get("point", ""),
-                                  "reasoning": row.get("reasoning", ""), "evidence": row.get("evidence", "")})
+                arguments.append(
+                    {
+                        "id": row.get("id", f"A{len(arguments) + 1}"),
+                        "point": row.get("point", ""),
+                        "reasoning": row.get("reasoning", ""),
+                        "evidence": row.get("evidence", ""),
+                    }
+                )
                 continue
             header = None
             if stripped.startswith(">"):
@@ -276,8 +295,9 @@ class TopicLogParser:
                 parent = label
                 if label.startswith("新论点") or label.startswith("新增论点"):
                     if content:
-                        arguments.append({"id": f"N{len(arguments) + 1}", "point": unbold(content),
-                                          "reasoning": "", "evidence": ""})
+                        arguments.append(
+                            {"id": f"N{len(arguments) + 1}", "point": unbold(content), "reasoning": "", "evidence": ""}
+                        )
                     continue
                 rebut = _rebuttal_from(label, unbold(content))
                 if rebut is not None:
@@ -290,10 +310,21 @@ class TopicLogParser:
                 parent = None
         if not text:
             raise self.err(start - 1, f"{speaker} has an empty section in round {round_no}")
-        envelope: dict[str, Any] = {"stance": self.stances.get(speaker, ""), "arguments": arguments,
-                                    "rebuttals": rebuttals}
+        envelope: dict[str, Any] = {
+            "stance": self.stances.get(speaker, ""),
+            "arguments": arguments,
+            "rebuttals": rebuttals,
+        }
         if flag is not None:  # only where the log states it
             envelope["no_new_points"] = flag
-        self.rounds.append(Speech(round=round_no, speaker=speaker, speaker_name=speaker,
-                                  role=_role_for(self.round_titles.get(round_no, ""), round_no), text=text,
-                                  envelope=envelope, warnings=notes))
+        self.rounds.append(
+            Speech(
+                round=round_no,
+                speaker=speaker,
+                speaker_name=speaker,
+                role=_role_for(self.round_titles.get(round_no, ""), round_no),
+                text=text,
+                envelope=envelope,
+                warnings=notes,
+            )
+        )

@@ -109,9 +109,15 @@ def _verdict_rows(path: Path, start: int, body: list[str]) -> list[VerdictRow]:
             score = parse_float(raw_score)
         except ValueError:
             raise ImportFormatError(path, i + 1, f"score {raw_score!r} is not a number") from None
-        rows.append(VerdictRow(label=label, stance=unbold(pick("立场", "stance")),
-                               strongest=unbold(pick("最强", "strongest")),
-                               weakness=unbold(pick("弱点", "weakness")), score=score))
+        rows.append(
+            VerdictRow(
+                label=label,
+                stance=unbold(pick("立场", "stance")),
+                strongest=unbold(pick("最强", "strongest")),
+                weakness=unbold(pick("弱点", "weakness")),
+                score=score,
+            )
+        )
     if header is None:
         raise ImportFormatError(path, start + 1, "the section holds no '| 辩手 | 立场 | … | 评分 |' table")
     return rows
