@@ -239,6 +239,16 @@ class CitationMark(BaseModel):
     status: Literal["verified", "id_only", "unverified", "unchecked"] = "id_only"
 
 
+class Detail(BaseModel):
+    """One statement a check makes, as data: ``code`` names what it says (``length.range``,
+    ``citation.not_own`` …; docs/checks.md lists them), ``args`` its values (numbers, ids, the names of
+    masters, and the debate's own words it quotes).  A reader's app says it in its own language from
+    the code; ``Finding.message`` is the checker's Chinese wording of the same details."""
+
+    code: str
+    args: dict[str, Any] = Field(default_factory=dict)
+
+
 class Finding(BaseModel):
     """Result of one check on one speech.
 
@@ -256,6 +266,9 @@ class Finding(BaseModel):
     applies: bool = True
     layer: Literal["rules", "model"] = "rules"
     marks: list[CitationMark] = Field(default_factory=list)
+    # what the message says, as codes and values (empty on a finding stored before details existed, an
+    # imported one, or the model audit's own words: then only ``message`` says it)
+    details: list[Detail] = Field(default_factory=list)
 
 
 class ToolCallRecord(BaseModel):

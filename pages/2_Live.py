@@ -38,6 +38,9 @@ def body(debate_id: str, polling: bool) -> None:
         st.error(line)
     else:
         st.info(line)
+    if view.own_reason:  # the debate's own stop reason (an imported or a topic debate's), in its language
+        with st.container(key="content-stop-reason"):
+            st.caption(views.safe_inline(view.own_reason))
     with ui.guard(_("Action")):
         controls(view, debate_id)
     for i, sv in enumerate(view.speeches):

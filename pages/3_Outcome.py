@@ -24,16 +24,19 @@ def verdict(ov: views.OutcomeView) -> None:
         st.warning(_("The judge's verdict could not be parsed: there is no winner (this is not a draw). Raw text:"))
         st.code(ov.raw or _("(empty)"), language=None)
         return
-    st.success("**" + views.safe_format(_("Winner: {winner}"), winner=ov.winner_text) + "**"
-               + (f" — {views.safe_inline(ov.summary)}" if ov.summary else ""))
+    st.success("**" + views.safe_format(_("Winner: {winner}"), winner=ov.winner_text) + "**")
+    if ov.summary:  # the judge's own words, in the debate's language
+        with st.container(key="content-verdict-summary"):
+            st.markdown(views.safe_inline(ov.summary))
     if ov.incomplete:  # the judge left something out, even after being asked once more
         st.warning(ov.incomplete)
     if ov.judge:
         st.caption(views.safe_format(_("judge: `{model}`"), model=ov.judge))
     if ov.reasons:
         st.markdown(_("**Reasons**"))
-        for k, v in ov.reasons.items():
-            st.markdown(f"- **{views.safe_inline(k)}**：{views.safe_inline(v)}")
+        with st.container(key="content-verdict-reasons"):  # the judge's own words
+            for k, v in ov.reasons.items():
+                st.markdown(f"- **{views.safe_inline(k)}**：{views.safe_inline(v)}")
     if ov.per_round is not None and len(ov.per_round):
         st.markdown(_("**Per-round commentary**"))
         ui.table(ov.per_round, hide_index=True, width="stretch")
@@ -44,8 +47,12 @@ def verdict(ov: views.OutcomeView) -> None:
     fig = ov.scores_figure()
     if fig is not None:
         st.plotly_chart(fig, key="scores")
-    if ov.note:
+    if ov.note and not ov.note_own:  # the app's own note (an imported panel's majority): the reader's language
         st.markdown(_("**To the reader**") + _(": ") + views.safe_inline(ov.note))
+    elif ov.note:  # the judge's note to readers, in the debate's language
+        st.markdown(_("**To the reader**"))
+        with st.container(key="content-verdict-note"):
+            st.markdown(views.safe_inline(ov.note))
 
 
 def judge_panel(ov: views.OutcomeView) -> None:
@@ -60,19 +67,21 @@ def judge_panel(ov: views.OutcomeView) -> None:
                      icon="🔁"):
             st.query_params["id"] = ov.twin
             st.rerun()
-    for i, n in enumerate(ov.panel_notes):
-        line = f"- **{views.safe_inline(n['judge'])}** ({views.safe_inline(n['winner'])})"
-        if n["notes"] and not n["preview"]:
-            line += f": {views.safe_inline(n['notes'])}"
-        elif n["notes"]:  # long: the first words, then all of it on request (never cut mid-word)
-            line += f": {views.safe_inline(n['preview'])}"
-        st.markdown(line)
+    for i, n in enumerate(ov.panel_notes):  # the judge and the winner (app's words), then the notes (the judge's)
+        st.markdown(f"- **{views.safe_inline(n['judge'])}** ({views.safe_inline(n['winner'])})"
+                    + (_(": ") if n["notes"] else ""))
+        if n["notes"]:  # long: the first words, then all of it on request (never cut mid-word)
+            with st.container(key=f"content-judge-notes-{i}"):
+                st.markdown(views.safe_inline(n["preview"] or n["notes"]))
         if n["preview"]:
             with st.expander(_("Read all of {judge}'s notes").format(judge=views.safe_inline(n["judge"])),
                              expanded=False, key=f"judge-notes-{i}"):
-                st.markdown(views.safe_markdown(n["notes"]))
+                with st.container(key=f"content-judge-all-{i}"):
+                    st.markdown(views.safe_markdown(n["notes"]))
         if n["decisive"]:
-            st.caption(views.safe_format(_("Most decisive: {text}"), text=n["decisive"]))
+            st.caption(_("Most decisive:"))
+            with st.container(key=f"content-judge-decisive-{i}"):
+                st.caption(views.safe_inline(n["decisive"]))
 
 
 def argument_map(lv) -> None:
@@ -162,6 +171,9 @@ def outcome() -> None:
     ui.debate_header(debate)
     c1, c2, c3, c4, c5 = st.columns([3, 1, 1, 1, 1], vertical_alignment="center")
     c1.caption(views.safe_inline(ov.headline))
+    if ov.own_reason:  # the debate's own stop reason (an imported or a topic debate's), in its language
+        with c1.container(key="content-stop-reason"):
+            st.caption(views.safe_inline(ov.own_reason))
     with c2:
         ui.link_to("present", debate.id, _("Present"))
     with c3:

@@ -46,19 +46,28 @@ def big(markdown: str) -> None:
 
 
 def show_round(step) -> None:
-    for sl in step.slides:
-        st.header(views.safe_inline(sl.title), anchor=False)
+    """Each speech of the round: its heading (an imported turn's own in a ``content-…`` region), then its
+    paragraphs, the debate's words, in a ``content-…`` region."""
+    for i, sl in enumerate(step.slides):
+        if sl.own_title:
+            with st.container(key=f"content-slide-title-{i}"):
+                st.header(views.safe_inline(sl.title), anchor=False)
+        else:
+            st.header(views.safe_inline(sl.title), anchor=False)
         if sl.failed:
             st.error(_("This round failed: ") + _("no reply"), icon="⛔")
-        for p in sl.paragraphs:
-            big(p)
+        with st.container(key=f"content-slide-{i}"):
+            for p in sl.paragraphs:
+                big(p)
 
 
 def show_outcome(ov: views.OutcomeView) -> None:
-    if ov.kind == "observation":
+    if ov.kind == "observation":  # the keys are the app's words, the observation the debate's
         st.header(views.safe_inline(ov.heading), anchor=False)
-        for k, v in (ov.observation or {}).items():
-            big(f"**{views.safe_inline(k)}**{_(': ')}{views.safe_inline(v)}")
+        for i, (k, v) in enumerate((ov.observation or {}).items()):
+            big(f"**{views.safe_inline(k)}**")
+            with st.container(key=f"content-observation-{i}"):
+                big(views.safe_inline(v))
         return
     st.header(_("Verdict"), anchor=False)
     if ov.kind != "verdict":  # an imported panel without a majority verdict
@@ -69,10 +78,11 @@ def show_outcome(ov: views.OutcomeView) -> None:
         st.code(ov.raw or _("(empty)"), language=None)
         return
     st.markdown("## " + views.safe_format(_("Winner: {winner}"), winner=ov.winner_text), anchors=False)
-    if ov.summary:
-        big(views.safe_inline(ov.summary))
-    for k, v in ov.reasons.items():
-        big(f"**{views.safe_inline(k)}**：{views.safe_inline(v)}")
+    with st.container(key="content-verdict"):  # the judge's own words
+        if ov.summary:
+            big(views.safe_inline(ov.summary))
+        for k, v in ov.reasons.items():
+            big(f"**{views.safe_inline(k)}**：{views.safe_inline(v)}")
 
 
 def controls(view, step: int) -> None:
@@ -145,7 +155,8 @@ def present() -> None:
     step = view.clamp(st.query_params.get("step"))
     if st.query_params.get("step") != str(step):
         st.query_params["step"] = str(step)
-    st.title(views.safe_inline(view.debate.topic), anchor=False)
+    with st.container(key="content-topic"):  # the debate's own words
+        st.title(views.safe_inline(view.debate.topic), anchor=False)
     controls(view, step)
     st.divider()
     if not view.steps:

@@ -36,7 +36,9 @@ def picker(side: str, other: str) -> str:
 
 def head(label: str, sv: views.compare.SideView) -> None:
     d = sv.debate
-    st.markdown(f"#### {label} · {views.safe_inline(d.topic)}")
+    st.markdown(f"#### {label}")
+    with st.container(key=f"content-topic-{label.lower()}"):  # the debate's own words
+        st.markdown(f"#### {views.safe_inline(d.topic)}")
     st.caption(" · ".join([views.safe_code(d.id), views.safe_inline(sv.protocol), views.safe_inline(sv.who),
                            views.safe_format(_("models: {models}"), models=sv.models), views.safe_inline(sv.status)]))
     st.markdown(views.safe_format(_("**Result:** {result}"), result=sv.result))
@@ -58,8 +60,10 @@ def closing(sv: views.compare.SideView) -> None:
             st.markdown("\n".join(f"- {views.safe_inline(k)}{_(': ')}{views.safe_inline(v)}"
                                    for k, v in ov.observation.items()))
     elif ov.kind == "verdict" and ov.parsed:
-        st.success("**" + views.safe_format(_("Winner: {winner}"), winner=ov.winner_text) + "**"
-                   + (f" — {views.safe_inline(ov.summary)}" if ov.summary else ""))
+        st.success("**" + views.safe_format(_("Winner: {winner}"), winner=ov.winner_text) + "**")
+        if ov.summary:  # the judge's own words
+            with st.container(key=f"content-summary-{ov.debate.id}"):
+                st.markdown(views.safe_inline(ov.summary))
     else:
         st.caption(views.safe_inline(sv.result))
 

@@ -35,7 +35,8 @@ def vote() -> None:
         return
     token = device()
     page = views.vote.vote_page(ui.archive(), debate_id, st.query_params.get("phase"), token)
-    st.title(views.safe_inline(page.debate.topic), anchor=False)
+    with st.container(key="content-topic"):  # the debate's own words
+        st.title(views.safe_inline(page.debate.topic), anchor=False)
     st.subheader(page.title, anchor=False)
     said = st.session_state.pop("vote-said", None)  # what the Vote button got, once
     if not page.state.is_open:  # closed meanwhile too: this one line, no form

@@ -105,6 +105,36 @@ def failed_debate(archive, failed_round: int = 3) -> Debate:
     return d
 
 
+FLAGGED_ID = "flagged00001"
+FLAGGED_TAIL = "依我看，净土法门远胜禅宗，乃是唯一的出路。慧能大师当面答曰：汝且念佛。详见 https://example.org/x"
+OLD_MESSAGE = "不是发言正文：旧版记录里的一条"  # a finding stored before findings had details
+
+
+def flagged_debate(archive) -> Debate:
+    """A completed master debate whose second speech breaks rules (a verdict, an invented dialogue, a URL): its
+    findings are the real checks' (messages and details), as a run that kept it after its retries leaves it;
+    the third speech carries a finding stored the old way (a message, no details)."""
+    from debate_core.checks import CheckContext, run_checks
+    from debate_core.content.packs import get_pack
+    from debate_core.models import Finding
+
+    d = offline_debate(archive).model_copy(deep=True)
+    d.id = FLAGGED_ID
+    pack = get_pack(d.config.pack)
+    s, first = d.rounds[1], d.rounds[0]
+    s.text += FLAGGED_TAIL
+    speaker, opponent = pack.masters[s.speaker], pack.masters[first.speaker]
+    ctx = CheckContext(speaker=speaker, opponent=opponent, role=s.role, ammo=speaker.ammo_against(opponent.slug),
+                       opponent_summary=d.summaries[0].text, pack_source_ids=pack.all_source_ids(), pack=pack)
+    s.findings, s.status = run_checks(s.text, ctx), "flagged"
+    third = d.rounds[2]
+    third.findings = [f for f in third.findings if f.rule != "hygiene"] + [
+        Finding(rule="hygiene", passed=False, message=OLD_MESSAGE)]
+    third.status = "flagged"
+    archive.save(d)
+    return d
+
+
 def judged_debate(archive, protocol: str = "topic", debate_id: str = "judged000001") -> Debate:
     """A completed topic debate (or trial) with a parsed verdict, scores and commentary."""
     if protocol == "trial":

@@ -940,7 +940,7 @@ def test_compare_shows_both_debates_round_one_side_by_side(server, page):
 
     page.get_by_role("button", name="⇄ Swap sides").click()
     page.wait_for_url(f"**/Compare?a=judged000001&b={d.id}*")
-    page.get_by_text("A · 远程办公是否提高效率？").wait_for()
+    page.locator(".st-key-content-topic-a").get_by_text("远程办公是否提高效率？").wait_for()  # A's topic now
     settle(page)
     left, right = page.get_by_role("heading", name=master_r1), page.get_by_role("heading", name="R1｜辩手甲 · Opening")
     left.wait_for()

@@ -96,3 +96,20 @@ def test_failure_causes_read_in_chinese(cause):
 
     text = cause_in("zh", cause)
     assert text and not any("a" <= ch.lower() <= "z" for ch in text)
+
+
+@pytest.mark.parametrize("cause", ["timed out waiting for the model after 4 attempts", "rate limited (429): slow down",
+                                   "server error (503): upstream down after 2 attempts", "KeyError: boom",
+                                   "the model returned an empty completion"])
+def test_a_failure_cause_reads_back_into_its_code(cause):
+    """What a debate stores (the Chinese words, with a summary's 摘要： in front or not) reads back into the
+    cause's code and values, which an app says in its own language; words that are no cause read as None."""
+    from debate_core.engines.gateway import CAUSES, cause_detail, cause_in, read_cause
+
+    detail = cause_detail(cause)
+    assert detail["kind"] in {c for c, _en, _zh in CAUSES} | {"failed"}
+    assert read_cause(cause_in("zh", cause)) == detail  # the stored Chinese words
+    assert read_cause(cause) == (detail if detail["kind"] != "failed" else None)  # the gateway's own English
+    assert read_cause("意外的说法") is None and read_cause("") is None
+    f = parse_audit("不是 JSON")[0]
+    assert f.details[0].code == "audit.not_json" and f.message.startswith("无法判定")

@@ -40,6 +40,12 @@ def param(at, name: str) -> str:
     return value[0] if isinstance(value, list) else value
 
 
+def heads(at) -> list[tuple[str, str]]:
+    """Each side's heading (A / B, the app's) and the topic under it (the debate's, in its content region)."""
+    lines = md(at)
+    return [(x[5:], lines[i + 1].removeprefix("#### ")) for i, x in enumerate(lines) if x in ("#### A", "#### B")]
+
+
 def test_master_and_topic_debates_side_by_side_aligned_by_round(archive_path, archive):
     m = offline_debate(archive)
     t = judged_debate(archive, "topic")
@@ -47,8 +53,7 @@ def test_master_and_topic_debates_side_by_side_aligned_by_round(archive_path, ar
     at = render(a=m.id, b=t.id)
     clean(at)
     assert {s for s in i18n.MISSING if s in _OURS} == set()
-    heads = [x for x in md(at) if x.startswith("#### A · ") or x.startswith("#### B · ")]
-    assert heads == [f"#### A · {m.topic}", f"#### B · {t.topic}"]
+    assert heads(at) == [("A", m.topic), ("B", t.topic)]
     assert "**Result:** no winner: a neutral observation" in md(at)
     assert any(x.startswith("**Result:** 辩手乙") for x in md(at))
     assert [s.value for s in at.subheader] == ["Round 1", "Round 2", "Round 3", "Round 4", "Outcome"]
@@ -71,8 +76,7 @@ def test_swap_puts_b_left_and_keeps_the_rows(archive_path, archive):
     at.button(key="compare-swap").click().run()
     clean(at)
     assert (param(at, "a"), param(at, "b")) == (t.id, m.id)
-    heads = [x for x in md(at) if x.startswith("#### A · ") or x.startswith("#### B · ")]
-    assert heads == [f"#### A · {t.topic}", f"#### B · {m.topic}"]
+    assert heads(at) == [("A", t.topic), ("B", m.topic)]
     cards = [x for x in md(at) if x.startswith("### R") or x.startswith("#### R")]
     assert cards[0].startswith("#### R1｜正方") and cards[2].startswith("### R1｜")  # trial first now
 

@@ -349,9 +349,11 @@ def test_live_page_shows_the_one_line_cause_and_offers_retry(default_pack, tmp_p
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     errors = [e.value for e in at.error]
-    # the app's words in the reader's language (English here); the engine's cause as it was recorded
-    cause = [e for e in errors if "round 2 failed: 连接模型服务失败" in e]
+    # the app's words in the reader's language (English here), the cause too: the stored Chinese read back into
+    # its code (debate_core.engines.gateway.read_cause) and said through the catalog
+    cause = [e for e in errors if "round 2 failed: could not connect to the model service" in e]
     assert cause, errors
+    assert "This round failed: could not connect to the model service" in "\n".join(errors)
     assert "Traceback" not in "".join(errors)
     assert at.button(key="retry").label.startswith("🔁 Retry round 2")
 

@@ -290,3 +290,62 @@ def test_setup_refuses_an_english_master_topic_before_start(archive_path, lang, 
     with i18n.use(lang):
         at.text_area(key="topic").set_value("禅净之争").run()
     assert not any(warning in w.value for w in at.warning) and not at.button(key="start").disabled
+
+
+# ------------------------------------------------------------ what the checks find
+
+
+CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+
+def test_check_findings_are_said_from_their_details_in_both_languages():
+    """Every finding the checks make on the rule corpus carries details whose codes the app knows. Said in
+    English (for a Chinese debate) it has no Chinese but the masters' names: the speech's words it quotes are
+    numbered notes; said in Chinese they are inline.  No msgid is missing from a catalog."""
+    from debate_core.checks import run_checks
+    from debate_core.content.packs import get_pack
+    from tests.check_corpus_support import context, load_corpus
+    from webapp.views import codes
+
+    pack = get_pack(None)
+    names = sorted((m.name for m in pack.masters.values()), key=len, reverse=True)
+    seen: set[str] = set()
+    i18n.MISSING.clear()
+    for case in load_corpus():
+        for f in run_checks(case.text, context(case, pack)):
+            assert f.details, (case.id, f.rule, f.message)
+            seen |= {d.code for d in f.details}
+            with i18n.use("en"):
+                en = codes.finding_said(f, inline=False)
+            with i18n.use("zh"):
+                zh = codes.finding_said(f, inline=True)
+            assert en is not None and zh is not None, (case.id, [d.code for d in f.details])
+            bare = en.text
+            for n in names:
+                bare = bare.replace(n, "")
+            assert not CJK.search(bare.replace("、", "")), (case.id, en.text)
+            assert all(q in zh.text for q in en.notes), (case.id, en.notes, zh.text)  # the same words, inline
+    assert not i18n.MISSING, sorted(i18n.MISSING)
+    assert {"length.range", "citation.not_own", "citation.title_other", "ammo.unused", "restatement.distorts",
+            "engages.missing", "no_verdict.hit", "no_dialogue.hit", "hygiene.url", "hygiene.editorial"} <= seen
+
+
+def test_a_finding_without_details_or_with_an_unknown_code_is_left_to_its_own_words():
+    from debate_core.models import Detail, Finding
+    from webapp.views import codes
+
+    old = Finding(rule="hygiene", passed=False, message="不是发言正文：旧记录")  # stored before details existed
+    assert Finding(**old.model_dump(exclude={"details"})).details == []
+    assert codes.finding_said(old) is None
+    later = old.model_copy(update={"details": [Detail(code="hygiene.not_speech"), Detail(code="hygiene.new_kind")]})
+    assert codes.finding_said(later) is None  # a code this app does not know: the stored words, not half a line
+    with i18n.use("en"):
+        assert codes.cause_text("摘要：等待模型超时（共尝试 4 次）") == "the summary: timed out waiting for the model (4 attempts)"
+        assert codes.cause_text("模型服务出错（HTTP 503）") == "the model service failed (HTTP 503)"
+        assert codes.cause_text("某个引擎自己的话") is None
+        # a topic debate's failed speech, in either debate language (the judged protocols' call_failed note)
+        assert codes.cause_text("模型调用失败：等待模型超时（共尝试 3 次）") == \
+            codes.cause_text("the model call failed: timed out waiting for the model after 3 attempts") == \
+            "the model call failed: timed out waiting for the model (3 attempts)"
+    with i18n.use("zh"):
+        assert codes.cause_text("摘要：等待模型超时（共尝试 4 次）") == "摘要：等待模型超时（共尝试 4 次）"

@@ -85,8 +85,9 @@ def test_present_steps_through_a_master_debate_round_by_round(archive_path, arch
     nxt(at)  # the last step: the neutral observation
     assert headers(at) == ["Open questions — a neutral observation"] and counter(at) == "Step 5 of 5"
     text = body(at)  # the keys in the reader's language, the observation in the debate's
-    assert "**Where they differ**: " in text and "**Common ground**: " in text and "**For the reader**: " in text
-    assert d.observation.divergence[:20] in text
+    # each key its own line (the app's words), the observation's text below it (the debate's, in a content region)
+    assert f"#### **Where they differ**\n#### {d.observation.divergence[:20]}" in text
+    assert "#### **Common ground**\n" in text and "#### **For the reader**\n" in text
     assert at.button(key="present-next").disabled
     prev(at)
     assert headers(at) == [titles[3]] and step_param(at) == "4"

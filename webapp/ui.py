@@ -20,6 +20,7 @@ Our own links are ``st.page_link`` widgets, outside the neutralised text.
 from __future__ import annotations
 
 import functools
+import re
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
@@ -316,13 +317,13 @@ def speech_card(sv: views.SpeechView, *, key: str = "") -> None:
     cites) in a ``content-…`` container in the debate's language, every label in the reader's."""
     with st.container(border=True):
         head, badge = st.columns([5, 1])
-        head.markdown(("### " if sv.chinese else "#### ") + views.safe_inline(sv.title))
+        speech_heading(head, sv, key)
         if sv.status == "ok" and sv.findings and not sv.clean:
             badge.markdown("🟠 " + views.safe_inline(sv.verdict))
         else:
             badge.markdown(_(STATUS_BADGE[sv.status]) if sv.status in STATUS_BADGE else sv.status)
         if sv.status == "failed":
-            st.error(_("This round failed: ") + (views.safe_inline("; ".join(sv.warnings)) or _("no reply")), icon="⛔")
+            failure(sv, key)
         if sv.text:
             with st.container(key=f"content-live-{key}" if key else None):
                 st.markdown(views.safe_markdown(sv.text))
@@ -371,14 +372,23 @@ def speech_card(sv: views.SpeechView, *, key: str = "") -> None:
                 for layer, title in (("rules", ""), ("model", _("**Model audit**"))):
                     found = sv.model_findings if layer == "model" else sv.rule_findings
                     if found:
-                        st.markdown((title + "\n\n" if title else "") + "\n".join(_finding_line(f, sv) for f in found))
-                        _checker_words(found, f"{key}-{layer}")
+                        findings_block(found, sv, f"{key}-{layer}", title)
             else:
                 st.caption(_("no checks for this protocol"))
         if sv.tool_calls:
             st.caption(_("research: ") + "; ".join(views.safe_inline(t) for t in sv.tool_calls))
-        for w in sv.warnings if sv.status != "failed" else []:
-            st.caption(f"⚠️ {views.safe_inline(w)}")
+        speech_warnings(sv, key)
+
+
+def speech_heading(where, sv: views.SpeechView, key: str = "") -> None:
+    """A speech's heading: the app's (R1｜慧能大师 Opening: its role in the reader's language), or an imported
+    turn's own (Turn 3: PRO Rebuttal 1), which is the debate's words: in a ``content-…`` region."""
+    line = ("### " if sv.chinese else "#### ") + views.safe_inline(sv.title)
+    if sv.heading and key:
+        with where.container(key=f"content-heading-{key}"):
+            st.markdown(line)
+    else:
+        where.markdown(line)
 
 
 def _note_line(n: int, c: views.CitationView, chinese: bool) -> str:
@@ -394,25 +404,83 @@ def _shown_message(f: dict) -> bool:
     return bool(f["message"]) and f.get("applies", True) and (not f["passed"] or f.get("undecided"))
 
 
-def _finding_line(f: dict, sv: views.SpeechView) -> str:
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+
+def _quotes_inline(sv: views.SpeechView) -> bool:
+    """The debate's words a finding quotes go inline when the debate speaks the reader's language, else as
+    numbered notes in a content region."""
+    return (i18n.current() == "zh") == bool(sv.chinese)
+
+
+def _in_readers_language(text: str) -> bool:
+    """Whether stored words (a finding's message without details) are in the reader's language: Chinese
+    words under the Chinese UI, words without Chinese under the English one."""
+    return bool(_CJK.search(text or "")) == (i18n.current() == "zh")
+
+
+def _finding_line(f: dict, sv: views.SpeechView, notes: list[str]) -> str:
     """One finding in the reader's language: its state, the rule's name (from the rule registry) and, for a
-    failed or undecided one, what the check found (when the app can say it in the reader's language)."""
+    failed or undecided one, what the check found, said from the finding's details (the words it quotes from
+    the debate go on ``notes`` when the debate speaks another language).  A finding without details (stored
+    before they existed, imported, the model audit's own words) has its stored message here when it is in the
+    reader's language, else apart, in the checker's own words (:func:`_checker_words`)."""
     if not f.get("applies", True):  # not applicable is never a pass
         return f"- {views.safe_inline(f['label'])}{_(': ')}{_('not applicable')}"
     sign = views.finding_state(f, sv.clean)
-    msg = views.finding_message(f["message"]) if _shown_message(f) else ""
+    said = views.finding_said(f, inline=_quotes_inline(sv), notes=notes) if _shown_message(f) else None
+    msg = said.text if said is not None else ""
+    if said is None and _shown_message(f) and _in_readers_language(f["message"]):
+        msg = f["message"]
     return f"- {sign} {views.safe_inline(f['label'])}" + (_(": ") + views.safe_inline(msg) if msg else "")
 
 
+def findings_block(findings: list[dict], sv: views.SpeechView, key: str, title: str = "") -> None:
+    """A speech's findings of one layer, in the reader's language; then the debate's words they quote (by note
+    number) and the messages the app cannot say, each in a ``content-…`` region."""
+    notes: list[str] = []
+    st.markdown((title + "\n\n" if title else "") + "\n".join(_finding_line(f, sv, notes) for f in findings))
+    if notes:
+        st.caption(_("The words the checks quote:"))
+        with st.container(key=f"content-quoted-{key}"):
+            st.markdown("\n".join(f"{n}. {views.safe_inline(q)}" for n, q in enumerate(notes, 1)))
+    _checker_words(findings, key)
+
+
 def _checker_words(findings: list[dict], key: str) -> None:
-    """The messages the app cannot say in the reader's language: the checker's own words, quoted in a
-    ``content-…`` container (they quote the speech)."""
-    raw = [f for f in findings if _shown_message(f) and views.finding_message(f["message"]) is None]
+    """The messages the app cannot say in the reader's language (a finding without details: stored before
+    they existed, imported, or the model audit's own words): the checker's own words, quoted in a
+    ``content-…`` container."""
+    raw = [f for f in findings if _shown_message(f) and views.finding_said(f) is None
+           and not _in_readers_language(f["message"])]
     if raw:
         st.caption(_("In the checker's own words:"))
         with st.container(key=f"content-checker-{key}"):
             st.markdown("\n".join(f"- {views.safe_inline(f['label'])}: {views.safe_inline(f['message'])}"
                                    for f in raw))
+
+
+def failure(sv: views.SpeechView, key: str = "") -> None:
+    """A failed round's line: its cause in the reader's language (a model failure's cause, from its code); a
+    cause the app cannot say, in the engine's own words in a ``content-…`` region."""
+    causes = [views.cause_text(w) for w in sv.warnings]
+    if all(c is not None for c in causes):
+        st.error(_("This round failed: ") + (views.safe_inline(_("; ").join(c or "" for c in causes))
+                                              or _("no reply")), icon="⛔")
+        return
+    st.error(_("This round failed; the engine's own words:"), icon="⛔")
+    with st.container(key=f"content-failure-{key}" if key else None):
+        st.markdown(views.safe_inline(("；" if sv.chinese else "; ").join(sv.warnings)))
+
+
+def speech_warnings(sv: views.SpeechView, key: str = "") -> None:
+    """A speech's warnings (not a failed one's: its line says them): in the debate's language, the engine's
+    notes on the run, in a ``content-…`` region."""
+    shown = sv.warnings if sv.status != "failed" else []
+    if shown:
+        with st.container(key=f"content-warnings-{key}" if key else None):
+            for w in shown:
+                st.caption(f"⚠️ {views.safe_inline(w)}")
 
 
 def _speech_meta(sv: views.SpeechView) -> str:
@@ -446,12 +514,11 @@ def reading_card(sv: views.SpeechView, *, key: str = "") -> None:
 
     with st.container(border=True, key=f"speech-{key}" if key else None):
         head, badge = st.columns([5, 1])
-        head.markdown(("### " if sv.chinese else "#### ") + views.safe_inline(sv.title))
+        speech_heading(head, sv, key)
         if sv.status != "ok" and sv.status in STATUS_BADGE:
             badge.markdown(_(STATUS_BADGE[sv.status]))
         if sv.status == "failed":
-            sep = "；" if sv.chinese else "; "
-            st.error(_("This round failed: ") + (views.safe_inline(sep.join(sv.warnings)) or _("no reply")), icon="⛔")
+            failure(sv, key)
         if sv.text:
             with st.container(key=f"content-text-{key}" if key else None):  # the debate's own words
                 st.markdown(reading_markdown(sv))
@@ -466,11 +533,9 @@ def reading_card(sv: views.SpeechView, *, key: str = "") -> None:
         with st.expander(label, expanded=False):
             rules, model = sv.rule_findings, sv.model_findings
             if rules:
-                st.markdown(_("**Rule checks**") + "\n\n" + "\n".join(_finding_line(f, sv) for f in rules))
-                _checker_words(rules, f"{key}-rules")
+                findings_block(rules, sv, f"{key}-rules", _("**Rule checks**"))
             if model:
-                st.markdown(_("**Model audit**") + "\n\n" + "\n".join(_finding_line(f, sv) for f in model))
-                _checker_words(model, f"{key}-model")
+                findings_block(model, sv, f"{key}-model", _("**Model audit**"))
             if not sv.findings:
                 st.caption(_("no checks for this protocol"))
             if sv.ammo_used:
@@ -480,8 +545,7 @@ def reading_card(sv: views.SpeechView, *, key: str = "") -> None:
             if sv.tool_calls:
                 st.caption(_("research: ") + "; ".join(views.safe_inline(t) for t in sv.tool_calls))
             st.caption(_speech_meta(sv))
-        for w in sv.warnings if sv.status != "failed" else []:
-            st.caption(f"⚠️ {views.safe_inline(w)}")
+        speech_warnings(sv, key)
 
 
 def debate_header(debate) -> None:
@@ -500,5 +564,10 @@ def debate_header(debate) -> None:
     models = _("models: {models}").format(models=", ".join(views.safe_code(m) for m in debate.models) or "—")
     st.caption(f"{views.safe_code(debate.id)} · {views.safe_inline(views.protocol_text(debate.protocol))} · "
                f"{views.safe_inline(views.who_text(debate))} · {models}{check}{pack}")
-    for w in debate.warnings:
-        st.warning(views.safe_markdown(views.warning_text(w)))
+    for i, w in enumerate(debate.warnings):
+        said = views.app_warning(w)
+        if said is not None:  # the app's own warning: in the reader's language
+            st.warning(views.safe_markdown(said))
+        else:  # a debate's own note (an imported debate's, a protocol's in the debate's language)
+            with st.container(key=f"content-warning-{i}"):
+                st.warning(views.safe_markdown(w))

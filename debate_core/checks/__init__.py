@@ -8,7 +8,9 @@ package (verdict, dialogue, citation, restatement, hygiene).
 
 A rule that cannot decide returns ``Finding(passed=False, undecided=True)`` with a
 message beginning 无法判定 — never a silent pass.  Messages are Chinese: they are
-shown in Chinese debates and sent back to the model on a retry.
+shown in Chinese debates and sent back to the model on a retry.  Beside its message a finding
+carries the same statements as data (``Finding.details``: a code and its values, see
+:func:`~debate_core.checks.registry.said`), from which an app says them in its reader's language.
 """
 
 from __future__ import annotations
@@ -23,11 +25,11 @@ from debate_core.checks import restatement as _restatement
 from debate_core.checks._lexicon import master_names, name_map, name_regex, side_terms_for
 from debate_core.checks.citation import CITATION_PATTERNS, check_citation_text, find_citations, norm_id
 from debate_core.checks.dialogue import dialogue_hits
-from debate_core.checks.hygiene import hygiene_problems
-from debate_core.checks.registry import labels_en, labels_zh, rule, rule_names, rules
+from debate_core.checks.hygiene import hygiene_issues, hygiene_problems
+from debate_core.checks.registry import labels_en, labels_zh, rule, rule_names, rules, said
 from debate_core.checks.verdict import VerdictDetector, verdict_hits
 from debate_core.content.text import cjk_len, ngrams
-from debate_core.models import CrossCritique, Finding, Master, Pack
+from debate_core.models import CrossCritique, Detail, Finding, Master, Pack
 from debate_core.plans import SpeechPlan
 
 MIN_CHARS, MAX_CHARS = 300, 500
@@ -112,8 +114,10 @@ class CheckContext:
         return ids
 
 
-def _finding(rule: str, passed: bool, message: str = "", undecided: bool = False, **kw) -> Finding:
-    return Finding(rule=rule, passed=passed and not undecided, message=message, undecided=undecided, **kw)
+def _finding(rule: str, passed: bool, message: str = "", undecided: bool = False, *details: Detail, **kw) -> Finding:
+    return Finding(
+        rule=rule, passed=passed and not undecided, message=message, undecided=undecided, details=list(details), **kw
+    )
 
 
 # ------------------------------------------------------------------ length
@@ -123,7 +127,13 @@ def _finding(rule: str, passed: bool, message: str = "", undecided: bool = False
 def check_length(text: str, ctx: CheckContext) -> Finding:
     n = cjk_len(text)
     ok = MIN_CHARS <= n <= MAX_CHARS
-    return _finding("length", ok, f"共 {n} 个汉字" + ("" if ok else f"，须在 {MIN_CHARS}–{MAX_CHARS} 字之间"))
+    return _finding(
+        "length",
+        ok,
+        f"共 {n} 个汉字" + ("" if ok else f"，须在 {MIN_CHARS}–{MAX_CHARS} 字之间"),
+        False,
+        said("length.count", n=n) if ok else said("length.range", n=n, lo=MIN_CHARS, hi=MAX_CHARS),
+    )
 
 
 # ------------------------------------------------------------------ citation
@@ -148,7 +158,7 @@ def check_citations(text: str, ctx: CheckContext) -> Finding:
         cached = ctx.__dict__["_owners"] = (owners, titles, ctx.known_ids())
     owners, titles, known = cached
     res = check_citation_text(text, ctx.speaker, known, owners, titles)
-    return _finding("citation", res.passed, res.message, res.undecided, marks=res.marks)
+    return _finding("citation", res.passed, res.message, res.undecided, *res.details, marks=res.marks)
 
 
 # ------------------------------------------------------------------ ammo
@@ -175,12 +185,22 @@ def check_ammo(text: str, ctx: CheckContext) -> Finding:
             "ammo",
             True,
             f"资料包中没有{ctx.speaker.name}针对{opp}的弹药（这一方向有覆盖缺口），本条不适用",
+            False,
+            said("ammo.none_in_pack", me=ctx.speaker.name, who=opp),
             applies=False,
         )
     used = ammo_used(text, ctx.ammo, ctx.opponent_summary)
     if used:
-        return _finding("ammo", True, f"用到 {len(used)}/{len(ctx.ammo)} 条针对{opp}的弹药")
-    return _finding("ammo", False, f"没有用到任何一条针对{opp}的弹药，至少须引用一条")
+        return _finding(
+            "ammo",
+            True,
+            f"用到 {len(used)}/{len(ctx.ammo)} 条针对{opp}的弹药",
+            False,
+            said("ammo.used", used=len(used), all=len(ctx.ammo), who=opp),
+        )
+    return _finding(
+        "ammo", False, f"没有用到任何一条针对{opp}的弹药，至少须引用一条", False, said("ammo.unused", who=opp)
+    )
 
 
 # ------------------------------------------------------------------ restatement
@@ -209,7 +229,7 @@ def check_restatement(text: str, ctx: CheckContext) -> Finding:
         _names_of(ctx.speaker, ctx),
         ctx.opponent.name,
     )
-    return _finding("restatement", res.passed, res.message, res.undecided)
+    return _finding("restatement", res.passed, res.message, res.undecided, *res.details)
 
 
 # ------------------------------------------------------------------ engages
@@ -233,7 +253,7 @@ def check_engages(text: str, ctx: CheckContext) -> Finding:
         ctx.opponent.name,
         plan=ctx.plan,
     )
-    return _finding("engages", res.passed, res.message, res.undecided)
+    return _finding("engages", res.passed, res.message, res.undecided, *res.details)
 
 
 # ------------------------------------------------------------------ no_verdict
@@ -264,8 +284,15 @@ def check_no_verdict(text: str, ctx: CheckContext) -> Finding:
             "recommendation": "替读者做选择",
         }
         shown = "；".join(f"「{h.phrase}」（{kinds.get(h.kind, h.kind)}）" for h in hits[:4])
-        return _finding("no_verdict", False, f"含裁决：{shown}。只陈述本宗所见，不判谁高谁低、谁胜谁负，也不替读者选择")
-    return _finding("no_verdict", True, "没有裁决")
+        return _finding(
+            "no_verdict",
+            False,
+            f"含裁决：{shown}。只陈述本宗所见，不判谁高谁低、谁胜谁负，也不替读者选择",
+            False,
+            said("no_verdict.found"),
+            *(said("no_verdict.hit", phrase=h.phrase, kind=h.kind) for h in hits[:4]),
+        )
+    return _finding("no_verdict", True, "没有裁决", False, said("no_verdict.none"))
 
 
 # ------------------------------------------------------------------ no_dialogue
@@ -298,8 +325,15 @@ def check_no_dialogue(text: str, ctx: CheckContext) -> Finding:
     hits = fabricated_dialogue(text, ctx.names, ctx)
     if hits:
         shown = "；".join(f"「{h}」" for h in hits[:4])
-        return _finding("no_dialogue", False, f"虚构了祖师之间的会面或对话：{shown}。资料未载的交锋不可叙述")
-    return _finding("no_dialogue", True, "没有虚构的祖师对话")
+        return _finding(
+            "no_dialogue",
+            False,
+            f"虚构了祖师之间的会面或对话：{shown}。资料未载的交锋不可叙述",
+            False,
+            said("no_dialogue.found"),
+            *(said("no_dialogue.hit", quote=h) for h in hits[:4]),
+        )
+    return _finding("no_dialogue", True, "没有虚构的祖师对话", False, said("no_dialogue.none"))
 
 
 # ------------------------------------------------------------------ hygiene
@@ -319,10 +353,19 @@ def check_hygiene(text: str, ctx: CheckContext) -> Finding:
             [s.title for m in ctx.all_masters() for s in m.sources],
         )
     ids, titles = cached
-    problems = hygiene_problems(text, ids=ids, titles=titles)
+    problems = hygiene_issues(text, ids=ids, titles=titles)
     if problems:
-        return _finding("hygiene", False, "不是发言正文：" + "；".join(problems[:5]))
-    return _finding("hygiene", True, "没有网址、链接、编辑说明、提示词残片、不成对的括号或英文")
+        return _finding(
+            "hygiene",
+            False,
+            "不是发言正文：" + "；".join(list(problems)[:5]),
+            False,
+            said("hygiene.not_speech"),
+            *list(problems.values())[:5],
+        )
+    return _finding(
+        "hygiene", True, "没有网址、链接、编辑说明、提示词残片、不成对的括号或英文", False, said("hygiene.none")
+    )
 
 
 # Everything about the rules comes from the registry (checks.registry): their order, names and labels.

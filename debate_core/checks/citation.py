@@ -23,11 +23,12 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from debate_core.checks.registry import said
 from debate_core.content.text import QUOTES, mask, normalize_quote, sentences
 from debate_core.content.titles import _norm_title, chinese_title, title_matches, title_variants  # noqa: F401 (re-exported)
-from debate_core.models import CitationMark, Master
+from debate_core.models import CitationMark, Detail, Master
 
 # Citation-shaped ids: CBETA (T48n2008, X62n1182, J19nB044), Tibetan Tohoku numbers,
 # SuttaCentral uids (mn10, sn56.11, SC:dn22) and namespaced ids (PTS:Vism, BDRC:W22272).
@@ -243,6 +244,7 @@ class CitationResult:
     undecided: bool
     message: str
     marks: list[CitationMark]
+    details: list[Detail] = field(default_factory=list)  # the message's statements as data (citation.*)
 
 
 def check_citation_text(
@@ -256,16 +258,27 @@ def check_citation_text(
     ``other_titles``: normalised id → title, for every source of the pack (to say which text a
     mismatched title names)."""
     if not speaker.sources:
-        return CitationResult(False, True, f"无法判定：{speaker.name} 在资料包中没有所列典籍，无从核对出处", [])
+        return CitationResult(
+            False,
+            True,
+            f"无法判定：{speaker.name} 在资料包中没有所列典籍，无从核对出处",
+            [],
+            [said("citation.no_sources", who=speaker.name)],
+        )
     own = {norm_id(s.id): s for s in speaker.sources}
     units = cited_units(text, set(known_ids) | set(own_id.id for own_id in speaker.sources))
     if not units:
         return CitationResult(
-            False, False, f"没有出处：至少引用一条 {speaker.name} 自己所列典籍的编号（如 {speaker.sources[0].id}）", []
+            False,
+            False,
+            f"没有出处：至少引用一条 {speaker.name} 自己所列典籍的编号（如 {speaker.sources[0].id}）",
+            [],
+            [said("citation.none", who=speaker.name, example=speaker.sources[0].id)],
         )
-    problems: list[str] = []
-    undecided: list[str] = []
-    notes: list[str] = []
+    # each statement in the checker's Chinese words, with the same as data
+    problems: list[tuple[str, Detail]] = []
+    undecided: list[tuple[str, Detail]] = []
+    notes: list[tuple[str, Detail]] = []
     marks: list[CitationMark] = []
     owners = owners or {}
     other_titles = other_titles or {}
@@ -275,7 +288,13 @@ def check_citation_text(
         if src is None:
             who = owners.get(nid)
             problems.append(
-                f"{u.id} 不是 {speaker.name} 所列典籍的编号" + (f"（属于{who}）" if who else "（资料包中没有此编号）")
+                (
+                    f"{u.id} 不是 {speaker.name} 所列典籍的编号"
+                    + (f"（属于{who}）" if who else "（资料包中没有此编号）"),
+                    said("citation.not_own", id=u.id, who=speaker.name, owner=who)
+                    if who
+                    else said("citation.not_in_pack", id=u.id, who=speaker.name),
+                )
             )
             marks.append(
                 CitationMark(id=u.id, title=u.title, quote=u.quote[:200], status="unverified" if u.quote else "id_only")
@@ -284,7 +303,12 @@ def check_citation_text(
         if u.title:
             t = _norm_title(u.title)
             if not src.title:
-                undecided.append(f"{u.id} 在资料包中没有书名，无法核对所写的《{u.title}》")
+                undecided.append(
+                    (
+                        f"{u.id} 在资料包中没有书名，无法核对所写的《{u.title}》",
+                        said("citation.untitled_source", id=u.id, title=u.title),
+                    )
+                )
             elif title_matches(u.title, src.title):
                 pass
             elif (
@@ -292,7 +316,12 @@ def check_citation_text(
                 or _CHAPTER.search(t)
                 and not any(title_matches(u.title, x.title) for x in speaker.sources)
             ):
-                undecided.append(f"《{u.title}》无法确定指哪部典籍（{u.id} 是《{_zh(src.title)}》）")
+                undecided.append(
+                    (
+                        f"《{u.title}》无法确定指哪部典籍（{u.id} 是《{_zh(src.title)}》）",
+                        said("citation.title_unclear", title=u.title, id=u.id, source=_zh(src.title)),
+                    )
+                )
             else:
                 named = next((x for x in speaker.sources if x is not src and title_matches(u.title, x.title)), None)
                 if named is None:
@@ -301,10 +330,23 @@ def check_citation_text(
                             named = type(src)(id=oid, title=ot)
                             break
                 also = f"，而《{u.title}》是 {named.id}" if named is not None else ""
-                problems.append(f"【《{u.title}》，{u.id}】书名与编号不符：{u.id} 是《{_zh(src.title)}》{also}")
+                args = {"title": u.title, "id": u.id, "source": _zh(src.title)}
+                problems.append(
+                    (
+                        f"【《{u.title}》，{u.id}】书名与编号不符：{u.id} 是《{_zh(src.title)}》{also}",
+                        said("citation.title_mismatch", **args)
+                        if named is None
+                        else said("citation.title_other", **args, other=named.id),
+                    )
+                )
         framed = _framing_title(text, u)
         if framed and src.title and not title_matches(framed, src.title):
-            problems.append(f"句中引的是《{framed}》的话，却标注为《{_zh(src.title)}》（{u.id}）")
+            problems.append(
+                (
+                    f"句中引的是《{framed}》的话，却标注为《{_zh(src.title)}》（{u.id}）",
+                    said("citation.framed", framed=framed, source=_zh(src.title), id=u.id),
+                )
+            )
         status = "id_only"
         if u.quote:
             corpus, original = _source_texts(speaker, src.id)
@@ -315,24 +357,64 @@ def check_citation_text(
             elif original or in_canon is False:
                 status = "unverified"
                 where = "资料包中" if original else "所配置的 CBETA 藏经中"
-                problems.append(f"引文「{short}」不见于{where}《{_zh(src.title)}》（{src.id}）的原文，疑为杜撰")
+                problems.append(
+                    (
+                        f"引文「{short}」不见于{where}《{_zh(src.title)}》（{src.id}）的原文，疑为杜撰",
+                        said(
+                            "citation.quote_not_in_pack" if original else "citation.quote_not_in_canon",
+                            quote=short,
+                            source=_zh(src.title),
+                            id=src.id,
+                        ),
+                    )
+                )
             else:  # nothing to check it against: said so, never a ✗
                 status = "unchecked"
                 if corpus:
-                    notes.append(f"引文「{short}」无法核对：资料包只有《{_zh(src.title)}》的要点，没有原文")
+                    notes.append(
+                        (
+                            f"引文「{short}」无法核对：资料包只有《{_zh(src.title)}》的要点，没有原文",
+                            said("citation.quote_points_only", quote=short, source=_zh(src.title)),
+                        )
+                    )
                 else:
-                    notes.append(f"引文「{short}」无法核对：资料包没有《{_zh(src.title)}》（{src.id}）的文本")
+                    notes.append(
+                        (
+                            f"引文「{short}」无法核对：资料包没有《{_zh(src.title)}》（{src.id}）的文本",
+                            said("citation.quote_no_text", quote=short, source=_zh(src.title), id=src.id),
+                        )
+                    )
         marks.append(
             CitationMark(id=u.id, title=u.title or chinese_title(src.title), quote=u.quote[:200], status=status)
         )
     problems += _title_only_problems(text, units, speaker, owners, other_titles)
     summary = "；".join(f"{m.id}（{_STATUS_ZH[m.status]}）" for m in marks)
     if problems:
-        return CitationResult(False, False, "；".join(problems + undecided), marks)
+        return CitationResult(
+            False,
+            False,
+            "；".join(zh for zh, _d in problems + undecided),
+            marks,
+            [d for _zh, d in problems + undecided],
+        )
     if undecided:
-        return CitationResult(False, True, "无法判定：" + "；".join(undecided), marks)
-    msg = "出处均属本人：" + summary + ("；" + "；".join(notes) if notes else "")
-    return CitationResult(True, False, msg, marks)
+        return CitationResult(
+            False,
+            True,
+            "无法判定：" + "；".join(zh for zh, _d in undecided),
+            marks,
+            [said("undecided")] + [d for _zh, d in undecided],
+        )
+    msg = "出处均属本人：" + summary + ("；" + "；".join(zh for zh, _d in notes) if notes else "")
+    return CitationResult(
+        True,
+        False,
+        msg,
+        marks,
+        [said("citation.own")]
+        + [said("citation.mark", id=m.id, status=m.status) for m in marks]
+        + [d for _zh, d in notes],
+    )
 
 
 _FRAME_AFTER = re.compile(r"^(?:中|里|裡)?(?:云|曰|说|說|有云|有言|所说|所說|所言|言)\s*[：:，,]?")
@@ -366,7 +448,7 @@ _TITLE_BRACKET = re.compile(r"【[^】]*?《([^》]+)》[^】]*】")
 
 def _title_only_problems(
     text: str, units: list[Cited], speaker: Master, owners: dict[str, str], other_titles: dict[str, str]
-) -> list[str]:
+) -> list[tuple[str, Detail]]:
     """A citation bracket that names a text but gives no id (【《阿弥陀经》】) still cites that text: it
     must be one of the speaker's own sources."""
     out = []
@@ -382,11 +464,30 @@ def _title_only_problems(
         if named is not None:
             who = owners.get(norm_id(named))
             out.append(
-                f"{m.group(0)}引的《{title}》不在 {speaker.name} 所列的典籍中（是 {named}"
-                + (f"，属于{who}）" if who else "）")
+                (
+                    f"{m.group(0)}引的《{title}》不在 {speaker.name} 所列的典籍中（是 {named}"
+                    + (f"，属于{who}）" if who else "）"),
+                    said(
+                        "citation.title_not_own",
+                        bracket=m.group(0),
+                        title=title,
+                        who=speaker.name,
+                        other=named,
+                        owner=who,
+                    )
+                    if who
+                    else said(
+                        "citation.title_not_own_id", bracket=m.group(0), title=title, who=speaker.name, other=named
+                    ),
+                )
             )
         else:
-            out.append(f"{m.group(0)}引的《{title}》不在 {speaker.name} 所列的典籍中，也没有编号")
+            out.append(
+                (
+                    f"{m.group(0)}引的《{title}》不在 {speaker.name} 所列的典籍中，也没有编号",
+                    said("citation.title_no_id", bracket=m.group(0), title=title, who=speaker.name),
+                )
+            )
     return out
 
 

@@ -23,12 +23,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from debate_core.checks import lexicons
 from debate_core.checks.lexicons import canon
+from debate_core.checks.registry import said
 from debate_core.checks.restatement import RESTATING_ROLES, _cut_reply, _strip, first_sentence
 from debate_core.content.text import cjk_only, ngrams, sentences
+from debate_core.models import Detail
 
 # plan moves that answer a restated point (see plans.PlanPoint.kind)
 ANSWER_KINDS = ("answer", "accept", "partly", "hold", "no_answer", "reply")
@@ -40,6 +42,7 @@ class Engagement:
     passed: bool
     undecided: bool
     message: str
+    details: list[Detail] = field(default_factory=list)  # the message as data (engages.*)
 
 
 def _frame() -> re.Pattern:
@@ -97,15 +100,20 @@ def check(
     text: str, role: str, summary: str, opp_names: list[str], speaker_names: list[str], opp_display: str, plan=None
 ) -> Engagement:
     if role not in RESTATING_ROLES:
-        return Engagement(True, False, f"{role}轮不要求回应对方")
+        return Engagement(True, False, f"{role}轮不要求回应对方", [said("engages.not_required", role=role)])
     if not text.strip():
-        return Engagement(False, False, "发言为空")
+        return Engagement(False, False, "发言为空", [said("speech.empty")])
     if not summary.strip():
-        return Engagement(False, True, "无法判定：没有对方上一轮的摘要，无从核对正文是否回应了对方的论点")
+        return Engagement(
+            False,
+            True,
+            "无法判定：没有对方上一轮的摘要，无从核对正文是否回应了对方的论点",
+            [said("engages.no_summary")],
+        )
     restating, body = _body(text, summary, opp_names)
     points = _split_points(summary, opp_names)
     if not points:
-        return Engagement(False, True, "无法判定：对方摘要里没有可辨认的论点")
+        return Engagement(False, True, "无法判定：对方摘要里没有可辨认的论点", [said("engages.no_points")])
     r_terms = terms(_strip(restating, opp_names + speaker_names))
     restated = [p for p in points if terms(p) & r_terms] or points
     b_terms = terms(_strip(body, opp_names + speaker_names))
@@ -120,7 +128,8 @@ def check(
             f"复述之后的正文没有回应对方的论点「{missing[0][:20]}」（{n} 个论点只回应了 "
             f"{k} 个）："
             f"反驳/回应须针对所复述的论点作答，不可转而另谈别题",
+            [said("engages.missing", point=missing[0][:20], n=n, k=k)],
         )
     if plan_ok and 2 * k < n:
-        return Engagement(True, False, f"正文依发言计划回应了复述的 {n} 个论点")
-    return Engagement(True, False, f"正文回应了复述的 {n} 个论点中的 {k} 个")
+        return Engagement(True, False, f"正文依发言计划回应了复述的 {n} 个论点", [said("engages.by_plan", n=n)])
+    return Engagement(True, False, f"正文回应了复述的 {n} 个论点中的 {k} 个", [said("engages.answered", n=n, k=k)])

@@ -19,7 +19,9 @@ import re
 from collections.abc import Iterable
 
 from debate_core.checks import lexicons as _lx
+from debate_core.checks.registry import said
 from debate_core.content.text import PAIRS
+from debate_core.models import Detail
 
 _URL = _lx.regex("hygiene.url")
 _FILE_NAME = _lx.regex("hygiene.file_name")
@@ -36,9 +38,19 @@ _STOPWORDS = frozenset(_lx.words("hygiene.stopwords"))
 
 def unbalanced(text: str) -> list[str]:
     """Brackets and quotes left open or closed without an opener."""
+    return [zh for zh, _d in _unbalanced(text)]
+
+
+def _unbalanced(text: str) -> list[tuple[str, Detail]]:
     closers = {v: k for k, v in PAIRS.items()}
     stack: list[tuple[str, int]] = []
-    out: list[str] = []
+    out: list[tuple[str, Detail]] = []
+
+    def unclosed(o: str, j: int) -> None:
+        out.append(
+            (f"未闭合的「{o}」：…{text[j : j + 12]}", said("hygiene.unclosed", mark=o, excerpt=text[j : j + 12]))
+        )
+
     for i, ch in enumerate(text):
         if ch in PAIRS:
             stack.append((ch, i))
@@ -48,15 +60,15 @@ def unbalanced(text: str) -> list[str]:
                 stack.pop()
             elif any(o == want for o, _ in stack):
                 while stack and stack[-1][0] != want:
-                    o, j = stack.pop()
-                    out.append(f"未闭合的「{o}」：…{text[j : j + 12]}")
+                    unclosed(*stack.pop())
                 stack.pop()
             else:
-                out.append(f"多余的「{ch}」：…{text[max(0, i - 10) : i + 1]}")
+                excerpt = text[max(0, i - 10) : i + 1]
+                out.append((f"多余的「{ch}」：…{excerpt}", said("hygiene.extra", mark=ch, excerpt=excerpt)))
     for o, j in stack:
-        out.append(f"未闭合的「{o}」：…{text[j : j + 12]}")
+        unclosed(o, j)
     if text.count('"') % 2:
-        out.append("英文双引号不成对")
+        out.append(("英文双引号不成对", said("hygiene.double_quotes")))
     return out
 
 
@@ -84,27 +96,50 @@ def _gloss(text: str, start: int, end: int) -> bool:
 
 
 def hygiene_problems(text: str, *, ids: Iterable[str] = (), titles: Iterable[str] = ()) -> list[str]:
-    problems: list[str] = []
+    """What in the text is not speech, each in the checker's Chinese words."""
+    return list(hygiene_issues(text, ids=ids, titles=titles))
+
+
+# what each problem is called in the checker's Chinese (the detail's code: hygiene.<key>)
+_NAMES_ZH = {
+    "url": "网址",
+    "file_name": "文件名",
+    "md_link": "Markdown 链接",
+    "md_markup": "Markdown 标记",
+    "editorial": "资料包的编辑说明",
+    "prompt": "提示词或写作说明的残片",
+    "bracket_title": "非引文的【】标题",
+}
+
+
+def hygiene_issues(text: str, *, ids: Iterable[str] = (), titles: Iterable[str] = ()) -> dict[str, Detail]:
+    """What in the text is not speech: the checker's Chinese words for each problem -> the same as data
+    (a ``hygiene.*`` detail), in order, each once."""
+    found: list[tuple[str, Detail]] = []
+
+    def add(key: str, excerpt: str) -> None:
+        found.append((f"{_NAMES_ZH[key]}：{excerpt}", said(f"hygiene.{key}", excerpt=excerpt)))
+
     for m in _URL.finditer(text):
-        problems.append(f"网址：{m.group(0)[:24]}")
+        add("url", m.group(0)[:24])
     for m in _FILE_NAME.finditer(text):
-        problems.append(f"文件名：{m.group(0)[:24]}")
+        add("file_name", m.group(0)[:24])
     for m in _MD_LINK.finditer(text):
-        problems.append(f"Markdown 链接：{m.group(0)[:16]}")
+        add("md_link", m.group(0)[:16])
     for m in _MD_MARKUP.finditer(text):
         if _MD_LINK.search(text[m.start() : m.end() + 40]):
             continue
-        problems.append(f"Markdown 标记：{m.group(0).strip()[:20]}")
+        add("md_markup", m.group(0).strip()[:20])
     for m in _EDITORIAL.finditer(text):
-        problems.append(f"资料包的编辑说明：{_around(text, m)}")
+        add("editorial", _around(text, m))
     for m in _PROMPT.finditer(text):
-        problems.append(f"提示词或写作说明的残片：{_around(text, m)}")
+        add("prompt", _around(text, m))
     for m in re.finditer(r"【([^】]*)】", text):
         inner = m.group(1)
         if "《" in inner or any(i and i in inner for i in ids) or re.search(r"[A-Za-z]+\s?:?\s?\d", inner):
             continue
-        problems.append(f"非引文的【】标题：{m.group(0)[:20]}")
-    problems += [f"括号或引号不成对：{u}" for u in unbalanced(text)]
+        add("bracket_title", m.group(0)[:20])
+    found += [(f"括号或引号不成对：{zh}", d) for zh, d in _unbalanced(text)]
     # English outside citations
     skip = _citation_bracket_ranges(text, list(ids))
     title_words = {w.lower() for t in titles for w in re.findall(_LATIN_WORD, t)}
@@ -119,13 +154,23 @@ def hygiene_problems(text: str, *, ids: Iterable[str] = (), titles: Iterable[str
             continue
         if _gloss(text, m.start(), m.end()) and len(words) <= 4 and not (set(words) & _STOPWORDS):
             continue
-        problems.append(f"中文发言中夹有英文（{len(words)} 个词，自「{words[0][:12]}」起）")
+        found.append(
+            (
+                f"中文发言中夹有英文（{len(words)} 个词，自「{words[0][:12]}」起）",
+                said("hygiene.english_run", n=len(words), first=words[0][:12]),
+            )
+        )
     for m in re.finditer(_LATIN_WORD, text):
         w = m.group(0).lower()
         if w in _META_WORDS and not any(a <= m.start() < b for a, b in skip):
-            if not any(f"「{w}" in p.lower() for p in problems):
-                problems.append(f"中文发言中夹有英文（「{m.group(0)[:12]}」）")
-    return list(dict.fromkeys(problems))
+            if not any(f"「{w}" in p.lower() for p, _d in found):
+                found.append(
+                    (f"中文发言中夹有英文（「{m.group(0)[:12]}」）", said("hygiene.english_word", word=m.group(0)[:12]))
+                )
+    out: dict[str, Detail] = {}
+    for zh, d in found:
+        out.setdefault(zh, d)
+    return out
 
 
 def _around(text: str, m: re.Match) -> str:

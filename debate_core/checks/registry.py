@@ -20,7 +20,7 @@ import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from debate_core.models import Finding
+from debate_core.models import Detail, Finding
 
 __all__ = [
     "Rule",
@@ -36,6 +36,8 @@ __all__ = [
     "EXTRA_LABELS_ZH",
     "EXTRA_LABELS_EN",
     "MASTER_ROLES",
+    "said",
+    "LEADS",
 ]
 
 # The roles of a master debate (the seed's sequence).
@@ -74,9 +76,29 @@ EXTRA_LABELS_ZH = {"model_audit": "模型审核"}
 EXTRA_LABELS_EN = {"model_audit": "model audit"}
 
 
+# Details whose words lead into the ones after them (无法判定：… / 出处均属本人：… / 含裁决：…).
+LEADS = frozenset({"undecided", "citation.own", "hygiene.not_speech", "no_verdict.found", "no_dialogue.found"})
+
+
+def said(code: str, **args) -> Detail:
+    """One statement of a finding as data (:class:`~debate_core.models.Detail`)."""
+    return Detail(code=code, args=args)
+
+
 def not_applicable(r: Rule, role: str, protocol: str = "master") -> Finding:
     where = f"{role}轮" if protocol in r.protocols else f"{protocol} 协议"
-    return Finding(rule=r.name, passed=True, applies=False, message=f"{where}不适用（本条只适用于{r.scope_text()}）")
+    detail = (
+        said("not_applicable.role", role=role)
+        if protocol in r.protocols
+        else said("not_applicable.protocol", protocol=protocol)
+    )
+    return Finding(
+        rule=r.name,
+        passed=True,
+        applies=False,
+        message=f"{where}不适用（本条只适用于{r.scope_text()}）",
+        details=[detail],
+    )
 
 
 def _role_of(ctx) -> tuple[str, str]:

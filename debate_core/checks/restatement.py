@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from debate_core.checks import lexicons as _lx
 from debate_core.checks.lexicons import canon, same_group
+from debate_core.checks.registry import said
 from debate_core.content.text import cjk_only, clauses, mask, sentences
+from debate_core.models import Detail
 
 RESTATING_ROLES = {"反驳", "回应"}
 
@@ -63,6 +65,7 @@ class Restatement:
     passed: bool
     undecided: bool
     message: str
+    details: list[Detail] = field(default_factory=list)  # the message as data (restatement.*)
 
 
 def _bigrams(s: str, syn: bool = False) -> set[str]:
@@ -111,14 +114,17 @@ def check(
     text: str, role: str, summary: str, opp_names: list[str], speaker_names: list[str], opp_display: str
 ) -> Restatement:
     if role not in RESTATING_ROLES:
-        return Restatement(True, False, f"{role}轮不要求先复述对方")
+        return Restatement(True, False, f"{role}轮不要求先复述对方", [said("restatement.not_required", role=role)])
     if not text.strip():
-        return Restatement(False, False, "发言为空")
+        return Restatement(False, False, "发言为空", [said("speech.empty")])
     sent, idx = first_sentence(text, opp_names)
     sent = re.sub(r"[（(]?引(?:自|用)?《[^》]*》[）)]?|【[^】]*】|《[^》]*》", "", sent)
     where = "第一句" if idx == 0 else "开头的复述"
+    at = "first" if idx == 0 else "opening"  # the same, as a detail's value
     if not summary.strip():
-        return Restatement(False, True, "无法判定：没有对方上一轮的摘要，无从核对复述是否忠实")
+        return Restatement(
+            False, True, "无法判定：没有对方上一轮的摘要，无从核对复述是否忠实", [said("restatement.no_summary")]
+        )
     # the summary without its citation tail (引《文钞》) and names
     summ = re.sub(r"引《[^》]*》[^。；]*|《[^》]*》|[A-Z][A-Za-z0-9:._-]*\d", "", summary)
     summ_core = _strip(summ, opp_names)
@@ -135,12 +141,14 @@ def check(
         shared, coverage = shared_syn, len(shared_syn) / len(sbs)
     names_opp = any(n and n in sent for n in opp_names) or any(p in sent for p in _OPP_POINTERS)
     names_self = [n for n in speaker_names if n and n in sent and not any(n in o for o in opp_names)]
+    pct = int(f"{coverage:.0%}".rstrip("%"))
     if not shared or coverage < 0.2:
         return Restatement(
             False,
             False,
             f"{where}没有复述{opp_display}的立场（与对方摘要重合 {coverage:.0%}）："
             f"反驳/回应轮须先复述对方上一轮原意，再陈己见",
+            [said("restatement.missing", where=at, who=opp_display, pct=pct)],
         )
     # each clause of the restatement must come from the summary
     extra: list[str] = []
@@ -166,15 +174,37 @@ def check(
         if w in sent_core and not any(x in summ for x in same_group(w)):
             distortions.append(w)
     if distortions:
+        terms = "、".join(dict.fromkeys(distortions))
         return Restatement(
             False,
             False,
-            f"{where}歪曲了{opp_display}：对方摘要中没有「{'、'.join(dict.fromkeys(distortions))}」这样的说法",
+            f"{where}歪曲了{opp_display}：对方摘要中没有「{terms}」这样的说法",
+            [said("restatement.distorts", where=at, who=opp_display, terms=terms)],
         )
     if extra:
-        return Restatement(False, False, f"{where}加入了对方摘要没有的主张：「{extra[0][:30]}」")
+        return Restatement(
+            False,
+            False,
+            f"{where}加入了对方摘要没有的主张：「{extra[0][:30]}」",
+            [said("restatement.adds", where=at, claim=extra[0][:30])],
+        )
     if not names_opp:
-        return Restatement(False, False, f"{where}没有点明是在复述{opp_display}的立场")
+        return Restatement(
+            False,
+            False,
+            f"{where}没有点明是在复述{opp_display}的立场",
+            [said("restatement.unnamed", where=at, who=opp_display)],
+        )
     if names_self and not names_opp:
-        return Restatement(False, False, f"{where}复述的是自己的主张，不是{opp_display}的")
-    return Restatement(True, False, f"{where}复述了{opp_display}的立场（与对方摘要重合 {coverage:.0%}）")
+        return Restatement(
+            False,
+            False,
+            f"{where}复述的是自己的主张，不是{opp_display}的",
+            [said("restatement.own_claim", where=at, who=opp_display)],
+        )
+    return Restatement(
+        True,
+        False,
+        f"{where}复述了{opp_display}的立场（与对方摘要重合 {coverage:.0%}）",
+        [said("restatement.restated", where=at, who=opp_display, pct=pct)],
+    )

@@ -18,9 +18,9 @@ import re
 from typing import cast
 
 from debate_core.checks import rules
-from debate_core.checks.registry import Rule, not_applicable
+from debate_core.checks.registry import Rule, not_applicable, said
 from debate_core.checks.registry import get as get_rule
-from debate_core.engines.gateway import Gateway, GatewayError, cause_in
+from debate_core.engines.gateway import Gateway, GatewayError, cause_detail, cause_in
 from debate_core.models import Finding, Master
 
 
@@ -83,6 +83,7 @@ def parse_audit(reply: str, role: str = "") -> list[Finding]:
                 undecided=True,
                 layer="model",
                 message="无法判定：审核模型的回答不是 JSON",
+                details=[said("audit.not_json")],
             )
         ]
     out = []
@@ -97,7 +98,12 @@ def parse_audit(reply: str, role: str = "") -> list[Finding]:
         if not isinstance(item, dict) or not isinstance(item.get("passed"), bool):
             out.append(
                 Finding(
-                    rule=rule, passed=False, undecided=True, layer="model", message="无法判定：审核模型未对此条作答"
+                    rule=rule,
+                    passed=False,
+                    undecided=True,
+                    layer="model",
+                    message="无法判定：审核模型未对此条作答",
+                    details=[said("audit.no_answer")],
                 )
             )
             continue
@@ -137,6 +143,7 @@ class ModelAuditor:
                     undecided=True,
                     layer="model",
                     message=f"无法判定：审核模型调用失败（{cause_in('zh', exc.cause)}）",
+                    details=[said("audit.call_failed", **cause_detail(exc.cause))],
                 )
             ]
         return parse_audit(gen.text, role)

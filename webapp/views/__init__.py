@@ -9,7 +9,8 @@ computed here; the pages only lay it out.
   :mod:`~webapp.views.archive`, :mod:`~webapp.views.coverage` — one page each;
 * :mod:`~webapp.views.chrome` — the app's own words about a debate (roles, rule names, check
   badges and findings, citation marks, stop reasons, warnings, the seed's fixed lines) in the
-  reader's language, whatever the debate's;
+  reader's language, whatever the debate's; :mod:`~webapp.views.codes` — what the library states as
+  codes and values (a finding's details, a model failure's cause) said in the reader's language;
 * :mod:`~webapp.views.ledger` — the Outcome page's argument map;
   :mod:`~webapp.views.research` — the Archive page's judges and matchups.
 
@@ -30,9 +31,10 @@ from webapp.views.common import (CitationView, SpeechView, debates_frame, explai
                                  pack_summary, plot_frame, plot_text, recent_debates, safe_code, safe_format,
                                  safe_inline, safe_markdown, speaker_sources, speech_view, speech_views,
                                  status_text)
-from webapp.views.chrome import (DISCLAIMER, NO_WINNER_NOTE, OBSERVATION_HEADING, OBSERVATION_KEYS, badge,
-                                 finding_message, finding_state, mark_label, note_text, protocol_text, role_text,
+from webapp.views.chrome import (DISCLAIMER, NO_WINNER_NOTE, OBSERVATION_HEADING, OBSERVATION_KEYS, app_stop_reason, app_warning, badge,
+                                 finding_said, finding_state, mark_label, note_text, protocol_text, role_text,
                                  rule_text, side_text, stance_text, stop_reason_text, warning_text, who_text)
+from webapp.views.codes import Said, cause_text, details_text
 from webapp.views.coverage import CoverageView, coverage_heatmap, coverage_view
 from webapp.views.ledger import LedgerView, argument_map, ledger_view
 from webapp.views.live import LiveView, live_view, next_turn, rounds_done
@@ -62,9 +64,11 @@ __all__ = [
     "topic_lang", "language_refused",
     "winner_text",
     # the app's words about a debate, in the reader's language (webapp.views.chrome)
-    "DISCLAIMER", "NO_WINNER_NOTE", "OBSERVATION_HEADING", "OBSERVATION_KEYS", "badge", "finding_message",
+    "DISCLAIMER", "NO_WINNER_NOTE", "OBSERVATION_HEADING", "OBSERVATION_KEYS", "badge", "finding_said",
     "finding_state", "mark_label", "note_text", "protocol_text", "role_text", "rule_text", "side_text",
     "stance_text", "stop_reason_text", "warning_text", "who_text", "twin_debate",
+    # what the library states as codes (findings' details, failure causes), in the reader's language
+    "Said", "cause_text", "details_text", "app_warning", "app_stop_reason",
     # the argument map (Outcome), the judge panel, filters and imports, judges and matchups (Archive)
     "BIAS_COLUMNS", "DROPPED_COLUMNS", "RATING_COLUMNS", "SIDE_NAMES", "SIDES", "WINNER_NAMES", "WINNERS",
     "ImportPathError", "ImportReport", "LedgerView", "agreement_caption", "agreement_heatmap", "archive_marker",

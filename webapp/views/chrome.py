@@ -1,5 +1,6 @@
 """The app's own words about a debate (its chrome), in the reader's language: role names, rule names,
-check findings and badges, citation marks, status and stop lines, the seed's fixed lines.
+check badges and finding states (a finding's message and a model failure's cause: :mod:`webapp.views.codes`),
+citation marks, status and stop lines, the seed's fixed lines.
 
 A debate speaks its own language in what it says (its speeches, its topic, its observation); every
 line the app writes around it follows the app's language (``?lang=``), whatever the debate's.  The
@@ -74,80 +75,12 @@ def mark_label(status: str, *, clean: bool) -> str:
     return _(MARKS[status]) if status in MARKS else str(status)
 
 
-# A finding's message is written by the checks in Chinese; the ones the app can say in the reader's
-# language are matched here (each pattern's named groups fill the msgid's placeholders).  A message
-# that matches none is returned as None and the page shows it as the checker's own words.
-_FINDINGS: list[tuple[re.Pattern, str]] = [
-    (re.compile(r"^(?P<role>\S+?)轮不适用（本条只适用于(?P<scope>.+?)）$"), N_("not applicable to this role")),
-    (re.compile(r"^\S+ 协议不适用（本条只适用于.+）$"), N_("not applicable to this protocol")),
-    (re.compile(r"^共 (?P<n>\d+) 个汉字$"), N_("{n} Chinese characters")),
-    (re.compile(r"^共 (?P<n>\d+) 个汉字，须在 (?P<lo>\d+)–(?P<hi>\d+) 字之间$"),
-     N_("{n} Chinese characters; it must be {lo}–{hi}")),
-    (re.compile(r"^用到 (?P<used>\d+)/(?P<all>\d+) 条针对(?P<who>.+)的弹药$"),
-     N_("used {used} of the {all} ammo entries aimed at {who}")),
-    (re.compile(r"^没有用到任何一条针对(?P<who>.+)的弹药，至少须引用一条$"),
-     N_("used none of the ammo aimed at {who}; at least one is required")),
-    (re.compile(r"^资料包中没有(?P<me>.+?)针对(?P<who>.+)的弹药（这一方向有覆盖缺口），本条不适用$"),
-     N_("the pack has no ammo of {me} aimed at {who} (a coverage gap): not applicable")),
-    (re.compile(r"^没有裁决$"), N_("no verdict")),
-    (re.compile(r"^含裁决：(?P<quote>.+?)。只陈述本宗所见，不判谁高谁低、谁胜谁负，也不替读者选择$"),
-     N_("contains a verdict: {quote}")),
-    (re.compile(r"^没有虚构的祖师对话$"), N_("no invented dialogue between the masters")),
-    (re.compile(r"^虚构了祖师之间的会面或对话：(?P<quote>.+?)。资料未载的交锋不可叙述$"),
-     N_("invents a meeting or dialogue between the masters: {quote}")),
-    (re.compile(r"^没有网址、链接、编辑说明、提示词残片、不成对的括号或英文$"),
-     N_("no URL, link, editorial note, prompt fragment, unpaired bracket or English")),
-    (re.compile(r"^(?P<where>第一句|开头的复述)复述了(?P<who>.+)的立场（与对方摘要重合 (?P<pct>\d+)%）$"),
-     N_("{where} restates {who}'s position ({pct}% overlap with the summary)")),
-    (re.compile(r"^(?P<where>第一句|开头的复述)没有复述(?P<who>.+)的立场（与对方摘要重合 (?P<pct>\d+)%）"),
-     N_("{where} does not restate {who}'s position ({pct}% overlap with the summary): a rebuttal or a response "
-        "first restates what the opponent said last")),
-    (re.compile(r"^(?P<where>第一句|开头的复述)歪曲了(?P<who>.+?)：对方摘要中没有「(?P<terms>.+)」这样的说法$"),
-     N_("{where} distorts {who}: the summary has no words like 「{terms}」")),
-    (re.compile(r"^(?P<where>第一句|开头的复述)加入了对方摘要没有的主张：「(?P<claim>.+)」$"),
-     N_("{where} adds a claim the summary does not make: 「{claim}」")),
-    (re.compile(r"^(?P<where>第一句|开头的复述)没有点明是在复述(?P<who>.+)的立场$"),
-     N_("{where} does not say that it restates {who}'s position")),
-    (re.compile(r"^(?P<where>第一句|开头的复述)复述的是自己的主张，不是(?P<who>.+)的$"),
-     N_("{where} restates the speaker's own claim, not {who}'s")),
-    (re.compile(r"^\S+轮不要求先复述对方$"), N_("this role need not restate the opponent")),
-    (re.compile(r"^\S+轮不要求回应对方$"), N_("this role need not answer the opponent")),
-    (re.compile(r"^发言为空$"), N_("the speech is empty")),
-    (re.compile(r"^无法判定：没有对方上一轮的摘要，无从核对复述是否忠实$"),
-     N_("undecided: no summary of the opponent's last round to check the restatement against")),
-    (re.compile(r"^无法判定：没有对方上一轮的摘要，无从核对正文是否回应了对方的论点$"),
-     N_("undecided: no summary of the opponent's last round to check the answers against")),
-    (re.compile(r"^无法判定：对方摘要里没有可辨认的论点$"),
-     N_("undecided: the opponent's summary has no point to recognise")),
-    (re.compile(r"^复述之后的正文没有回应对方的论点「(?P<point>.+?)」（(?P<n>\d+) 个论点只回应了 (?P<k>\d+) 个）"),
-     N_("after the restatement the speech does not answer the opponent's point 「{point}」 ({k} of {n} points "
-        "answered)")),
-    (re.compile(r"^正文依发言计划回应了复述的 (?P<n>\d+) 个论点$"),
-     N_("the speech answers the {n} restated points, as its speech plan says")),
-    (re.compile(r"^正文回应了复述的 (?P<k>\d+) 个论点中的 (?P<n>\d+) 个$"),
-     N_("the speech answers {n} of the {k} points it restated")),
-    (re.compile(r"^出处均属本人：(?P<ids>[^；]+(?:；[A-Za-z0-9]+（[^）]+）)*)"),
-     N_("every source is the speaker's own")),
-]
+def finding_said(f: Any, *, inline: bool = True, notes: Optional[list[str]] = None):
+    """A finding's message in the reader's language, from its details (:mod:`webapp.views.codes`); None when
+    the app cannot say it (the page shows the checker's own words, marked as such, in a content region)."""
+    from webapp.views.codes import finding_said as said
 
-
-def finding_message(message: str) -> Optional[str]:
-    """A check's message in the reader's language; None when it is not one the app knows how to say
-    (the page then shows the checker's own words, marked as such).  Chinese UI: the message as it is."""
-    message = (message or "").strip()
-    if not message or lang() == "zh":
-        return message
-    for pattern, msgid in _FINDINGS:
-        m = pattern.match(message)
-        if m:
-            values = m.groupdict()
-            if "where" in values:
-                values["where"] = _(WHERE[values["where"]])
-            return _(msgid).format(**values)
-    return None
-
-
-WHERE = {"第一句": N_("the first sentence"), "开头的复述": N_("the opening restatement")}
+    return said(f, inline=inline, notes=notes)
 
 
 def finding_state(f: dict[str, Any], clean: bool) -> str:
@@ -198,13 +131,26 @@ _STOPS: list[tuple[re.Pattern, str]] = [
 
 
 def stop_reason_text(reason: str) -> str:
-    """A stop reason the app wrote, in the reader's language; any other (an imported debate's own) as it is."""
+    """A stop reason the app wrote, in the reader's language (a model failure's cause too); any other (an
+    imported debate's own) as it is."""
+    said = app_stop_reason(reason)
+    return (reason or "").strip() if said is None else said
+
+
+def app_stop_reason(reason: str) -> Optional[str]:
+    """A stop reason in the reader's language when the app wrote it; None for a debate's own (an imported
+    debate's, a topic debate's or a trial's in the debate's language: the page shows it as content)."""
+    from webapp.views.codes import cause_text
+
     reason = (reason or "").strip()
     for pattern, msgid in _STOPS:
         m = pattern.match(reason)
         if m:
-            return _(msgid).format(**m.groupdict())
-    return reason
+            values = m.groupdict()
+            if "cause" in values and not reason.startswith("意外错误"):  # a gateway's cause (an error's is its own)
+                values["cause"] = cause_text(values["cause"]) or values["cause"]
+            return _(msgid).format(**values)
+    return None
 
 
 _NOTES = [(re.compile(r"^the majority of a panel of (?P<n>\d+) judges \(see the judgments\)$"),
@@ -213,11 +159,18 @@ _NOTES = [(re.compile(r"^the majority of a panel of (?P<n>\d+) judges \(see the 
 
 def note_text(note: str) -> str:
     """A verdict's note to readers the app wrote (an imported panel's), in the reader's language."""
+    said = app_note(note)
+    return note if said is None else said
+
+
+def app_note(note: str) -> Optional[str]:
+    """A verdict's note to readers when the app wrote it (an imported panel's), in the reader's language; None
+    for a judge's own note (the debate's words)."""
     for pattern, msgid in _NOTES:
         m = pattern.match((note or "").strip())
         if m:
             return _(msgid).format(**m.groupdict())
-    return note
+    return None
 
 
 # the warnings the app's protocols store on a debate (master: the seed's coverage warning, a broken pack)
@@ -238,15 +191,22 @@ _WARNINGS: list[tuple[re.Pattern, str]] = [
 def warning_text(warning: str) -> str:
     """A debate's warning the app wrote, in the reader's language (each of its paragraphs); another (a
     debate's own) as it is."""
-    out = []
-    for part in (warning or "").split("\n\n"):
-        for pattern, msgid in _WARNINGS:
-            m = pattern.match(part.strip())
-            if m:
-                part = _(msgid).format(**m.groupdict())
-                break
-        out.append(part)
-    return "\n\n".join(out)
+    return "\n\n".join(_warning_part(part) or part for part in (warning or "").split("\n\n"))
+
+
+def app_warning(warning: str) -> Optional[str]:
+    """A debate's warning in the reader's language when the app wrote every paragraph of it; None for a
+    debate's own (an imported debate's notes: its words, in its language)."""
+    parts = [_warning_part(part) for part in (warning or "").split("\n\n")]
+    return None if any(p is None for p in parts) else "\n\n".join(p or "" for p in parts)
+
+
+def _warning_part(part: str) -> Optional[str]:
+    for pattern, msgid in _WARNINGS:
+        m = pattern.match(part.strip())
+        if m:
+            return _(msgid).format(**m.groupdict())
+    return None
 
 
 def protocol_text(name: str) -> str:

@@ -207,7 +207,8 @@ def speech_view(s: Speech, sources: dict[str, dict[str, str]], *, chinese: bool 
     env = s.envelope if isinstance(s.envelope, dict) else {}
     clean = speech_clean(s.findings)
     findings = [{"rule": f.rule, "label": chrome.rule_text(f.rule), "passed": f.passed, "undecided": f.undecided,
-                 "applies": f.applies, "layer": f.layer, "message": f.message} for f in s.findings]
+                 "applies": f.applies, "layer": f.layer, "message": f.message,
+                 "details": [d.model_dump() for d in f.details]} for f in s.findings]
     tools = [f"{t.name}({', '.join(f'{k}={v}' for k, v in t.arguments.items())})" + (" ✗" if t.error else "")
              for t in s.tool_calls]
     return SpeechView(

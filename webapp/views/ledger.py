@@ -175,7 +175,7 @@ def positions(debate: Debate, ledger: Ledger) -> tuple[dict[str, tuple[float, fl
         for k, cid in enumerate(ids):
             col, row = divmod(k, per_col)
             x = x0 + (col - (ncol - 1) / 2) * 0.12
-            y = lane_y[sp] + (0.0 if rows == 1 else 0.38 - row * 0.76 / (rows - 1))
+            y = lane_y[sp] + (0.0 if rows == 1 else 0.28 - row * 0.68 / (rows - 1))  # room for the lane name above
             out.setdefault(cid, (x, y))
     return out, lanes, rows
 
@@ -262,10 +262,14 @@ def argument_map(debate: Debate, ledger: Ledger, *, chinese: bool = False):
         legend=dict(orientation="h", yanchor="bottom", y=1.01, xanchor="left", x=0, title_text=""))
     fig.update_xaxes(tickvals=rounds, ticktext=ticks, range=[min(rounds) - 0.6, max(rounds) + 0.6],
                      title=("轮次" if chinese else _("round")), showgrid=True, gridcolor="#eeeeee", zeroline=False)
-    fig.update_yaxes(tickvals=[-float(i) for i in range(len(lanes))],
-                     ticktext=[_escape(names.get(sp, sp)) for sp in lanes],
-                     range=[-(len(lanes) - 1) - 0.55, 0.55], showgrid=False, zeroline=False,
-                     title=("发言者" if chinese else _("speaker")))
+    # each lane is named inside the plot, at its top left, not by tick labels beside it: on a phone the
+    # names (a model's, a master's) would take half the width and squeeze the map into the rest
+    fig.update_yaxes(tickvals=[-float(i) for i in range(len(lanes))], showticklabels=False,
+                     range=[-(len(lanes) - 1) - 0.55, 0.62], showgrid=False, zeroline=False, title=None)
+    for i, sp in enumerate(lanes):
+        fig.add_annotation(x=0, xref="paper", y=-i + 0.5, yref="y", xanchor="left", yanchor="top", showarrow=False,
+                           text=f"<b>{_escape(names.get(sp, sp))}</b>", font=dict(size=12, color="#444444"),
+                           bgcolor="rgba(255,255,255,0.8)")
     for i in range(len(lanes) - 1):  # a faint line between lanes
         fig.add_hline(y=-i - 0.5, line=dict(color="#dddddd", width=1, dash="dot"))
     return fig

@@ -31,6 +31,7 @@ class LiveView:
     failed_round: Optional[int]
     job_error: str
     message: str  # status line for people
+    own_reason: str = ""  # the debate's own stop reason (not one the app wrote): shown as its words, apart
 
     @property
     def finished(self) -> bool:
@@ -66,6 +67,7 @@ def live_view(archive: Any, manager: Any, debate_id: str) -> LiveView:
     status = debate.status
     stopping = bool(here and job.stop_requested)
     msg = _message(debate, here, stopping, done, job.error if job else "")
+    own = "" if chrome.app_stop_reason(debate.stop_reason) is not None else (debate.stop_reason or "").strip()
     progress_text = _("{done} of {planned} rounds").format(done=done, planned=debate.planned_rounds)
     return LiveView(
         debate=debate, speeches=speech_views(debate, archive), running_here=here, stop_requested=stopping,
@@ -74,13 +76,16 @@ def live_view(archive: Any, manager: Any, debate_id: str) -> LiveView:
         can_stop=here and not job.stop_requested, can_retry=not here and status == "failed",
         can_resume=not here and status in ("interrupted", "stopped", "failed"),
         failed_round=min(failed) if failed else (done + 1 if status == "failed" else None),
-        job_error=job.error if job else "", message=msg)
+        job_error=job.error if job else "", message=msg, own_reason=own)
 
 
 def _message(debate: Debate, here: bool, stopping: bool, done: int, job_error: str) -> str:
-    """The status line in the reader's language; a stop reason the app wrote translated, a debate's own as it is."""
+    """The status line in the reader's language: a stop reason the app wrote translated; a debate's own is
+    pointed to (the page shows its words below the line, as the debate's)."""
     status = debate.status
-    reason = chrome.stop_reason_text(debate.stop_reason)
+    reason = chrome.app_stop_reason(debate.stop_reason)
+    if reason is None:
+        reason = _("in the debate's own words below") if (debate.stop_reason or "").strip() else ""
     if stopping:
         return _("Stopping: a reply being streamed is abandoned (a topic round finishes first), "
                  "then the debate stops (what is done is kept).")

@@ -30,9 +30,10 @@ SPEECH_STATUS = {"ok": N_("ok"), "flagged": N_("flagged"), "failed": N_("failed"
 
 
 def _message(f) -> str:
-    """A finding's message in the reader's language, else the checker's own words."""
-    said = chrome.finding_message(f.message)
-    return f.message if said is None else said
+    """A finding's message in the reader's language from its details (the debate's words it quotes inline),
+    else the checker's own words."""
+    said = chrome.finding_said(f, inline=True)
+    return f.message if said is None else said.text
 
 
 def _cell(f, clean: bool) -> str:
@@ -113,6 +114,7 @@ class OutcomeView:
     kind: str  # observation / verdict / pending
     debate: Debate
     headline: str
+    own_reason: str = ""  # the debate's own stop reason (not one the app wrote): shown as its words, apart
     heading: str = ""  # the closing section's heading when the protocol ends without a verdict
     observation: Optional[dict[str, str]] = None
     checks: Any = None  # DataFrame
@@ -126,6 +128,7 @@ class OutcomeView:
     incomplete: str = ""  # 判决不完整：缺… / Verdict incomplete: missing … (a checked verdict with gaps)
     raw: str = ""
     note: str = ""
+    note_own: bool = False  # the note is the judge's own words (the debate's language), not the app's
     wrap_up: str = ""  # the seed's closing summary (Markdown, the debate's values neutralised) where there is one
     judge: str = ""
     speeches: list[SpeechView] = field(default_factory=list)
@@ -161,12 +164,13 @@ def outcome_view(debate: Debate, archive: Any = None) -> OutcomeView:
 
     spec = registry.get(debate.protocol)
     speeches = speech_views(debate, archive)
-    reason = chrome.stop_reason_text(debate.stop_reason)
+    reason = chrome.app_stop_reason(debate.stop_reason)
+    own = "" if reason is not None else (debate.stop_reason or "").strip()
     status_line = _("status {status}").format(status=status_text(debate.status)) + (f" — {reason}" if reason else "")
     if not (spec.judged or spec.panel):
         o = debate.observation
         heading = _(chrome.OBSERVATION_HEADING) if spec.outcome_heading else ""
-        view = OutcomeView(kind="observation" if o else "pending", debate=debate, headline=status_line,
+        view = OutcomeView(kind="observation" if o else "pending", debate=debate, headline=status_line, own_reason=own,
                            heading=heading, checks=checks_table(debate), speeches=speeches)
         if o is not None:  # the seed's three bullets: the app's keys (reader's language), the debate's words
             keys = chrome.OBSERVATION_KEYS
@@ -174,7 +178,8 @@ def outcome_view(debate: Debate, archive: Any = None) -> OutcomeView:
                                 _(keys["留给读者"]): o.to_reader}
         return view
     v = debate.verdict
-    view = OutcomeView(kind="verdict" if v else "pending", debate=debate, headline=status_line, speeches=speeches,
+    view = OutcomeView(kind="verdict" if v else "pending", debate=debate, headline=status_line, own_reason=own,
+                       speeches=speeches,
                        checks=checks_table(debate) if any(s.findings for s in debate.rounds) else None)
     if spec.wrap_up is not None and debate.status in ("completed", "failed"):
         # our Markdown around the debate's values: those are neutralised (no image or link can come out)
@@ -200,6 +205,7 @@ def outcome_view(debate: Debate, archive: Any = None) -> OutcomeView:
     reasons = {k: r for k, r in v.reasons.items() if notes.get(k) != r}  # a panel's notes show under the panel
     # the summary without a leading winner statement: the winner line says the winner once
     view.summary, view.reasons, view.note, view.judge = summary_text(debate), reasons, chrome.note_text(v.note), v.judge
+    view.note_own = bool(v.note) and chrome.app_note(v.note) is None
     view.incomplete = incomplete_line(debate)
     view.parsed, view.raw = v.parsed, v.raw
     view.per_round = pd.DataFrame([{"round": c.round, "commentary": c.comment} for c in v.per_round],

@@ -20,6 +20,7 @@ class Slide:
     title: str
     paragraphs: list[str]
     failed: bool = False
+    own_title: bool = False  # the title is an imported turn's own heading (the debate's words), not the app's
 
 
 @dataclass
@@ -51,7 +52,8 @@ class PresentView:
 
 
 def slide(sv: SpeechView) -> Slide:
-    return Slide(title=sv.title, paragraphs=reading_paragraphs(sv), failed=sv.status == "failed")
+    return Slide(title=sv.title, paragraphs=reading_paragraphs(sv), failed=sv.status == "failed",
+                 own_title=bool(sv.heading))
 
 
 def has_outcome(ov: OutcomeView) -> bool:
