@@ -92,3 +92,18 @@ def test_a_synthesis_closes_without_extra_reasons_when_it_holds_the_floor(defaul
                 assert cjk_len(render(lean, topic=d.topic, me=me, opp=opp)) < MIN_CHARS + 5
             else:
                 assert "还因为" not in s.text
+
+
+def test_the_observations_difference_names_only_claims_the_speeches_stated(default_pack, debates):
+    # r10: the bank's own wording of a difference named points no speech made (怖畏智, 身后追荐)
+    bank = bank_of(default_pack)
+    for d in debates:
+        a, b = d.rounds[0].speaker, d.rounds[1].speaker
+        plan = d.rounds[0].plan
+        pa, pb = bank.position(a, plan.theme), bank.position(b, plan.theme)
+        if pa is None or pb is None:
+            continue
+        spoken = " ".join(s.text for s in d.rounds)
+        for pos in (pa, pb):
+            assert bare(pos.claim) in d.observation.divergence, (d.topic, d.observation.divergence)
+            assert bare(pos.claim)[:12] in spoken, (d.topic, pos.claim)

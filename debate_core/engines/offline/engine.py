@@ -70,10 +70,13 @@ class OfflineEngine:
         if case is not None and case.to_reader:  # the question's own word to the reader, before the theme's
             reader = Common(theme=choice.theme, text=case.to_reader)
         pa, pbp = bank.position(req.a, choice.theme), bank.position(req.b, choice.theme)
-        if diff is not None:
+        if pa and pbp:
+            # both claims as the debate stated them (R1 and the 综合), at the bank's level: r10's readers found
+            # the bank's own wording of the difference naming points no speech made (怖畏智, 身后追荐)
+            level = f"分歧在{diff.level}层面：" if diff is not None and diff.level else ""
+            div = f"{level}{an}主张{bare(pa.claim)}；{bn}主张{bare(pbp.claim)}。"
+        elif diff is not None:
             div = (f"分歧在{diff.level}层面：" if diff.level else "") + bare(diff.text) + "。"
-        elif pa and pbp:
-            div = f"{an}主张{bare(pa.claim)}，{bn}主张{bare(pbp.claim)}；两家在「{choice.title}」上从不同处下手。"
         else:
             held = pa or pbp
             who = an if pa else bn
