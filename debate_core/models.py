@@ -135,6 +135,19 @@ class Master(_Open):
     def source_ids(self) -> list[str]:
         return [s.id for s in self.sources]
 
+    def listing_row(self) -> dict[str, Any]:
+        """The master in one row: who, which school, and how much the pack holds (the archive's
+        ``pack_masters`` and ``masters`` listings)."""
+        return {
+            "slug": self.slug,
+            "name": self.name,
+            "school": self.school,
+            "tradition": self.tradition,
+            "era": self.era,
+            "sources": len(self.sources),
+            "critiques": len(self.cross_critique),
+        }
+
     @property
     def short_name(self) -> str:
         for suffix in ("老和尚", "大师", "法师", "尊者", "菩萨", "禅师"):

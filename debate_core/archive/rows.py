@@ -314,16 +314,7 @@ def snapshot_pack(con, pack: Pack) -> str:
         insert_row(
             con,
             "pack_masters",
-            {
-                "pack_hash": h,
-                "slug": m.slug,
-                "name": m.name,
-                "school": m.school,
-                "tradition": m.tradition,
-                "era": m.era,
-                "sources": len(m.sources),
-                "critiques": len(m.cross_critique),
-            },
+            {"pack_hash": h, **m.listing_row()},
         )
         for s in m.sources:
             insert_row(

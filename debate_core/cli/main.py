@@ -334,18 +334,7 @@ def run_masters(args) -> int:
     from debate_core.content.packs import get_pack
 
     pack = get_pack(args.pack)
-    rows = [
-        {
-            "slug": m.slug,
-            "name": m.name,
-            "school": m.school,
-            "tradition": m.tradition,
-            "era": m.era,
-            "sources": len(m.sources),
-            "critiques": len(m.cross_critique),
-        }
-        for m in pack.masters.values()
-    ]
+    rows = [m.listing_row() for m in pack.masters.values()]
     if args.format == "json":
         _print_json(rows)
     else:
