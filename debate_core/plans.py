@@ -230,7 +230,8 @@ class PlanPoint(BaseModel):
     """One move of a speech plan.  ``kind``: stance, reason, contrast (an objection at the
     opponent's claim), restate, answer (an objection aimed at a restated point), no_answer, accept,
     partly, hold, common, difference, to_reader, thin; case (the speaker's answer to the concrete
-    question the topic is) and case_then (what he would have the asker do about it)."""
+    question the topic is), case_then (what he would have the asker do about it, never cited) and
+    case_difference (a 综合's two answers to the case: his own gist in text, the other's in target_text)."""
 
     kind: str
     text: str = ""

@@ -97,11 +97,14 @@ def self_description_faults(speech: Speech) -> list[str]:
         if len(restated) != n:
             out.append(f"says {n} points restated, plan has {len(restated)}")
     # 部分接受 once per partly point; 暂不辩驳 at least once (one sentence may own up to several
-    # unanswered points) and never without one; 两家都承认 only with common ground in the plan
+    # unanswered points) and never without one; 两家都承认 / 共许的是 only with common ground in the plan,
+    # 两家的回答各有所重 once for the 综合's two answers to the case
     for phrase, kind, exact in (
         ("我部分接受：", "partly", True),
         ("暂不辩驳", "no_answer", False),
         ("两家都承认的是", "common", False),
+        ("共许的是", "common", False),
+        ("两家的回答各有所重", "case_difference", True),
     ):
         n, k = text.count(phrase), kinds.count(kind)
         if n > k or (exact and n < k) or (kind == "no_answer" and k and not n):
@@ -201,7 +204,7 @@ def theme_faults(debate: Debate, pack: Pack) -> list[str]:
             on = on or (bank.derived and x.kind in ("contrast", "answer") and ">" in x.ref)
             case = bank.case(s.plan.case) if s.plan.case else None  # the case the topic is, under the theme
             on = on or (
-                x.kind in ("case", "case_then", "hold")
+                x.kind in ("case", "case_then", "case_difference", "hold")
                 and case is not None
                 and case.theme == choice.theme
                 and x.ref.startswith(f"case:{case.id}:")

@@ -185,11 +185,18 @@ def _case_points(bank: ArgumentBank, plan: SpeechPlan, speaker: str, spoken: fro
             # what he would have the asker do, with his answer: the other side's objections and replies take up
             # the whole answer, and r9's readers caught one answering advice not yet given (a 反驳 that runs
             # over the ceiling drops it first, and says it in his next speech)
-            out.append(PlanPoint(kind="case_then", text=ans.then, ref=ref + ":then", source=ans.then_source))
+            out.append(_advice(ans, ref))
         return out
     if ans.then and ref + ":then" not in spoken:
-        return [PlanPoint(kind="case_then", text=ans.then, ref=ref + ":then", source=ans.then_source)]
+        return [_advice(ans, ref)]
     return []
+
+
+def _advice(ans, ref: str) -> PlanPoint:
+    """What he would have the asker do: his own practical word, never cited (r10: advice to talk it over,
+    or to see a doctor, carried a sutta's mark; the text says nothing of the kind).  The bank's
+    ``then_source`` names what the advice draws on; it is not a citation of the advice."""
+    return PlanPoint(kind="case_then", text=ans.then, ref=ref + ":then")
 
 
 def _case_room(bank: ArgumentBank, plan: SpeechPlan, speaker: str, spoken: frozenset[str]) -> int:
@@ -585,11 +592,17 @@ def _plan_synthesis(
 ) -> None:
     # the pair's word to the reader is the observation's (留给读者), never a line of the master's speech
     pb = bank.pair(speaker, opponent)
-    ground = [c for c in (pb.common_ground if pb else []) if c.theme == plan.theme]
-    diffs = [c for c in (pb.differences if pb else []) if c.theme == plan.theme]
+    case = bank.case(plan.case) if plan.case else None
+    mine, theirs = (case.answer(speaker), case.answer(opponent)) if case is not None else (None, None)
+    # on a case both answered, what stays different is their two answers to it, both given in their first
+    # speeches; the theme's stock common ground and difference stay out (r10: three debates on one theme
+    # closed on the same recited block, and named ground nobody had stated in that debate)
+    on_case = case is not None and mine is not None and theirs is not None and bool(mine.gist and theirs.gist)
+    ground = [c for c in (pb.common_ground if pb else []) if c.theme == plan.theme and not on_case]
+    diffs = [c for c in (pb.differences if pb else []) if c.theme == plan.theme and not on_case]
     plan.points += _outcome(bank, plan, speaker, opponent, summary)
     plan.points.append(PlanPoint(kind="stance", text=pos.claim, ref=pos.point_id(0)))
-    if opp is not None:
+    if opp is not None and not on_case:
         plan.points.append(PlanPoint(kind="opponent_stance", text=opp.claim, ref=opp.point_id(0)))
     for g in ground[:2]:
         plan.points.append(PlanPoint(kind="common", text=g.text))
@@ -600,6 +613,12 @@ def _plan_synthesis(
             plan.points.append(PlanPoint(kind="concede", text=grant, ref=pos.point_id(0)))
     for d in diffs[:1]:
         plan.points.append(PlanPoint(kind="difference", text=d.text, target_text=d.level))
+    if on_case and case is not None and mine is not None and theirs is not None:
+        plan.points.append(
+            PlanPoint(
+                kind="case_difference", text=mine.gist, target_text=theirs.gist, ref=f"case:{case.id}:{speaker}:both"
+            )
+        )
     plan.points += _case_points(bank, plan, speaker, spoken)
     c = _contrast(bank, speaker, opponent, plan.theme, "综合", spoken, heard, case_id=plan.case)
     if c is not None:

@@ -11,6 +11,7 @@ words the warnings a debate carries at its top about its material.  The speech p
 
 from __future__ import annotations
 
+import re
 import weakref
 from dataclasses import dataclass, field
 
@@ -180,9 +181,18 @@ def material_note(
             f"⚠️ 题中所问的具体情形，人物包里没有现成的个案回答；"
             f"双方只就它所属的「{choice.title}」陈述一般的看法，不回答题中的具体情形。"
         )
+    case = bank.case(choice.case) if choice.case else None
+    if case is not None and topic and _plain(case.question) != _plain(topic):
+        # the answers were written for the bank's question, the nearest it holds: the reader is told here,
+        # once, and no master announces the swap in his speech (r10: 这一问，和「…」是一类事 read as residue)
+        out.append(f"⚠️ 人物包里没有就本题原样写好的回答；双方的回答是就最接近的「{case.question}」写的，请对照原题读。")
     for slug, name in names.items():
         if slug not in choice.held_by:
             out.append(f"⚠️ 人物包里没有{name}关于「{choice.title}」的立场：他这一方的发言会很短，只说能说的。")
     if bank.derived:
         out.append("⚠️ 本人物包没有论证层，立场由其教言按关键词归到议题上；没有写好的答辩与共许，对辩力度有限。")
     return out
+
+
+def _plain(text: str) -> str:
+    return re.sub(r"[\s，。？！、；：,.?!]+", "", text or "")

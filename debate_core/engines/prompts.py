@@ -55,7 +55,8 @@ PLAN_LINES = {
     "difference": "仍然相异（{target_text}）：{text}",
     "to_reader": "给读者的话：{text}",
     "case": "就题目本身，你的回答（论证库写明的）：{text}{cite}",
-    "case_then": "落到题目这件事上，你会怎样做（论证库写明的）：{text}{cite}",
+    "case_then": "落到题目这件事上，你会怎样做（论证库写明的，是你自己的建议，不加引注）：{text}",
+    "case_difference": "就题目这件事仍然相异：对方的回答是「{target_text}」，你的回答是「{text}」",
     "thin": "你在「{text}」上没有可凭据的立场：只写简短、真实的几句，不要凑字数",
 }
 

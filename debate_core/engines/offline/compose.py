@@ -164,23 +164,22 @@ def _thin(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
     if plan.of("no_answer"):
         out.append("对此我暂不辩驳。")
     out.append(
-        f"题目问的是「{quoted(topic)}」。关于{plan.theme_title}，我没有可以凭据的专门开示，不敢随口立说；"
+        f"你提的是「{quoted(topic)}」。关于{plan.theme_title}，我没有可以凭据的专门开示，不敢随口立说；"
         f"这一轮只说到这里，请读者参看{opp.short_name}一方的理由。"
     )
     return "".join(out)
 
 
 def _opening(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
-    out = [f"题目问的是「{quoted(topic)}」。"]
+    # the asker's own words (r10: a master speaking of 题目 read as editorial residue); when the bank's
+    # question is a near one, the debate's top says so (material_note), not the master's mouth
+    out = [f"你提的是「{quoted(topic)}」。"]
     stance = plan.of("stance")[0]
     case = plan.of("case")
     if case:  # the bank answers this very question: the answer first, then the ground it stands on
-        if plan.case_question and bare(plan.case_question) != bare(topic):
-            # the reader's own wording: say which question the answer is to, so a near one is not passed off
-            out.append(f"这一问，和「{quoted(plan.case_question)}」是一类事，我就照这一问来答。")
         out.append("我的回答是：" + said(me, case[0]))
         out += ["落到这件事上，" + said(me, p) for p in plan.of("case_then")]
-        out.append(f"我所以这样答，是因为我一向主张：{bare(stance.text)}。")
+        out.append(f"我这样答，是因为我一向主张：{bare(stance.text)}。")
     else:
         # the bank argues the theme the topic falls under: the lead says which, and never claims a fuller answer
         if not plan.theme_terms:  # the topic matched no theme: the speech argues one, and never says it "falls" there
@@ -197,21 +196,21 @@ def _opening(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
     elif reasons:
         out.append(f"理由是：{said(me, reasons[0])}")
     out += _support(plan, me, "此外，")
-    for i, c in enumerate(plan.of("contrast")):  # the other side's teaching as the bank states it, not a speech
+    for i, c in enumerate(plan.of("contrast")):
+        # the other side has not spoken yet: his view is what the speaker expects him to put, in the staged
+        # debate (r10: 蕅益 naming 印光所传 reads as an anachronism, and r5 found 有人 for the man in the room)
         what = _named(c)
         if i == 0:
             out.append(
                 (
-                    f"{opp.short_name}所传的有{what}一说，对此我另有一层看法："
+                    f"我料{opp.short_name}会讲{what}，对此我先说一层看法："
                     if what
-                    else f"{opp.short_name}所传的与我不同，我的看法是："
+                    else f"我料{opp.short_name}所见与我不同，我先说一层看法："
                 )
                 + said(me, c)
             )
         else:
-            out.append(
-                (f"{opp.short_name}所传的还有{what}一说，我也另有一层看法：" if what else "还有一层：") + said(me, c)
-            )
+            out.append((f"他或许还会讲{what}，我也另有一层看法：" if what else "还有一层：") + said(me, c))
     return "".join(out)
 
 
@@ -281,7 +280,7 @@ def _rebuttal(plan: SpeechPlan, me: Master, opp: Master) -> str:
             f"{bare(plan.of('stance')[0].text)}。"
         )
         out += [f"其{NUMBERS[i]}，{said(me, r)}" for i, r in enumerate(own)]
-    out += _case(plan, me, "回到题目本身，我的回答是：")
+    out += _case(plan, me, "回到你提的这件事，我的回答是：")
     # his own support, led by the claim it supports when the speech has not stated it (the summary says 另立…)
     stance = bare(plan.stance)
     out += _support(plan, me, f"我自己的主张是：{stance}。我的根据是：" if stance and not own else "我这一边的根据是：")
@@ -321,14 +320,14 @@ def _response(plan: SpeechPlan, me: Master, opp: Master) -> str:
         out.append(
             (f"至于{_point(c, opp, what)}，" if what else f"对{opp.short_name}的主张，我还有一层看法：") + said(me, c)
         )
-    out += _case(plan, me, "回到题目本身，我的回答是：")
+    out += _case(plan, me, "回到你提的这件事，我的回答是：")
     out += _support(plan, me, "我这一边还有一层根据：")
     return "".join(out)
 
 
 def _synthesis(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
     # the seed's 综合: 双方共许 / 仍异 / 给读者的话, after how the other side took this speaker's objections
-    out = ["最后就本题作个收束。" if plan.case else f"最后就本场所谈的「{plan.theme_title}」作个收束。"]
+    out = ["最后就你提的这件事作个收束。" if plan.case else f"最后就本场所谈的「{plan.theme_title}」作个收束。"]
     taken = plan.of("outcome")
     if taken:
         said_of = {"accept": "他接受了", "partly": "他部分接受", "hold": "他仍坚持他的看法"}
@@ -358,5 +357,8 @@ def _synthesis(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
     for d in plan.of("difference"):  # the bank's wording names both sides: the observation speaks it
         if d.target_text:
             out.append(f"依我看，这分歧是在{d.target_text}上。")
-    out += _case(plan, me, "回到题目本身，我的回答是：")
+    for d in plan.of("case_difference"):  # both answers were given in the first speeches
+        both = f"所以就这件事，两家的回答各有所重：{opp.short_name}说的是{bare(d.target_text)}，我说的是{bare(d.text)}"
+        out.append(both + (f"；我所本的，仍是{bare(mine[0].text)}。" if mine else "。"))
+    out += _case(plan, me, "回到你提的这件事，我的回答是：")
     return "".join(out)

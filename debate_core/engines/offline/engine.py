@@ -70,7 +70,18 @@ class OfflineEngine:
         if case is not None and case.to_reader:  # the question's own word to the reader, before the theme's
             reader = Common(theme=choice.theme, text=case.to_reader)
         pa, pbp = bank.position(req.a, choice.theme), bank.position(req.b, choice.theme)
-        if pa and pbp:
+        ans_a, ans_b = (case.answer(req.a), case.answer(req.b)) if case is not None else (None, None)
+        on_case = ans_a is not None and ans_b is not None and bool(ans_a.gist and ans_b.gist)
+        if on_case and ans_a is not None and ans_b is not None:
+            # a debate on a case: the two answers both gave (their 综合 closes on them), and only what the
+            # debate itself agreed (r10: the theme's stock ground named points no speech had made)
+            level = f"分歧在{diff.level}层面：" if diff is not None and diff.level else ""
+            div = f"{level}就这件事，{an}的回答是{bare(ans_a.gist)}，{bn}的回答是{bare(ans_b.gist)}。"
+            if pa and pbp:  # the ground each stands on, as his speeches stated it (R1; the 综合's 我所本的)
+                div += f"所本不同：{an}主张{bare(pa.claim)}；{bn}主张{bare(pbp.claim)}。"
+            agreed = _agreed(req, {req.a: an, req.b: bn})
+            cons = "；".join(agreed) + "。" if agreed else "本场两位没有就这件事谈出明白的共识，各自的回答都仍保留。"
+        elif pa and pbp:
             # both claims as the debate stated them (R1 and the 综合), at the bank's level: r10's readers found
             # the bank's own wording of the difference naming points no speech made (怖畏智, 身后追荐)
             level = f"分歧在{diff.level}层面：" if diff is not None and diff.level else ""
@@ -88,10 +99,32 @@ class OfflineEngine:
                 if held
                 else (f"双方都没有关于「{choice.title}」的专门材料，这一场谈不上交锋。")
             )
-        cons = bare(common.text) + "。" if common is not None else "本场没有找到双方都明白说出的共许之处。"
+        if not on_case:
+            cons = bare(common.text) + "。" if common is not None else "本场没有找到双方都明白说出的共许之处。"
         to_reader = (
             bare(reader.text) + "。"
             if reader is not None
             else f"「{req.topic}」这一问，两家给出的是两条不同的路；请读者对照自己的处境去体会，不必在这里分高下。"
         )
         return Observation(divergence=div, consensus=cons, to_reader=to_reader, engine=ENGINE_NAME)
+
+
+_TAKEN = re.compile(r"^(部分接受|接受)(.+)$")
+
+
+def _agreed(req: ObservationRequest, names: dict[str, str]) -> list[str]:
+    """What one side accepted of the other's objections in this debate, as its 回应's summary says it
+    (``X答：接受A；部分接受B；坚持C``): the only agreement the observation reports for a case debate."""
+    out = []
+    for s in req.summaries:
+        head, sep, body = s.text.partition("答：")
+        who = names.get(s.speaker, "")
+        other = next((n for slug, n in names.items() if slug != s.speaker), "")
+        if not sep or not who or not head.startswith(who):
+            continue
+        for item in re.split(r"[；。]", body):
+            m = _TAKEN.match(item.strip())
+            if m and not m.group(2).startswith("引"):
+                verb = "接受了" if m.group(1) == "接受" else "部分接受了"
+                out.append(f"{who}{verb}{other}的「{bare(m.group(2))}」一说")
+    return out
