@@ -213,7 +213,20 @@ class ArgumentBank(BaseModel):
         whose words in the topic are all :attr:`generic` (feelings and hedges) is not one of them."""
         generic = set(self.generic)
         hit = [c for c in self.cases if c.matches(topic) and any(w not in generic for w in c.hits(topic))]
-        return sorted(hit, key=lambda c: (-len(c.match), -sum(len(w) for w in c.hits(topic))))
+
+        def specific(c: Case) -> int:
+            # the topic's characters its non-generic words cover, each counted once: a word listed in two
+            # groups, or a feeling word, no longer outweighs the situation (r10: a health scare answered
+            # as worry for one's family, on 往坏处想 counted twice)
+            covered: set[int] = set()
+            for w in set(c.hits(topic)) - generic:
+                start = topic.find(w)
+                while start != -1:
+                    covered |= set(range(start, start + len(w)))
+                    start = topic.find(w, start + 1)
+            return len(covered)
+
+        return sorted(hit, key=lambda c: (-len(c.match), -specific(c), -sum(len(w) for w in c.hits(topic))))
 
     def case(self, case_id: str) -> Case | None:
         return next((c for c in self.cases if c.id == case_id), None)

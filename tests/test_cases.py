@@ -341,3 +341,14 @@ def test_feelings_and_hedges_alone_never_decide_a_case(default_pack):
     # the rule is the pack's list: without it the same words decide the case
     bare_bank = bank.model_copy(update={"generic": []})
     assert "fear-anxiety/worry-for-loved-ones" in [c.id for c in bare_bank.cases_for(own_health)]
+
+
+def test_the_situation_outranks_feeling_words_counted_twice(default_pack):
+    # r10: a health scare was answered as worry for one's family (往坏处想 sits in both of that case's groups
+    # and counted twice), and thinking of quitting a dull job as life feeling meaningless (天天 + 没意思):
+    # cases now rank by the topic characters their non-generic words cover, each counted once
+    bank = bank_of(default_pack)
+    scare = bank.cases_for("体检查出甲状腺结节，整夜睡不着，老往坏处想怎么办？")
+    assert scare and scare[0].id != "fear-anxiety/worry-for-loved-ones", [c.id for c in scare]
+    quit_job = bank.cases_for("工作没意思想辞职，又怕找不到更好的，天天纠结。")
+    assert quit_job[0].id == "renunciation/quit-for-dream", [c.id for c in quit_job]

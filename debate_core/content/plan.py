@@ -104,6 +104,7 @@ def _contrast(
     heard: set[str] | None = None,
     room: int | None = None,
     case_id: str = "",
+    near: set[str] | None = None,
 ) -> PlanPoint | None:
     """The round's own objection, never one the same speaker has spoken in this debate (``spoken``): 立论
     takes the first (one at the claim when there is one); 回应 the next; 综合 one at the claim (a 反驳
@@ -123,8 +124,12 @@ def _contrast(
     if not objs:
         return None
     if role == "立论":
-        # one at a reason of his: the one at his claim waits for the 回应, once he has put that claim
-        pick = sorted(objs, key=lambda o: o.target.endswith("#0"))[:1]
+        # one at a reason of his: the one at his claim waits for the 回应, once he has put that claim; among
+        # them the one nearest the question (``near``: r10 found openings objecting on a side issue, 昏沉 on
+        # a question about reciting with a wandering mind)
+        pick = sorted(
+            objs, key=lambda o: (o.target.endswith("#0"), -len(bigrams_of(o.text + o.gist) & (near or set())))
+        )[:1]
     elif role == "回应":
         pick = objs[:1] if spoken else objs[1:2]  # without a record of R1, skip the one a 立论 takes
         if room is not None and pick and cjk_len(pick[0].text) + 10 > room:
@@ -249,9 +254,13 @@ def plan_speech(
         on_case = _case_points(bank, plan, speaker, spoken)
         plan.points += on_case
         picked = [1, 2, 3][: len(pos.reasons)]
+        near = bigrams_of(" ".join([topic, case.question if case else ""] + [p.text for p in on_case]))
         if on_case:  # his answer carries its own ground: the two reasons of his nearest this question
-            near = bigrams_of(" ".join([topic, case.question if case else ""] + [p.text for p in on_case]))
-            picked = sorted(sorted(picked, key=lambda i: -len(bigrams_of(pos.reasons[i - 1].text) & near))[:2])
+            ranked = sorted(picked, key=lambda i: -len(bigrams_of(pos.reasons[i - 1].text) & near))[:2]
+            # a second reason that shares nothing with the question turns the opening into his general
+            # doctrine (r10: 我一向主张… read as a pasted block): he keeps the one that does
+            overlap = [len(bigrams_of(pos.reasons[i - 1].text) & near) for i in ranked]
+            picked = sorted(ranked[:1] if len(ranked) > 1 and overlap[0] and not overlap[1] else ranked)
         for i in picked:
             r = pos.reasons[i - 1]
             plan.points.append(
@@ -259,7 +268,7 @@ def plan_speech(
             )
         # the seed's ammo (至少引用 1 条): one objection at a point of the other side's known teaching,
         # framed as what he teaches (X所传的…), never as something he has said in this debate
-        c = _contrast(bank, speaker, opponent, choice.theme, role, spoken)
+        c = _contrast(bank, speaker, opponent, choice.theme, role, spoken, near=near)
         if c is not None:
             plan.points.append(c)
     elif role == "反驳":
