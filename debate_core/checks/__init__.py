@@ -37,12 +37,33 @@ RESTATING_ROLES = _restatement.RESTATING_ROLES
 # compiled pattern); it runs the structural no_verdict rule, not a phrase list.
 VERDICT_PATTERNS = [VerdictDetector()]
 
-__all__ = ["CheckContext", "run_checks", "ammo_used", "find_citations", "cjk_len", "MIN_CHARS", "MAX_CHARS",
-           "RESTATING_ROLES", "is_safe_fragment", "VERDICT_PATTERNS", "CITATION_PATTERNS", "RULES", "RULE_LABELS_ZH",
-           "RULE_LABELS_EN",
-           "rule", "rules",
-           "check_length", "check_citations", "check_ammo", "check_restatement", "check_engages", "check_no_verdict",
-           "check_no_dialogue", "check_hygiene", "fabricated_dialogue"]
+__all__ = [
+    "CheckContext",
+    "run_checks",
+    "ammo_used",
+    "find_citations",
+    "cjk_len",
+    "MIN_CHARS",
+    "MAX_CHARS",
+    "RESTATING_ROLES",
+    "is_safe_fragment",
+    "VERDICT_PATTERNS",
+    "CITATION_PATTERNS",
+    "RULES",
+    "RULE_LABELS_ZH",
+    "RULE_LABELS_EN",
+    "rule",
+    "rules",
+    "check_length",
+    "check_citations",
+    "check_ammo",
+    "check_restatement",
+    "check_engages",
+    "check_no_verdict",
+    "check_no_dialogue",
+    "check_hygiene",
+    "fabricated_dialogue",
+]
 
 
 def _norm_id(s: str) -> str:  # kept for old callers
@@ -98,8 +119,7 @@ def _finding(rule: str, passed: bool, message: str = "", undecided: bool = False
 # ------------------------------------------------------------------ length
 
 
-@rule("length", label="篇幅", label_en="length",
-      requires="正文 300-500 个汉字。")
+@rule("length", label="篇幅", label_en="length", requires="正文 300-500 个汉字。")
 def check_length(text: str, ctx: CheckContext) -> Finding:
     n = cjk_len(text)
     ok = MIN_CHARS <= n <= MAX_CHARS
@@ -109,8 +129,12 @@ def check_length(text: str, ctx: CheckContext) -> Finding:
 # ------------------------------------------------------------------ citation
 
 
-@rule("citation", label="引证", label_en="citations",
-      requires="每个经号都必须是发言者自己的经典之一，且与经号同写的经名须指同一部经。")
+@rule(
+    "citation",
+    label="引证",
+    label_en="citations",
+    requires="每个经号都必须是发言者自己的经典之一，且与经号同写的经名须指同一部经。",
+)
 def check_citations(text: str, ctx: CheckContext) -> Finding:
     cached = ctx.__dict__.get("_owners")
     if cached is None:
@@ -150,14 +174,16 @@ def _grams4(text: str) -> frozenset[str]:
     return frozenset(ngrams(text, 4))
 
 
-@rule("ammo", label="弹药", label_en="ammo used",
-      requires="至少化用一条针对对方的弹药（如有）。")
+@rule("ammo", label="弹药", label_en="ammo used", requires="至少化用一条针对对方的弹药（如有）。")
 def check_ammo(text: str, ctx: CheckContext) -> Finding:
     opp = ctx.opponent.name
     if not ctx.ammo:
-        return _finding("ammo", True,
-                        f"资料包中没有{ctx.speaker.name}针对{opp}的弹药（这一方向有覆盖缺口），本条不适用",
-                        applies=False)
+        return _finding(
+            "ammo",
+            True,
+            f"资料包中没有{ctx.speaker.name}针对{opp}的弹药（这一方向有覆盖缺口），本条不适用",
+            applies=False,
+        )
     used = ammo_used(text, ctx.ammo, ctx.opponent_summary)
     if used:
         return _finding("ammo", True, f"用到 {len(used)}/{len(ctx.ammo)} 条针对{opp}的弹药")
@@ -174,23 +200,46 @@ def _names_of(m: Master, ctx: CheckContext) -> list[str]:
     return sorted(names, key=len, reverse=True)
 
 
-@rule("restatement", label="复述", label_en="restatement", roles=RESTATING_ROLES,
-      requires="反驳、回应轮：第一句忠实复述对方最近一轮的摘要，不添加摘要里没有的主张，不夸大成绝对化的说法。")
+@rule(
+    "restatement",
+    label="复述",
+    label_en="restatement",
+    roles=RESTATING_ROLES,
+    requires="反驳、回应轮：第一句忠实复述对方最近一轮的摘要，不添加摘要里没有的主张，不夸大成绝对化的说法。",
+)
 def check_restatement(text: str, ctx: CheckContext) -> Finding:
-    res = _restatement.check(text, ctx.role, ctx.opponent_summary, _names_of(ctx.opponent, ctx),
-                             _names_of(ctx.speaker, ctx), ctx.opponent.name)
+    res = _restatement.check(
+        text,
+        ctx.role,
+        ctx.opponent_summary,
+        _names_of(ctx.opponent, ctx),
+        _names_of(ctx.speaker, ctx),
+        ctx.opponent.name,
+    )
     return _finding("restatement", res.passed, res.message, res.undecided)
 
 
 # ------------------------------------------------------------------ engages
 
 
-@rule("engages", label="回应论点", label_en="answers the point", roles=RESTATING_ROLES,
-      requires="反驳、回应轮：复述之后的正文须针对所复述的对方论点作答（有共同的实词或其同义词，或依发言计划回应该论点），"
-               "不可复述一句便转而另谈别题。")
+@rule(
+    "engages",
+    label="回应论点",
+    label_en="answers the point",
+    roles=RESTATING_ROLES,
+    requires="反驳、回应轮：复述之后的正文须针对所复述的对方论点作答（有共同的实词或其同义词，或依发言计划回应该论点），"
+    "不可复述一句便转而另谈别题。",
+)
 def check_engages(text: str, ctx: CheckContext) -> Finding:
-    res = _engages.check(text, ctx.role, ctx.opponent_summary, _names_of(ctx.opponent, ctx),
-                         _names_of(ctx.speaker, ctx), ctx.opponent.name, plan=ctx.plan)
+    res = _engages.check(
+        text,
+        ctx.role,
+        ctx.opponent_summary,
+        _names_of(ctx.opponent, ctx),
+        _names_of(ctx.speaker, ctx),
+        ctx.opponent.name,
+        plan=ctx.plan,
+    )
     return _finding("engages", res.passed, res.message, res.undecided)
 
 
@@ -202,16 +251,25 @@ def _others_regex(ctx: CheckContext) -> re.Pattern | None:
     return name_regex(names)
 
 
-@rule("no_verdict", label="禁裁决", label_en="no verdict",
-      requires="不作裁决：不说哪一方、哪一宗、哪位祖师或哪种修法更高、更究竟、是唯一正道、已经获胜，也不劝读者选哪一方。")
+@rule(
+    "no_verdict",
+    label="禁裁决",
+    label_en="no verdict",
+    requires="不作裁决：不说哪一方、哪一宗、哪位祖师或哪种修法更高、更究竟、是唯一正道、已经获胜，也不劝读者选哪一方。",
+)
 def check_no_verdict(text: str, ctx: CheckContext) -> Finding:
     sides = ctx.__dict__.get("_sides")
     if sides is None:
         sides = ctx.__dict__["_sides"] = side_terms_for(ctx.all_masters())
     hits = verdict_hits(text, extra_sides=sides, others=_others_regex(ctx))
     if hits:
-        kinds = {"outcome": "宣布胜负", "comparison": "比较高下", "degree": "比较高下", "rightness": "判定对错",
-                 "recommendation": "替读者做选择"}
+        kinds = {
+            "outcome": "宣布胜负",
+            "comparison": "比较高下",
+            "degree": "比较高下",
+            "rightness": "判定对错",
+            "recommendation": "替读者做选择",
+        }
         shown = "；".join(f"「{h.phrase}」（{kinds.get(h.kind, h.kind)}）" for h in hits[:4])
         return _finding("no_verdict", False, f"含裁决：{shown}。只陈述本宗所见，不判谁高谁低、谁胜谁负，也不替读者选择")
     return _finding("no_verdict", True, "没有裁决")
@@ -237,8 +295,12 @@ def _bare_names(names: tuple[str, ...]) -> tuple[dict[str, str], tuple[str, ...]
     return keys, tuple(sorted(set(keys) | {n for n in names if n and len(n) >= 2}))
 
 
-@rule("no_dialogue", label="禁伪造对话", label_en="no invented dialogue",
-      requires="不虚构对话：不叙述两位祖师见面、交谈、问答或当场反应。引经（如《坛经》云）与引用对方已陈述的立场不算。")
+@rule(
+    "no_dialogue",
+    label="禁伪造对话",
+    label_en="no invented dialogue",
+    requires="不虚构对话：不叙述两位祖师见面、交谈、问答或当场反应。引经（如《坛经》云）与引用对方已陈述的立场不算。",
+)
 def check_no_dialogue(text: str, ctx: CheckContext) -> Finding:
     hits = fabricated_dialogue(text, ctx.names, ctx)
     if hits:
@@ -250,13 +312,19 @@ def check_no_dialogue(text: str, ctx: CheckContext) -> Finding:
 # ------------------------------------------------------------------ hygiene
 
 
-@rule("hygiene", label="文面", label_en="clean text",
-      requires="文面干净：没有网址、链接、资料包的编辑说明、提示词片段、不成对的括号或引号，中文发言里没有成串的英文。")
+@rule(
+    "hygiene",
+    label="文面",
+    label_en="clean text",
+    requires="文面干净：没有网址、链接、资料包的编辑说明、提示词片段、不成对的括号或引号，中文发言里没有成串的英文。",
+)
 def check_hygiene(text: str, ctx: CheckContext) -> Finding:
     cached = ctx.__dict__.get("_hygiene")
     if cached is None:
-        cached = ctx.__dict__["_hygiene"] = (sorted(ctx.known_ids(), key=len, reverse=True),
-                                             [s.title for m in ctx.all_masters() for s in m.sources])
+        cached = ctx.__dict__["_hygiene"] = (
+            sorted(ctx.known_ids(), key=len, reverse=True),
+            [s.title for m in ctx.all_masters() for s in m.sources],
+        )
     ids, titles = cached
     problems = hygiene_problems(text, ids=ids, titles=titles)
     if problems:

@@ -76,8 +76,9 @@ def _name_map(masters: tuple[tuple[str, tuple[str, ...]], ...], extra: tuple[str
             out.setdefault(n, slug)
             out.setdefault(bare(n), slug)
     # each fallback master's names with and without their honorifics, worked out once for all of extra
-    fallback = [(slug, aliases, set(aliases) | {bare(a) for a in aliases})
-                for slug, aliases in default_aliases().items()]
+    fallback = [
+        (slug, aliases, set(aliases) | {bare(a) for a in aliases}) for slug, aliases in default_aliases().items()
+    ]
     for n in extra:
         if not n or n in out:
             continue
@@ -114,12 +115,14 @@ def side_regex(extra: tuple[str, ...]) -> re.Pattern:
     singles = {"禅", "净", "教", "宗"}
     multi = sorted((w for w in words if w not in singles), key=len, reverse=True)
     # 禅 / 净 / 教 / 宗 alone are sides only as in 禅净, 舍净归禅, 禅与净 — not in 清净, 宗旨, 教导.
-    single = (r"禅净|净禅|[禅净教宗](?=不如|不及|胜于|胜过|高于|优于|逊于|强于|远胜|比[禅净教宗])|(?<=不如|不及|胜于|"
-              r"胜过|高于|优于|逊于|强于|远胜)[禅净教宗](?![定师心堂房机悦味意理义育导化训法诲旨])|"
-              r"(?<=比)[禅净](?=[^定师心堂房机悦味意理义])|"
-              r"(?<=[舍归弃从改转选择投])[禅净教宗](?![定师心堂房机悦味意理义育导化训法诲旨])|"
-              r"[禅净教宗](?=[与和及、][禅净教宗])|(?<![清坐参洁干明])[禅净](?=为[正主辅优劣上下次胜负])|"
-              r"(?<=[禅净教宗][与和及、])[禅净教宗]")
+    single = (
+        r"禅净|净禅|[禅净教宗](?=不如|不及|胜于|胜过|高于|优于|逊于|强于|远胜|比[禅净教宗])|(?<=不如|不及|胜于|"
+        r"胜过|高于|优于|逊于|强于|远胜)[禅净教宗](?![定师心堂房机悦味意理义育导化训法诲旨])|"
+        r"(?<=比)[禅净](?=[^定师心堂房机悦味意理义])|"
+        r"(?<=[舍归弃从改转选择投])[禅净教宗](?![定师心堂房机悦味意理义育导化训法诲旨])|"
+        r"[禅净教宗](?=[与和及、][禅净教宗])|(?<![清坐参洁干明])[禅净](?=为[正主辅优劣上下次胜负])|"
+        r"(?<=[禅净教宗][与和及、])[禅净教宗]"
+    )
     return re.compile("(?:" + "|".join(re.escape(w) for w in multi) + "|" + single + ")")
 
 

@@ -37,8 +37,21 @@ CITATION_PATTERNS = [
     re.compile(r"(?<![A-Za-z0-9])(?:SC:)?(?:dn|mn|sn|an|kp|dhp|ud|iti|snp|thag|thig)\s?\d+(?:\.\d+)*(?![0-9])"),
     re.compile(r"(?<![A-Za-z0-9])[A-Z][A-Za-z]+:[A-Za-z0-9][A-Za-z0-9_\-.]*[A-Za-z0-9]"),
 ]
-_POINTER_TITLES = {"本经", "此经", "该经", "是经", "本论", "此论", "该论", "同上", "前书", "该书", "此书", "本书",
-                   "前引"}
+_POINTER_TITLES = {
+    "本经",
+    "此经",
+    "该经",
+    "是经",
+    "本论",
+    "此论",
+    "该论",
+    "同上",
+    "前书",
+    "该书",
+    "此书",
+    "本书",
+    "前引",
+}
 _CHAPTER = re.compile(r"(?:品|章|篇|卷[一二三四五六七八九十\d]*)$")
 _ELLIPSIS = re.compile(r"…+|\.{3,}|⋯+|——")
 
@@ -147,15 +160,15 @@ def cited_units(text: str, known_ids: Iterable[str]) -> list[Cited]:
             if before:
                 title = before[-1].group(1)
         quote = ""
-        qs = [q for q in quotes if lo <= q[0] and q[1] <= bs and len(text[q[1]:bs].strip("，,：: 　")) <= 6]
+        qs = [q for q in quotes if lo <= q[0] and q[1] <= bs and len(text[q[1] : bs].strip("，,：: 　")) <= 6]
         if qs:
             a, b = qs[-1]
-            quote = text[a + 1: b - 1]
+            quote = text[a + 1 : b - 1]
         else:
-            qa = [q for q in quotes if q[0] >= be and len(text[be:q[0]].strip("，,：: 　")) <= 4]
+            qa = [q for q in quotes if q[0] >= be and len(text[be : q[0]].strip("，,：: 　")) <= 4]
             if qa:
                 a, b = qa[0]
-                quote = text[a + 1: b - 1]
+                quote = text[a + 1 : b - 1]
         units.append(Cited(id=cid, start=bs, end=be, title=title, quote=quote))
         prev_end = be
     return units
@@ -216,7 +229,7 @@ def quote_found(quote: str, corpus: str) -> bool:
         for blk in blocks:
             if blk.size == 0:
                 continue
-            window = corpus[max(0, blk.a - blk.b): blk.a - blk.b + len(p)]
+            window = corpus[max(0, blk.a - blk.b) : blk.a - blk.b + len(p)]
             same = sum(1 for x, y in zip(window, p, strict=False) if x == y)
             best = max(best, same)
         if best < len(p) - misses:
@@ -229,7 +242,7 @@ def _has_run(piece: str, corpus: str, run: int) -> bool:
     corpus that matches the piece but for ``misses`` characters holds, between those misses, a run
     of at least (len - misses) / (misses + 1) characters of the piece: a piece without one cannot
     pass the comparison below, which is left undone (it reads the whole corpus several times)."""
-    return any(piece[i: i + run] in corpus for i in range(len(piece) - run + 1))
+    return any(piece[i : i + run] in corpus for i in range(len(piece) - run + 1))
 
 
 # ------------------------------------------------------------------ the rule
@@ -243,9 +256,13 @@ class CitationResult:
     marks: list[CitationMark]
 
 
-def check_citation_text(text: str, speaker: Master, known_ids: Iterable[str],
-                        owners: dict[str, str] | None = None,
-                        other_titles: dict[str, str] | None = None) -> CitationResult:
+def check_citation_text(
+    text: str,
+    speaker: Master,
+    known_ids: Iterable[str],
+    owners: dict[str, str] | None = None,
+    other_titles: dict[str, str] | None = None,
+) -> CitationResult:
     """``owners``: normalised id → the name of the master whose source it is (for the message);
     ``other_titles``: normalised id → title, for every source of the pack (to say which text a
     mismatched title names)."""
@@ -254,8 +271,9 @@ def check_citation_text(text: str, speaker: Master, known_ids: Iterable[str],
     own = {norm_id(s.id): s for s in speaker.sources}
     units = cited_units(text, set(known_ids) | set(own_id.id for own_id in speaker.sources))
     if not units:
-        return CitationResult(False, False, f"没有出处：至少引用一条 {speaker.name} 自己所列典籍的编号（如 "
-                                            f"{speaker.sources[0].id}）", [])
+        return CitationResult(
+            False, False, f"没有出处：至少引用一条 {speaker.name} 自己所列典籍的编号（如 {speaker.sources[0].id}）", []
+        )
     problems: list[str] = []
     undecided: list[str] = []
     notes: list[str] = []
@@ -267,10 +285,12 @@ def check_citation_text(text: str, speaker: Master, known_ids: Iterable[str],
         src = own.get(nid)
         if src is None:
             who = owners.get(nid)
-            problems.append(f"{u.id} 不是 {speaker.name} 所列典籍的编号"
-                            + (f"（属于{who}）" if who else "（资料包中没有此编号）"))
-            marks.append(CitationMark(id=u.id, title=u.title, quote=u.quote[:200],
-                                      status="unverified" if u.quote else "id_only"))
+            problems.append(
+                f"{u.id} 不是 {speaker.name} 所列典籍的编号" + (f"（属于{who}）" if who else "（资料包中没有此编号）")
+            )
+            marks.append(
+                CitationMark(id=u.id, title=u.title, quote=u.quote[:200], status="unverified" if u.quote else "id_only")
+            )
             continue
         if u.title:
             t = _norm_title(u.title)
@@ -278,8 +298,11 @@ def check_citation_text(text: str, speaker: Master, known_ids: Iterable[str],
                 undecided.append(f"{u.id} 在资料包中没有书名，无法核对所写的《{u.title}》")
             elif title_matches(u.title, src.title):
                 pass
-            elif t in _POINTER_TITLES or _CHAPTER.search(t) and not any(title_matches(u.title, x.title)
-                                                                        for x in speaker.sources):
+            elif (
+                t in _POINTER_TITLES
+                or _CHAPTER.search(t)
+                and not any(title_matches(u.title, x.title) for x in speaker.sources)
+            ):
                 undecided.append(f"《{u.title}》无法确定指哪部典籍（{u.id} 是《{_zh(src.title)}》）")
             else:
                 named = next((x for x in speaker.sources if x is not src and title_matches(u.title, x.title)), None)
@@ -310,8 +333,9 @@ def check_citation_text(text: str, speaker: Master, known_ids: Iterable[str],
                     notes.append(f"引文「{short}」无法核对：资料包只有《{_zh(src.title)}》的要点，没有原文")
                 else:
                     notes.append(f"引文「{short}」无法核对：资料包没有《{_zh(src.title)}》（{src.id}）的文本")
-        marks.append(CitationMark(id=u.id, title=u.title or chinese_title(src.title), quote=u.quote[:200],
-                                  status=status))
+        marks.append(
+            CitationMark(id=u.id, title=u.title or chinese_title(src.title), quote=u.quote[:200], status=status)
+        )
     problems += _title_only_problems(text, units, speaker, owners, other_titles)
     summary = "；".join(f"{m.id}（{_STATUS_ZH[m.status]}）" for m in marks)
     if problems:
@@ -331,15 +355,15 @@ def _framing_title(text: str, u: Cited) -> str:
     a title of its own and X is the nearest title before it in the sentence; "" otherwise."""
     if not u.title or text.rfind("《", 0, u.start) < 0:
         return ""
-    head = text[:u.start]
-    masked = mask(head, "「『“‘\"")
+    head = text[: u.start]
+    masked = mask(head, '「『“‘"')
     cut = max(masked.rfind(c) for c in "。！？\n")
-    sent = head[cut + 1:]
+    sent = head[cut + 1 :]
     titles = list(re.finditer(r"《([^》]+)》", sent))
     if not titles:
         return ""
     last = titles[-1]
-    after = sent[last.end():]
+    after = sent[last.end() :]
     if not _FRAME_AFTER.match(after):
         return ""
     words = mask(after) if "「" in after or "“" in after else after
@@ -351,8 +375,9 @@ def _framing_title(text: str, u: Cited) -> str:
 _TITLE_BRACKET = re.compile(r"【[^】]*?《([^》]+)》[^】]*】")
 
 
-def _title_only_problems(text: str, units: list[Cited], speaker: Master, owners: dict[str, str],
-                         other_titles: dict[str, str]) -> list[str]:
+def _title_only_problems(
+    text: str, units: list[Cited], speaker: Master, owners: dict[str, str], other_titles: dict[str, str]
+) -> list[str]:
     """A citation bracket that names a text but gives no id (【《阿弥陀经》】) still cites that text: it
     must be one of the speaker's own sources."""
     out = []
@@ -367,8 +392,10 @@ def _title_only_problems(text: str, units: list[Cited], speaker: Master, owners:
         named = exact[0] if exact else matches[0] if matches else None
         if named is not None:
             who = owners.get(norm_id(named))
-            out.append(f"{m.group(0)}引的《{title}》不在 {speaker.name} 所列的典籍中（是 {named}"
-                       + (f"，属于{who}）" if who else "）"))
+            out.append(
+                f"{m.group(0)}引的《{title}》不在 {speaker.name} 所列的典籍中（是 {named}"
+                + (f"，属于{who}）" if who else "）")
+            )
         else:
             out.append(f"{m.group(0)}引的《{title}》不在 {speaker.name} 所列的典籍中，也没有编号")
     return out

@@ -50,12 +50,12 @@ def unbalanced(text: str) -> list[str]:
             elif any(o == want for o, _ in stack):
                 while stack and stack[-1][0] != want:
                     o, j = stack.pop()
-                    out.append(f"未闭合的「{o}」：…{text[j:j + 12]}")
+                    out.append(f"未闭合的「{o}」：…{text[j : j + 12]}")
                 stack.pop()
             else:
-                out.append(f"多余的「{ch}」：…{text[max(0, i - 10):i + 1]}")
+                out.append(f"多余的「{ch}」：…{text[max(0, i - 10) : i + 1]}")
     for o, j in stack:
-        out.append(f"未闭合的「{o}」：…{text[j:j + 12]}")
+        out.append(f"未闭合的「{o}」：…{text[j : j + 12]}")
     if text.count('"') % 2:
         out.append("英文双引号不成对")
     return out
@@ -100,7 +100,7 @@ def hygiene_problems(text: str, *, ids: Iterable[str] = (), titles: Iterable[str
     for m in _MD_LINK.finditer(text):
         problems.append(f"Markdown 链接：{m.group(0)[:16]}")
     for m in _MD_MARKUP.finditer(text):
-        if _MD_LINK.search(text[m.start(): m.end() + 40]):
+        if _MD_LINK.search(text[m.start() : m.end() + 40]):
             continue
         problems.append(f"Markdown 标记：{m.group(0).strip()[:20]}")
     for m in _EDITORIAL.finditer(text):
@@ -137,4 +137,4 @@ def hygiene_problems(text: str, *, ids: Iterable[str] = (), titles: Iterable[str
 
 
 def _around(text: str, m: re.Match) -> str:
-    return text[max(0, m.start() - 4): m.end() + 6].replace("\n", " ")
+    return text[max(0, m.start() - 4) : m.end() + 6].replace("\n", " ")

@@ -57,25 +57,38 @@ _IDIOM_RANK = _lx.regex("verdict.idiom_rank")
 _PROVISIONAL = _lx.regex("verdict.provisional")
 _ALL_ALIKE = _lx.regex("verdict.all_alike")
 _COMPARE2 = _lx.regex("verdict.compare2")
-_DEGREE_ADJ = re.compile(_DEGREE + "(?P<adj>" + "|".join(sorted(_ADJ_MULTI, key=len, reverse=True))
-                         + f"|[{_ADJ_SINGLE}])")
-_BI = re.compile(r"(?:比起|相比于|相较于|较之)(?P<y0>[^。；：]{1,14}?)[，,]?(?:来得|要|更|还|远|都|更为|更加)?(?P<adj0>"
-                 + "|".join(sorted(_ADJ_MULTI, key=len, reverse=True)) + ")"
-                 + r"|比(?P<y>[^，。；：、]{1,12}?)(?:来得|要|更|还|远|都)?(?:(?P<adj>"
-                 + "|".join(sorted(_ADJ_MULTI, key=len, reverse=True)) + r")|[高低深浅优劣好差胜强弱](?=了|得|出|一|些|"
-                                                                         r"许多|不少|很多|多))")
+_DEGREE_ADJ = re.compile(
+    _DEGREE + "(?P<adj>" + "|".join(sorted(_ADJ_MULTI, key=len, reverse=True)) + f"|[{_ADJ_SINGLE}])"
+)
+_BI = re.compile(
+    r"(?:比起|相比于|相较于|较之)(?P<y0>[^。；：]{1,14}?)[，,]?(?:来得|要|更|还|远|都|更为|更加)?(?P<adj0>"
+    + "|".join(sorted(_ADJ_MULTI, key=len, reverse=True))
+    + ")"
+    + r"|比(?P<y>[^，。；：、]{1,12}?)(?:来得|要|更|还|远|都)?(?:(?P<adj>"
+    + "|".join(sorted(_ADJ_MULTI, key=len, reverse=True))
+    + r")|[高低深浅优劣好差胜强弱](?=了|得|出|一|些|"
+    r"许多|不少|很多|多))"
+)
 # 比 Y + any quality + 得多 / 更 + a capability: 比马哈希的标记法自然得多, 比念佛的人更容易开悟
-_BI_MORE = re.compile(r"比(?!较|如|方|喻|丘|例|量|拟|照|起来)(?P<y>[^，。；：、]{1,12}?)(?:[\u4e00-\u9fff]{1,4}?(?:得多"
-                      r"|多了|许多)"
-                      r"|(?:更|还要|更加|更为|要更)(?:容易|能|快|早|稳|易|有效|适合|直接|简单|踏实|可靠|彻底|究竟|深|高|透|契|合|得力|管用|远|准|清|全|细|周到|到位|切实))")
-_BI_ABLE = re.compile(r"(?:比起|相比于|相较于|较之|与[^，。；]{1,10}?相比)[^，。；]{0,14}?[，,]?[^，。；]{0,6}?"
-                      r"(?:更|更加|更为|要更|还要|远|远远)(?:能够|能|足以|可以)")
-_MUCH = re.compile(r"(?P<adj>" + "|".join(sorted(_ADJ_MULTI, key=len, reverse=True))
-                   + r")(?:得多|得太多|许多|不少|一截|一大截|百倍|千倍|万倍)")
-_NEAR = re.compile(_DEGREE + r"(?:接近|契合|符合|贴近|合乎|得|近)[^，。；]{0,6}?(?:佛意|本怀|真理|实相|佛说|圣教|经意|"
-                             r"真意|佛心)"
-                   + "|" + _DEGREE + r"(?:能)?(?:契合|适合|适宜|契|应|对应|切合)[^，。；]{0,4}?(?:末法|根机|时机|时代|"
-                                     r"当今|今人|众生|凡夫)")
+_BI_MORE = re.compile(
+    r"比(?!较|如|方|喻|丘|例|量|拟|照|起来)(?P<y>[^，。；：、]{1,12}?)(?:[\u4e00-\u9fff]{1,4}?(?:得多"
+    r"|多了|许多)"
+    r"|(?:更|还要|更加|更为|要更)(?:容易|能|快|早|稳|易|有效|适合|直接|简单|踏实|可靠|彻底|究竟|深|高|透|契|合|得力|管用|远|准|清|全|细|周到|到位|切实))"
+)
+_BI_ABLE = re.compile(
+    r"(?:比起|相比于|相较于|较之|与[^，。；]{1,10}?相比)[^，。；]{0,14}?[，,]?[^，。；]{0,6}?"
+    r"(?:更|更加|更为|要更|还要|远|远远)(?:能够|能|足以|可以)"
+)
+_MUCH = re.compile(
+    r"(?P<adj>"
+    + "|".join(sorted(_ADJ_MULTI, key=len, reverse=True))
+    + r")(?:得多|得太多|许多|不少|一截|一大截|百倍|千倍|万倍)"
+)
+_NEAR = re.compile(
+    _DEGREE + r"(?:接近|契合|符合|贴近|合乎|得|近)[^，。；]{0,6}?(?:佛意|本怀|真理|实相|佛说|圣教|经意|"
+    r"真意|佛心)" + "|" + _DEGREE + r"(?:能)?(?:契合|适合|适宜|契|应|对应|切合)[^，。；]{0,4}?(?:末法|根机|时机|时代|"
+    r"当今|今人|众生|凡夫)"
+)
 _DISMISS = _lx.regex("verdict.dismiss")
 _JUDGE_NOUN = _lx.pattern("verdict.judge_noun")
 _RIGHT = _lx.regex("verdict.right")
@@ -84,13 +97,15 @@ _RECOMMEND = _lx.regex("verdict.recommend")
 _LET_GO = _lx.regex("verdict.let_go")
 # What one lets go of when the object is an affliction, not a practice or a school (放下执取).
 _AFFLICTION_OBJECT = _lx.regex("verdict.affliction_object")
-_READER_CHOICE = re.compile("(?:" + "|".join(READERS) + r")(?:还是|应该|应当|最好|就该|该|须|得|只需|只要)"
-                           r"(?:去)?(?:选|学|修|修学|走|信|跟|归|投)"
-                           # 真正懂得佛法的人，都会选择禅宗 / 聪明人自然知道怎么选
-                           r"|(?:(?:真正|真懂|懂得|明白|有智慧|有眼光|明理|聪明)[^，。；]{0,10}?(?:的人|之人|者)|聪明人|明眼人|明白人|有识之士|智者)"
-                           r"[，,]?(?:都会|都将|自然会|自会|必然会?|必会|一定会|终究会|终会|都|皆)"
-                           r"(?:去)?(?:选择|选|走向|归向|投向|转向|改修|归入)"
-                           r"|(?:自然|当然|自会|自能|不难|一看便|一想便|一望便)(?:知道|明白|懂得|晓得)?(?:该)?(?:怎么|如何|怎样|该)(?:选|取舍|抉择|走)")
+_READER_CHOICE = re.compile(
+    "(?:" + "|".join(READERS) + r")(?:还是|应该|应当|最好|就该|该|须|得|只需|只要)"
+    r"(?:去)?(?:选|学|修|修学|走|信|跟|归|投)"
+    # 真正懂得佛法的人，都会选择禅宗 / 聪明人自然知道怎么选
+    r"|(?:(?:真正|真懂|懂得|明白|有智慧|有眼光|明理|聪明)[^，。；]{0,10}?(?:的人|之人|者)|聪明人|明眼人|明白人|有识之士|智者)"
+    r"[，,]?(?:都会|都将|自然会|自会|必然会?|必会|一定会|终究会|终会|都|皆)"
+    r"(?:去)?(?:选择|选|走向|归向|投向|转向|改修|归入)"
+    r"|(?:自然|当然|自会|自能|不难|一看便|一想便|一望便)(?:知道|明白|懂得|晓得)?(?:该)?(?:怎么|如何|怎样|该)(?:选|取舍|抉择|走)"
+)
 _STOP_OTHER = _lx.regex("verdict.stop_other")
 _RESOLVED = _lx.regex("verdict.resolved")
 _RANK_PAIR = _lx.regex("verdict.rank_pair")
@@ -109,6 +124,7 @@ _FLAW = _lx.regex("verdict.flaw")
 def _side_beats_side(side_pattern: str) -> re.Pattern:
     """X 胜 Y with two sides and no adverb (念佛胜参禅, 中观之学胜唯识)."""
     return re.compile(rf"(?:{side_pattern})(?:之学|之法|之说|一门|法门)?(?:胜|胜过|压倒|强过|赢过)(?:{side_pattern})")
+
 
 _SUBJECTLESS = _lx.regex("verdict.subjectless")
 _NEG_MULTI = _lx.regex("verdict.neg_multi")
@@ -132,14 +148,21 @@ class VerdictHit:
 
 @lru_cache(maxsize=32)
 def _report_frame(others: str) -> re.Pattern:
-    subj = (r"(?:对方|彼宗|贵宗|有人|或人|世人|论者|批评者|外人|有论者|一般人|人们|彼等|他们|彼|他|经中|经上|经里|经文|"
-            r"论中|古德|古人")
+    subj = (
+        r"(?:对方|彼宗|贵宗|有人|或人|世人|论者|批评者|外人|有论者|一般人|人们|彼等|他们|彼|他|经中|经上|经里|经文|"
+        r"论中|古德|古人"
+    )
     if others:
         subj += "|" + others
     subj += ")"
-    return re.compile(subj + r"[^，。；：]{0,10}?" + _REPORT_VERBS
-                      + r"|(?:依|按|照|据|在|按照|依照|依据)" + subj
-                      + r"(?:的|之)?(?:见|看法|见解|说法|主张|之见|所见|意思|观点|看来|理解|立场|逻辑)")
+    return re.compile(
+        subj
+        + r"[^，。；：]{0,10}?"
+        + _REPORT_VERBS
+        + r"|(?:依|按|照|据|在|按照|依照|依据)"
+        + subj
+        + r"(?:的|之)?(?:见|看法|见解|说法|主张|之见|所见|意思|观点|看来|理解|立场|逻辑)"
+    )
 
 
 def _reported_ranges(sent: str, others: re.Pattern | None) -> list[tuple[int, int]]:
@@ -190,8 +213,14 @@ def _is_question(clause_text: str, after: str) -> bool:
     return bool(re.match(r"[^。！!]*?[？?]", after)) and bool(_QUESTION_WORDS.search(clause_text + after[:12]))
 
 
-def verdict_hits(text: str, *, extra_sides: Iterable[str] = (), others: re.Pattern | None = None,
-                 limit: int = 0, strict: bool = False) -> list[VerdictHit]:
+def verdict_hits(
+    text: str,
+    *,
+    extra_sides: Iterable[str] = (),
+    others: re.Pattern | None = None,
+    limit: int = 0,
+    strict: bool = False,
+) -> list[VerdictHit]:
     """Every verdict in ``text`` (the speaker's own words only).  ``strict`` reads a fragment that
     will be reused out of its context: a question or a report does not excuse a verdict in it."""
     extra = tuple(sorted(set(extra_sides)))
@@ -199,7 +228,7 @@ def verdict_hits(text: str, *, extra_sides: Iterable[str] = (), others: re.Patte
     rec_side = recommend_side_regex(extra)
     any_side = side_words_regex(extra)
     masked = mask(text)
-    masked_all = mask(text, "「『“‘\"【《（(")
+    masked_all = mask(text, '「『“‘"【《（(')
     hits: list[VerdictHit] = []
     for s, e in sentences(text):
         sent = masked[s:e]
@@ -223,10 +252,20 @@ def verdict_hits(text: str, *, extra_sides: Iterable[str] = (), others: re.Patte
                     return b2
             return b
 
-        def accept(kind: str, m: re.Match, *, needs_side: bool, side_window: tuple[int, int] | None = None,
-                   check_question: bool = True, side_pat: re.Pattern | None = None,
-                   s: int = s, e: int = e, sent: str = sent, cl: list[tuple[int, int]] = cl,
-                   reported: list[tuple[int, int]] = reported) -> None:
+        def accept(
+            kind: str,
+            m: re.Match,
+            *,
+            needs_side: bool,
+            side_window: tuple[int, int] | None = None,
+            check_question: bool = True,
+            side_pat: re.Pattern | None = None,
+            s: int = s,
+            e: int = e,
+            sent: str = sent,
+            cl: list[tuple[int, int]] = cl,
+            reported: list[tuple[int, int]] = reported,
+        ) -> None:
             pos = m.start()
             if _in(reported, pos):
                 return
@@ -248,10 +287,10 @@ def verdict_hits(text: str, *, extra_sides: Iterable[str] = (), others: re.Patte
                                 break
                     side_window = (lo, b)
                 # a side named only as the place of a ranking (在唯识典籍中首屈一指) is not what is ranked
-                window = _LOCATIVE.sub(lambda x: "＿" * len(x.group(0)), sent[side_window[0]:side_window[1]])
+                window = _LOCATIVE.sub(lambda x: "＿" * len(x.group(0)), sent[side_window[0] : side_window[1]])
                 if not (side_pat or side).search(window):
                     return
-            hits.append(VerdictHit(kind, text[s + m.start(): s + m.end()], text[s:e].strip()))
+            hits.append(VerdictHit(kind, text[s + m.start() : s + m.end()], text[s:e].strip()))
 
         for m in _OUTCOME.finditer(sent):
             accept("outcome", m, needs_side=False)
@@ -259,7 +298,7 @@ def verdict_hits(text: str, *, extra_sides: Iterable[str] = (), others: re.Patte
             accept("outcome", m, needs_side=True)
         for m in with_side(_COMPARE2):
             a, b = clause_of(m.start())
-            left, right = side.findall(sent[a:m.start()]), side.findall(sent[m.end():b])
+            left, right = side.findall(sent[a : m.start()]), side.findall(sent[m.end() : b])
             if left and right and set(left) == set(right):
                 continue  # 散乱的念佛不如专注的念佛: one practice compared with itself, no side ranked
             if m.group("obj") is not None:  # 超过 / 超越: only with a side right after, in the same clause
@@ -269,12 +308,12 @@ def verdict_hits(text: str, *, extra_sides: Iterable[str] = (), others: re.Patte
         for m in with_side(_DEGREE_ADJ):
             adj = m.group("adj")
             if len(adj) == 1:
-                nxt = sent[m.end(): m.end() + 1]
+                nxt = sent[m.end() : m.end() + 1]
                 if nxt and nxt not in _ADJ_SINGLE_NEXT:
                     continue
-            if sent[m.end(): m.end() + 1] in ("的", "之"):
+            if sent[m.end() : m.end() + 1] in ("的", "之"):
                 a, b = clause_of(m.start())
-                if not _SUBJECTLESS.sub("", sent[a:m.start()]) and not side.search(sent[m.end():b]):
+                if not _SUBJECTLESS.sub("", sent[a : m.start()]) and not side.search(sent[m.end() : b]):
                     continue  # 最深的出离心由…触发: a superlative describing the subject, no side ranked
             accept("degree", m, needs_side=True)
         for m in with_side(_BI):
@@ -283,7 +322,7 @@ def verdict_hits(text: str, *, extra_sides: Iterable[str] = (), others: re.Patte
             for m in with_side(pat):
                 accept("degree", m, needs_side=True)
         for m in with_side(_BI_MORE):  # what 比 compares with must be a side (not 比以前专注得多)
-            compared, before_ = set(side.findall(m.group("y"))), set(side.findall(sent[:m.start()]))
+            compared, before_ = set(side.findall(m.group("y"))), set(side.findall(sent[: m.start()]))
             if compared and compared <= before_:
                 continue  # 持戒清净的人，入定比持戒松懈的人容易得多: one practice against itself
             accept("degree", m, needs_side=True, side_window=(m.start("y"), m.end("y")))
@@ -291,7 +330,7 @@ def verdict_hits(text: str, *, extra_sides: Iterable[str] = (), others: re.Patte
             accept("comparison", m, needs_side=True)
         for m in with_side(_PROVISIONAL):
             a, _b = clause_of(m.start())
-            if _ALL_ALIKE.search(sent[a:m.start()]):
+            if _ALL_ALIKE.search(sent[a : m.start()]):
                 continue  # 都不过是方便: every side alike, none ranked
             accept("rightness", m, needs_side=True)
         for m in with_side(_DISMISS):
@@ -301,7 +340,7 @@ def verdict_hits(text: str, *, extra_sides: Iterable[str] = (), others: re.Patte
             accept("rightness", m, needs_side=True, side_window=(0, m.end()))
         for m in with_side(_RIGHT):
             a, _b = clause_of(m.start())
-            if m.group(0) in ("为正", "为偏") and re.search(r"(?<![当应宜须])以[^，。；]{1,12}$", sent[a:m.start()]):
+            if m.group(0) in ("为正", "为偏") and re.search(r"(?<![当应宜须])以[^，。；]{1,12}$", sent[a : m.start()]):
                 continue  # 以持名为正: a tradition's own main practice named, not a side ruled right
             if _WRONG_PATH.search(m.group(0)):
                 # a wrong path is said of whatever side the sentence names (净土行人…，方知走的是弯路)
@@ -310,7 +349,7 @@ def verdict_hits(text: str, *, extra_sides: Iterable[str] = (), others: re.Patte
                 accept("rightness", m, needs_side=True)
         for m in with_side(_RECOMMEND):
             a, b = clause_of(m.start())
-            if m.group(0).startswith("与其说") and m.group(0).endswith("不如") and sent[m.end():m.end() + 1] == "说":
+            if m.group(0).startswith("与其说") and m.group(0).endswith("不如") and sent[m.end() : m.end() + 1] == "说":
                 continue  # 与其说…不如说…: a rewording, not a preference
             if m.group(0).startswith("与其"):
                 accept("recommendation", m, needs_side=True, side_window=(m.start(), min(len(sent), m.end() + 12)))
@@ -318,14 +357,26 @@ def verdict_hits(text: str, *, extra_sides: Iterable[str] = (), others: re.Patte
                 continue  # 放下执取, 放下妄念: letting go of an affliction is a teaching, no side is dropped
             else:
                 # what is dropped or taken up may be named in this clause or the next (放下佛号，直下参究)
-                accept("recommendation", m, needs_side=True, side_window=(m.start(), next_clause_end(max(b, m.end()))),
-                       check_question=False, side_pat=rec_side)
+                accept(
+                    "recommendation",
+                    m,
+                    needs_side=True,
+                    side_window=(m.start(), next_clause_end(max(b, m.end()))),
+                    check_question=False,
+                    side_pat=rec_side,
+                )
         if any(r in sent for r in READERS):
             for m in with_side(_STOP_OTHER):
                 if m.end() - m.start() < 2:
                     continue
-                accept("recommendation", m, needs_side=True, side_window=(m.end(), m.end() + 6), check_question=False,
-                       side_pat=rec_side)
+                accept(
+                    "recommendation",
+                    m,
+                    needs_side=True,
+                    side_window=(m.end(), m.end() + 6),
+                    check_question=False,
+                    side_pat=rec_side,
+                )
         for m in with_side(_READER_CHOICE):
             # the side chosen may stand anywhere in the sentence (禅宗太险，净土太稳，聪明人自然知道怎么选)
             accept("recommendation", m, needs_side=True, check_question=False, side_window=(0, len(sent)))
@@ -349,8 +400,14 @@ def verdict_hits(text: str, *, extra_sides: Iterable[str] = (), others: re.Patte
             accept("rightness", m, needs_side=True, side_window=(m.end(), m.end() + 6), check_question=False)
         for m in with_side(_WHY_BOTHER):
             # 何苦去参那…话头？: the question is the recommendation; what is dropped follows it
-            accept("recommendation", m, needs_side=True, side_window=(m.start(), m.end() + 12), check_question=False,
-                   side_pat=rec_side)
+            accept(
+                "recommendation",
+                m,
+                needs_side=True,
+                side_window=(m.start(), m.end() + 12),
+                check_question=False,
+                side_pat=rec_side,
+            )
         for m in with_side(_READER_CHOICE_MORE):
             accept("recommendation", m, needs_side=True, check_question=False, side_window=(0, len(sent)))
         if limit and len(hits) >= limit:

@@ -112,7 +112,7 @@ class _TokenGuard:
             return
         self.buf = scrub(self.buf + text, self.secrets, shapes=False)
         if len(self.buf) > self.keep:
-            out, self.buf = self.buf[: len(self.buf) - self.keep], self.buf[len(self.buf) - self.keep:]
+            out, self.buf = self.buf[: len(self.buf) - self.keep], self.buf[len(self.buf) - self.keep :]
             self.sink(out)
 
     def flush(self) -> None:
@@ -160,8 +160,16 @@ def _quiet_litellm(lm) -> None:
 
 # Where litellm hands a call's logging payload (prompt and reply included): its callbacks, and stdout
 # with LITELLM_PRINT_STANDARD_LOGGING_PAYLOAD set.
-_LOG_RECEIVERS = ("callbacks", "success_callback", "failure_callback", "_async_success_callback",
-                  "_async_failure_callback", "input_callback", "_async_input_callback", "service_callback")
+_LOG_RECEIVERS = (
+    "callbacks",
+    "success_callback",
+    "failure_callback",
+    "_async_success_callback",
+    "_async_failure_callback",
+    "input_callback",
+    "_async_input_callback",
+    "service_callback",
+)
 
 
 def redact_logged_messages(lm: Any) -> None:
@@ -219,11 +227,17 @@ def cache_layout(messages: list[dict]) -> list[dict]:
     if split is not None:
         text, n = str(messages[split].get("content") or ""), int(messages[split][STABLE_PREFIX])
         if 0 < n < len(text):
-            out[split]["content"] = [{"type": "text", "text": text[:n], "cache_control": _CACHE_MARK},
-                                     {"type": "text", "text": text[n:]}]
+            out[split]["content"] = [
+                {"type": "text", "text": text[:n], "cache_control": _CACHE_MARK},
+                {"type": "text", "text": text[n:]},
+            ]
             return out
-    if len(out) >= 3 and out[-2].get("role") != "system" and isinstance(out[-2].get("content"), str) \
-            and out[-2]["content"]:
+    if (
+        len(out) >= 3
+        and out[-2].get("role") != "system"
+        and isinstance(out[-2].get("content"), str)
+        and out[-2]["content"]
+    ):
         out[-2]["content"] = [{"type": "text", "text": out[-2]["content"], "cache_control": _CACHE_MARK}]
     return out
 
@@ -261,8 +275,11 @@ def usage_cached_tokens(usage: Any) -> int:
     def get(obj: Any, key: str) -> Any:
         return obj.get(key) if isinstance(obj, dict) else getattr(obj, key, None)
 
-    found = [get(get(usage, "prompt_tokens_details") or {}, "cached_tokens"),
-             get(usage, "cache_read_input_tokens"), get(usage, "prompt_cache_hit_tokens")]
+    found = [
+        get(get(usage, "prompt_tokens_details") or {}, "cached_tokens"),
+        get(usage, "cache_read_input_tokens"),
+        get(usage, "prompt_cache_hit_tokens"),
+    ]
     return max((int(v) for v in found if isinstance(v, (int, float))), default=0)
 
 
@@ -446,11 +463,19 @@ class Gateway:
     router: Any | None = None
 
     # ------------------------------------------------------------------ helpers
-    def _kwargs(self, messages: list[dict], stream: bool, tools: list | None = None,
-                response_format: dict | None = None) -> dict:
+    def _kwargs(
+        self, messages: list[dict], stream: bool, tools: list | None = None, response_format: dict | None = None
+    ) -> dict:
         sent = cache_layout(messages) if wants_cache_control(self.model) else plain_messages(messages)
-        kw: dict[str, Any] = dict(model=self.model, messages=sent, temperature=self.temperature,
-                                  timeout=self.timeout, num_retries=0, max_retries=0, stream=stream)
+        kw: dict[str, Any] = dict(
+            model=self.model,
+            messages=sent,
+            temperature=self.temperature,
+            timeout=self.timeout,
+            num_retries=0,
+            max_retries=0,
+            stream=stream,
+        )
         if self.api_base:
             kw["api_base"] = self.api_base
             if provider_of(self.model) in ("openai", "hosted_vllm", "") and not os.environ.get("OPENAI_API_KEY"):
@@ -475,19 +500,29 @@ class Gateway:
         ra = _retry_after(exc)
         if ra is not None:
             return min(ra, self.max_backoff)
-        return min(self.backoff * (2 ** attempt) * (0.75 + random.random() / 2), self.max_backoff)
+        return min(self.backoff * (2**attempt) * (0.75 + random.random() / 2), self.max_backoff)
 
-    def _record(self, purpose: str, messages: list[dict], gen: Generation | None, error: str,
-                latency: float, meta: dict) -> None:
+    def _record(
+        self, purpose: str, messages: list[dict], gen: Generation | None, error: str, latency: float, meta: dict
+    ) -> None:
         if self.on_call is None:
             return
-        self.on_call(LLMCall(
-            purpose=purpose, model=self.model, round=meta.get("round"), speaker=meta.get("speaker", ""),
-            prompt_tokens=gen.prompt_tokens if gen else 0, completion_tokens=gen.completion_tokens if gen else 0,
-            cached_tokens=gen.cached_tokens if gen else 0,
-            cost=gen.cost if gen else 0.0, latency_ms=latency, error=error,
-            messages=plain_messages(messages), response=gen.text if gen else "",
-        ))
+        self.on_call(
+            LLMCall(
+                purpose=purpose,
+                model=self.model,
+                round=meta.get("round"),
+                speaker=meta.get("speaker", ""),
+                prompt_tokens=gen.prompt_tokens if gen else 0,
+                completion_tokens=gen.completion_tokens if gen else 0,
+                cached_tokens=gen.cached_tokens if gen else 0,
+                cost=gen.cost if gen else 0.0,
+                latency_ms=latency,
+                error=error,
+                messages=plain_messages(messages),
+                response=gen.text if gen else "",
+            )
+        )
 
     def _finish(self, resp: Any, messages: list[dict], latency_ms: float) -> Generation:
         lm = litellm()
@@ -509,15 +544,33 @@ class Gateway:
             tool_calls.append({"id": tc.id, "name": fn.name, "arguments": fn.arguments})
         raw: dict[str, Any] = {"role": "assistant", "content": text}
         if tool_calls:
-            raw["tool_calls"] = [{"id": t["id"], "type": "function",
-                                  "function": {"name": t["name"], "arguments": t["arguments"]}} for t in tool_calls]
-        return Generation(text=text, model=self.model, prompt_tokens=pt, completion_tokens=ct, cost=cost,
-                          latency_ms=latency_ms, tool_calls=tool_calls, raw_message=raw,
-                          cached_tokens=usage_cached_tokens(usage))
+            raw["tool_calls"] = [
+                {"id": t["id"], "type": "function", "function": {"name": t["name"], "arguments": t["arguments"]}}
+                for t in tool_calls
+            ]
+        return Generation(
+            text=text,
+            model=self.model,
+            prompt_tokens=pt,
+            completion_tokens=ct,
+            cost=cost,
+            latency_ms=latency_ms,
+            tool_calls=tool_calls,
+            raw_message=raw,
+            cached_tokens=usage_cached_tokens(usage),
+        )
 
     # ------------------------------------------------------------------- calls
-    def complete(self, messages: list[dict], *, purpose: str = "speech", on_token: TokenCallback | None = None,
-                 tools: list | None = None, response_format: dict | None = None, **meta: Any) -> Generation:
+    def complete(
+        self,
+        messages: list[dict],
+        *,
+        purpose: str = "speech",
+        on_token: TokenCallback | None = None,
+        tools: list | None = None,
+        response_format: dict | None = None,
+        **meta: Any,
+    ) -> Generation:
         """One completion with bounded retries.  Raises :class:`GatewayError`.
 
         ``response_format`` is passed to litellm as it is (``{"type": "json_schema", …}``)."""
@@ -576,8 +629,15 @@ class Gateway:
                 self.sleep(self._delay(attempt, exc))
                 attempt += 1
 
-    async def acomplete(self, messages: list[dict], *, purpose: str = "speech", tools: list | None = None,
-                        response_format: dict | None = None, **meta: Any) -> Generation:
+    async def acomplete(
+        self,
+        messages: list[dict],
+        *,
+        purpose: str = "speech",
+        tools: list | None = None,
+        response_format: dict | None = None,
+        **meta: Any,
+    ) -> Generation:
         """Async twin of :meth:`complete` (litellm.acompletion), for parallel debaters."""
         lm = litellm()
         attempt = 0
@@ -605,9 +665,18 @@ class Gateway:
                 attempt += 1
 
 
-def make_gateway(model: str, *, api_base: str | None = None, temperature: float = 0.7, timeout: float = 60.0,
-                 max_retries: int = 3, on_call: CallSink | None = None, check: bool = True, probe: bool = True,
-                 options: dict | None = None) -> Gateway:
+def make_gateway(
+    model: str,
+    *,
+    api_base: str | None = None,
+    temperature: float = 0.7,
+    timeout: float = 60.0,
+    max_retries: int = 3,
+    on_call: CallSink | None = None,
+    check: bool = True,
+    probe: bool = True,
+    options: dict | None = None,
+) -> Gateway:
     """The one way to build a :class:`Gateway`.
 
     ``check`` runs :func:`check_model_config` first (skipped when ``options`` supplies a
@@ -619,12 +688,17 @@ def make_gateway(model: str, *, api_base: str | None = None, temperature: float 
     options = dict(options or {})
     if check and not options.get("router"):
         check_model_config(model, api_base, probe=probe)
-    gw = Gateway(model=model, api_base=api_base, temperature=temperature, timeout=timeout, max_retries=max_retries,
-                 on_call=on_call)
+    gw = Gateway(
+        model=model,
+        api_base=api_base,
+        temperature=temperature,
+        timeout=timeout,
+        max_retries=max_retries,
+        on_call=on_call,
+    )
     backoff = env_backoff()
     if backoff is not None:
         gw.backoff = backoff
     for key, value in options.items():
         setattr(gw, key, value)
     return gw
-
