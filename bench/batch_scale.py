@@ -1,15 +1,18 @@
-"""Batch scaling: debates per second at concurrency 1, 8, 32 and 64, archive on (issue "Cheaper and
-wider runs", part 3).
+"""Batch scaling: debates per second at concurrency 1, 8, 32 and 64, archive on.
+
+Issue "Cheaper and wider runs", part 3; issue 26, "CPU per model call".
 
 Target: at concurrency 32, against a scripted OpenAI-compatible model that answers after 0.25 s,
 a batch runs at least 20× as many debates per second as at concurrency 1, with the archive on.
 
-What it runs: master debates of 2 rounds (2 speeches, 2 summaries, 1 observation = 5 model calls
-each) over a 16-cell grid (2 topics × 4 pairs × both opening orders), repeated 1, 4, 8 and 16
-times for concurrency 1, 8, 32 and 64, so that every level runs at least 4 "waves" of debates.
-The model is debate_core.engines.scripted_server.ScriptedServer answering from
-tests/master_script.py, each reply after 0.25 s, in a SEPARATE process (its CPU is reported on
-its own and is not counted as the workbench's).  Every batch writes a fresh DuckDB archive.
+What it runs: master debates of 2 rounds (2 speeches, 2 summaries, 1 observation = 5 model calls,
+plus one more for every speech that fails its checks and is rewritten: every speech is checked,
+and the scripted speeches fail about one check a debate, so a debate makes about 6 calls; the
+count is measured and printed) over a 16-cell grid (2 topics × 4 pairs × both opening orders),
+repeated 1, 4, 8 and 16 times for concurrency 1, 8, 32 and 64, so that every level runs at least
+4 "waves" of debates.  The model is debate_core.engines.scripted_server.ScriptedServer answering
+from tests/master_script.py, each reply after 0.25 s, in a SEPARATE process (its CPU is reported
+on its own and is not counted as the workbench's).  Every batch writes a fresh DuckDB archive.
 
 Printed, all from one run (the machine is shared and noisy: compare the ratios, not the
 absolute numbers across runs):
@@ -24,11 +27,15 @@ absolute numbers across runs):
 3. the profile: where the wall time of a debate goes at concurrency 1 and 32 (model wait, the
    rest of a call, between calls), and where the CPU goes (cProfile with a per-thread CPU clock
    in every thread of an in-process run), by part: litellm, its cost-map lookups, the HTTP
-   client, the archive, the checks, pydantic, the rest of our code;
+   client, the archive, the checks, pydantic, the rest of our code; then the top of the
+   concurrency-32 profile, function by function;
 4. litellm's CPU per call alone, with its defaults and with the scripted model registered in its
-   price map (a module setting, no monkeypatch), and what that suggests for the gateway.
+   price map (a module setting, no monkeypatch), and what that suggests for the gateway;
+5. the figure: the speed-up at concurrency 32 and how it was measured.
 
-Usage: python bench/batch_scale.py [--quick] [--no-profile]
+Usage: python bench/batch_scale.py [--quick] [--levels 1,32] [--no-alternatives] [--no-profile] [--no-litellm]
+(the whole run takes about 8 minutes on 2 shared cores; ``--levels 1,32 --no-alternatives
+--no-litellm`` measures the figure and its profile in about 3).
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ import argparse
 import collections
 import cProfile
 import multiprocessing as mp
+import os
 import pstats
 import resource
 import sys
@@ -50,7 +58,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 DELAY = 0.25
-CALLS = 5  # per debate
+CALLS = 5  # per debate whose speeches all pass their checks (the measured count is printed)
 TOPICS = ["禅宗顿悟和净土念佛，到底谁更直接？", "三论宗讲一切皆空，唯识宗讲万法唯识，二者怎么辩？"]
 PAIRS = ["huineng vs yinguang", "kumarajiva vs xuanzang", "huineng vs zhiyi", "ajahn-chah vs mahasi-sayadaw"]
 GRID = len(TOPICS) * len(PAIRS) * 2
@@ -94,7 +102,7 @@ class ModelServer:
         self.conn, child = ctx.Pipe()
         self.proc = ctx.Process(target=_serve, args=(child, delay), daemon=True)
 
-    def __enter__(self) -> "ModelServer":
+    def __enter__(self) -> ModelServer:
         self.proc.start()
         self.url = self.conn.recv()
         return self
@@ -164,24 +172,26 @@ HEADER = ("   conc procs  debates    wall  debates/s  vs c=1  s/debate  call wal
 # ------------------------------------------------------------------------- sections
 
 
-def levels(server: ModelServer, tmp: str, quick: bool) -> dict[int, dict]:
+def levels(server: ModelServer, tmp: str, quick: bool, only: set[int] | None = None) -> dict[int, dict]:
     print("1. default settings (commit: auto = group commits; worker processes: auto), archive on")
     print(HEADER)
     rows = {}
     for conc, repeats in LEVELS.items():
-        if quick and conc == 64:
+        if (quick and conc == 64) or (only is not None and conc not in only):
             continue
         runs = [run(server, tmp, conc, repeats, "default") for _ in range(3 if conc == 32 else 1)]
         for r in runs:
             print(_row(r, runs[0]["rate"] if conc == 1 else rows[1]["rate"]), flush=True)
-        rows[conc] = sorted(runs, key=lambda r: r["rate"])[len(runs) // 2]  # the median run
+        rows[conc] = dict(sorted(runs, key=lambda r: r["rate"])[len(runs) // 2], runs=runs)  # the median run
     r32 = rows[32]["rate"] / rows[1]["rate"]
     print(f"   speed-up at concurrency 32 vs 1 (the median of its three runs): {r32:.1f}×  "
           f"(target ≥ 20×: {'met' if r32 >= 20 else 'NOT met'})")
     if 64 in rows:
         print(f"   speed-up at concurrency 64 vs 1: {rows[64]['rate'] / rows[1]['rate']:.1f}×")
-    print(f"   ideal (no CPU cost at all): concurrency × {CALLS} calls × {DELAY} s per debate → c/{CALLS * DELAY:.2f} "
-          f"debates/s; the c=1 debate above took {rows[1]['debate_s']:.2f} s")
+    per = rows[1]["calls"] / rows[1]["debates"]
+    print(f"   ideal (no CPU cost at all): concurrency × {per:.1f} calls × {DELAY} s per debate → c/{per * DELAY:.2f} "
+          f"debates/s; the c=1 debate above took {rows[1]['debate_s']:.2f} s ({per:.2f} model calls a debate: "
+          f"{CALLS} and the rewrites of speeches that failed a check)")
     return rows
 
 
@@ -250,7 +260,8 @@ def _categorize(stats: pstats.Stats) -> collections.Counter:
         if key in memo:
             return memo[key]
         if own(key) or "duckdb" in key[2].lower():
-            out = {"archive (debate_core/archive, DuckDB)" if "duckdb" in key[2].lower() else _part(key[0], key[2]): 1.0}
+            name = "archive (debate_core/archive, DuckDB)" if "duckdb" in key[2].lower() else _part(key[0], key[2])
+            out = {name: 1.0}
         elif depth > 12 or key not in table or not table[key][4]:
             out = {_part(key[0], key[2]): 1.0}
         else:
@@ -271,7 +282,8 @@ def _categorize(stats: pstats.Stats) -> collections.Counter:
     return parts
 
 
-def profiled(server: ModelServer, tmp: str, conc: int, repeats: int) -> tuple[dict, collections.Counter, dict]:
+def profiled(server: ModelServer, tmp: str, conc: int, repeats: int) -> tuple[dict, collections.Counter, dict,
+                                                                               pstats.Stats]:
     """An in-process (threads only) group-commit batch with cProfile on a per-thread CPU clock in every thread."""
     from debate_core.archive import open_archive
     from debate_core.batch import BatchRunner
@@ -316,7 +328,144 @@ def profiled(server: ModelServer, tmp: str, conc: int, repeats: int) -> tuple[di
               "calls_s": float(calls["ms"].mean()) / 1000, "calls_per_debate": float(calls["n"].mean())}
     parts = _categorize(stats)
     parts[OTHER_THREADS] = max(0.0, cpu - sum(parts.values()))
-    return phases, parts, {"calls": n1 - n0}
+    return phases, parts, {"calls": n1 - n0}, stats
+
+
+def _where(key: tuple) -> str:
+    """A profile entry as file:line(function), the path from the package (or the standard library) on."""
+    file, line, func = key
+    if file == "~":
+        return func
+    file = file.replace("\\", "/")
+    for cut in ("site-packages/", "/debate_core/", "/lib/python3"):
+        if cut in file:
+            file = (("debate_core/" if cut == "/debate_core/" else "") + file.split(cut, 1)[1]).lstrip("/")
+            break
+    return f"{file}:{line}({func})"
+
+
+def top_of_profile(stats: pstats.Stats, calls: int, n: int = 15) -> None:
+    """The functions the most CPU went to: their own time, and (for our code) with what they call."""
+    table = stats.stats  # type: ignore[attr-defined]
+    print(f"   top of the concurrency-32 profile: own CPU (ms per model call, profiled), the {n} largest")
+    for key, (_cc, nc, tt, ct, _callers) in sorted(table.items(), key=lambda kv: -kv[1][2])[:n]:
+        print(f"   {tt / calls * 1000:8.2f} {ct / calls * 1000:8.2f} cum  {nc:>8} calls  {_where(key)[:110]}")
+    print(f"   our code (debate_core) by CPU with what it calls (ms per model call, profiled), the {n} largest")
+    ours = [(k, v) for k, v in table.items() if "/debate_core/" in k[0].replace("\\", "/")]
+    for key, (_cc, nc, tt, ct, _callers) in sorted(ours, key=lambda kv: -kv[1][3])[:n]:
+        print(f"   {ct / calls * 1000:8.2f} {tt / calls * 1000:8.2f} own  {nc:>8} calls  {_where(key)[:110]}")
+
+
+# The parts of a debate's thread timed without a profiler (disjoint: each is entered from the debate
+# itself, never from inside another), as (label, module, attribute) to wrap for one run.
+_TIMED = [
+    ("model calls: Gateway.complete (litellm, HTTP, our gateway, the call's record)",
+     "debate_core.engines.gateway", "Gateway.complete"),
+    ("checks: run_checks on every speech and rewrite", "debate_core.protocols.master", "run_checks"),
+    ("the speech's record: ammo_used, find_citations", "debate_core.protocols.master", "ammo_used"),
+    (None, "debate_core.protocols.master", "find_citations"),
+    ("speech plans: request_for (plan_speech, the debate's theme, ammo)", "debate_core.protocols.master",
+     "MasterDebate.request_for"),
+    ("set-up: prepare (pair, rounds, theme, notes)", "debate_core.protocols.master", "MasterDebate.prepare"),
+]
+_TIMED_INSIDE = ("  of which litellm.completion (in the debate's thread)", "litellm", "completion")
+
+
+def _thread_cpu() -> dict[int, float]:
+    """CPU seconds of every live thread of this process, by native thread id (Linux /proc)."""
+    out: dict[int, float] = {}
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    for task in Path("/proc/self/task").glob("*"):
+        try:
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+            out[int(task.name)] = (int(fields[11]) + int(fields[12])) / tick
+        except (OSError, IndexError, ValueError):
+            pass
+    return out
+
+
+def unprofiled(server: ModelServer, tmp: str, conc: int = 32, repeats: int = 8) -> None:
+    """Where the CPU goes without a profiler's distortion: an in-process batch (threads, group commits)
+    with time.thread_time() read around the parts of a debate, and each thread's own CPU."""
+    import importlib
+
+    from debate_core.archive import open_archive
+    from debate_core.batch import BatchRunner
+
+    spent: collections.Counter = collections.Counter()
+    threads: collections.Counter = collections.Counter()
+    local = threading.local()
+    undo: list[tuple[object, str, object]] = []
+
+    def wrap(label: str, module: str, attr: str) -> None:
+        owner: object = importlib.import_module(module)
+        name = attr
+        if "." in attr:
+            cls, name = attr.split(".")
+            owner = getattr(owner, cls)
+        inner = getattr(owner, name)
+
+        def timed(*a, **kw):
+            depth = getattr(local, label, 0)
+            setattr(local, label, depth + 1)
+            t0 = time.thread_time()
+            try:
+                return inner(*a, **kw)
+            finally:
+                setattr(local, label, depth)
+                if depth == 0:
+                    spent[label] += time.thread_time() - t0
+        undo.append((owner, name, inner))
+        setattr(owner, name, timed)
+
+    label = ""
+    for lab, module, attr in [*_TIMED, _TIMED_INSIDE]:
+        label = lab or label
+        wrap(label, module, attr)
+    run0 = threading.Thread.run
+
+    def run_counted(self: threading.Thread) -> None:
+        try:
+            run0(self)
+        finally:
+            threads[self.name.split("_")[0].rstrip("0123456789-")] += time.thread_time()
+
+    threading.Thread.run = run_counted  # type: ignore[method-assign]
+    try:
+        arc = open_archive(Path(tmp) / f"timed-c{conc}-{time.time_ns()}.duckdb")
+        spec = spec_for(server.url, conc, repeats, f"timed-c{conc}", topics=TOPICS[:1])
+        alive0 = _thread_cpu()
+        n0, _ = server.stats()
+        c0 = time.process_time()
+        BatchRunner(spec, arc, processes=1).run()
+        cpu = time.process_time() - c0
+        n1, _ = server.stats()
+        alive1 = _thread_cpu()
+    finally:
+        threading.Thread.run = run0  # type: ignore[method-assign]
+        for owner, name, inner in reversed(undo):
+            setattr(owner, name, inner)
+    calls = max(1, n1 - n0)
+    names = {t.native_id: t.name for t in threading.enumerate()}
+    for tid, sec in alive1.items():  # threads that outlive the batch (litellm's logging pool): their share
+        name = names.get(tid, "")
+        if name.startswith("litellm"):
+            threads["litellm's logging threads (they outlive the batch)"] += sec - alive0.get(tid, 0.0)
+    debate = threads.pop("batch", 0.0)
+    print(f"   CPU per model call by part, unprofiled (ms; an in-process batch at concurrency {conc}, "
+          f"{repeats * len(PAIRS) * 2} debates, {calls} calls)")
+    rows = [(lab, spent[lab]) for lab, _m, _a in _TIMED if lab]
+    outer = sum(v for _lab, v in rows)
+    rows.insert(1, (_TIMED_INSIDE[0], spent[_TIMED_INSIDE[0]]))
+    rows.append(("the rest of the debates' threads (runner, recorder calls, summaries, models)", debate - outer))
+    rows += [(f"thread: {k}", v) for k, v in sorted(threads.items(), key=lambda kv: -kv[1]) if v > 0.0005]
+    rows.append(("the rest of the process (the batch's own thread, DuckDB's threads)",
+                 cpu - debate - sum(threads.values())))
+    for lab, v in rows:
+        print(f"   {lab:<82} {v / calls * 1000:7.2f}")
+    print(f"   {'total: the process CPU (time.process_time)':<82} {cpu / calls * 1000:7.2f}")
+    print("   measured: time.thread_time() around each part's entry point (wrapped for this run only), each "
+          "finished thread's thread_time() as it ends, /proc/self/task for threads that outlive the batch")
 
 
 def profile(server: ModelServer, tmp: str) -> None:
@@ -324,11 +473,13 @@ def profile(server: ModelServer, tmp: str) -> None:
     print("3. profile: an in-process batch (threads, group commits) with cProfile in every thread, "
           "timed by each thread's CPU clock")
     runs = {1: profiled(server, tmp, 1, 1), 32: profiled(server, tmp, 32, 8)}
-    print("   wall time of one debate (5 model calls)            concurrency 1   concurrency 32")
     p1, p32 = runs[1][0], runs[32][0]
-    wait = CALLS * DELAY
-    lines = [("the model's own delay (5 × 0.25 s)", wait, wait),
-             ("the rest of the 5 calls: HTTP, litellm, waiting for a CPU", p1["calls_s"] - wait, p32["calls_s"] - wait),
+    per = p32["calls_per_debate"]
+    print(f"   wall time of one debate ({per:.1f} model calls)          concurrency 1   concurrency 32")
+    wait = per * DELAY
+    lines = [(f"the model's own delay ({per:.1f} × {DELAY} s)", wait, wait),
+             (f"the rest of the {per:.1f} calls: HTTP, litellm, waiting for a CPU", p1["calls_s"] - wait,
+              p32["calls_s"] - wait),
              ("between calls: checks, our code, archive, waiting for a CPU", p1["debate_s"] - p1["calls_s"],
               p32["debate_s"] - p32["calls_s"]),
              ("a debate, start to end", p1["debate_s"], p32["debate_s"])]
@@ -342,12 +493,14 @@ def profile(server: ModelServer, tmp: str) -> None:
     for name in names + ["total"]:
         a = sum(cats[1].values()) if name == "total" else cats[1].get(name, 0.0)
         b = total32 if name == "total" else cats[32].get(name, 0.0)
-        print(f"   {name:<50} {a / max(1, runs[1][2]['calls']) * 1000:9.2f} {b / max(1, runs[32][2]['calls']) * 1000:9.2f}"
-              f" {b / total32 * 100 if total32 else 0:10.1f}%")
+        c1, c32 = max(1, runs[1][2]["calls"]), max(1, runs[32][2]["calls"])
+        print(f"   {name:<50} {a / c1 * 1000:9.2f} {b / c32 * 1000:9.2f} {b / total32 * 100 if total32 else 0:10.1f}%")
+    top_of_profile(runs[32][3], runs[32][2]["calls"])
     print("   measured: one grid of 8 debates at c=1 and 64 at c=32 in this process (processes=1), with "
           "threading.setprofile starting a cProfile.Profile(time.thread_time) in each new thread; builtins are "
           "charged to their caller's part; the wall times come from the archive (llm_calls.latency_ms) and each "
           "cell's own clock")
+    unprofiled(server, tmp)
 
 
 # -------------------------------------------------------------------------- litellm
@@ -357,7 +510,8 @@ def litellm_cpu(server_url_delay0: str) -> None:
     from debate_core.engines.gateway import Gateway, litellm
 
     lm = litellm()
-    msgs = [{"role": "system", "content": "你是中立主持人。" * 20}, {"role": "user", "content": "请摘要这段发言。" * 300}]
+    msgs = [{"role": "system", "content": "你是中立主持人。" * 20},
+            {"role": "user", "content": "请摘要这段发言。" * 300}]
     gw = Gateway(model=MODEL, api_base=server_url_delay0)
     for _ in range(30):
         gw.complete(msgs, purpose="summary")
@@ -398,46 +552,81 @@ def litellm_cpu(server_url_delay0: str) -> None:
           "three; completion_cost() alone over 300 calls; the server runs in another process")
 
 
+def figure(rows: dict[int, dict]) -> None:
+    """The figure and how it was measured, in one place."""
+    base, r32 = rows[1], rows[32]
+    walls = ", ".join(f"{r['wall']:.1f} s ({r['rate'] / base['rate']:.1f}×)" for r in r32["runs"])
+    ratio = r32["rate"] / base["rate"]
+    print()
+    print(f"5. the figure: at concurrency 32 a batch runs {ratio:.1f}× as many debates per second as at concurrency 1 "
+          f"(target ≥ 20×: {'met' if ratio >= 20 else 'NOT met'})")
+    print(f"   concurrency 1: {base['debates']} debates ({base['calls']} model calls, "
+          f"{base['calls'] / base['debates']:.2f} a debate) in {base['wall']:.1f} s = {base['rate']:.2f} debates/s")
+    print(f"   concurrency 32: {r32['debates']} debates a run ({r32['calls']} model calls in the median run), "
+          f"three runs: {walls}; the median run {r32['rate']:.2f} debates/s, {r32['processes']} processes, "
+          f"workbench CPU {r32['cpu_total']:.1f} ms per model call (batch process {r32['cpu_main']:.1f}, "
+          f"worker processes {r32['cpu_workers']:.1f})")
+    print(f"   each debate: a master debate of 2 rounds on the default pack, every speech checked and rewritten "
+          f"when it fails (check_retries), archive on (a fresh DuckDB file per batch, group commits); the model: "
+          f"{MODEL} on a ScriptedServer in its own process, each reply after {DELAY} s, over HTTP on 127.0.0.1 "
+          f"through litellm; grid: {len(TOPICS)} topics × {len(PAIRS)} pairs × both orders, repeated "
+          f"{LEVELS[1]} and {LEVELS[32]} times")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="skip concurrency 64 and use fewer debates")
+    ap.add_argument("--levels", default=",".join(map(str, LEVELS)),
+                    help="the concurrency levels to run, of 1,8,32,64 (1 and 32 always; default: all)")
+    ap.add_argument("--no-alternatives", action="store_true", help="skip section 2 (the alternatives)")
     ap.add_argument("--no-profile", action="store_true", help="skip the cProfile section")
+    ap.add_argument("--no-litellm", action="store_true", help="skip section 4 (litellm alone)")
     args = ap.parse_args()
+    try:
+        only = {int(x) for x in args.levels.split(",") if x.strip()} | {1, 32}
+    except ValueError:
+        ap.error(f"--levels {args.levels!r}: a comma-separated list of {', '.join(map(str, LEVELS))}")
+    if only - set(LEVELS):
+        ap.error(f"--levels {args.levels!r}: {sorted(only - set(LEVELS))} is not one of {', '.join(map(str, LEVELS))}")
     from debate_core.engines.gateway import litellm
 
     litellm()  # its import is not part of any timing
-    import os
-
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     print(f"machine: {cores} cores, load average {', '.join(f'{x:.1f}' for x in os.getloadavg())} "
           f"(others' processes share it); model: {MODEL} on a ScriptedServer in its own process, "
-          f"{DELAY} s per reply; {CALLS} calls per debate")
+          f"{DELAY} s per reply; {CALLS} calls per debate, more when a speech fails its checks and is rewritten")
     print()
+    t0 = time.perf_counter()
     with ModelServer() as server, tempfile.TemporaryDirectory() as tmp:
         # imports, the pack, the checks' compiled patterns (worker processes inherit them), the server's
         # replies composed once: none of it is part of a timing
         run(server, tmp, 16, 1, "warm-up", archive=False, processes=1)
-        rows = levels(server, tmp, args.quick)
-        alternatives(server, tmp, rows, args.quick)
+        rows = levels(server, tmp, args.quick, only)
+        if not args.no_alternatives:
+            alternatives(server, tmp, rows, args.quick)
         if not args.no_profile:
             profile(server, tmp)
-        with ModelServer(delay=0.0) as fast:
-            litellm_cpu(fast.url)  # registers the model in litellm's price map from here on
-        print("   the default batch at concurrency 32 again, three times, with the model registered (workers inherit it):")
-        print(HEADER)
-        regs = [run(server, tmp, 32, LEVELS[32], "registered") for _ in range(3)]
-        for r in regs:
-            print(_row(r, rows[1]["rate"]), flush=True)
-        r = sorted(regs, key=lambda x: x["rate"])[1]
-        print(f"   medians, before → after registering: {rows[32]['rate']:.2f} → {r['rate']:.2f} debates/s "
-              f"({rows[32]['rate'] / rows[1]['rate']:.1f}× → {r['rate'] / rows[1]['rate']:.1f}×), "
-              f"workbench CPU {rows[32]['cpu_total']:.1f} → {r['cpu_total']:.1f} ms per call")
+        if not args.no_litellm:
+            with ModelServer(delay=0.0) as fast:
+                litellm_cpu(fast.url)  # registers the model in litellm's price map from here on
+            print("   the default batch at concurrency 32 again, three times, with the model registered "
+                  "(workers inherit it):")
+            print(HEADER)
+            regs = [run(server, tmp, 32, LEVELS[32], "registered") for _ in range(3)]
+            for r in regs:
+                print(_row(r, rows[1]["rate"]), flush=True)
+            r = sorted(regs, key=lambda x: x["rate"])[1]
+            print(f"   medians, before → after registering: {rows[32]['rate']:.2f} → {r['rate']:.2f} debates/s "
+                  f"({rows[32]['rate'] / rows[1]['rate']:.1f}× → {r['rate'] / rows[1]['rate']:.1f}×), "
+                  f"workbench CPU {rows[32]['cpu_total']:.1f} → {r['cpu_total']:.1f} ms per call")
+        figure(rows)
     print()
     print("measured: wall clock (time.perf_counter) around BatchRunner.run(); CPU with time.process_time() for the "
           "batch process and getrusage(RUSAGE_CHILDREN) for its worker processes (reaped when the batch ends), "
           "divided by the model calls the server received; the server's CPU from its own process_time(). "
           "Every level runs the same 16-cell grid (repeated so each level runs ≥ 4 waves) into a fresh archive; "
-          "debates/s counts completed debates; the ratios compare levels of this one run.")
+          "debates/s counts completed debates; the ratios compare levels of this one run. "
+          f"This run took {time.perf_counter() - t0:.0f} s.")
 
 
 if __name__ == "__main__":

@@ -295,3 +295,36 @@ def test_a_gateway_error_never_carries_a_key(keys):
 
     assert OPENAI_KEY not in GatewayError(f"bad key {OPENAI_KEY}").cause
     assert DEEPSEEK_KEY not in classify(RuntimeError(f"401: {DEEPSEEK_KEY} invalid"))[2]
+
+
+def test_prompts_are_blanked_in_litellm_logs_once_anything_receives_them():
+    """litellm blanks prompts and replies in its logging payloads (turn_off_message_logging) by copying
+    every payload; the gateway turns that on only once a callback (or the payload printout) would
+    receive them, and then a callback sees neither the prompt nor the reply."""
+    import time
+
+    from debate_core.engines.gateway import Gateway, litellm
+
+    lm = litellm()
+    before = (list(lm.success_callback), lm.turn_off_message_logging)
+    got: list[tuple[dict, object]] = []
+    prompt, reply = "请摘要这段发言：PROMPT-TEXT-7", "REPLY-TEXT-7，一段回答。"
+    try:
+        with ScriptedServer(lambda body: Reply(text=reply)) as srv:
+            gw = Gateway(model="openai/scripted", api_base=srv.url, max_retries=0, timeout=5.0)
+            lm.turn_off_message_logging = False
+            assert gw.complete([{"role": "user", "content": prompt}]).text == reply
+            assert lm.turn_off_message_logging is False  # nothing receives litellm's logs: no copy made
+            lm.success_callback.append(lambda kwargs, resp, start, end: got.append((kwargs, resp)))
+            assert gw.complete([{"role": "user", "content": prompt}]).text == reply  # the caller's reply is whole
+            assert lm.turn_off_message_logging is True
+            for _ in range(100):  # litellm calls its callbacks from its logging thread
+                if got:
+                    break
+                time.sleep(0.05)
+        assert got, "the callback was never called"
+        payload = repr(got[0][0].get("messages")) + repr(got[0][1]) + repr(got[0][0].get("standard_logging_object"))
+        assert prompt not in payload and reply not in payload
+    finally:
+        lm.success_callback[:] = before[0]
+        lm.turn_off_message_logging = before[1]

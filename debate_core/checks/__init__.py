@@ -171,10 +171,17 @@ def ammo_used(text: str, ammo: list[CrossCritique], exclude: str = "") -> list[s
     grams = ngrams(text, 4) - ngrams(exclude, 4)
     out = []
     for a in ammo:
-        shared = ngrams(a.position, 4) & grams
-        if len(shared) >= min(3, max(1, len(ngrams(a.position, 4)) // 4)):
+        own = _grams4(a.position)
+        if len(own & grams) >= min(3, max(1, len(own) // 4)):
             out.append(a.position)
     return out
+
+
+@lru_cache(maxsize=2048)
+def _grams4(text: str) -> frozenset[str]:
+    """The four-character phrases of an ammo entry: pack text that every speech of a batch is
+    compared with, split once."""
+    return frozenset(ngrams(text, 4))
 
 
 @rule("ammo", label="弹药", label_en="ammo used", requires="至少化用一条针对对方的弹药（如有）。")

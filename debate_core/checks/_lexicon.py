@@ -7,7 +7,7 @@ predicate, a reader + a modal + a choice), and these lists say what may fill a s
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 
 from debate_core.checks import lexicons as _lx
@@ -35,6 +35,17 @@ HONORIFICS = _lx.words("sides.honorifics")
 COMMON_WORDS = frozenset({"智者", "唐僧", "法藏", "虚老", "贤首", "觉音"})
 
 
+def matches_in(text: str) -> Callable[[re.Pattern], Iterator[re.Match]]:
+    """``pattern -> pattern.finditer(text)``: how a rule scans a sentence for a pattern."""
+    return lambda pattern: pattern.finditer(text)
+
+
+def no_matches(_pattern: re.Pattern) -> Iterator[re.Match]:
+    """What :func:`matches_in` gives for a sentence a pattern cannot match (a quick test said so)."""
+    return iter(())
+
+
+@lru_cache(maxsize=4096)
 def bare(name: str) -> str:
     for suffix in HONORIFICS:
         if name.endswith(suffix) and len(name) - len(suffix) >= 2:
@@ -51,19 +62,28 @@ def master_names(m: Master) -> list[str]:
 
 def name_map(masters: Iterable[Master], extra: Iterable[str] = ()) -> dict[str, str]:
     """Every name of every master → a key naming that master (its slug; for a bare name list, the
-    name without its honorific)."""
+    name without its honorific).  Worked out once per set of names (every speech of a batch asks
+    again with the same masters); each caller gets its own copy."""
+    named = tuple((m.slug, tuple(master_names(m))) for m in masters)
+    return dict(_name_map(named, tuple(extra)))
+
+
+@lru_cache(maxsize=64)
+def _name_map(masters: tuple[tuple[str, tuple[str, ...]], ...], extra: tuple[str, ...]) -> dict[str, str]:
     out: dict[str, str] = {}
-    for m in masters:
-        for n in master_names(m):
-            out.setdefault(n, m.slug)
-            out.setdefault(bare(n), m.slug)
-    fallback = default_aliases()
+    for slug, names in masters:
+        for n in names:
+            out.setdefault(n, slug)
+            out.setdefault(bare(n), slug)
+    # each fallback master's names with and without their honorifics, worked out once for all of extra
+    fallback = [
+        (slug, aliases, set(aliases) | {bare(a) for a in aliases}) for slug, aliases in default_aliases().items()
+    ]
     for n in extra:
         if not n or n in out:
             continue
         key = bare(n)
-        for slug, aliases in fallback.items():
-            forms = set(aliases) | {bare(a) for a in aliases}
+        for slug, aliases, forms in fallback:
             if n in forms or key in forms:
                 key = slug
                 for a in aliases:  # a master named by the caller is known by all its common names
@@ -111,6 +131,14 @@ def recommend_side_regex(extra: tuple[str, ...]) -> re.Pattern:
     """A side, or an emblem of a practice (佛号, 念珠, 蒲团 …): what a reader may be told to drop or take up."""
     base = side_regex(extra).pattern
     return re.compile("(?:" + "|".join(re.escape(w) for w in sorted(EMBLEMS, key=len, reverse=True)) + "|" + base + ")")
+
+
+@lru_cache(maxsize=64)
+def side_words_regex(extra: tuple[str, ...]) -> re.Pattern:
+    """Any word :func:`side_regex` or :func:`recommend_side_regex` can match, with 禅 / 净 / 教 / 宗 in
+    any context: a text this finds nothing in holds no side (a quick test before the rules that need one)."""
+    words = set(SCHOOLS) | set(PRACTICES) | set(SIDE_POINTERS) | set(EMBLEMS) | {w for w in extra if len(w) >= 2}
+    return re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) + "|[禅净教宗]")
 
 
 def side_terms_for(masters: Iterable[Master]) -> tuple[str, ...]:

@@ -67,7 +67,7 @@ def _id_spans(text: str, known_ids: Iterable[str] = ()) -> list[tuple[int, int, 
         for m in pat.finditer(text):
             found.append((m.start(), m.end(), m.group(0).strip()))
     for kid in known_ids:
-        if kid and len(kid) >= 4:
+        if kid and len(kid) >= 4 and kid in text:  # most of a pack's ids are not in a given speech
             for m in re.finditer(re.escape(kid), text):
                 found.append((m.start(), m.end(), kid))
     # drop a match inside a longer one (Toh:4465 inside a namespaced id; SuttaCentral inside SC:…)
@@ -220,6 +220,9 @@ def quote_found(quote: str, corpus: str) -> bool:
             continue
         if len(p) < 6:
             return False
+        misses = max(1, len(p) // 8)
+        if not _has_run(p, corpus, -(-(len(p) - misses) // (misses + 1))):
+            return False
         sm = difflib.SequenceMatcher(None, corpus, p, autojunk=False)
         blocks = sm.get_matching_blocks()
         # the piece, allowing one variant character in every eight, lies in one stretch of the corpus
@@ -230,9 +233,17 @@ def quote_found(quote: str, corpus: str) -> bool:
             window = corpus[max(0, blk.a - blk.b) : blk.a - blk.b + len(p)]
             same = sum(1 for x, y in zip(window, p, strict=False) if x == y)
             best = max(best, same)
-        if best < len(p) - max(1, len(p) // 8):
+        if best < len(p) - misses:
             return False
     return True
+
+
+def _has_run(piece: str, corpus: str, run: int) -> bool:
+    """Whether some ``run`` characters of ``piece`` in a row are in ``corpus``.  A stretch of the
+    corpus that matches the piece but for ``misses`` characters holds, between those misses, a run
+    of at least (len - misses) / (misses + 1) characters of the piece: a piece without one cannot
+    pass the comparison below, which is left undone (it reads the whole corpus several times)."""
+    return any(piece[i : i + run] in corpus for i in range(len(piece) - run + 1))
 
 
 # ------------------------------------------------------------------ the rule

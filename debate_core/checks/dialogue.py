@@ -34,7 +34,7 @@ import re
 from functools import lru_cache
 
 from debate_core.checks import lexicons as _lx
-from debate_core.checks._lexicon import SELF
+from debate_core.checks._lexicon import SELF, matches_in, no_matches
 from debate_core.content.text import mask, sentences
 
 _PAST = _lx.pattern("dialogue.past")
@@ -213,35 +213,39 @@ def dialogue_hits(text: str, names: re.Pattern | None, key_of: dict[str, str], s
         def add(m: re.Match, s: int = s) -> None:
             hits.append(text[s + m.start() : s + m.end()])
 
+        # the matches of a pattern that needs a master's name (a narrated exchange has one): none in a
+        # sentence that names no master, which is then not scanned for them
+        with_name = matches_in(sent) if names.search(sent) is not None else no_matches
+
         # X 对/向/问/跟 Y + speech verb; X 与/和 Y + meeting verb
         letter = _LETTER_SCENE.search(sent) is not None
-        for m in pat1.finditer(sent):
+        for m in with_name(pat1):
             x, y = m.group("x"), m.group("y") or m.group("y2")
             is_self = x in SELF
             if (is_self and not (past or letter)) or (not is_self and key(x) == key(y)) or debate_frame:
                 continue
             add(m)
-        for m in P["pat_to"].finditer(sent):
+        for m in with_name(P["pat_to"]):
             if m.group("x") in SELF and not past:
                 continue
             if key(m.group("x")) != key(m.group("y") or m.group("y2") or m.group("y3")) and not debate_frame:
                 add(m)
-        for m in P["to_self"].finditer(sent):
+        for m in with_name(P["to_self"]):
             # told as a scene: a past, a letter, or the words given as a line (印光大师劝我：「…」)
             scene = past or m.group("letter") is not None or sent[m.end() : m.end() + 1] in ("：", ":")
             if scene and not debate_frame and key(m.group("x")) != speaker_key:
                 add(m)
-        for m in P["scene_line"].finditer(sent):
+        for m in with_name(P["scene_line"]):
             if (
                 not debate_frame
                 and not _TEXT_FRAME.search(sent[max(0, m.start() - 12) : m.end()])
                 and not _NOT_TOLD.search(sent[max(0, m.start() - 6) : m.end()])
             ):
                 add(m)  # 六祖哈哈一笑：「…」: a master's line told as a scene
-        for m in P["hand_over"].finditer(sent):
+        for m in with_name(P["hand_over"]):
             if key(m.group("x")) != key(m.group("y")) and not debate_frame:
                 add(m)
-        for m in P["continue_to"].finditer(sent):
+        for m in with_name(P["continue_to"]):
             # the actor is a master named earlier in the sentence, or the speaker in a past scene
             earlier = {key(n.group(0)) for n in names.finditer(sent[: m.start()])} - {
                 key(m.group("y") or m.group("y2")),
@@ -250,7 +254,7 @@ def dialogue_hits(text: str, names: re.Pattern | None, key_of: dict[str, str], s
             selfs = past and re.search(_self_pattern(), sent[: m.start()]) is not None
             if (earlier or selfs) and not debate_frame and not _TEXT_FRAME.search(sent[: m.end()]):
                 add(m)
-        for m in P["cont_self"].finditer(sent):
+        for m in with_name(P["cont_self"]):
             # …讲完，还特地把我叫到一边: a master named earlier in the sentence acting on the speaker, in a past
             earlier = {key(n.group(0)) for n in names.finditer(sent[: m.start()])} - {speaker_key, ""}
             if past and earlier and not debate_frame:
@@ -264,17 +268,17 @@ def dialogue_hits(text: str, names: re.Pattern | None, key_of: dict[str, str], s
             named = {key(n.group(0)) for n in names.finditer(text[max(0, s - 60) : e])} - {speaker_key, ""}
             if past and named and not debate_frame:
                 add(m)
-        for m in P["letter_from"].finditer(sent):
+        for m in with_name(P["letter_from"]):
             if (
                 key(m.group("y")) != speaker_key
                 and not debate_frame
                 and not _TEXT_FRAME.search(sent[max(0, m.start() - 8) : m.end()])
             ):
                 add(m)
-        for m in P["ask_turn"].finditer(sent):
+        for m in with_name(P["ask_turn"]):
             if key(m.group("x")) != key(m.group("y")) and not debate_frame and not _TEXT_FRAME.search(sent):
                 add(m)
-        for m in P["seen"].finditer(sent):
+        for m in with_name(P["seen"]):
             if (
                 key(m.group("y")) != speaker_key
                 and not debate_frame
@@ -283,10 +287,10 @@ def dialogue_hits(text: str, names: re.Pattern | None, key_of: dict[str, str], s
             ):
                 add(m)  # 我仿佛看见印光大师合掌微笑: a scene of the opponent, told
         for key_ in ("letter", "first_sight", "touch"):
-            for m in P[key_].finditer(sent):
+            for m in with_name(P[key_]):
                 if key(m.group("x")) != key(m.group("y")) and not debate_frame:
                     add(m)
-        for m in P["won_over"].finditer(sent):
+        for m in with_name(P["won_over"]):
             others = [n.group(0) for n in names.finditer(m.group("z"))]
             if (
                 any(key(o) != key(m.group("y")) for o in others)
@@ -294,7 +298,7 @@ def dialogue_hits(text: str, names: re.Pattern | None, key_of: dict[str, str], s
                 and not _TEXT_FRAME.search(sent[m.start() : m.end()])
             ):
                 add(m)
-        for m in pat2.finditer(sent):
+        for m in with_name(pat2):
             x, y = m.group("x"), m.group("y")
             scene = re.search(_SCENE_MEET, m.group(0)) is not None  # 同在…寺, 对坐: a scene even without a past
             if (x in SELF and not (past or scene)) or (x not in SELF and key(x) == key(y)):
@@ -304,19 +308,19 @@ def dialogue_hits(text: str, names: re.Pattern | None, key_of: dict[str, str], s
                 continue  # 慧能与印光的辩论 / 二者之间的讨论: the debate named, not a meeting told
             add(m)
         # X 曾亲至某地 与/见 Y …; X 拜访 Y
-        for m in pat3.finditer(sent):
+        for m in with_name(pat3):
             x, y = m.group("x"), m.group("y")
             if (x in SELF and not past) or (x not in SELF and key(x) == key(y)):
                 continue
             add(m)
-        for m in pat4.finditer(sent):
+        for m in with_name(pat4):
             x, y = m.group("x"), m.group("y")
             if (x in SELF and not past) or (x not in SELF and key(x) == key(y)):
                 continue
             add(m)
         # a parting or a welcome told of one master, with another master in the same sentence:
         # 印光大师起身告辞时，慧能送至山门
-        for m in _HOST.finditer(sent):
+        for m in with_name(_HOST):
             here = {key(n.group(0)) for n in names.finditer(sent)}
             if (
                 len(here - {""}) >= 2
@@ -332,16 +336,16 @@ def dialogue_hits(text: str, names: re.Pattern | None, key_of: dict[str, str], s
                     continue  # 两位大师的说法可以互相印证: their views named, not a meeting told
                 add(m)
         # reactions
-        for m in P["react1"].finditer(sent):
+        for m in with_name(P["react1"]):
             if _NOT_TOLD.search(sent[max(0, m.start() - 6) : m.start()]) or re.search(
                 r"若|如果|倘|假如|恐怕|想必|或许|也许|必定|定然|一定|会", m.group(0)[len(m.group("y")) :]
             ):
                 continue  # 若印光大师闻此说，想必也会点头: supposed, not told
             add(m)
-        for m in P["react2"].finditer(sent):
+        for m in with_name(P["react2"]):
             add(m)
         for key_ in ("react3", "react4"):
-            for m in P[key_].finditer(sent):
+            for m in with_name(P[key_]):
                 mid = m.group("mid")
                 before = sent[max(0, m.start() - 8) : m.start()]
                 if (
@@ -356,7 +360,7 @@ def dialogue_hits(text: str, names: re.Pattern | None, key_of: dict[str, str], s
             if names.search(text[max(0, s - 60) : e]):
                 add(m)
         # narrated answers and questions
-        for m in P["answer"].finditer(sent):
+        for m in with_name(P["answer"]):
             mid = m.group("mid")
             window = sent[max(0, m.start() - 12) : m.end()]
             if _TEXT_FRAME.search(window) or _DEBATE_FRAME.search(window) or any(c in mid for c in "《的之所"):

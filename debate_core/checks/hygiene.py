@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from debate_core.checks import lexicons as _lx
 from debate_core.checks.registry import said
@@ -81,9 +82,16 @@ def _citation_bracket_ranges(text: str, ids: Iterable[str]) -> list[tuple[int, i
         if "《" in inner or any(i in inner for i in ids):
             out.append((m.start(), m.end()))
     for i in ids:
-        for m in re.finditer(re.escape(i), text):
-            out.append((m.start(), m.end()))
+        if i in text:  # most of a pack's ids are not in a given speech
+            for m in re.finditer(re.escape(i), text):
+                out.append((m.start(), m.end()))
     return out
+
+
+@lru_cache(maxsize=256)
+def _title_words(titles: tuple[str, ...]) -> frozenset[str]:
+    """The English words of the pack's source titles (the same for every speech of a debate)."""
+    return frozenset(w.lower() for t in titles for w in re.findall(_LATIN_WORD, t))
 
 
 def _gloss(text: str, start: int, end: int) -> bool:
@@ -142,7 +150,7 @@ def hygiene_issues(text: str, *, ids: Iterable[str] = (), titles: Iterable[str] 
     found += [(f"括号或引号不成对：{zh}", d) for zh, d in _unbalanced(text)]
     # English outside citations
     skip = _citation_bracket_ranges(text, list(ids))
-    title_words = {w.lower() for t in titles for w in re.findall(_LATIN_WORD, t)}
+    title_words = _title_words(tuple(titles))
     for m in _LATIN_RUN.finditer(text):
         if any(a <= m.start() and m.end() <= b for a, b in skip):
             continue

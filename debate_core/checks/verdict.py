@@ -34,7 +34,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from debate_core.checks import lexicons as _lx
-from debate_core.checks._lexicon import READERS, recommend_side_regex, side_regex
+from debate_core.checks._lexicon import (
+    READERS,
+    matches_in,
+    no_matches,
+    recommend_side_regex,
+    side_regex,
+    side_words_regex,
+)
 from debate_core.content.text import clauses, mask, sentences
 
 _ADJ_MULTI = _lx.words("verdict.adj_multi")
@@ -216,14 +223,21 @@ def verdict_hits(
 ) -> list[VerdictHit]:
     """Every verdict in ``text`` (the speaker's own words only).  ``strict`` reads a fragment that
     will be reused out of its context: a question or a report does not excuse a verdict in it."""
-    side = side_regex(tuple(sorted(set(extra_sides))))
-    rec_side = recommend_side_regex(tuple(sorted(set(extra_sides))))
+    extra = tuple(sorted(set(extra_sides)))
+    side = side_regex(extra)
+    rec_side = recommend_side_regex(extra)
+    any_side = side_words_regex(extra)
     masked = mask(text)
     masked_all = mask(text, '「『“‘"【《（(')
     hits: list[VerdictHit] = []
     for s, e in sentences(text):
         sent = masked[s:e]
         reported = [] if strict else _reported_ranges(sent, others)
+        # Every structure but the plain outcomes needs a side in this sentence (a side window never
+        # leaves it; X 胜 Y matches two).  A sentence without any word a side or an emblem is named by
+        # (禅 / 净 / 教 / 宗 counted in any context, where side_regex asks for one) cannot give them a
+        # hit, so they are not scanned.  strict reads degree and rightness without a side: all scanned.
+        with_side = matches_in(sent) if strict or any_side.search(sent) is not None else no_matches
         cl = [(a - s, b - s) for a, b in clauses(text, s, e, masked_all)]
 
         def clause_of(pos: int, cl: list[tuple[int, int]] = cl) -> tuple[int, int]:
@@ -280,9 +294,9 @@ def verdict_hits(
 
         for m in _OUTCOME.finditer(sent):
             accept("outcome", m, needs_side=False)
-        for m in _OUTCOME_SIDED.finditer(sent):
+        for m in with_side(_OUTCOME_SIDED):
             accept("outcome", m, needs_side=True)
-        for m in _COMPARE2.finditer(sent):
+        for m in with_side(_COMPARE2):
             a, b = clause_of(m.start())
             left, right = side.findall(sent[a : m.start()]), side.findall(sent[m.end() : b])
             if left and right and set(left) == set(right):
@@ -291,7 +305,7 @@ def verdict_hits(
                 accept("comparison", m, needs_side=True, side_window=(m.end(), min(m.end() + 10, b)))
             else:
                 accept("comparison", m, needs_side=True)
-        for m in _DEGREE_ADJ.finditer(sent):
+        for m in with_side(_DEGREE_ADJ):
             adj = m.group("adj")
             if len(adj) == 1:
                 nxt = sent[m.end() : m.end() + 1]
@@ -302,29 +316,29 @@ def verdict_hits(
                 if not _SUBJECTLESS.sub("", sent[a : m.start()]) and not side.search(sent[m.end() : b]):
                     continue  # 最深的出离心由…触发: a superlative describing the subject, no side ranked
             accept("degree", m, needs_side=True)
-        for m in _BI.finditer(sent):
+        for m in with_side(_BI):
             accept("degree", m, needs_side=True)
         for pat in (_MUCH, _NEAR, _BI_ABLE):
-            for m in pat.finditer(sent):
+            for m in with_side(pat):
                 accept("degree", m, needs_side=True)
-        for m in _BI_MORE.finditer(sent):  # what 比 compares with must be a side (not 比以前专注得多)
+        for m in with_side(_BI_MORE):  # what 比 compares with must be a side (not 比以前专注得多)
             compared, before_ = set(side.findall(m.group("y"))), set(side.findall(sent[: m.start()]))
             if compared and compared <= before_:
                 continue  # 持戒清净的人，入定比持戒松懈的人容易得多: one practice against itself
             accept("degree", m, needs_side=True, side_window=(m.start("y"), m.end("y")))
-        for m in _IDIOM_RANK.finditer(sent):
+        for m in with_side(_IDIOM_RANK):
             accept("comparison", m, needs_side=True)
-        for m in _PROVISIONAL.finditer(sent):
+        for m in with_side(_PROVISIONAL):
             a, _b = clause_of(m.start())
             if _ALL_ALIKE.search(sent[a : m.start()]):
                 continue  # 都不过是方便: every side alike, none ranked
             accept("rightness", m, needs_side=True)
-        for m in _DISMISS.finditer(sent):
+        for m in with_side(_DISMISS):
             accept("rightness", m, needs_side=True)
-        for m in _FLAW.finditer(sent):
+        for m in with_side(_FLAW):
             # a flaw said of a side named earlier in the sentence (唯识一家，论证虽繁，终究不得要领)
             accept("rightness", m, needs_side=True, side_window=(0, m.end()))
-        for m in _RIGHT.finditer(sent):
+        for m in with_side(_RIGHT):
             a, _b = clause_of(m.start())
             if m.group(0) in ("为正", "为偏") and re.search(r"(?<![当应宜须])以[^，。；]{1,12}$", sent[a : m.start()]):
                 continue  # 以持名为正: a tradition's own main practice named, not a side ruled right
@@ -333,7 +347,7 @@ def verdict_hits(
                 accept("rightness", m, needs_side=True, side_window=(0, len(sent)))
             else:
                 accept("rightness", m, needs_side=True)
-        for m in _RECOMMEND.finditer(sent):
+        for m in with_side(_RECOMMEND):
             a, b = clause_of(m.start())
             if m.group(0).startswith("与其说") and m.group(0).endswith("不如") and sent[m.end() : m.end() + 1] == "说":
                 continue  # 与其说…不如说…: a rewording, not a preference
@@ -352,7 +366,7 @@ def verdict_hits(
                     side_pat=rec_side,
                 )
         if any(r in sent for r in READERS):
-            for m in _STOP_OTHER.finditer(sent):
+            for m in with_side(_STOP_OTHER):
                 if m.end() - m.start() < 2:
                     continue
                 accept(
@@ -363,28 +377,28 @@ def verdict_hits(
                     check_question=False,
                     side_pat=rec_side,
                 )
-        for m in _READER_CHOICE.finditer(sent):
+        for m in with_side(_READER_CHOICE):
             # the side chosen may stand anywhere in the sentence (禅宗太险，净土太稳，聪明人自然知道怎么选)
             accept("recommendation", m, needs_side=True, check_question=False, side_window=(0, len(sent)))
         for m in _RESOLVED.finditer(sent):
             accept("outcome", m, needs_side=False, check_question=False)
-        for m in _RANK_PAIR.finditer(sent):
+        for m in with_side(_RANK_PAIR):
             accept("comparison", m, needs_side=True, side_window=(0, len(sent)))
-        for m in _TAKE_AS_STANDARD.finditer(sent):
+        for m in with_side(_TAKE_AS_STANDARD):
             accept("rightness", m, needs_side=True, side_window=(m.start(), m.end()))
-        for m in _TURN_TO.finditer(sent):
+        for m in with_side(_TURN_TO):
             accept("recommendation", m, needs_side=True, side_window=(m.end(), m.end() + 6), check_question=False)
-        for m in _side_beats_side(side.pattern).finditer(sent):
+        for m in with_side(_side_beats_side(side.pattern)):
             accept("comparison", m, needs_side=False)
-        for m in _NONE_BETTER.finditer(sent):
+        for m in with_side(_NONE_BETTER):
             accept("degree", m, needs_side=True, side_window=(m.start(), m.end()))
-        for m in _SCORE.finditer(sent):
+        for m in with_side(_SCORE):
             accept("comparison", m, needs_side=True, check_question=False)
-        for m in _SOLE_REFUGE.finditer(sent):
+        for m in with_side(_SOLE_REFUGE):
             accept("rightness", m, needs_side=True, side_window=(0, len(sent)))
-        for m in _ANSWER_SIDE.finditer(sent):
+        for m in with_side(_ANSWER_SIDE):
             accept("rightness", m, needs_side=True, side_window=(m.end(), m.end() + 6), check_question=False)
-        for m in _WHY_BOTHER.finditer(sent):
+        for m in with_side(_WHY_BOTHER):
             # 何苦去参那…话头？: the question is the recommendation; what is dropped follows it
             accept(
                 "recommendation",
@@ -394,7 +408,7 @@ def verdict_hits(
                 check_question=False,
                 side_pat=rec_side,
             )
-        for m in _READER_CHOICE_MORE.finditer(sent):
+        for m in with_side(_READER_CHOICE_MORE):
             accept("recommendation", m, needs_side=True, check_question=False, side_window=(0, len(sent)))
         if limit and len(hits) >= limit:
             break

@@ -151,9 +151,9 @@ def _quiet_litellm(lm) -> None:
         lm.set_verbose = False
     except Exception:  # noqa: BLE001
         pass
-    for attr in ("turn_off_message_logging", "redact_messages_in_exceptions"):
-        if hasattr(lm, attr):
-            setattr(lm, attr, True)
+    if hasattr(lm, "redact_messages_in_exceptions"):
+        lm.redact_messages_in_exceptions = True
+    redact_logged_messages(lm)
     for name in LITELLM_LOGGERS:
         log = logging.getLogger(name)
         log.setLevel(logging.ERROR)
@@ -162,6 +162,31 @@ def _quiet_litellm(lm) -> None:
         for handler in log.handlers:
             if not any(isinstance(f, _RedactSecrets) for f in handler.filters):
                 handler.addFilter(_RedactSecrets())
+
+
+# Where litellm hands a call's logging payload (prompt and reply included): its callbacks, and stdout
+# with LITELLM_PRINT_STANDARD_LOGGING_PAYLOAD set.
+_LOG_RECEIVERS = (
+    "callbacks",
+    "success_callback",
+    "failure_callback",
+    "_async_success_callback",
+    "_async_failure_callback",
+    "input_callback",
+    "_async_input_callback",
+    "service_callback",
+)
+
+
+def redact_logged_messages(lm: Any) -> None:
+    """Prompts and replies are blanked (``turn_off_message_logging``) in whatever litellm logs, once
+    anything receives its logs.  litellm blanks them by deep-copying every call's payload in its
+    logging thread, received or not (about 0.6 ms of CPU a master-debate call): with no receiver the
+    switch stays off.  Checked before every call; once on, it stays on."""
+    if getattr(lm, "turn_off_message_logging", True):
+        return
+    if os.environ.get("LITELLM_PRINT_STANDARD_LOGGING_PAYLOAD") or any(getattr(lm, a, None) for a in _LOG_RECEIVERS):
+        lm.turn_off_message_logging = True
 
 
 def provider_of(model: str) -> str:
@@ -535,6 +560,7 @@ class Gateway:
         streamed = False  # tokens of a failed attempt already reached on_token
         guard = _TokenGuard(on_token) if stream and on_token is not None else None
         while True:
+            redact_logged_messages(lm)
             t0 = time.perf_counter()
             try:
                 if guard is not None:  # streaming
@@ -596,6 +622,7 @@ class Gateway:
         lm = litellm()
         attempt = 0
         while True:
+            redact_logged_messages(lm)
             t0 = time.perf_counter()
             try:
                 resp = await self._client(lm).acompletion(**self._kwargs(messages, False, tools, response_format))
