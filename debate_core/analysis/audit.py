@@ -38,31 +38,15 @@ from typing import Any
 
 import pandas as pd
 
+from debate_core.archive.migrations import AUDIT_JUDGMENT_COLUMNS
 from debate_core.models import Debate
 from debate_core.protocols import registry
 
 VARIANTS = ("original", "relabel", "reorder")
 _LABEL_RE = re.compile(r"辩手[甲乙丙丁戊己]|\bDebater [A-F]\b")  # a topic debate's labels, zh or en
 
-JUDGMENT_COLUMNS = [
-    "debate_id",
-    "batch_id",
-    "protocol",
-    "topic",
-    "judge",
-    "variant",
-    "winner",
-    "shown",
-    "position",
-    "first",
-    "n",
-    "parsed",
-    "stored",
-    "error",
-    "prompt_tokens",
-    "completion_tokens",
-    "cost",
-]
+# a judgment's row: the debate's batch, protocol and topic beside the archive's own columns
+JUDGMENT_COLUMNS = ["debate_id", "batch_id", "protocol", "topic", *AUDIT_JUDGMENT_COLUMNS[1:]]
 
 
 # ------------------------------------------------------------------- variants

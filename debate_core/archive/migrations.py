@@ -248,6 +248,24 @@ DEBATE_TABLES = (
 PACK_TABLES = ("packs", "pack_masters", "pack_sources", "pack_critiques")
 SOURCE_TABLES = ("leaderboards", "model_names")
 AUDIT_TABLES = ("audits", "audit_judgments", "audit_calls")
+# the columns of one judgment in ``audit_judgments`` after its audit_id (version 5 above): the recorder
+# writes them and the audit builds its frame on them (with the debate's batch, protocol and topic beside)
+AUDIT_JUDGMENT_COLUMNS = (
+    "debate_id",
+    "judge",
+    "variant",
+    "winner",
+    "shown",
+    "position",
+    "first",
+    "n",
+    "parsed",
+    "stored",
+    "error",
+    "prompt_tokens",
+    "completion_tokens",
+    "cost",
+)
 # a debate's audience vote: kept when the debate is written again (a re-save, an import), dropped with the debate
 VOTE_TABLES = ("vote_phases", "audience_votes")
 

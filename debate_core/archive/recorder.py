@@ -16,7 +16,7 @@ from typing import Any
 
 from debate_core.archive.claims import BatchClaims
 from debate_core.archive.connection import FINISHED
-from debate_core.archive.migrations import AUDIT_TABLES, DEBATE_TABLES, VOTE_TABLES
+from debate_core.archive.migrations import AUDIT_JUDGMENT_COLUMNS, AUDIT_TABLES, DEBATE_TABLES, VOTE_TABLES
 from debate_core.archive.rows import (
     OUTCOME_TABLES,
     call_row,
@@ -317,23 +317,7 @@ class ArchiveRecorder(DebateWrites, BatchClaims, Recorder):
             if len(j)
             else []
         )
-        cols = (
-            "debate_id",
-            "judge",
-            "variant",
-            "winner",
-            "shown",
-            "position",
-            "first",
-            "n",
-            "parsed",
-            "stored",
-            "error",
-            "prompt_tokens",
-            "completion_tokens",
-            "cost",
-        )
-        rows = [{"audit_id": audit_id, **{c: r.get(c) for c in cols}} for r in judgments]
+        rows = [{"audit_id": audit_id, **{c: r.get(c) for c in AUDIT_JUDGMENT_COLUMNS}} for r in judgments]
         for r in rows:
             r["position"] = None if r["position"] is None else int(r["position"])
             r["error"] = scrub(r["error"] or "", secrets)
