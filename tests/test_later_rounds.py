@@ -104,6 +104,50 @@ def test_the_observations_difference_names_only_claims_the_speeches_stated(defau
         if pa is None or pb is None:
             continue
         spoken = " ".join(s.text for s in d.rounds)
-        for pos in (pa, pb):
-            assert bare(pos.claim) in d.observation.divergence, (d.topic, d.observation.divergence)
+        named = [pos for pos in (pa, pb) if bare(pos.claim) in d.observation.divergence]
+        if not plan.case:  # a theme debate's difference is the two claims (a case debate's: the two answers)
+            assert len(named) == 2, (d.topic, d.observation.divergence)
+        for pos in named:  # a claim the observation names was stated in a speech (a case opening may state none)
             assert bare(pos.claim)[:12] in spoken, (d.topic, pos.claim)
+
+
+def test_a_case_debate_closes_on_its_own_answers_and_agreements(default_pack, debates):
+    # r10/r11: case debates on one theme closed on the theme's same recited common ground, and the
+    # observation's 共识点 named ground no speech had stated, or a tally of who conceded what
+    bank = bank_of(default_pack)
+    checked = 0
+    for d in debates:
+        first = d.rounds[0].plan
+        case = bank.case(first.case) if first.case else None
+        a, b = (p.label for p in d.participants)
+        if case is None or not all(case.answer(s) and case.answer(s).gist for s in (a, b)):
+            continue
+        checked += 1
+        last = d.rounds[-1]
+        assert "共许的是" not in last.text and not last.plan.of("common", "difference")
+        gists = {bare(case.answer(s).gist) for s in (a, b)}
+        assert all(f"「{g}」" in last.text for g in gists), last.text
+        assert all(f"「{g}」" in d.observation.divergence for g in gists)
+        # the 共识点 is exactly what the 回应s accepted (both hold it from then on) or partly accepted
+        accepted = [bare(p.target_text) for s in d.rounds if s.role == "回应" for p in s.plan.of("accept")]
+        partly = [bare(p.target_text) for s in d.rounds if s.role == "回应" for p in s.plan.of("partly")]
+        cons = d.observation.consensus
+        assert all(f"「{g}」" in cons for g in accepted + partly), (cons, accepted, partly)
+        assert ("两位都认可" in cons) == bool(accepted) and ("有保留地靠近" in cons) == bool(partly)
+        if not accepted and not partly:
+            assert "没有就这件事谈出明白的共识" in cons
+        pb = bank.pair(a, b)
+        assert not any(bare(c.text) in cons for c in (pb.common_ground if pb else []))
+    assert checked >= 5, checked
+
+
+def test_a_case_opening_states_a_claim_only_with_reasons_that_meet_the_question(debates):
+    # r11: 我这样答，是因为我一向主张…理由有二 turned a question about a miscarriage to deathbed practice
+    for d in debates:
+        r1 = d.rounds[0]
+        if not r1.plan.of("case"):
+            continue
+        reasons, stances = r1.plan.of("reason"), r1.plan.of("stance")
+        assert bool(reasons) == bool(stances), [p.kind for p in r1.plan.points]
+        assert ("出自我一向的主张" in r1.text) == bool(stances)
+        assert ("；立" in d.summaries[0].text) == bool(stances), d.summaries[0].text

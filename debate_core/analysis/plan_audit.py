@@ -211,7 +211,8 @@ def theme_faults(debate: Debate, pack: Pack) -> list[str]:
             )
             if not on:
                 out.append(f"R{s.round} {x.kind} {x.ref} is off the theme {choice.theme}")
-    if debate.topic not in debate.rounds[0].text and _plan(debate.rounds[0]).material != "none":
+    # the whole topic, up to its closing punctuation (a statement's 。 is dropped inside 「」)
+    if bare(debate.topic) not in debate.rounds[0].text and _plan(debate.rounds[0]).material != "none":
         out.append("R1 does not keep the whole topic")
     return out
 

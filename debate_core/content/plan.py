@@ -168,8 +168,8 @@ def _heard(opp: Position | None, summary: str, restated: frozenset[str]) -> set[
     if opp is None:
         return set()
     out = {t for t in restated if t.startswith(opp.id + "#")}
-    if out:
-        out.add(opp.point_id(0))
+    if any(not t.endswith("#case") for t in out):  # he stated his claim with the reasons restated (a case
+        out.add(opp.point_id(0))  # opening with no reason of his meeting the question states none)
     if summary and (opp.short and opp.short in summary or gist_in(opp.claim, summary)):
         out.add(opp.point_id(0))  # he has put his claim (a 反驳 that only answers does not: r7)
         out |= {opp.point_id(n) for n, r in enumerate(opp.reasons, start=1) if r.gist and gist_in(r.gist, summary)}
@@ -239,6 +239,9 @@ def plan_speech(
         case_question=case.question if case else "",
     )
     heard = _heard(opp, opponent_summary, restated)
+    # the question's own words: among material of equal standing, what shares most of them is taken first
+    # (r11: 坐久了膝盖痛 as a 综合's extra reason on a question about caring for a mother with dementia)
+    asked = bigrams_of(" ".join([topic, case.question if case else ""]))
     if pos is None:
         plan.material = "none"
         plan.points.append(PlanPoint(kind="thin", text=choice.title))
@@ -254,13 +257,15 @@ def plan_speech(
         on_case = _case_points(bank, plan, speaker, spoken)
         plan.points += on_case
         picked = [1, 2, 3][: len(pos.reasons)]
-        near = bigrams_of(" ".join([topic, case.question if case else ""] + [p.text for p in on_case]))
-        if on_case:  # his answer carries its own ground: the two reasons of his nearest this question
+        near = asked | bigrams_of(" ".join(p.text for p in on_case))
+        if on_case:  # his answer carries its own ground: those of his reasons that meet this question
             ranked = sorted(picked, key=lambda i: -len(bigrams_of(pos.reasons[i - 1].text) & near))[:2]
-            # a second reason that shares nothing with the question turns the opening into his general
-            # doctrine (r10: 我一向主张… read as a pasted block): he keeps the one that does
-            overlap = [len(bigrams_of(pos.reasons[i - 1].text) & near) for i in ranked]
-            picked = sorted(ranked[:1] if len(ranked) > 1 and overlap[0] and not overlap[1] else ranked)
+            # a reason that shares (almost) nothing with the question turns the opening into his general
+            # doctrine (r10, r11: 我一向主张…理由有二 read as a pasted block, off the asker's situation); with
+            # none left, the opening is his answer, his advice and his objection, and never states the claim
+            picked = sorted(i for i in ranked if len(bigrams_of(pos.reasons[i - 1].text) & near) >= 2)
+            if not picked:
+                plan.points = [p for p in plan.points if p.kind != "stance"]
         for i in picked:
             r = pos.reasons[i - 1]
             plan.points.append(
@@ -278,8 +283,8 @@ def plan_speech(
         _plan_response(bank, plan, pos, opp, speaker, opponent, opponent_summary, spoken, heard)
         plan.points += _case_points(bank, plan, speaker, spoken)
     else:
-        _plan_synthesis(bank, plan, pos, opp, speaker, opponent, spoken, heard, opponent_summary)
-    _fill(bank, plan, pos, speaker, opponent, spoken, heard)
+        _plan_synthesis(bank, plan, pos, opp, speaker, opponent, spoken, heard, opponent_summary, asked)
+    _fill(bank, plan, pos, speaker, opponent, spoken, heard, asked)
     plan.cited = _cite(plan.points)
     return plan
 
@@ -316,6 +321,7 @@ def _fill(
     opponent: str,
     spoken: frozenset[str] = frozenset(),
     heard: set[str] | None = None,
+    asked: set[str] | None = None,
 ) -> None:
     """Supporting points for a plan that would fall short of the length floor: for a 立论 another
     objection at the opponent's points; for the other roles the speaker's own reasons on the theme
@@ -331,12 +337,17 @@ def _fill(
         for o in _ordered(bank, speaker, opponent, plan.theme)
         if not (plan.role == "立论" and o.target.endswith("#0"))
     ]
-    objections.sort(key=lambda p: not p.heard)
+
+    def near(p: PlanPoint) -> int:  # the question's words it shares: the nearest first, at equal standing
+        return -len(bigrams_of(p.text) & (asked or set()))
+
+    objections.sort(key=lambda p: (not p.heard, near(p)))
     reasons = [
         PlanPoint(kind="support", text=r.text, ref=pos.point_id(i), gist=r.gist, source=r.source, quote=r.quote)
         for i, r in enumerate(pos.reasons, start=1)
         if plan.role != "立论" or i > 3
     ]
+    reasons.sort(key=near)
     # a 立论 takes more objections first; a later round its own reasons it has not yet spoken, then objections
     pool = objections + reasons if plan.role == "立论" else reasons + objections
     for cand in pool:
@@ -598,6 +609,7 @@ def _plan_synthesis(
     spoken: frozenset[str] = frozenset(),
     heard: set[str] | None = None,
     summary: str = "",
+    asked: set[str] | None = None,
 ) -> None:
     # the pair's word to the reader is the observation's (留给读者), never a line of the master's speech
     pb = bank.pair(speaker, opponent)
@@ -633,6 +645,7 @@ def _plan_synthesis(
     if c is not None:
         plan.points.append(c)
     fresh = [(i, r) for i, r in enumerate(pos.reasons, start=1) if r.source and pos.point_id(i) not in spoken]
+    fresh.sort(key=lambda x: -len(bigrams_of(x[1].text) & (asked or set())))
     if fresh and not any(p.source for p in plan.points):
         i, best = fresh[0]
         plan.points.append(

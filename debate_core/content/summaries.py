@@ -72,12 +72,15 @@ def summary_of(plan: SpeechPlan, short_name: str, titles: dict[str, str], limit:
         body = f"{short_name}：于「{plan.theme_title}」没有专门的立场，未展开。"
     elif plan.role == "立论":
         answer = [tidy(p.gist) for p in plan.of("case") if p.gist]
-        body = (
-            (f"{short_name}答：{answer[0]}；立" if answer else f"{short_name}立")
-            + f"{tidy(plan.short)}："
-            + "；".join(tidy(p.gist) for p in plan.of("reason"))
-            + "。"
-        )
+        if answer and not plan.of("stance"):  # an opening that answered the case and stated no claim
+            body = f"{short_name}答：{answer[0]}。"
+        else:
+            body = (
+                (f"{short_name}答：{answer[0]}；立" if answer else f"{short_name}立")
+                + f"{tidy(plan.short)}："
+                + "；".join(tidy(p.gist) for p in plan.of("reason"))
+                + "。"
+            )
     elif plan.role == "反驳":
         answers = [tidy(p.gist) for p in plan.of("answer")]
         own = f"另立{tidy(plan.short)}" if plan.of("reason", "support") else ""

@@ -174,12 +174,13 @@ def _opening(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
     # the asker's own words (r10: a master speaking of 题目 read as editorial residue); when the bank's
     # question is a near one, the debate's top says so (material_note), not the master's mouth
     out = [f"你提的是「{quoted(topic)}」。"]
-    stance = plan.of("stance")[0]
+    stances = plan.of("stance")
     case = plan.of("case")
     if case:  # the bank answers this very question: the answer first, then the ground it stands on
         out.append("我的回答是：" + said(me, case[0]))
         out += ["落到这件事上，" + said(me, p) for p in plan.of("case_then")]
-        out.append(f"我这样答，是因为我一向主张：{bare(stance.text)}。")
+        if stances:  # only with reasons of his that meet the question (else the plan states no claim)
+            out.append(f"这个回答，出自我一向的主张：{bare(stances[0].text)}。")
     else:
         # the bank argues the theme the topic falls under: the lead says which, and never claims a fuller answer
         if not plan.theme_terms:  # the topic matched no theme: the speech argues one, and never says it "falls" there
@@ -188,7 +189,7 @@ def _opening(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
             lead = f"这件事本身，我不凭空作答；它落在「{plan.theme_title}」上，我在这上面的看法是："
         else:
             lead = f"这一问落在「{plan.theme_title}」上，我在这上面的看法是："
-        out.append(lead + bare(stance.text) + "。")
+        out.append(lead + bare(stances[0].text) + "。")
     reasons = plan.of("reason")
     if len(reasons) > 1:
         out.append(f"理由有{NUMBERS[len(reasons) - 1]}。")
@@ -358,7 +359,8 @@ def _synthesis(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
         if d.target_text:
             out.append(f"依我看，这分歧是在{d.target_text}上。")
     for d in plan.of("case_difference"):  # both answers were given in the first speeches
-        both = f"所以就这件事，两家的回答各有所重：{opp.short_name}说的是{bare(d.target_text)}，我说的是{bare(d.text)}"
+        theirs_said, mine_said = bare(d.target_text), bare(d.text)
+        both = f"所以就这件事，两家的回答各有所重：{opp.short_name}说的是「{theirs_said}」，我说的是「{mine_said}」"
         out.append(both + (f"；我所本的，仍是{bare(mine[0].text)}。" if mine else "。"))
     out += _case(plan, me, "回到你提的这件事，我的回答是：")
     return "".join(out)

@@ -8,6 +8,7 @@ import time
 from debate_core.content.arguments import bank_of
 from debate_core.content.pairing import row_theme
 from debate_core.content.plan import debate_theme, plan_speech, summary_of
+from debate_core.content.text import bigrams_of
 from debate_core.content.titles import chinese_title
 from debate_core.engines.gateway import Generation
 from debate_core.engines.offline.compose import bare, fit
@@ -76,11 +77,21 @@ class OfflineEngine:
             # a debate on a case: the two answers both gave (their 综合 closes on them), and only what the
             # debate itself agreed (r10: the theme's stock ground named points no speech had made)
             level = f"分歧在{diff.level}层面：" if diff is not None and diff.level else ""
-            div = f"{level}就这件事，{an}的回答是{bare(ans_a.gist)}，{bn}的回答是{bare(ans_b.gist)}。"
-            if pa and pbp:  # the ground each stands on, as his speeches stated it (R1; the 综合's 我所本的)
+            div = f"{level}就这件事，{an}的回答是「{bare(ans_a.gist)}」，{bn}的回答是「{bare(ans_b.gist)}」。"
+            stated = all(
+                any(x.speaker == slug and pos.short and pos.short in x.text for x in req.summaries)
+                for slug, pos in ((req.a, pa), (req.b, pbp))
+                if pos is not None
+            )
+            if pa and pbp and stated and _distinct(pa.claim, pbp.claim):
+                # the ground each stands on, when both speeches stated it (their summaries carry it), unless
+                # the two say nearly the same (r11: 因果丝毫不错 against 因果丝毫不爽 offered as a difference)
                 div += f"所本不同：{an}主张{bare(pa.claim)}；{bn}主张{bare(pbp.claim)}。"
-            agreed = _agreed(req, {req.a: an, req.b: bn})
-            cons = "；".join(agreed) + "。" if agreed else "本场两位没有就这件事谈出明白的共识，各自的回答都仍保留。"
+            agreed, partly = _agreed(req)
+            cons = (
+                (f"谈到最后，两位都认可：{'、'.join(agreed)}。" if agreed else "")
+                + (f"有保留地靠近的是：{'、'.join(partly)}。" if partly else "")
+            ) or "本场两位没有就这件事谈出明白的共识，各自的回答都仍保留。"
         elif pa and pbp:
             # both claims as the debate stated them (R1 and the 综合), at the bank's level: r10's readers found
             # the bank's own wording of the difference naming points no speech made (怖畏智, 身后追荐)
@@ -112,19 +123,24 @@ class OfflineEngine:
 _TAKEN = re.compile(r"^(部分接受|接受)(.+)$")
 
 
-def _agreed(req: ObservationRequest, names: dict[str, str]) -> list[str]:
-    """What one side accepted of the other's objections in this debate, as its 回应's summary says it
-    (``X答：接受A；部分接受B；坚持C``): the only agreement the observation reports for a case debate."""
-    out = []
+def _agreed(req: ObservationRequest) -> tuple[list[str], list[str]]:
+    """The objections one side accepted, and those it partly accepted, in this debate, as its 回应's summary
+    says (``X答：接受A；部分接受B；坚持C``): an accepted objection is held by both from then on (r11: a list of
+    who conceded what read as a tally, not as common ground)."""
+    agreed: list[str] = []
+    partly: list[str] = []
     for s in req.summaries:
-        head, sep, body = s.text.partition("答：")
-        who = names.get(s.speaker, "")
-        other = next((n for slug, n in names.items() if slug != s.speaker), "")
-        if not sep or not who or not head.startswith(who):
+        _head, sep, body = s.text.partition("答：")
+        if not sep:
             continue
         for item in re.split(r"[；。]", body):
             m = _TAKEN.match(item.strip())
             if m and not m.group(2).startswith("引"):
-                verb = "接受了" if m.group(1) == "接受" else "部分接受了"
-                out.append(f"{who}{verb}{other}的「{bare(m.group(2))}」一说")
-    return out
+                (agreed if m.group(1) == "接受" else partly).append(f"「{bare(m.group(2))}」")
+    return agreed, partly
+
+
+def _distinct(a: str, b: str) -> bool:
+    """Two claims that share under half of their word pairs."""
+    ga, gb = bigrams_of(a), bigrams_of(b)
+    return not ga or not gb or len(ga & gb) / min(len(ga), len(gb)) < 0.5
