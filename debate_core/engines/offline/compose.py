@@ -350,7 +350,8 @@ def _synthesis(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
         )
     for r in plan.of("reason"):
         out.append(said(me, r))
-    out += _support(plan, me, "我所以仍持此说，还因为：")
+    # (r11, r12: 我所以仍持此说，还因为： followed by a sitting instruction promised a reason it did not give)
+    out += _support(plan, me, "我这一边还有一层要说：")
     # it closes on what stays different, said of both sides, and on a case on the word to the asker
     mine, theirs = plan.of("stance"), plan.of("opponent_stance")
     if mine and theirs:
