@@ -20,6 +20,7 @@ prints figures.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
 from collections import Counter
@@ -56,9 +57,16 @@ def speed() -> None:
     warm = [one_debate(cold=False) for _ in range(20)]
     print("speed: offline 4-round master debate, time.perf_counter around run_debate + render, in-process")
     print(f"  first in a fresh interpreter (imports + pack load): {first * 1000:.0f} ms")
-    print(f"  pack re-loaded each run: median {statistics.median(cold) * 1000:.1f} ms over 10 runs")
+    # the target (issue 22: under 0.5 s) is judged on each line: the app and a CLI session keep the pack
+    # cached (the usual case); a reload is what a fresh process pays once
+    def verdict(xs: list[float]) -> str:
+        return "met" if statistics.median(xs) < 0.5 else "MISSED"
+
+    print(f"  pack re-loaded each run: median {statistics.median(cold) * 1000:.1f} ms over 10 runs "
+          f"(target < 500 ms: {verdict(cold)})")
     print(f"  pack cached: median {statistics.median(warm) * 1000:.1f} ms over 20 runs "
-          f"(target < 500 ms: {'met' if statistics.median(cold) < 0.5 else 'MISSED'})")
+          f"(target < 500 ms: {verdict(warm)})")
+    print(f"  load average while measured: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
 
 
 def content(pack_path, label: str, topics: list[str], show: int = 0) -> dict:
@@ -105,11 +113,14 @@ def content(pack_path, label: str, topics: list[str], show: int = 0) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="content only, no timing")
+    ap.add_argument("--speed", action="store_true", help="timing only, no content")
     ap.add_argument("--show", type=int, default=0, help="print the first N debates in full")
     ap.add_argument("--topics", type=Path, default=DEV_TOPICS, help="a topic list, one a line (# comments)")
     args = ap.parse_args()
     if not args.quick:
         speed()
+    if args.speed:
+        return
     topics = topics_of(args.topics)
     content(None, "default", topics, args.show)
     if UPSTREAM.is_dir():
