@@ -4,6 +4,13 @@ Targets (issue 5):
 * the home page renders within 2 s after the server is up;
 * each page's first render takes under 1.5 s with a 10,000-debate archive;
 * litellm is not imported until a model is called.
+Figures of issue 25 (a reading-first app), on the same archive and a server of their own started cold:
+* Outcome's first paint: from ``goto`` to the first speech card on screen (the reading starts there), and to
+  the page complete (every chart drawn, the script run finished); a master debate and a judged one;
+* the Archive's first chart: from ``goto`` to the first plotly chart of the Charts tab on screen (the tab clicked
+  as soon as the tabs show), and from the click; target under 2 s (10,000 debates, well over 1,500);
+* Present's step latency: Next (and → on the keyboard) until the next step's counter shows and the script run
+  finished, over every step of a 4-round debate.
 
 How it is measured:
 1. A synthetic archive: one real offline debate (through the API, so the pack snapshot
@@ -44,6 +51,7 @@ sys.path.insert(0, str(REPO))
 from tests.app_support import start_streamlit, stop_streamlit  # noqa: E402  (shared with the browser tests)
 N_DEBATES = 10_000
 HOME_LIMIT, PAGE_LIMIT = 2.0, 1.5
+FIRST_CHART_LIMIT = 2.0  # issue 25: the Archive's first chart, at 1,500+ debates
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -176,7 +184,7 @@ def browser_figures(archive: dict) -> tuple[list, dict]:
                                         'st.plotly_chart(px.bar(x=[1, 2, 3], y=[3, 1, 2]))\n')
     rid, jid = archive["real_id"], archive["judged_id"]
     plan = [("Setup", "/Setup", "Suggested pair", 0), ("Live (a 4-round debate)", f"/Live?id={rid}", "R4｜", 0),
-            ("Outcome (master)", f"/Outcome?id={rid}", "教内余争 — 中立观察", 0),
+            ("Outcome (master)", f"/Outcome?id={rid}&lang=en", "Open questions — a neutral observation", 0),
             ("Outcome (judged, score chart)", f"/Outcome?id={jid}", "Per debater", 1),
             ("Archive (Browse, then the Charts tab: first 2 charts)", "/Archive?lang=en", "Browse", 2, "Charts"),
             ("Coverage (heatmap)", "/Coverage", "Canonical pairs", 1)]
@@ -207,6 +215,143 @@ def browser_figures(archive: dict) -> tuple[list, dict]:
             stop_streamlit(proc)
         b.close()
     return out, base
+
+
+# ------------------------------------------------------- issue 25: reading-first figures
+
+
+def _settled(pg) -> None:
+    pg.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=60_000)
+
+
+def outcome_paint(ctx, url: str) -> tuple[float, float]:
+    """goto -> the first speech card on screen (first paint of the reading); -> the page complete."""
+    pg = ctx.new_page()
+    t0 = time.perf_counter()
+    pg.goto(url)
+    pg.locator("[class*='st-key-speech-o0']").first.wait_for(state="visible", timeout=60_000)
+    first = time.perf_counter() - t0
+    pg.get_by_text("Downloads").first.wait_for(timeout=60_000)
+    _settled(pg)
+    done = time.perf_counter() - t0
+    pg.close()
+    return first, done
+
+
+def archive_first_chart(ctx, url: str) -> tuple[float, float]:
+    """goto the Archive -> click the Charts tab as soon as it shows -> the first plotly chart drawn:
+    (seconds from goto, seconds from the click)."""
+    pg = ctx.new_page()
+    t0 = time.perf_counter()
+    pg.goto(url)
+    tab = pg.get_by_role("tab", name="Charts", exact=True)
+    tab.wait_for(timeout=60_000)
+    t1 = time.perf_counter()
+    tab.click()
+    pg.wait_for_function("() => [...document.querySelectorAll('.js-plotly-plot .main-svg')]"
+                         ".some(e => e.getBoundingClientRect().width > 0)", timeout=60_000)
+    t2 = time.perf_counter()
+    pg.close()
+    return t2 - t0, t2 - t1
+
+
+def present_steps(ctx, url: str) -> list[tuple[str, float]]:
+    """Step 1 -> the last by Next, then back by ← : (how, seconds) for each step, from the click or key to the
+    next counter on screen with the script run finished."""
+    pg = ctx.new_page()
+    pg.goto(url)
+    pg.get_by_text("Step 1 of ").first.wait_for(timeout=60_000)
+    _settled(pg)
+    total = int(pg.get_by_text("Step 1 of ").first.inner_text().split()[-1])
+    out = []
+    for k in range(2, total + 1):
+        t0 = time.perf_counter()
+        pg.locator(".st-key-present-next button").click()
+        pg.get_by_text(f"Step {k} of {total}").first.wait_for(timeout=60_000)
+        _settled(pg)
+        out.append(("Next", time.perf_counter() - t0))
+    for k in range(total - 1, 0, -1):
+        t0 = time.perf_counter()
+        pg.keyboard.press("ArrowLeft")
+        pg.get_by_text(f"Step {k} of {total}").first.wait_for(timeout=60_000)
+        _settled(pg)
+        out.append(("←", time.perf_counter() - t0))
+    pg.close()
+    return out
+
+
+def reading_figures(archive: dict) -> dict:
+    """Issue 25's figures on a server of their own (its caches cold): {name: value(s)}, or {} without a browser."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        print("  (skipped: the playwright package is not installed)")
+        return {}
+    if not CHROMIUM.exists():
+        print(f"  (skipped: {CHROMIUM} is absent)")
+        return {}
+    env = {k: v for k, v in os.environ.items() if k not in ("DEBATE_MODEL", "DEBATE_API_BASE")}
+    env["DEBATE_ARCHIVE"] = str(archive["path"])
+    rid, jid = archive["real_id"], archive["judged_id"]
+    out: dict = {}
+    log = tempfile.TemporaryFile()
+    base_dir = Path(tempfile.mkdtemp(prefix="tabs-"))
+    (base_dir / "tabs.py").write_text('import streamlit as st\nimport plotly.express as px\nst.title("hello")\n'
+                                      'browse, charts = st.tabs(["Browse", "Charts"])\nbrowse.write("rows")\n'
+                                      'charts.plotly_chart(px.bar(x=[1, 2, 3], y=[3, 1, 2]))\n')
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        # the baseline: a one-line page with the same two tabs and one 3-bar chart in the second, same browser
+        proc, url = start_streamlit(base_dir / "tabs.py", env, base_dir, log)
+        try:
+            ctx = b.new_context(viewport={"width": 1400, "height": 1000})
+            out["baseline"] = [archive_first_chart(ctx, url + "/") for _ in range(4)]
+            ctx.close()
+        finally:
+            stop_streamlit(proc)
+        proc, url = start_streamlit(REPO / "app.py", env, REPO, log)
+        try:
+            ctx = b.new_context(viewport={"width": 1400, "height": 1000})
+            visit(ctx, url + "/?lang=en", "Recent debates")  # the server's own start-up, out of the figures
+            out["archive_cold"] = archive_first_chart(ctx, url + "/Archive?lang=en")
+            out["archive_warm"] = [archive_first_chart(ctx, url + "/Archive?lang=en") for _ in range(3)]
+            for name, did in (("outcome_master", rid), ("outcome_judged", jid)):
+                out[name] = [outcome_paint(ctx, url + f"/Outcome?id={did}&lang=en") for _ in range(3)]
+            out["present"] = present_steps(ctx, url + f"/Present?id={rid}&step=1&lang=en")
+            ctx.close()
+        finally:
+            stop_streamlit(proc)
+        b.close()
+    return out
+
+
+def print_reading(fig: dict) -> bool:
+    """Print issue 25's figures; True when the Archive's first chart is under its target."""
+    if not fig:
+        return True
+    ms = lambda v: f"{v * 1000:5.0f} ms"  # noqa: E731
+    cold, warm, base = fig["archive_cold"], fig["archive_warm"], fig["baseline"]
+    warm_goto = statistics.median(w[0] for w in warm)
+    base_goto, base_click = statistics.median(b[0] for b in base[1:]), statistics.median(b[1] for b in base[1:])
+    ok = cold[0] < FIRST_CHART_LIMIT
+    print(f"  baseline here: a one-line page with two tabs and one 3-bar chart in the second, {ms(base_goto)} from "
+          f"goto to the chart, {ms(base_click)} from the tab click (median of 3 after a first {ms(base[0][0])})")
+    print(f"  Archive, first chart (cold server cache): {ms(cold[0])} from goto, {ms(cold[1])} from the Charts tab "
+          f"click  (limit {FIRST_CHART_LIMIT:.1f} s from goto) {'ok' if ok else 'OVER'}; the app's share over the "
+          f"baseline {ms(cold[0] - base_goto)}")
+    print(f"  Archive, first chart again (median of 3): {ms(warm_goto)} from goto, "
+          f"{ms(statistics.median(w[1] for w in warm))} from the click; the app's share {ms(warm_goto - base_goto)}")
+    for name, label in (("outcome_master", "Outcome, master debate"), ("outcome_judged", "Outcome, judged debate")):
+        first = [f for f, _d in fig[name]]
+        done = [d for _f, d in fig[name]]
+        print(f"  {label:<24} first paint (first speech card): first visit {ms(first[0])}, median of 3 "
+              f"{ms(statistics.median(first))}; complete {ms(done[0])} / {ms(statistics.median(done))}")
+    for how in ("Next", "←"):
+        steps = [t for h, t in fig["present"] if h == how]
+        if steps:
+            print(f"  Present, step by {how:<4} ({len(steps)} steps): median {ms(statistics.median(steps))}, "
+                  f"max {ms(max(steps))}")
+    return ok
 
 
 # ------------------------------------------------------------------ AppTest
@@ -279,6 +424,11 @@ def main() -> int:
         if figures:
             print("  (informational: end-to-end browser times depend on the machine; the pass/fail targets below "
                   "are the script runs)")
+
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+        print(f"\nissue 25, a reading-first app ({archive['debates']:,} debates; real server, its caches cold, "
+              f"Chromium headless; load average {load:.1f}):")
+        ok &= print_reading(reading_figures(archive))
 
         print("\nin-process AppTest, first run of each page's script (fresh interpreter):")
         rows = apptest_figures(archive)

@@ -13,6 +13,8 @@ shipped inside the package:
   (the same English in two senses); :func:`translator` binds a language (``_ = translator(lang)``).
 * :func:`N_` marks a msgid kept in a constant (a table keyed by status, a note's key) without
   translating it; it is translated where it is shown, with :func:`tr`.
+* :func:`read_back` ``(text, msgids)`` reads a text the library wrote (a stop reason, a warning) back to its
+  msgid and values, in either language, so a reader's app can say it again in its own.
 * A msgid missing from a catalog falls back to the English msgid, visibly: it is added to
   :data:`MISSING` and logged once (``debate_core.i18n``).  ``tests/test_content_i18n.py`` fails
   when a msgid the code uses is missing from either catalog.
@@ -33,8 +35,9 @@ from __future__ import annotations
 
 import functools
 import logging
+import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -107,3 +110,33 @@ def translator(lang: str) -> Callable[..., str]:
 def N_(msgid: str) -> str:
     """Marks ``msgid`` for extraction and returns it untranslated (translated where it is shown)."""
     return msgid
+
+
+_FIELD = re.compile(r"\{([a-z_]+)\}")
+
+
+def read_back(
+    text: str, msgids: Iterable[str], langs: Iterable[str] = ("zh", "en")
+) -> tuple[str, dict[str, str]] | None:
+    """The msgid (one of ``msgids``) and the values a stored text was written from, in any of ``langs``: the
+    text ``tr(lang, msgid, **values)`` gave, read back (a debate's stop reason or warning, which the library
+    wrote in the debate's language, for a reader in another); None when it is none of them."""
+    text = (text or "").strip()
+    if not text:
+        return None
+    for lang in langs:  # the most specific template first: the one with the most words of its own
+        templates = sorted(((_lookup(lang, m, None), m) for m in msgids), key=lambda t: -len(_FIELD.sub("", t[0])))
+        for template, msgid in templates:
+            parts, names, pattern = _FIELD.split(template), set(), ""
+            for i, part in enumerate(parts):
+                if i % 2 == 0:
+                    pattern += re.escape(part)
+                elif part in names:
+                    pattern += f"(?P={part})"
+                else:
+                    names.add(part)
+                    pattern += f"(?P<{part}>.+?)"
+            m = re.fullmatch(pattern, text, re.S)
+            if m:
+                return msgid, m.groupdict()
+    return None

@@ -45,7 +45,7 @@ def model_status(value: str, api_base: str, *, offline_ok: bool) -> None:
 
 
 def masters_section(topic: str, pack) -> tuple[tuple[str, str], list[str]] | None:
-    """The suggested pair, the two pickers and the ammunition both ways: the pair, and the masters
+    """The suggested pair, the two pickers and the ammo both ways: the pair, and the masters
     to name in the config (none when the suggestion stands); None when the pick cannot start."""
     choice = views.suggest_pair(topic or "", pack)
     why = views.pair_reason(choice, pack)
@@ -53,8 +53,8 @@ def masters_section(topic: str, pack) -> tuple[tuple[str, str], list[str]] | Non
     hits = "; ".join(f"{views.safe_inline(k)}: {views.safe_inline('、'.join(v))}" for k, v in why["hits"].items()) \
         or _("none")
     st.info(views.safe_format(_("**Suggested pair: {a} vs {b}**"), a=a_name, b=b_name) + "  \n"
-            + views.safe_format(_("rule `{rule}` ({rule_text}) — {reason}"), rule=why["rule"],
-                                rule_text=why["rule_text"], reason=why["reason"])
+            + views.safe_format(_("chosen by {rule_text}: {reason}"), rule_text=why["rule_text"],
+                                reason=why["reason"])
             + "  \n" + _("keywords hit: {hits}").format(hits=hits), icon="🎯")
 
     options = views.master_options(pack)
@@ -71,7 +71,8 @@ def masters_section(topic: str, pack) -> tuple[tuple[str, str], list[str]] | Non
         st.caption(_("Your pick overrides the suggested pair."))
 
     ammo = views.ammo_view(pack, a, b)
-    st.markdown(_("**Ammunition both ways** (cross_critique entries of each master aimed at the other)"))
+    st.markdown(_("**Ammo both ways**"))
+    st.caption(_(views.AMMO_HELP))
     c1, c2 = st.columns(2)
     for col, title, rows in ((c1, f"{ammo.a_name} → {ammo.b_name}", ammo.a_to_b),
                              (c2, f"{ammo.b_name} → {ammo.a_name}", ammo.b_to_a)):

@@ -25,12 +25,19 @@ def verdict(ov: views.OutcomeView) -> None:
         st.code(ov.raw or _("(empty)"), language=None)
         return
     st.success("**" + views.safe_format(_("Winner: {winner}"), winner=ov.winner_text) + "**")
+    if ov.winner_stance:  # the winner's stance: the debate's own words, in its language
+        with st.container(key="content-verdict-stance"):
+            st.markdown(f"**{views.safe_inline(ov.winner_stance)}**")
     if ov.summary:  # the judge's own words, in the debate's language
         with st.container(key="content-verdict-summary"):
             st.markdown(views.safe_inline(ov.summary))
     if ov.incomplete:  # the judge left something out, even after being asked once more
-        st.warning(ov.incomplete)
-    if ov.judge:
+        st.warning(views.safe_inline(ov.incomplete))
+    if ov.judge and ov.judge_own:  # an imported verdict's line about its judge: its own words
+        st.caption(_("The judge, in the verdict's own words:"))
+        with st.container(key="content-verdict-judge"):
+            st.caption(views.safe_inline(ov.judge))
+    elif ov.judge:
         st.caption(views.safe_format(_("judge: `{model}`"), model=ov.judge))
     if ov.reasons:
         st.markdown(_("**Reasons**"))
@@ -124,8 +131,24 @@ def closing(ov: views.OutcomeView, debate) -> None:
         st.info(_("No outcome yet: the debate is {status}. Follow it on the Live page.")
                 .format(status=views.status_text(debate.status)))
         ui.link_to("live", debate.id, _("Open Live"))
-    if ov.wrap_up:  # topic debate: the seed's wrap-up (未成辩论 says why; a verdict is a reference conclusion);
-        st.markdown(ov.wrap_up)  # our Markdown around the debate's neutralised values (views.outcome_view)
+    if ov.wrap_up is not None:  # topic debate: the seed's wrap-up (未成辩论 says why; a verdict is a reference
+        wrap_up(ov.wrap_up)      # conclusion)
+
+
+def wrap_up(wu) -> None:
+    """The seed's wrap-up: each line's name and the library's words in the reader's language, the debate's own
+    words (its topic, its stances, the judge's summary: neutralised by the view) in ``content-…`` regions."""
+    st.markdown("### " + views.safe_inline(wu.heading))
+    for i, line in enumerate(wu.lines):
+        key, value = st.columns([1, 5])
+        key.markdown(f"**{views.safe_inline(line.key)}**")
+        with value:
+            if line.text:  # the library's Markdown (ids and paths as code) around neutralised values
+                st.markdown(line.text)
+            if line.own:
+                with st.container(key=f"content-wrap-up-{i}"):
+                    st.markdown("\n".join(("- " if len(line.own) > 1 else "") + own for own in line.own))
+    st.markdown("> " + wu.closing)
 
 
 def analysis(ov: views.OutcomeView, debate) -> None:

@@ -30,8 +30,11 @@ def filters(arc) -> dict:
     c = st.columns(5)
     protocol = c[0].selectbox(_("Protocol"), [ANY] + opts["protocol"], key="f_protocol",
                               format_func=lambda v: any_(v) if v == ANY else av.protocol_name(v))
-    master = c[1].selectbox(_("Master"), [ANY] + opts["master"], key="f_master", format_func=any_)
-    model = c[2].selectbox(_("Model"), [ANY] + opts["model"], key="f_model", format_func=any_)
+    names = opts["names"]  # a master by his name, a model by the name its source gave it
+    master = c[1].selectbox(_("Master"), [ANY] + opts["master"], key="f_master",
+                            format_func=lambda v: any_(v) if v == ANY else names["master"].get(v, v))
+    model = c[2].selectbox(_("Model"), [ANY] + opts["model"], key="f_model",
+                           format_func=lambda v: any_(v) if v == ANY else names["model"].get(v, v))
     status = c[3].selectbox(_("Status"), [ANY] + opts["status"], key="f_status",
                             format_func=lambda v: any_(v) if v == ANY else views.status_text(v))
     lang = c[4].selectbox(_("Debate language"), [ANY, "zh", "en"], key="f_lang",
@@ -44,7 +47,7 @@ def filters(arc) -> dict:
                           help=_("The side the chosen model argued (choose a model first)."))
     winner = c[2].selectbox(_("Winner"), [ANY] + list(views.WINNERS) + opts["model"], key="f_winner",
                             format_func=lambda v: any_(v) if v == ANY else
-                            (_(views.WINNER_NAMES[v]) if v in views.WINNER_NAMES else v),
+                            (_(views.WINNER_NAMES[v]) if v in views.WINNER_NAMES else names["model"].get(v, v)),
                             help=_("The verdict's winner: a side, a draw, or a model (the side it argued won)."))
     topics = int(opts["topics"][0]) if opts["topics"] else 0
     topic = c[3].selectbox(_("Topic"), [ANY] + opts["topic"], key="f_topic",
@@ -135,8 +138,8 @@ def ratings(arc) -> bool:
     t = cached(arc, "ratings_tables", bootstrap=100)
     if t["outcomes"].empty:
         return False
-    cols = [N_("rank"), N_("item"), N_("rating"), N_("ci_low"), N_("ci_high"), N_("wins"), N_("losses"), N_("ties"),
-            N_("win_rate")]
+    cols = [N_("rank"), N_("item"), N_("rating"), "ci_low", "ci_high", N_("wins"), N_("losses"), N_("ties"),
+            "win_rate"]  # (field-like names shown by their labels: views.COLUMN_LABELS)
     c1, c2 = st.columns(2)
     c1.caption(_("Models"))
     with c1:
@@ -192,7 +195,8 @@ def sql_box(arc) -> None:
         st.caption(_("Tables and their columns"))
         with st.container(height=330):
             schema = cached(arc, "sql_schema")
-            st.markdown("  \n".join(f"**{views.safe_inline(t)}** — {views.safe_inline(c)}"
+            st.markdown("  \n".join(f"**{views.safe_code(t)}** — "
+                                    + ", ".join(views.safe_code(col.strip()) for col in str(c).split(","))
                                     for t, c in schema.itertuples(index=False)))
     if run:
         try:
@@ -260,7 +264,7 @@ def show_report(rep) -> None:
 
 def importer(arc) -> None:
     st.subheader(_("Import"))
-    st.caption(_("Topic-debate artifact folders (<slug>.debate/ with debate-log.md and verdict.md), master-debate "
+    st.caption(_("Topic-debate artifact folders (a ….debate folder with debate-log.md and verdict.md), master-debate "
                  "Markdown, this workbench's JSON export, or a debate benchmark checkout (lechmazur/debate layout: "
                  "`transcripts/*.md`, `reports/debate_matchup_judgments/<template>/*.md`, "
                  "`reports/debate_leaderboard__*.md`). A folder can be uploaded as such or as a .zip; importing the "

@@ -1,4 +1,5 @@
-"""Coverage: who has ammunition against whom in a pack, and which gaps the archive ran into."""
+"""Coverage: which masters of a persona pack have critiques (ammo) against which, and which gaps the archive
+ran into."""
 
 import streamlit as st
 
@@ -8,6 +9,7 @@ from webapp.i18n import N_, _
 
 @ui.page(N_("Coverage"), "🧭")
 def coverage() -> None:
+    st.caption(_(views.COVERAGE_HELP))  # what coverage is, where the word first appears
     pack, _folder = ui.pack_picker("cov")
     cv = views.coverage_view(pack, ui.archive())
     st.caption(views.pack_summary(pack))

@@ -78,7 +78,9 @@ def show_outcome(ov: views.OutcomeView) -> None:
         st.code(ov.raw or _("(empty)"), language=None)
         return
     st.markdown("## " + views.safe_format(_("Winner: {winner}"), winner=ov.winner_text), anchors=False)
-    with st.container(key="content-verdict"):  # the judge's own words
+    with st.container(key="content-verdict"):  # the winner's stance and the judge's words: the debate's own
+        if ov.winner_stance:
+            big(f"**{views.safe_inline(ov.winner_stance)}**")
         if ov.summary:
             big(views.safe_inline(ov.summary))
         for k, v in ov.reasons.items():

@@ -39,8 +39,9 @@ def head(label: str, sv: views.compare.SideView) -> None:
     st.markdown(f"#### {label}")
     with st.container(key=f"content-topic-{label.lower()}"):  # the debate's own words
         st.markdown(f"#### {views.safe_inline(d.topic)}")
-    st.caption(" · ".join([views.safe_code(d.id), views.safe_inline(sv.protocol), views.safe_inline(sv.who),
-                           views.safe_format(_("models: {models}"), models=sv.models), views.safe_inline(sv.status)]))
+    models = _("models: {models}").format(models=", ".join(views.safe_code(m) for m in d.models) or "—")
+    st.caption(" · ".join([views.safe_code(d.id), views.safe_inline(sv.protocol), views.safe_inline(sv.who), models,
+                           views.safe_inline(sv.status)]))
     st.markdown(views.safe_format(_("**Result:** {result}"), result=sv.result))
     ui.link_to("outcome", d.id, _("Open the outcome"))
 
@@ -61,9 +62,12 @@ def closing(sv: views.compare.SideView) -> None:
                                    for k, v in ov.observation.items()))
     elif ov.kind == "verdict" and ov.parsed:
         st.success("**" + views.safe_format(_("Winner: {winner}"), winner=ov.winner_text) + "**")
-        if ov.summary:  # the judge's own words
+        if ov.winner_stance or ov.summary:  # the winner's stance and the judge's words: the debate's own
             with st.container(key=f"content-summary-{ov.debate.id}"):
-                st.markdown(views.safe_inline(ov.summary))
+                if ov.winner_stance:
+                    st.markdown(f"**{views.safe_inline(ov.winner_stance)}**")
+                if ov.summary:
+                    st.markdown(views.safe_inline(ov.summary))
     else:
         st.caption(views.safe_inline(sv.result))
 

@@ -135,41 +135,63 @@ def flagged_debate(archive) -> Debate:
     return d
 
 
-def judged_debate(archive, protocol: str = "topic", debate_id: str = "judged000001") -> Debate:
-    """A completed topic debate (or trial) with a parsed verdict, scores and commentary."""
+def judged_debate(archive, protocol: str = "topic", debate_id: str = "judged000001", lang: str = "zh") -> Debate:
+    """A completed topic debate (or trial) with a parsed verdict, scores and commentary, in Chinese (``lang``
+    "zh") or English ("en"): its own words (topic, stances, speeches, the judge's) in that language, and what
+    the library writes about it (a trial's side names and stances, the stop reason) from the library's catalog
+    in that language, as a run leaves them."""
+    from debate_core.engines.judged_prompts import for_lang
+    en = lang == "en"
+    P = for_lang(lang)
     if protocol == "trial":
-        parts = [Participant(label="pro", name="正方", stance="支持该命题", model="openai/pro-model"),
-                 Participant(label="con", name="反方", stance="反对该命题", model="openai/con-model")]
-        winner, reasons = "pro", {"论点强度": "正方论证更完整", "攻防表现": "反方回应较弱"}
+        parts = [Participant(label=side, name=P.SIDE_NAMES[side], stance=P.SIDE_STANCES[side],
+                             model=f"openai/{side}-model") for side in ("pro", "con")]
+        winner = "pro"
+        reasons = ({"Strength": "Pro's case was more complete", "Exchanges": "Con answered weakly"} if en else
+                   {"论点强度": "正方论证更完整", "攻防表现": "反方回应较弱"})
     else:
-        parts = [Participant(label="辩手甲", name="辩手甲", stance="远程办公提高效率", model="openai/model-a"),
-                 Participant(label="辩手乙", name="辩手乙", stance="远程办公降低效率", model="openai/model-b")]
-        winner = "辩手乙"
-        reasons = {"论点强度": "辩手乙的数据更扎实", "攻防表现": "辩手乙正面回应了甲的核心论点",
-                   "逻辑硬伤": "辩手甲以偏概全"}
+        labels = P.LABELS[:2]
+        stances = (["Remote work raises productivity", "Remote work lowers productivity"] if en else
+                   ["远程办公提高效率", "远程办公降低效率"])
+        parts = [Participant(label=lab, name=lab, stance=st, model=f"openai/model-{'ab'[i]}")
+                 for i, (lab, st) in enumerate(zip(labels, stances))]
+        winner = labels[1]
+        reasons = ({"Strength": "Debater B's data were sounder", "Exchanges": "Debater B answered A's core point",
+                    "Flaws": "Debater A generalised from a few cases"} if en else
+                   {"论点强度": "辩手乙的数据更扎实", "攻防表现": "辩手乙正面回应了甲的核心论点",
+                    "逻辑硬伤": "辩手甲以偏概全"})
     rounds = []
     for r in (1, 2):
         for p in parts:
-            env = {"stance": p.stance, "arguments": [{"id": f"{p.label}-{r}", "point": f"第{r}轮论点：{p.stance}",
-                                                      "reasoning": "理由", "evidence": "证据"}],
+            point = f"Round {r} point: {p.stance}" if en else f"第{r}轮论点：{p.stance}"
+            env = {"stance": p.stance, "arguments": [{"id": f"{p.label}-{r}", "point": point,
+                                                      "reasoning": "why" if en else "理由",
+                                                      "evidence": "evidence" if en else "证据"}],
                    "rebuttals": [], "no_new_points": r == 2}
             rounds.append(Speech(round=r, speaker=p.label, speaker_name=p.name,
-                                 role="opening" if r == 1 else "rebuttal", text=f"{p.name} 第 {r} 轮：{p.stance}",
+                                 role="opening" if r == 1 else "rebuttal",
+                                 text=f"{p.name}, round {r}: {p.stance}" if en else f"{p.name} 第 {r} 轮：{p.stance}",
                                  envelope=env if protocol == "topic" else None, engine=p.model,
                                  prompt_tokens=100 * r, completion_tokens=50 * r, cost=0.001 * r,
                                  latency_ms=900.0))
+    rows = (("productivity data", "generalises from a few cases"), ("coordination costs", "a small sample")) if en \
+        else (("效率数据", "以偏概全"), ("协作成本", "样本偏小"))
     verdict = Verdict(
-        winner=winner, summary="论证更扎实的一方胜出", reasons=reasons, judge="openai/judge-model",
-        rows=[VerdictRow(label=parts[0].label, stance=parts[0].stance, strongest="效率数据", weakness="以偏概全",
+        winner=winner, summary="the side with the sounder case wins" if en else "论证更扎实的一方胜出",
+        reasons=reasons, judge="openai/judge-model",
+        rows=[VerdictRow(label=parts[0].label, stance=parts[0].stance, strongest=rows[0][0], weakness=rows[0][1],
                          score=6.5),
-              VerdictRow(label=parts[1].label, stance=parts[1].stance, strongest="协作成本", weakness="样本偏小",
+              VerdictRow(label=parts[1].label, stance=parts[1].stance, strongest=rows[1][0], weakness=rows[1][1],
                          score=8.0)],
-        per_round=[RoundComment(round=1, comment="第一轮双方立论清楚"), RoundComment(round=2, comment="第二轮乙方反驳有力")],
-        note="读者可结合自身岗位判断")
-    d = Debate(id=debate_id, protocol=protocol, topic="远程办公是否提高效率？", status="completed",
-               stop_reason="reached the 2-round cap", participants=parts,
+        per_round=[RoundComment(round=1, comment="both openings were clear" if en else "第一轮双方立论清楚"),
+                   RoundComment(round=2, comment="B's rebuttal was stronger" if en else "第二轮乙方反驳有力")],
+        note="readers may weigh this against their own job" if en else "读者可结合自身岗位判断")
+    topic = "Does remote work raise productivity?" if en else "远程办公是否提高效率？"
+    stop = P.NOTES["converged"].format(r=2) if en else "reached the 2-round cap"  # (the Chinese one as first stored)
+    d = Debate(id=debate_id, protocol=protocol, topic=topic, status="completed", lang=lang,
+               stop_reason=stop, participants=parts,
                models=[p.model for p in parts] + ["openai/judge-model"], planned_rounds=2,
-               config=DebateConfig(protocol=protocol, topic="远程办公是否提高效率？", rounds=2,
+               config=DebateConfig(protocol=protocol, topic=topic, rounds=2, lang=lang,
                                    models=[p.model for p in parts], judge_model="openai/judge-model",
                                    stances=[p.stance for p in parts] if protocol == "topic" else []),
                rounds=rounds, verdict=verdict, source="run")

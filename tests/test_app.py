@@ -128,7 +128,7 @@ def test_setup_master_widgets_suggestion_pickers_ammo_rounds_model(archive_path)
     assert by_label(at.radio, "Protocol").options == ["Master debate", "Topic debate", "Trial"]
     assert by_label(at.text_area, "Topic").value == TOPIC
     suggestion = at.info[0].value
-    assert "慧能大师 vs 印光大师" in suggestion and "rule **table**" in suggestion
+    assert "慧能大师 vs 印光大师" in suggestion and "chosen by the table of classic pairs by topic" in suggestion
     assert "参禅" in suggestion and "念佛" in suggestion  # the keywords hit
     a, b = by_label(at.selectbox, "Master A (opens)"), by_label(at.selectbox, "Master B")
     assert a.value == "huineng" and b.value == "yinguang"
@@ -141,7 +141,7 @@ def test_setup_master_widgets_suggestion_pickers_ammo_rounds_model(archive_path)
     assert "the embedded default offline engine" in body
     assert by_label(at.text_input, "Model for both masters and the moderator").value == ""
     assert not at.button(key="start").disabled
-    assert by_label(at.radio, "Pack").value == "default"
+    assert by_label(at.radio, "Persona pack").value == "default"
 
     # Override with a pair the argument bank covers both ways: ammo both ways, no coverage warning
     by_label(at.selectbox, "Master A (opens)").select("buddhaghosa").run()
@@ -176,7 +176,7 @@ def test_setup_explains_a_missing_provider_key(archive_path, monkeypatch):
 
 def test_setup_pack_folder_and_bad_folder(archive_path, tmp_path):
     at = app("setup")
-    by_label(at.radio, "Pack").set_value("folder").run()
+    by_label(at.radio, "Persona pack").set_value("folder").run()
     by_label(at.text_input, "Pack folder").input(
         str(tmp_path / "nowhere")).run()
     assert not at.exception
@@ -442,8 +442,8 @@ def test_outcome_of_a_judged_debate(archive_path, archive, protocol):
     at = app("outcome", d.id)
     clean(at)
     body = texts(at)
-    winner = "辩手乙（远程办公降低效率）wins" if protocol == "topic" else "正方 (pro) wins"
-    assert f"Winner: {winner}" in body
+    winner = "辩手乙 wins" if protocol == "topic" else "PRO wins"  # the reader's words; a stance of the debate's own
+    assert f"Winner: {winner}" in body and ("**远程办公降低效率**" in body) == (protocol == "topic")  # shown apart
     assert "论点强度" in body and "攻防表现" in body
     frames = [f.value for f in at.dataframe]
     per_round = next(f for f in frames if "commentary" in f.columns)
@@ -629,13 +629,13 @@ def test_coverage_default_pack_and_degraded_pairs(archive_path, archive):
     assert len(at.get("plotly_chart")) == 1
     frames = [f.value for f in at.dataframe]
     degraded = next(f for f in frames if "debates" in f.columns)
-    assert list(degraded["pair"]) == ["buddhaghosa-vs-xuanzang"] and list(degraded["debates"]) == [1]
+    assert list(degraded["masters"]) == ["觉音尊者 / 玄奘法师"] and list(degraded["debates"]) == [1]  # names
 
 
 def _coverage_of(folder) -> tuple:
     """The Coverage page on a pack folder: the page and its metrics by label."""
     at = app("coverage")
-    by_label(at.radio, "Pack").set_value("folder").run()
+    by_label(at.radio, "Persona pack").set_value("folder").run()
     at.text_input(key="cov_folder").input(str(folder)).run()
     clean(at)
     return at, {m.label: m.value for m in at.metric}
@@ -648,13 +648,15 @@ def test_coverage_fixture_pack_shows_8_complete_pairs_and_6_one_way(archive_path
     assert metrics["One-way entries"] == "6"
     assert metrics["Canonical pairs complete"] == "8/8"
     canonical = next(f.value for f in at.dataframe if "status" in f.value.columns)
-    assert len(canonical) == 8 and set(canonical["status"]) == {"complete"}
-    one_way = next(f.value for f in at.dataframe if "entry" in f.value.columns)
-    assert list(one_way["entry"]) == ["buddhaghosa->kumarajiva", "fazang->xuanzang", "huineng->xuanzang",
-                                      "milarepa->tsongkhapa", "nagarjuna->buddhaghosa", "xuyun->yinguang"]
-
+    assert len(canonical) == 8 and set(canonical["status"]) == {"covered both ways"}
     from debate_core.content.packs import load_pack
     from webapp.views import coverage_view
+
+    names = {s: m.name for s, m in load_pack(SKILL_FIXTURE).masters.items()}
+    one_way = next(f.value for f in at.dataframe if "from → to" in f.value.columns)
+    assert list(one_way["from → to"]) == [f"{names[a]} → {names[b]}" for a, b in (
+        ("buddhaghosa", "kumarajiva"), ("fazang", "xuanzang"), ("huineng", "xuanzang"), ("milarepa", "tsongkhapa"),
+        ("nagarjuna", "buddhaghosa"), ("xuyun", "yinguang"))]  # the masters by name, not by id
 
     fig = coverage_view(load_pack(SKILL_FIXTURE)).heatmap()
     marks = [t for row in fig.data[0].text for t in row]
@@ -671,8 +673,8 @@ def test_coverage_reference_pack_shows_8_complete_pairs_and_10_one_way(archive_p
     assert metrics["One-way entries"] == "10"
     assert metrics["Canonical pairs complete"] == "8/8"
     canonical = next(f.value for f in at.dataframe if "status" in f.value.columns)
-    assert len(canonical) == 8 and set(canonical["status"]) == {"complete"}
-    one_way = next(f.value for f in at.dataframe if "entry" in f.value.columns)
+    assert len(canonical) == 8 and set(canonical["status"]) == {"covered both ways"}
+    one_way = next(f.value for f in at.dataframe if "from → to" in f.value.columns)
     assert len(one_way) == 10
     assert "Masters with no critique at all" in texts(at)
 
@@ -687,7 +689,7 @@ def test_coverage_reference_pack_shows_8_complete_pairs_and_10_one_way(archive_p
 
 def test_coverage_bad_folder_is_explained(archive_path, tmp_path):
     at = app("coverage")
-    by_label(at.radio, "Pack").set_value("folder").run()
+    by_label(at.radio, "Persona pack").set_value("folder").run()
     at.text_input(key="cov_folder").input(str(tmp_path / "missing")).run()
     assert not at.exception
     assert any("pack folder not found" in e.value for e in at.error)

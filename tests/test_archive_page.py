@@ -134,7 +134,7 @@ def test_sql_tab_lists_tables_runs_an_example_and_errors_in_one_line(archive_pat
     schema = "\n".join(m.value for m in sql.markdown)
     for table, column in (("debates", "topic varchar"), ("speeches", "speaker_name"), ("verdicts", "winner"),
                           ("findings", "rule")):
-        assert f"**{table}**" in schema and column in schema, (table, column)
+        assert f"**`{table}`**" in schema and column in schema, (table, column)  # names as code
     examples = [b for b in sql.button if b.key.startswith("sql_example_")]
     assert 3 <= len(examples) <= 4
     assert [b.label for b in examples][1] == "Winners of judged debates"

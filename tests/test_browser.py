@@ -594,7 +594,7 @@ def test_audience_vote_from_two_phones_before_and_after_then_the_shift_on_presen
 
     arc = open_archive(server["archive"])
     d = judged_debate(arc, "trial", debate_id="vote00000001")
-    pro, con = "正方（支持该命题）", "反方（反对该命题）"
+    pro, con = "PRO (For the motion)", "CON (Against the motion)"  # a trial's sides, in the reader's words (en-US)
     url = server["url"]
 
     page.goto(url + f"/Present?id={d.id}&lang=en")
@@ -757,7 +757,7 @@ def test_archive_sql_refusal_and_coverage_in_the_browser(server, page):
     # a Master-skill pack by folder: the upstream one where present (8 complete pairs, 10 one-way entries), then
     # the fixture in every checkout (8 and 6); in this order, since "pack master-skill" is inside the fixture's name
     counts = {"reference": ["8", "10"], "fixture": ["8", "6"]}
-    page.get_by_text("a folder").click()
+    page.get_by_text("a folder", exact=True).click()  # (the pack caption says "a folder" too)
     for which, path in skill_pack_folders().items():
         folder = page.get_by_label("Pack folder", exact=True).and_(page.get_by_role("textbox"))
         folder.fill(str(path))

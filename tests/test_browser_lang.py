@@ -1,6 +1,7 @@
 """The debate speaks its own language, the app's chrome the reader's: in a real browser (``streamlit run
 app.py`` on a free 127.0.0.1 port, Debian's Chromium through Playwright), over an archive holding an offline
-master debate (Chinese), an imported topic debate (Chinese) and a benchmark side-swap pair (English).
+master debate (Chinese), imported topic debates (Chinese: tests/fixtures/topic-debate, and the reference sample
+when present), a topic debate and a trial in each language, and a benchmark side-swap pair (English).
 
 * English UI, a Chinese master debate's Outcome and Live: no Chinese character outside the debate's own
   regions (its topic, speeches, citations, ammo, observation: the page's ``content-…`` containers) and
@@ -15,6 +16,10 @@ master debate (Chinese), an imported topic debate (Chinese) and a benchmark side
 * An imported benchmark's summary and judges' notes (English) are content under the Chinese UI.
 * Coverage, Present, Vote and Compare in both languages; at a phone's width (390 px) the argument map takes the
   width, its lanes named inside the plot.
+* A judged debate (an imported Chinese topic debate, a trial) read in the other language: its winner line, its
+  stances, its wrap-up, its stop reason and its side names are the reader's (the stances, the topic and the judge's
+  words in content regions); under the English UI no Chinese character is left outside them, under the Chinese UI
+  no English word (names, ids, model ids, file names and code aside).
 
 Screenshots go to test-artifacts/lang-*.png (gitignored).
 """
@@ -27,7 +32,8 @@ import re
 import pytest
 
 from tests.app_support import (CHROMIUM, CHROMIUM_ARGS, FLAGGED_TAIL, OLD_MESSAGE, REPO, browser_skip_reason,
-                                failed_debate, flagged_debate, offline_debate, start_streamlit, stop_streamlit)
+                                failed_debate, flagged_debate, judged_debate, offline_debate, start_streamlit,
+                                stop_streamlit)
 
 pytestmark = pytest.mark.browser
 
@@ -68,6 +74,11 @@ def server(tmp_path_factory):
     first = arc.get_debate(bench[0])
     first.judgments[0].notes = LONG_NOTE  # one judge wrote at length, naming the sides by letter
     arc.save(first)
+    imported = next(r.id for r in import_paths(arc, [str(REPO / "tests" / "fixtures" / "topic-debate")])
+                    if r.kind == "topic-debate")
+    judged = {"topic-zh": imported, "trial-zh": judged_debate(arc, "trial", debate_id="trialzh00001").id,
+              "topic-en": judged_debate(arc, "topic", debate_id="topicen00001", lang="en").id,
+              "trial-en": judged_debate(arc, "trial", debate_id="trialen00001", lang="en").id}
     topic = None
     if SAMPLE.exists():
         topic = next((r.id for r in import_paths(arc, [str(SAMPLE)]) if r.kind == "topic-debate"), None)
@@ -83,7 +94,8 @@ def server(tmp_path_factory):
     yield {"url": url, "master": master, "bench": bench[0], "twin": bench[1], "topic": topic,
            "judge": first.judgments[0].judge, "debates": {i: arc.get_debate(i) for i in bench},
            "flagged": flagged, "failed": failed, "pack_names": [m.name for m in get_pack(None).masters.values()],
-           "topic_debate": arc.get_debate(topic) if topic else None}
+           "topic_debate": arc.get_debate(topic) if topic else None,
+           "judged": {k: arc.get_debate(v) for k, v in judged.items()}}
     stop_streamlit(proc)
     log.close()
 
@@ -141,6 +153,38 @@ def chrome_text(pg) -> str:
         main.remove();
         return text;
     }""")
+
+
+def chrome_words(pg) -> str:
+    """:func:`chrome_text` without what is no word of ours in any language: code spans (ids, model ids, commands,
+    paths) and Streamlit's icon names (expand_more)."""
+    return pg.evaluate("""() => {
+        const main = document.querySelector('[data-testid="stMain"]').cloneNode(true);
+        main.querySelectorAll('[class*="st-key-content-"], code, [data-testid="stIconMaterial"]')
+            .forEach(e => e.remove());
+        document.body.appendChild(main);
+        const text = main.innerText;
+        main.remove();
+        return text;
+    }""")
+
+
+FILE_NAME = re.compile(r"[\w.-]+\.(?:md|json|html|ipynb|zip|duckdb)\b|\((?:\.\w+)\)|（\.\w+）")
+LATIN_WORDS = ("Markdown", "JSON", "AI")  # format names and "AI", which the Chinese text writes so too
+
+
+def leaks_latin(text: str, names: list[str]) -> list[str]:
+    """Lines with an English word once the debate's names, file names and :data:`LATIN_WORDS` are taken out."""
+    out = []
+    for line in text.splitlines():
+        for n in sorted(names, key=len, reverse=True):
+            line = line.replace(n, "")
+        line = FILE_NAME.sub("", line)
+        for w in LATIN_WORDS:
+            line = re.sub(rf"\b{w}\b", "", line)
+        if re.search(r"[A-Za-z]{2,}", line):
+            out.append(line)
+    return out
 
 
 def leaks_cjk(text: str, names: list[str]) -> list[str]:
@@ -320,6 +364,94 @@ def test_an_imported_debates_own_stop_reason_and_notes_are_content(server, page)
     for w in d.warnings:
         assert w.strip()[:10] not in text
     assert d.warnings[0].strip()[:10] in page.locator(".st-key-content-warning-0").inner_text()
+
+
+# ------------------------------------------------------- judged debates read in the other language
+
+JUDGED_PAGES = [("/Outcome?id={id}", "Downloads", "下载"), ("/Live?id={id}", "Open the outcome", "查看结果"),
+                ("/Present?id={id}&step=3", "Back to the outcome", "返回结果"),
+                ("/Compare?a={id}&b={other}", "Round 1", "第 1 轮")]
+OTHER = {"topic-zh": "trial-zh", "trial-zh": "topic-zh", "topic-en": "trial-en", "trial-en": "topic-en"}
+
+
+def judged_names(*debates) -> list[str]:
+    """The names a page shows as they are: a debater's label (辩手甲, Debater A); not a trial's sides, which the
+    library named in the debate's language (正方 / Pro) and the page says in the reader's."""
+    return [p.name for d in debates for p in d.participants if p.label not in ("pro", "con")]
+
+
+def read_judged(server, page, which: str, lang: str):
+    """Each page of a judged debate in ``lang``, expanders open: yields (path, main text, chrome words)."""
+    d, other = server["judged"][which], server["judged"][OTHER[which]]
+    for path, ready_en, ready_zh in JUDGED_PAGES:
+        url = server["url"] + path.format(id=d.id, other=other.id) + f"&lang={lang}"
+        open_page(page, url, ready_en if lang == "en" else ready_zh)
+        open_expanders(page)
+        name = path[1:].split("?")[0].lower()
+        page.screenshot(path=str(ARTIFACTS / f"lang-{lang}-{name}-{which}.png"), full_page=True)
+        yield path, page.locator("[data-testid=stMain]").inner_text(), chrome_words(page)
+
+
+@pytest.mark.parametrize("which", ["topic-zh", "trial-zh"])
+def test_a_chinese_judged_debate_under_the_english_ui_shows_no_chinese_chrome(server, page, which):
+    """An imported Chinese topic debate (tests/fixtures/topic-debate) and a Chinese trial, in English: the winner
+    line, the stances, the wrap-up, the side names and the stop reason are the reader's; the debate's own words
+    (topic, stances, speeches, the judge's) are in content regions."""
+    d = server["judged"][which]
+    names = judged_names(d, server["judged"][OTHER[which]])
+    for path, main, words in read_judged(server, page, which, "en"):
+        assert leaks_cjk(words, names) == [], (path, leaks_cjk(words, names))
+        if path.startswith("/Present"):
+            assert "Winner: " in words
+        elif path.startswith("/Compare"):
+            assert "Result: " in words
+        elif path.startswith("/Outcome"):
+            outcome_in_english(page, d, main, words)
+
+
+def outcome_in_english(page, d, main: str, words: str) -> None:
+    winner = d.verdict.winner
+    if d.protocol == "trial":  # a trial's sides are PRO / CON, its stances the app's words (For the motion)
+        for said in ("Winner: PRO wins", "R1｜PRO · Opening", "R2｜CON · Rebuttal",
+                     "PRO (For the motion) vs CON (Against the motion)"):
+            assert said in words, said
+        return
+    stance = d.participant(winner).stance
+    for said in (f"Winner: {winner} wins", "Wrap-up", "2 sides", "converged (nobody had new points in round 2)",
+                 "normal (2 debaters, each on a different model, anonymous to each other)",
+                 "This is a reference conclusion from an AI debate", "The judge, in the verdict's own words:"):
+        assert said in words, said
+    # the stances: the debate's words, in its regions (the header's, the winner's, the wrap-up's)
+    assert page.locator(".st-key-content-verdict-stance").inner_text().strip() == stance
+    assert all(p.stance in page.locator(".st-key-content-stances").inner_text() for p in d.participants)
+    assert all(p.stance in page.locator(".st-key-content-wrap-up-1").inner_text() for p in d.participants)
+    assert d.verdict.summary.split("——")[-1][:12] in page.locator(".st-key-content-wrap-up-4").inner_text()
+    assert stance not in words and d.topic not in words and d.topic in main
+
+
+@pytest.mark.parametrize("which", ["topic-en", "trial-en"])
+def test_an_english_judged_debate_under_the_chinese_ui_shows_no_english_chrome(server, page, which):
+    """The reverse: an English topic debate and an English trial in Chinese: no English word outside the debate's
+    regions but its names (Debater A), ids, model ids, file names and code; the library's notes (the stop reason)
+    are said again in Chinese."""
+    d = server["judged"][which]
+    names = judged_names(d, server["judged"][OTHER[which]])
+    for path, main, words in read_judged(server, page, which, "zh"):
+        assert leaks_latin(words, names) == [], (path, leaks_latin(words, names))
+        if path.startswith("/Live"):  # the stop reason the library wrote in English, said again
+            assert "完成：第 2 轮全员报告无新论点，自然收敛。" in words
+        elif path.startswith("/Present"):
+            assert "胜方：" in words
+        elif path.startswith("/Outcome") and which == "topic-en":
+            for said in ("胜方：Debater B 胜", "收尾", "2 方", "自然收敛（第 2 轮全员无新论点）",
+                         "第 2 轮全员报告无新论点，自然收敛", "这是 AI 辩论给出的参考结论"):
+                assert said in words, said
+            stance = d.participant("Debater B").stance
+            assert page.locator(".st-key-content-verdict-stance").inner_text().strip() == stance
+            assert stance not in words and d.topic in main
+        elif path.startswith("/Outcome"):
+            for said in ("胜方：正方 胜", "R1｜正方 · 立论", "正方 (支持该命题) 对 反方 (反对该命题)"):
+                assert said in words, said
 
 
 # ------------------------------------------------------------------ the other pages

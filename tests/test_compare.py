@@ -78,7 +78,7 @@ def test_swap_puts_b_left_and_keeps_the_rows(archive_path, archive):
     assert (param(at, "a"), param(at, "b")) == (t.id, m.id)
     assert heads(at) == [("A", t.topic), ("B", m.topic)]
     cards = [x for x in md(at) if x.startswith("### R") or x.startswith("#### R")]
-    assert cards[0].startswith("#### R1｜正方") and cards[2].startswith("### R1｜")  # trial first now
+    assert cards[0].startswith("#### R1｜PRO") and cards[2].startswith("### R1｜")  # trial first now (its PRO side)
 
 
 def test_pickers_offer_the_same_topic_first_then_compare(archive_path, archive):
@@ -112,7 +112,7 @@ def test_compare_in_chinese_and_an_unknown_id(archive_path, archive):
     assert any(b.label == "⇄ 左右互换" for b in at.button)
     assert "两场辩论的议题相同。" in [c.value for c in at.caption]
     body = "\n".join(md(at))
-    assert "**结果：**" in body and "Round 1" not in body and "Result" not in body
+    assert "**结果**：" in body and "Round 1" not in body and "Result" not in body  # (bold that renders: **结果**：)
 
     at = render("en", a=t.id, b="nope<script>")
     assert not at.exception

@@ -153,7 +153,7 @@ KNOWN = {  # page -> {lang: labels that must show}
              "en": ["Debate Workbench", "Pages", "Recent debates", "Setup", "Archive"]},
     "setup": {"zh": ["设置", "辩论形式", "议题", "辩论语言", "人物包", "大师甲（先发言）", "轮数", "开始辩论",
                      "两位大师与主持人共用的模型"],
-              "en": ["Setup", "Protocol", "Topic", "Debate language", "Pack", "Master A (opens)", "Rounds",
+              "en": ["Setup", "Protocol", "Topic", "Debate language", "Persona pack", "Master A (opens)", "Rounds",
                      "Start debate", "Model for both masters and the moderator"]},
     "live": {"zh": ["实况", "查看结果"], "en": ["Live", "Open the outcome"]},
     "outcome": {"zh": ["结果", "裁决", "下载", "在实况页打开", "Markdown（.md）"],
@@ -187,8 +187,8 @@ def test_every_page_speaks_the_chosen_language(archive_path, archive, lang):
                 else at.query_params["lang"]) == lang
         if name == "home":
             cols = list(at.dataframe[0].value.columns)
-            assert (["编号", "辩论形式", "语言", "状态"] if lang == "zh" else ["id", "protocol", "lang", "status"]) \
-                == [c for c in cols if c in ("编号", "辩论形式", "语言", "状态", "id", "protocol", "lang", "status")]
+            assert (["编号", "辩论形式", "语言", "状态"] if lang == "zh" else ["id", "protocol", "language", "status"]) \
+                == [c for c in cols if c in ("编号", "辩论形式", "语言", "状态", "id", "protocol", "language", "status")]
         if name == "outcome":
             frames = [f.value for f in at.dataframe]
             score = "得分" if lang == "zh" else "score"

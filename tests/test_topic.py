@@ -717,9 +717,26 @@ def test_the_app_outcome_carries_the_wrap_up_and_a_no_debate_says_why():
 
     with ScriptedServer(Script()) as srv:
         d = run(srv)
-    view = outcome_view(d)
-    assert view.kind == "verdict" and view.wrap_up == wrap_up_md(d) and "参考结论，非定论" in view.wrap_up
+    from webapp import i18n
+
+    view = outcome_view(d)  # the reader's language (English here): the library's words; the debate's apart
+    wu = view.wrap_up
+    assert view.kind == "verdict" and [line.key for line in wu.lines] == ["Topic", "Stances", "Rounds", "Mode",
+                                                                         "Winner", "Artifacts"]
+    assert "reference conclusion" in wu.closing and wu.lines[0].own == (d.topic,)
+    assert wu.lines[1].text == "2 sides" and all("→" in own for own in wu.lines[1].own)  # 辩手乙 →「…」: its own
+    assert not any(re.search(r"[\u4e00-\u9fff]", line.key + line.text.replace(d.verdict.winner, ""))
+                   for line in wu.lines)
+    with i18n.use("zh"):  # a Chinese reader of a Chinese debate: the same words as the seed's wrap-up
+        wu, md = outcome_view(d).wrap_up, wrap_up_md(d)
+    assert "参考结论，非定论" in wu.closing and wu.closing in md
+    assert all(f"**{line.key}**" in md and all(o in md for o in line.own) for line in wu.lines)
+    assert all(line.text in md for line in wu.lines if line.key != "判赢")  # (md names the winner with its stance)
+    w = d.verdict.winner
+    assert wu.lines[4].text == f"{w} 胜出" and f"**判赢**：{w}（{d.participant(w).stance}）胜出" in md
     with ScriptedServer(Script(debater=lambda l, r, a, b: "……")) as srv:
         empty = run(srv)
-    view = outcome_view(empty)
-    assert view.kind == "pending" and "- **判赢**：未成辩论，没有请裁判" in view.wrap_up
+    with i18n.use("zh"):
+        view = outcome_view(empty)
+    assert view.kind == "pending" and view.wrap_up.lines[4].text == "未成辩论，没有请裁判"
+    assert "- **判赢**：未成辩论，没有请裁判" in wrap_up_md(empty)

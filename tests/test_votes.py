@@ -188,7 +188,8 @@ def test_the_vote_page_shows_the_topic_and_the_sides_and_takes_one_vote_per_devi
     at = open_page(VOTE, id=d.id, phase="before", lang="en")
     assert [t.value for t in at.title] == [d.topic] and [s.value for s in at.subheader] == ["Vote before the debate"]
     assert at.main.radio[0].label == "Your view"
-    assert at.main.radio[0].options == ["正方（支持该命题）", "反方（反对该命题）", "Undecided"]
+    # a trial's sides, which the library named in the debate's language (正方, 支持该命题), in the reader's words
+    assert at.main.radio[0].options == ["PRO (For the motion)", "CON (Against the motion)", "Undecided"]
     device = param(at, "device")
     assert len(device) == 16  # this tab's token, kept in its URL (no cookie)
     shown = "\n".join(str(m.value) for m in at.markdown) + "\n".join(c.value for c in at.caption)
@@ -197,11 +198,11 @@ def test_the_vote_page_shows_the_topic_and_the_sides_and_takes_one_vote_per_devi
 
     at.main.radio[0].set_value("pro").run()
     at.button(key="vote-cast").click().run()
-    assert [s.value for s in at.success] == ["Your vote is counted: 正方（支持该命题）."]
+    assert [s.value for s in at.success] == ["Your vote is counted: PRO (For the motion)."]
     at.main.radio[0].set_value("con").run()
-    assert "You voted: 正方（支持该命题）. Voting again replaces it." in [c.value for c in at.caption]
+    assert "You voted: PRO (For the motion). Voting again replaces it." in [c.value for c in at.caption]
     at.button(key="vote-cast").click().run()
-    assert [s.value for s in at.success] == ["Your vote is changed to 反方（反对该命题）."]
+    assert [s.value for s in at.success] == ["Your vote is changed to CON (Against the motion)."]
     assert archive.vote_state(d.id)["before"].counts == {"pro": 0, "con": 1, "undecided": 0}
     assert archive.device_vote(d.id, "before", device) == "con"
 

@@ -49,13 +49,15 @@ def pack_picker(key: str, help_text: str = ""):
     """Default pack or a folder: returns (the loaded pack, the folder or None for the default)."""
     c1, c2 = st.columns([1, 2])
     with c1:
-        src = st.radio(_("Pack"), ["default", "folder"], horizontal=True, key=f"{key}_src",
+        src = st.radio(_("Persona pack"), ["default", "folder"], horizontal=True, key=f"{key}_src",
                        format_func=lambda s: _("default pack") if s == "default" else _("a folder"))
     folder = ""
     with c2:
         if src == "folder":
             folder = st.text_input(_("Pack folder"), key=f"{key}_folder",
-                                   help=help_text or _("A Master-skill pack folder (master-<slug>/meta.json)"))
+                                   help=help_text or _("A persona pack folder in the Master-skill layout (a master-… "
+                                                       "folder per master)"))
+    st.caption(_(views.PACK_HELP))  # what a persona pack is, where the word first appears
     chosen = folder if src == "folder" else None
     return views.load_pack(chosen), chosen
 
@@ -208,7 +210,7 @@ def nav_links() -> None:
               "live": _("rounds as they are produced; stop, retry, resume"),
               "outcome": _("observation or verdict, checks, downloads"),
               "archive": _("filters, charts, read-only SQL, import"),
-              "coverage": _("who has ammunition against whom"),
+              "coverage": _("which masters have ammo (critiques) against which"),
               "present": _("a debate round by round on a projector, in large type"),
               "compare": _("two debates side by side, round by round")}
     cols = st.columns(len(PAGES))
@@ -289,11 +291,12 @@ def goto(key: str, debate_id: str | None = None) -> None:
 
 
 def table(df, **kwargs):
-    """``st.dataframe`` with its column names in the app's language (the frame keeps its own)."""
-    shown = df.rename(columns=lambda c: i18n.maybe(c)) if hasattr(df, "rename") else df
+    """``st.dataframe`` with its column names in the app's language, field-like ones (``created_at``) by their
+    labels (``views.column_label``; the frame keeps its own)."""
+    shown = df.rename(columns=views.column_label) if hasattr(df, "rename") else df
     config = kwargs.pop("column_config", None)
     if config:
-        kwargs["column_config"] = {i18n.maybe(k): v for k, v in config.items()}
+        kwargs["column_config"] = {views.column_label(k): v for k, v in config.items()}
     return st.dataframe(shown, **kwargs)
 
 
@@ -329,9 +332,7 @@ def speech_card(sv: views.SpeechView, *, key: str = "") -> None:
                 st.markdown(views.safe_markdown(sv.text))
         if sv.findings:
             st.markdown(_("**Check result** {badge}").format(badge=views.safe_inline(sv.verdict)))
-        meta = [views.safe_format(_("**speaker** {name} (`{label}`)"), name=sv.speaker_name,
-                              label=views.side_text(sv.speaker)),
-                views.safe_format(_("**role** {role}"), role=views.role_text(sv.role))]
+        meta = [_speaker(sv), views.safe_format(_("**role** {role}"), role=views.role_text(sv.role))]
         if sv.model and not sv.engine:  # an imported turn: its model, and no run of ours to account for
             meta.append(views.safe_format(_("**model** `{model}`"), model=sv.model))
         else:
@@ -474,22 +475,33 @@ def failure(sv: views.SpeechView, key: str = "") -> None:
 
 
 def speech_warnings(sv: views.SpeechView, key: str = "") -> None:
-    """A speech's warnings (not a failed one's: its line says them): in the debate's language, the engine's
-    notes on the run, in a ``content-…`` region."""
+    """A speech's warnings (not a failed one's: its line says them): the library's notes (a cut speech, a resent
+    reply …) in the reader's language; any other, the debate's own, in a ``content-…`` region."""
     shown = sv.warnings if sv.status != "failed" else []
-    if shown:
+    said = [views.app_warning(w) for w in shown]  # a note the library wrote: in the reader's language
+    for text in said:
+        if text is not None:
+            st.caption(f"⚠️ {views.safe_inline(text)}")
+    own = [w for w, text in zip(shown, said) if text is None]
+    if own:
         with st.container(key=f"content-warnings-{key}" if key else None):
-            for w in shown:
+            for w in own:
                 st.caption(f"⚠️ {views.safe_inline(w)}")
+
+
+def _speaker(sv: views.SpeechView) -> str:
+    """**speaker** 慧能大师 (`huineng`); the label only where it says more than the name (not 辩手甲 (`辩手甲`))."""
+    label = views.side_text(sv.speaker)
+    if label in ("", sv.speaker_name):
+        return views.safe_format(_("**speaker** {name}"), name=sv.speaker_name)
+    return views.safe_format(_("**speaker** {name} (`{label}`)"), name=sv.speaker_name, label=label)
 
 
 def _speech_meta(sv: views.SpeechView) -> str:
     """Who spoke and what the run cost; no token usage for the offline engine (it has none)."""
     from webapp.views.outcome import shows_usage
 
-    meta = [views.safe_format(_("**speaker** {name} (`{label}`)"), name=sv.speaker_name,
-                              label=views.side_text(sv.speaker)),
-            views.safe_format(_("**role** {role}"), role=views.role_text(sv.role))]
+    meta = [_speaker(sv), views.safe_format(_("**role** {role}"), role=views.role_text(sv.role))]
     if sv.model and not sv.engine:  # an imported turn: its model, and no run of ours to account for
         meta.append(views.safe_format(_("**model** `{model}`"), model=sv.model))
     else:
@@ -564,6 +576,11 @@ def debate_header(debate) -> None:
     models = _("models: {models}").format(models=", ".join(views.safe_code(m) for m in debate.models) or "—")
     st.caption(f"{views.safe_code(debate.id)} · {views.safe_inline(views.protocol_text(debate.protocol))} · "
                f"{views.safe_inline(views.who_text(debate))} · {models}{check}{pack}")
+    stances = views.own_stances(debate)
+    if stances:  # a topic debate's stances: its own words, in its language
+        with st.container(key="content-stances"):
+            st.markdown("\n".join(f"- **{views.safe_inline(name)}** — {views.safe_inline(stance)}"
+                                   for name, stance in stances))
     for i, w in enumerate(debate.warnings):
         said = views.app_warning(w)
         if said is not None:  # the app's own warning: in the reader's language

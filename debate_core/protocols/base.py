@@ -78,6 +78,9 @@ class ProtocolSpec:
     first_labels: tuple[str, ...] = ()  # the side presented first, in each language (presentation-bias figures)
     # wrap_up(debate, archive=…, export=…) -> the seed's closing text after an export, or None
     wrap_up: Callable[..., str] | None = field(default=None, repr=False)
+    # wrap_up_lines(debate, lang=…, archive=…) -> the same for a reader in lang (render.judged.WrapUp: the
+    # library's words in lang, the debate's own apart), or None
+    wrap_up_lines: Callable[..., Any] | None = field(default=None, repr=False)
     cuts_speeches: bool = False  # each speech is cut at config.max_speech_length
     rounds_note: str = ""  # why max_rounds is what it is (said when a batch spec asks for more)
     # What the app (webapp/) shows; its own text is English, a debate's is the protocol's.

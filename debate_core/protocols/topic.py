@@ -75,7 +75,7 @@ from debate_core.protocols.topic_stances import (  # noqa: F401 - re-exported: t
     target_seats,
 )
 from debate_core.recorder import NULL_RECORDER, Recorder
-from debate_core.render.judged import render_topic, wrap_up_md
+from debate_core.render.judged import render_topic, wrap_up, wrap_up_md
 from debate_core.settings import validate_topic
 
 LABELS = _zh.LABELS  # the seats, as a Chinese debate labels them (seat_names gives each language's)
@@ -560,6 +560,7 @@ SPEC = ProtocolSpec(
     anonymous_labels=True,
     judge_reads_participants=True,
     wrap_up=wrap_up_md,
+    wrap_up_lines=wrap_up,
     first_labels=(_zh.LABELS[0], _en.LABELS[0]),
     rounds_note=f"the openings plus up to {MAX_ROUNDS - 1} rebuttal rounds",
     app_title="Topic debate",

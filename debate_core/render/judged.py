@@ -18,13 +18,18 @@
 
 Everything is written in the debate's language (``debate.lang``) through the library's
 catalogs (:mod:`debate_core.i18n`): the msgids are the English texts, the Chinese catalog
-holds the seed's headings and notes.
+holds the seed's headings and notes.  A reader's app shows the wrap-up in its own language
+instead: :func:`wrap_up` gives it as lines whose frame (field names, how the rounds ended,
+the mode, the winner, where the artifacts are) is in ``lang`` and whose debate's own words
+(its topic, its stances, the judge's summary) are apart, in the debate's language;
+:func:`ending`, :func:`mode_text` and :func:`incomplete_line` take a ``lang`` too.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import PurePath
 
 from debate_core.engines.envelopes import Envelope, render_envelope, table_head
@@ -121,8 +126,9 @@ def _speech_block(debate: Debate, s: Speech, *, for_judge: bool) -> list[str]:
     return out
 
 
-def _mode(debate: Debate) -> str:
-    _, n = _tr(debate), len(debate.participants)
+def mode_text(debate: Debate, lang: str | None = None) -> str:
+    """The debate's mode (normal / degraded) in ``lang`` (default: the debate's)."""
+    _, n = _tr(lang or debate), len(debate.participants)
     if is_degraded(debate):
         return _(
             "degraded ({distinct} model(s) shared in turn by {n} debaters, not heterogeneous)",
@@ -146,7 +152,7 @@ def debate_log_md(debate: Debate, *, for_judge: bool = False) -> str:
         out.append(_field(_, N_("Topic"), debate.topic))
         out.append(_field(_, N_("Stances (anonymous)")))
         out += ["  " + line for line in stances]
-        out.append(_field(_, N_("Mode"), _mode(debate)))
+        out.append(_field(_, N_("Mode"), mode_text(debate)))
         out.append(
             _field(
                 _,
@@ -187,10 +193,10 @@ def _score(v) -> str:
     return f"**{v:.1f}**" if round(v, 1) == v else f"**{v:g}**"
 
 
-def _win_head(debate: Debate, winner: str) -> str:
-    """辩手乙（远程更好）胜出 / Debater B ("Remote is better") wins."""
-    _ = _tr(debate)
-    stance = _stance(debate, winner)
+def _win_head(debate: Debate, winner: str, lang: str | None = None, *, with_stance: bool = True) -> str:
+    """辩手乙（远程更好）胜出 / Debater B ("Remote is better") wins; without the stance: Debater B wins."""
+    _ = _tr(lang or debate)
+    stance = _stance(debate, winner) if with_stance else ""
     return (
         _('{winner} ("{stance}") wins', winner=winner, stance=stance) if stance else _("{winner} wins", winner=winner)
     )
@@ -225,14 +231,15 @@ def summary_text(debate: Debate) -> str:
 _summary = summary_text
 
 
-def incomplete_line(debate: Debate) -> str:
-    """判决不完整：缺辩手乙的逐方点评、判词 / Verdict incomplete: missing …; empty for a verdict that is
-    complete, unparsed (that says so itself) or never checked."""
+def incomplete_line(debate: Debate, lang: str | None = None) -> str:
+    """判决不完整：缺辩手乙的逐方点评、判词 / Verdict incomplete: missing …, in ``lang`` (default: the
+    debate's); empty for a verdict that is complete, unparsed (that says so itself) or never checked."""
     v = debate.verdict
     if v is None or not v.parsed or v.complete is not False:
         return ""
-    _ = _tr(debate)
-    what = for_lang(debate.lang).missing_text(v.missing) if v.missing else "?"
+    lang = _lang(lang or debate)
+    _ = _tr(lang)
+    what = for_lang(lang).missing_text(v.missing) if v.missing else "?"
     return _("Verdict incomplete: missing {what}", what=what)
 
 
@@ -313,9 +320,10 @@ def verdict_md(debate: Debate) -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
-def ending(debate: Debate) -> str:
-    """How the rounds ended: converged, hit the cap, stopped on empty rounds, or not finished."""
-    _ = _tr(debate)
+def ending(debate: Debate, lang: str | None = None) -> str:
+    """How the rounds ended: converged, hit the cap, stopped on empty rounds, or not finished; in ``lang``
+    (default: the debate's)."""
+    _ = _tr(lang or debate)
     rounds = sorted({s.round for s in debate.rounds})
     if not rounds:
         return _("not a single round was played")
@@ -330,30 +338,30 @@ def ending(debate: Debate) -> str:
     return _("not finished ({status})", status=_status(_, debate.status))
 
 
-def _outcome(debate: Debate) -> str:
-    """The wrap-up's winner line: the winner and the verdict's summary, or why there is none."""
-    _, v = _tr(debate), debate.verdict
+def _outcome(debate: Debate, lang: str | None = None, *, own: bool = True) -> str:
+    """The wrap-up's winner line: the winner and the verdict's summary, or why there is none.  Without
+    ``own``: the winner by its label alone and no summary (the debate's words, shown apart)."""
+    lang = _lang(lang or debate)
+    _, v = _tr(lang), debate.verdict
     if no_debate(debate):
         return _("no debate, the judge was not asked")
     if v is None:
         return _("no verdict yet ({status})", status=_status(_, debate.status))
     if not v.parsed or not v.winner:
         return _("the judge's output could not be parsed: no winner (not a draw)")
-    outcome = _win_head(debate, v.winner)
-    summary = _summary(debate)
+    outcome = _win_head(debate, v.winner, lang, with_stance=own)
+    summary = _summary(debate) if own else ""
     if summary:
         outcome += _(" — ") + summary
-    if incomplete_line(debate):
-        outcome += _(" ({text})", text=incomplete_line(debate))
+    if incomplete_line(debate, lang):
+        outcome += _(" ({text})", text=incomplete_line(debate, lang))
     return outcome
 
 
-def wrap_up_md(debate: Debate, *, archive: str | None = None, export: str | None = None) -> str:
-    """The seed's closing summary: what was debated, how it went, where the artifacts are."""
-    _ = _tr(debate)
-    by_stance = sorted(debate.participants, key=lambda p: _stance_order(p.label))
-    stances = _("; ").join(_('{label} → "{stance}"', label=p.label, stance=p.stance) for p in by_stance)
-    rounds = sorted({s.round for s in debate.rounds})
+def _where(debate: Debate, lang: str, archive: str | None, export: str | None) -> tuple[list[str], str | None]:
+    """The Artifacts line's parts (the debate id, the archive, the files an export wrote or the command that
+    writes them) and the log an export wrote, if any."""
+    _ = _tr(lang)
     where = [_("debate id `{id}`", id=debate.id)]
     if archive:
         where.append(_("archive `{path}`", path=archive))
@@ -370,24 +378,37 @@ def wrap_up_md(debate: Debate, *, archive: str | None = None, export: str | None
                 id=debate.id,
             )
         )
+    return where, log
+
+
+def _closing(debate: Debate, lang: str, log: str | None) -> str:
+    """The wrap-up's last note: a reference conclusion, not a final answer (or: no debate took place)."""
+    _ = _tr(lang)
     if no_debate(debate) or debate.verdict is None:
         trace = (
             _("what was recorded is in `{log}`.", log=log)
             if log
             else _("what was recorded can be written to a file with the command on the Artifacts line.")
         )
-        closing = _("No debate took place: there is no verdict and so no conclusion; {trace}", trace=trace)
-    else:
-        trace = (
-            _("every argument and rebuttal of every round is in `{log}` and can be traced point by point.", log=log)
-            if log
-            else _(
-                "every argument and rebuttal of every round is in this debate's record "
-                "and can be traced point by point (the Artifacts line gives the command "
-                "that writes it to a file)."
-            )
+        return _("No debate took place: there is no verdict and so no conclusion; {trace}", trace=trace)
+    trace = (
+        _("every argument and rebuttal of every round is in `{log}` and can be traced point by point.", log=log)
+        if log
+        else _(
+            "every argument and rebuttal of every round is in this debate's record "
+            "and can be traced point by point (the Artifacts line gives the command "
+            "that writes it to a file)."
         )
-        closing = _("This is a reference conclusion from an AI debate, not a final answer; {trace}", trace=trace)
+    )
+    return _("This is a reference conclusion from an AI debate, not a final answer; {trace}", trace=trace)
+
+
+def wrap_up_md(debate: Debate, *, archive: str | None = None, export: str | None = None) -> str:
+    """The seed's closing summary: what was debated, how it went, where the artifacts are."""
+    _ = _tr(debate)
+    stances = _("; ").join(_('{label} → "{stance}"', label=p.label, stance=p.stance) for p in _by_stance(debate))
+    rounds = sorted({s.round for s in debate.rounds})
+    where, log = _where(debate, _lang(debate), archive, export)
     out = [
         "## " + _("Wrap-up"),
         "",
@@ -398,13 +419,70 @@ def wrap_up_md(debate: Debate, *, archive: str | None = None, export: str | None
             N_("Rounds"),
             _("{n} played (cap {cap}), {ending}", n=len(rounds), cap=debate.planned_rounds, ending=ending(debate)),
         ),
-        _field(_, N_("Mode"), _mode(debate)),
+        _field(_, N_("Mode"), mode_text(debate)),
         _field(_, N_("Winner"), _outcome(debate)),
         _field(_, N_("Artifacts"), _("; ").join(where)),
         "",
-        f"> {closing}",
+        f"> {_closing(debate, _lang(debate), log)}",
     ]
     return "\n".join(out) + "\n"
+
+
+@dataclass(frozen=True)
+class WrapLine:
+    """One line of the wrap-up: its field's name and what the library says there, in the frame's language,
+    then the debate's own words it shows (its topic, its stances, the judge's summary), in the debate's."""
+
+    key: str
+    text: str = ""
+    own: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class WrapUp:
+    heading: str
+    lines: tuple[WrapLine, ...]
+    closing: str
+
+
+def wrap_up(
+    debate: Debate, *, lang: str | None = None, archive: str | None = None, export: str | None = None
+) -> WrapUp:
+    """The wrap-up (:func:`wrap_up_md`'s content) for a reader in ``lang`` (default: the debate's): every word
+    of the library's in ``lang``; the debate's own words apart in :attr:`WrapLine.own`, in the debate's
+    language (a stance as ``辩手乙 →「…」`` / ``Debater B → "…"``)."""
+    lang = _lang(lang or debate)
+    _, own = _tr(lang), _tr(debate)
+    n = len(debate.participants)
+    rounds = sorted({s.round for s in debate.rounds})
+    where, log = _where(debate, lang, archive, export)
+    v = debate.verdict
+    summary = (_summary(debate),) if v is not None and v.parsed and v.winner and _summary(debate) else ()
+    lines = (
+        WrapLine(_("Topic"), own=(debate.topic,)),
+        WrapLine(
+            _("Stances"),
+            _("{n} sides", n=n),
+            tuple(own('{label} → "{stance}"', label=p.label, stance=p.stance) for p in _by_stance(debate)),
+        ),
+        WrapLine(
+            _("Rounds"),
+            _(
+                "{n} played (cap {cap}), {ending}",
+                n=len(rounds),
+                cap=debate.planned_rounds,
+                ending=ending(debate, lang),
+            ),
+        ),
+        WrapLine(_("Mode"), mode_text(debate, lang)),
+        WrapLine(_("Winner"), _outcome(debate, lang, own=False), summary),
+        WrapLine(_("Artifacts"), _("; ").join(where)),
+    )
+    return WrapUp(_("Wrap-up"), lines, _closing(debate, lang, log))
+
+
+def _by_stance(debate: Debate) -> list:
+    return sorted(debate.participants, key=lambda p: _stance_order(p.label))
 
 
 def _stance_order(label: str) -> int:

@@ -27,13 +27,14 @@ from webapp.views.archive import (CHART_GROUPS, SIDE_NAMES, SIDES, SQL_EXAMPLE, 
                                   WINNERS, ImportPathError, ImportReport, UploadError, archive_figures,
                                   archive_marker, count_debates, filter_options, find_debates, import_local,
                                   import_uploads, ratings_figure, ratings_tables, run_sql, stage_uploads)
-from webapp.views.common import (CitationView, SpeechView, debates_frame, explain, is_chinese, load_pack,
+from webapp.views.common import (COLUMN_LABELS, CitationView, SpeechView, column_label, debates_frame, explain, is_chinese, load_pack,
                                  pack_summary, plot_frame, plot_text, recent_debates, safe_code, safe_format,
                                  safe_inline, safe_markdown, speaker_sources, speech_view, speech_views,
                                  status_text)
 from webapp.views.chrome import (DISCLAIMER, NO_WINNER_NOTE, OBSERVATION_HEADING, OBSERVATION_KEYS, app_stop_reason, app_warning, badge,
                                  finding_said, finding_state, mark_label, note_text, protocol_text, role_text,
-                                 rule_text, side_text, stance_text, stop_reason_text, warning_text, who_text)
+                                 rule_text, side_text, stance_text, stop_reason_text, warning_text, who_text,
+                                 name_text, own_stances)
 from webapp.views.codes import Said, cause_text, details_text
 from webapp.views.coverage import CoverageView, coverage_heatmap, coverage_view
 from webapp.views.ledger import LedgerView, argument_map, ledger_view
@@ -43,7 +44,7 @@ from webapp.views.outcome import (Download, OutcomeView, checks_table, downloads
 from webapp.views.research import (BIAS_COLUMNS, DROPPED_COLUMNS, RATING_COLUMNS, agreement_caption,
                                    agreement_heatmap, dropped_table, margin_distribution_figure, margin_heatmap,
                                    research_tables, side_bias_figure)
-from webapp.views.setup import (OFFLINE_LABEL, AmmoView, ModelField, RoleFields, ammo_view, build_config,
+from webapp.views.setup import (AMMO_HELP, COVERAGE_HELP, OFFLINE_LABEL, PACK_HELP, AmmoView, ModelField, RoleFields, ammo_view, build_config,
                                 debate_language_label, debate_languages, engine_summary, master_label, master_options, model_fields, model_problem,
                                 needs_model_message, pair_reason, protocol_specs, rounds_help, rounds_range,
                                 split_lines, stance_seats, suggest_pair, topic_lang,
@@ -51,8 +52,8 @@ from webapp.views.setup import (OFFLINE_LABEL, AmmoView, ModelField, RoleFields,
 
 __all__ = [
     "ASK_MASTERS", "ASK_PACK", "ASK_STANCES", "ASK_WORKSPACE",
-    "AmmoView", "CHART_GROUPS", "CitationView", "CoverageView", "Download", "LiveView", "ModelField",
-    "OFFLINE_LABEL", "OutcomeView", "RoleFields", "SQL_EXAMPLE", "SQL_HELP", "STATUSES", "SpeechView",
+    "AmmoView", "CHART_GROUPS", "COLUMN_LABELS", "column_label", "CitationView", "CoverageView", "Download", "LiveView", "ModelField",
+    "OFFLINE_LABEL", "AMMO_HELP", "COVERAGE_HELP", "PACK_HELP", "OutcomeView", "RoleFields", "SQL_EXAMPLE", "SQL_HELP", "STATUSES", "SpeechView",
     "UploadError", "ammo_view", "archive_figures", "build_config", "checks_table", "coverage_heatmap",
     "coverage_view", "debate_language_label", "debate_languages", "debates_frame", "downloads", "engine_summary",
     "explain", "export_bytes", "filter_options",
@@ -66,7 +67,7 @@ __all__ = [
     # the app's words about a debate, in the reader's language (webapp.views.chrome)
     "DISCLAIMER", "NO_WINNER_NOTE", "OBSERVATION_HEADING", "OBSERVATION_KEYS", "badge", "finding_said",
     "finding_state", "mark_label", "note_text", "protocol_text", "role_text", "rule_text", "side_text",
-    "stance_text", "stop_reason_text", "warning_text", "who_text", "twin_debate",
+    "stance_text", "stop_reason_text", "warning_text", "who_text", "twin_debate", "name_text", "own_stances",
     # what the library states as codes (findings' details, failure causes), in the reader's language
     "Said", "cause_text", "details_text", "app_warning", "app_stop_reason",
     # the argument map (Outcome), the judge panel, filters and imports, judges and matchups (Archive)

@@ -34,10 +34,11 @@ def archive_marker(archive: Any) -> tuple:
 TOPIC_OPTIONS = 1000  # the topic filter offers the most debated topics (the text filter finds any other)
 
 
-def filter_options(archive: Any) -> dict[str, list[str]]:
+def filter_options(archive: Any) -> dict[str, Any]:
     """Distinct values for the Archive filters, in one query: masters (label), models, protocols,
     judges (panels' and verdicts'), the :data:`TOPIC_OPTIONS` most debated topics (``topics``: how
-    many there are in all, as a one-item list); and the statuses."""
+    many there are in all, as a one-item list); and the statuses.  ``names``: how the filters show a
+    master (his name, not his id) and a model (the name a source gave it, where there is one)."""
     with_masters = [s.name for s in registry.specs() if s.asks_for(ASK_MASTERS)]
     df = archive.filter_values(with_masters, TOPIC_OPTIONS)
     out: dict[str, list[str]] = {"master": [], "model": [], "protocol": [], "judge": [], "topic": [], "topics": []}
@@ -49,6 +50,26 @@ def filter_options(archive: Any) -> dict[str, list[str]]:
     known = list(registry.names())
     out["protocol"] = known + [p for p in out["protocol"] if p not in known]
     out["status"] = list(STATUSES)
+    names: dict[str, Any] = {"master": master_names(archive), "model": _model_names(archive)}
+    return {**out, "names": names}
+
+
+def master_names(archive: Any) -> dict[str, str]:
+    """master id -> name: from the pack snapshots the archive keeps, else the default pack's."""
+    from webapp.views.common import load_pack
+
+    out: dict[str, str] = {}
+    try:
+        hashes = [str(h) for h in archive.pack_snapshots()["pack_hash"]]
+        df = archive.snapshot_rows("pack_masters", hashes)
+        if len(df):
+            out.update({str(s): str(n) for s, n in zip(df["slug"], df["name"]) if s and n})
+    except Exception:  # noqa: BLE001 - an archive without snapshots: the default pack's names
+        pass
+    try:
+        out.update({s: m.name for s, m in load_pack(None).masters.items() if s not in out})
+    except Exception:  # noqa: BLE001 - no default pack: the ids
+        pass
     return out
 
 
@@ -342,10 +363,8 @@ def ratings_figure(table, title: str):
 
 
 SQL_EXAMPLE = EXAMPLE_QUERIES["by_protocol"]  # the query the box holds at first (the queries live in the archive)
-SQL_HELP = N_("Read-only: one SELECT (or EXPLAIN / an informational PRAGMA) at a time over the tables debates, "
-            "speeches, summaries, observations, verdicts, verdict_rows, verdict_rounds, llm_calls, findings, "
-            "packs, pack_masters, pack_sources, pack_critiques. COPY, ATTACH, INSTALL/LOAD, file reads and "
-            "writes and any change are refused.")
+SQL_HELP = N_("Read-only: one SELECT (or EXPLAIN / an informational PRAGMA) at a time over the tables listed "
+            "beside the box. COPY, ATTACH, INSTALL/LOAD, file reads and writes and any change are refused.")
 
 
 def run_sql(archive: Any, query: str):

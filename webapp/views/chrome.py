@@ -58,10 +58,45 @@ def side_text(side: str) -> str:
     return _(SIDES[side]) if side in SIDES else str(side or "")
 
 
+def _library_word(text: str, msgids: Iterable[str]) -> Optional[str]:
+    """The msgid of the library's catalog (:mod:`debate_core.i18n`) whose words ``text`` is, in either language
+    a debate speaks; None for other words."""
+    from debate_core.i18n import tr
+
+    text = (text or "").strip()
+    return next((m for m in msgids if text and any(tr(lang, m) == text for lang in i18n.LANGS)), None)
+
+
+def name_text(label: str, name: str = "") -> str:
+    """A participant as the page names it: a side the library named in the debate's language (a trial's 正方 /
+    Pro) by its side in the reader's (PRO / 正方); any other name (a debater's label, a model) as it is."""
+    from debate_core.engines.judged_prompts.layout import SIDE_NAMES
+
+    if label in SIDES and (not name or name == label or _library_word(name, [SIDE_NAMES[label]])):
+        return side_text(label)
+    return str(name or label or "")
+
+
 def stance_text(stance: str) -> str:
-    """A stance the app itself wrote (an imported benchmark's for / against the motion) in the reader's
-    language; a debate's own stance as it is."""
-    return _(STANCES[stance]) if stance in STANCES else str(stance or "")
+    """A stance the app or the library wrote (an imported benchmark's for / against the motion, a trial's 支持该命题
+    / For the motion) in the reader's language; a debate's own stance as it is."""
+    from debate_core.engines.judged_prompts.layout import SIDE_STANCES
+    from debate_core.i18n import tr
+
+    if stance in STANCES:
+        return _(STANCES[stance])
+    msgid = _library_word(stance, SIDE_STANCES.values())
+    return tr(lang(), msgid) if msgid else str(stance or "")
+
+
+def own_stance(stance: str) -> str:
+    """The stance when it is the debate's own words (a topic debate's), else empty (the app's or the library's
+    words, which :func:`stance_text` says in the reader's language)."""
+    from debate_core.engines.judged_prompts.layout import SIDE_STANCES
+
+    if stance in STANCES or _library_word(stance, SIDE_STANCES.values()):
+        return ""
+    return str(stance or "").strip()
 
 
 def rule_text(rule: str) -> str:
@@ -130,6 +165,33 @@ _STOPS: list[tuple[re.Pattern, str]] = [
 ]
 
 
+def library_note(text: str) -> Optional[str]:
+    """A stop reason or warning the library wrote for a topic debate or a trial (its ``NOTES``, in the debate's
+    language) said again in the reader's, through the library's catalog; None for any other words (a debate's
+    own).  A failure cause in it is said in the reader's words too, a side by its side."""
+    from debate_core.engines.judged_prompts.layout import NOTES, SIDE_NAMES
+    from debate_core.i18n import read_back, tr
+    from webapp.views.codes import cause_text
+
+    notes = [m for k, m in NOTES.items() if not k.startswith(("turn_", "no_debate_"))]
+    found = read_back(text, notes)
+    if found is None:
+        return None
+    msgid, values = found
+
+    def say(key: str, value: str) -> str:
+        if key == "cause":
+            return cause_text(value) or value
+        if key == "side":
+            side = next((s for s, m in SIDE_NAMES.items() if _library_word(value, [m])), None)
+            return side_text(side) if side else value
+        if key == "why":
+            return library_note(value) or value
+        return value
+
+    return tr(lang(), msgid, **{k: say(k, v) for k, v in values.items()})
+
+
 def stop_reason_text(reason: str) -> str:
     """A stop reason the app wrote, in the reader's language (a model failure's cause too); any other (an
     imported debate's own) as it is."""
@@ -150,7 +212,7 @@ def app_stop_reason(reason: str) -> Optional[str]:
             if "cause" in values and not reason.startswith("意外错误"):  # a gateway's cause (an error's is its own)
                 values["cause"] = cause_text(values["cause"]) or values["cause"]
             return _(msgid).format(**values)
-    return None
+    return library_note(reason)
 
 
 _NOTES = [(re.compile(r"^the majority of a panel of (?P<n>\d+) judges \(see the judgments\)$"),
@@ -206,7 +268,7 @@ def _warning_part(part: str) -> Optional[str]:
         m = pattern.match(part.strip())
         if m:
             return _(msgid).format(**m.groupdict())
-    return None
+    return library_note(part)
 
 
 def protocol_text(name: str) -> str:
@@ -219,14 +281,20 @@ def protocol_text(name: str) -> str:
 
 
 def who_text(debate: Any) -> str:
-    """The debaters in one plain line: names, and a side (PRO / CON) or the app's stance words in the reader's
-    language; a debate's own stance as it is."""
+    """The debaters in one plain line of the reader's language: names, and a side (PRO / CON) or the app's
+    stance words; a debate's own stances are not here (they are its words: :func:`own_stances`)."""
     out = []
     for p in debate.participants:
-        name = p.name or p.label
-        tag = side_text(p.label) if p.label in SIDES and debate.protocol == "benchmark" else stance_text(p.stance)
+        name = name_text(p.label, p.name)
+        tag = side_text(p.label) if p.label in SIDES and debate.protocol == "benchmark" else \
+            "" if own_stance(p.stance) else stance_text(p.stance)
         out.append(name + (f" ({tag})" if tag and tag != name else ""))
     return _(" vs ").join(out) if out else ""
+
+
+def own_stances(debate: Any) -> list[tuple[str, str]]:
+    """(name, stance) of each debater whose stance is the debate's own words (a topic debate's), in order."""
+    return [(name_text(p.label, p.name), own_stance(p.stance)) for p in debate.participants if own_stance(p.stance)]
 
 
 # why a pair was suggested (debate_core.content.pairing writes it in English, quoting the seed's words)

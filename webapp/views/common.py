@@ -22,6 +22,22 @@ STATUS_NAMES = {"running": N_("running"), "completed": N_("completed"), "failed"
                 "stopped": N_("stopped"), "interrupted": N_("interrupted")}
 
 
+# a table's field-like column names (the frames keep them: code reads them) and what the page calls them
+COLUMN_LABELS = {"created_at": N_("created"), "last_at": N_("last debated"), "lang": N_("language"),
+                 "ci_low": N_("95% CI low"), "ci_high": N_("95% CI high"), "win_rate": N_("win rate"),
+                 "pro_wins": N_("PRO wins"), "con_wins": N_("CON wins"), "pro_win_rate": N_("PRO win rate"),
+                 "mean_margin": N_("mean margin"), "dropped_rate": N_("dropped rate"),
+                 "claims_made": N_("claims made"), "own_dropped": N_("own claims dropped")}
+
+
+def column_label(name: Any) -> str:
+    """A table column as the page names it, in the reader's language: a field-like name by its label
+    (:data:`COLUMN_LABELS`), any other through the catalog when it is a msgid, else as it is."""
+    from webapp.i18n import maybe
+
+    return _(COLUMN_LABELS[name]) if name in COLUMN_LABELS else maybe(name)
+
+
 def status_text(status: str) -> str:
     """A debate status in the app's language."""
     return _(STATUS_NAMES[status]) if status in STATUS_NAMES else str(status)
@@ -212,7 +228,8 @@ def speech_view(s: Speech, sources: dict[str, dict[str, str]], *, chinese: bool 
     tools = [f"{t.name}({', '.join(f'{k}={v}' for k, v in t.arguments.items())})" + (" ✗" if t.error else "")
              for t in s.tool_calls]
     return SpeechView(
-        round=s.round, speaker=s.speaker, speaker_name=s.speaker_name or s.speaker, role=s.role, status=s.status,
+        round=s.round, speaker=s.speaker, speaker_name=chrome.name_text(s.speaker, s.speaker_name), role=s.role,
+        status=s.status,
         text=s.text, ammo_used=list(s.ammo_used), citations=citation_views(s, own, chinese=chinese),
         findings=findings,
         retries=s.retries, prompt_tokens=s.prompt_tokens, completion_tokens=s.completion_tokens, cost=s.cost,
@@ -239,7 +256,7 @@ def debates_frame(df):
     import pandas as pd
 
     if df is None or len(df) == 0:
-        return pd.DataFrame(columns=[N_("id"), N_("created_at"), N_("protocol"), N_("lang"), N_("topic"),
+        return pd.DataFrame(columns=[N_("id"), "created_at", N_("protocol"), "lang", N_("topic"),
                                      N_("participants"), N_("models"), N_("status"), N_("rounds"), N_("tokens"),
                                      N_("cost"), N_("degraded")])
     out = pd.DataFrame({
@@ -268,7 +285,8 @@ def explain(exc: BaseException) -> tuple[str, str]:
         "InputError": N_("Correct the input above and try again."),
         "ConfigError": N_("Export the named key before starting the app, choose the offline engine, "
                           "or give an API base for an OpenAI-compatible server."),
-        "PackError": N_("Choose the default pack or a folder in the Master-skill layout (master-<slug>/meta.json)."),
+        "PackError": N_("Choose the default pack or a persona pack folder in the Master-skill layout (a master-… "
+                        "folder per master)."),
         "PairError": N_("Pick two different masters of the pack."),
         "SqlRefused": N_("Only one read-only SELECT runs at a time; COPY, ATTACH, INSTALL and file access are "
                          "refused."),

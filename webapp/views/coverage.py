@@ -1,5 +1,5 @@
-"""The Coverage page: who in a pack has ammunition against whom, and which pairs the archive ran
-with the coverage warning.  Nothing here imports streamlit."""
+"""The Coverage page: which masters of a persona pack have critiques (their ammo) aimed at which, and which
+pairs the archive ran with the coverage warning; masters by their names.  Nothing here imports streamlit."""
 
 from __future__ import annotations
 
@@ -36,7 +36,11 @@ class CoverageView:
         return coverage_heatmap(self.matrix, self.gaps, self.names)
 
 
+STATUS = {"complete": N_("covered both ways"), "one-way": N_("one way only"), "missing": N_("no critique either way")}
+
+
 def coverage_view(pack: Pack, archive: Any = None) -> CoverageView:
+    """The pack's coverage by the masters' names (no slug: huineng-vs-yinguang reads 慧能大师 / 印光大师)."""
     import pandas as pd
 
     from debate_core.content.coverage import coverage_gaps, coverage_matrix
@@ -44,22 +48,32 @@ def coverage_view(pack: Pack, archive: Any = None) -> CoverageView:
     matrix = coverage_matrix(pack)
     gaps = coverage_gaps(pack)
     names = {s: m.name for s, m in pack.masters.items()}
+
+    def way(a: str, b: str) -> str:
+        return f"{names.get(a, a)} → {names.get(b, b)}"
+
+    def direction(entry: str) -> str:  # "a->b", as the coverage report writes it
+        a, _sep, b = entry.partition("->")
+        return way(a, b)
+
     canonical = pd.DataFrame([{
-        N_("pair"): c["pair"], N_("status"): c["status"], "a→b": c["a_to_b"], "b→a": c["b_to_a"],
-        N_("lacking"): ", ".join(c["lacking"]), N_("label"): c["label"],
-        N_("masters"): f"{names.get(c['a'], c['a'])} / {names.get(c['b'], c['b'])}", N_("in pack"): c["in_pack"]}
-        for c in gaps["canonical"]])
-    one_way = pd.DataFrame([{"entry": o["entry"], "critiques": o["critiques"], "missing": f"{o['to']}->{o['from']}",
-                             "from → to": f"{names.get(o['from'], o['from'])} → {names.get(o['to'], o['to'])}"}
-                            for o in gaps["one_way"]],
-                           columns=[N_("entry"), N_("critiques"), N_("missing"), N_("from → to")])
+        N_("masters"): f"{names.get(c['a'], c['a'])} / {names.get(c['b'], c['b'])}", N_("topic"): c["label"],
+        N_("status"): _(STATUS.get(c["status"], c["status"])), "A → B": c["a_to_b"], "B → A": c["b_to_a"],
+        N_("lacking"): ", ".join(direction(x) for x in c["lacking"]), N_("in the pack"): _("yes") if c["in_pack"]
+        else _("no")} for c in gaps["canonical"]],
+        columns=[N_("masters"), N_("topic"), N_("status"), "A → B", "B → A", N_("lacking"), N_("in the pack")])
+    one_way = pd.DataFrame([{"from → to": way(o["from"], o["to"]), "critiques": o["critiques"],
+                             "missing": way(o["to"], o["from"])} for o in gaps["one_way"]],
+                           columns=[N_("from → to"), N_("critiques"), N_("missing")])
     both = pd.DataFrame(gaps["both_ways"], columns=["pair", "a", "b", "a_to_b", "b_to_a"])
-    degraded = pd.DataFrame(columns=["pair", "a", "b", N_("debates"), N_("completed"), N_("last_at")])
+    degraded = pd.DataFrame(columns=[N_("masters"), N_("debates"), N_("completed"), "last_at"])
     if archive is not None:
-        degraded = archive.degraded_pairs()
-        if len(degraded):
-            degraded = degraded.assign(a=[names.get(a, a) for a in degraded["a"]],
-                                       b=[names.get(b, b) for b in degraded["b"]])
+        found = archive.degraded_pairs()
+        if len(found):
+            degraded = pd.DataFrame({"masters": [f"{names.get(a, a)} / {names.get(b, b)}"
+                                                 for a, b in zip(found["a"], found["b"])],
+                                     "debates": found["debates"], "completed": found["completed"],
+                                     "last_at": found["last_at"]})
     return CoverageView(pack=pack, matrix=matrix, gaps=gaps, canonical=canonical, one_way=one_way,
                         both_ways=both, no_critique=[names.get(s, s) for s in gaps["no_critique"]],
                         degraded=degraded, names=names)
@@ -111,7 +125,8 @@ def coverage_heatmap(matrix, gaps: dict, names: dict[str, str]):
     scale = []
     for i, (_label, colour) in enumerate(HEAT_CLASSES):
         scale += [[i / 4, colour], [(i + 1) / 4, colour]]
-    labels = [plot_text(f"{names.get(s, s)} ({s})") for s in slugs]
+    shown = [names.get(s, s) for s in slugs]  # the masters by name; a slug only to tell two of one name apart
+    labels = [plot_text(n if shown.count(n) == 1 else f"{n} ({s})") for n, s in zip(shown, slugs)]
     fig = go.Figure(go.Heatmap(
         z=z, x=labels, y=labels, text=text, texttemplate="%{text}", hovertext=hover, hoverinfo="text",
         colorscale=scale, zmin=0, zmax=4, xgap=2, ygap=2,

@@ -51,7 +51,25 @@ def next_turn(debate: Debate) -> str:
         return _("the verdict") if spec.judged else _(chrome.OBSERVATION_HEADING)
     turn = spec.turn(debate, r)
     m = re.match(r"^(R\d+｜.+) (\S+)$", turn)  # the seed's heading R3｜慧能大师 回应: the role is the app's word
-    return f"{m.group(1)} {chrome.role_text(m.group(2))}" if m and m.group(2) in chrome.ROLE_NAMES else turn
+    if m and m.group(2) in chrome.ROLE_NAMES:
+        return f"{m.group(1)} {chrome.role_text(m.group(2))}"
+    return _turn_words(turn) or turn
+
+
+def _turn_words(turn: str) -> str:
+    """A judged protocol's turn line (Round 2: Debater A, Debater B (in parallel) / 第 2 轮：正方), which the library
+    wrote in the debate's language, in the reader's (a side by its side); empty for any other."""
+    from debate_core.engines.judged_prompts.layout import NOTES
+    from debate_core.i18n import read_back, tr
+
+    found = read_back(turn, [NOTES["turn_parallel"], NOTES["turn_side"]])
+    if found is None:
+        return ""
+    msgid, values = found
+    side = next((s for s in chrome.SIDES if chrome.name_text(s, values["who"]) != values["who"]), None)
+    if side:  # a trial's side, as the library named it: PRO / 正方
+        values["who"] = chrome.side_text(side)
+    return tr(chrome.lang(), msgid, **values)
 
 
 def live_view(archive: Any, manager: Any, debate_id: str) -> LiveView:

@@ -129,8 +129,12 @@ class OutcomeView:
     raw: str = ""
     note: str = ""
     note_own: bool = False  # the note is the judge's own words (the debate's language), not the app's
-    wrap_up: str = ""  # the seed's closing summary (Markdown, the debate's values neutralised) where there is one
+    # the seed's closing summary where the protocol has one (debate_core.render.judged.WrapUp): its frame in the
+    # reader's language, the debate's own words (topic, stances, the judge's summary) apart and neutralised
+    wrap_up: Any = None
+    winner_stance: str = ""  # the winner's stance when it is the debate's own words (a topic debate's)
     judge: str = ""
+    judge_own: bool = False  # the verdict's judge line is the judge's own words (an import's), not a model id
     speeches: list[SpeechView] = field(default_factory=list)
     panel: Any = None  # DataFrame: one row per judge of an imported panel (judge, winner, margins, entertainment)
     panel_notes: list[dict[str, str]] = field(default_factory=list)  # judge, winner, notes, preview, decisive
@@ -142,20 +146,29 @@ class OutcomeView:
 
 
 def winner_text(debate: Debate, winner: Optional[str]) -> str:
-    """The winner as the page names it: a side by its name (正方 (pro) wins), an anonymous debater
-    by its stance (辩手乙（…）wins); a winner who is no participant (a draw) as it is."""
+    """The winner in the reader's language: a side by its side (PRO wins; an imported panel's by its model's
+    name too: gpt-x (PRO) wins), an anonymous debater by its label (辩手乙 wins: its stance is the debate's
+    own words, :func:`winner_stance`); a winner who is no participant (a draw) as it is."""
     if not winner:
         return _("no winner")
     p = debate.participant(winner)
     if p is None:
         return winner
-    if winner in chrome.SIDES and debate.protocol == "benchmark":  # an imported panel's sides: PRO / CON
-        return _("{who} wins").format(who=f"{p.name or winner} ({chrome.side_text(winner)})")
-    if registry.get(debate.protocol).anonymous_labels:
-        if p.stance:
-            return _("{label}（{stance}）wins").format(label=winner, stance=p.stance)
-        return _("{who} wins").format(who=winner)
-    return _("{who} wins").format(who=f"{p.name or winner} ({winner})")
+    name = chrome.name_text(winner, p.name)
+    if winner in chrome.SIDES and name != chrome.side_text(winner):  # an imported panel's sides: PRO / CON
+        return _("{who} wins").format(who=f"{name} ({chrome.side_text(winner)})")
+    return _("{who} wins").format(who=name)
+
+
+def winner_stance(debate: Debate, winner: Optional[str]) -> str:
+    """The winner's stance when it is the debate's own words (shown apart, in a content region), else empty."""
+    p = debate.participant(winner) if winner else None
+    return chrome.own_stance(p.stance) if p is not None else ""
+
+
+def _judge_is_own(judge: str) -> bool:
+    """A verdict's judge line that is words (an imported verdict's introduction), not a model id."""
+    return bool(re.search(r"\s|[\u3400-\u9fff]", (judge or "").strip()))
 
 
 def outcome_view(debate: Debate, archive: Any = None) -> OutcomeView:
@@ -181,9 +194,10 @@ def outcome_view(debate: Debate, archive: Any = None) -> OutcomeView:
     view = OutcomeView(kind="verdict" if v else "pending", debate=debate, headline=status_line, own_reason=own,
                        speeches=speeches,
                        checks=checks_table(debate) if any(s.findings for s in debate.rounds) else None)
-    if spec.wrap_up is not None and debate.status in ("completed", "failed"):
-        # our Markdown around the debate's values: those are neutralised (no image or link can come out)
-        view.wrap_up = spec.wrap_up(neutral_debate(debate), archive=str(getattr(archive, "path", "") or "") or None)
+    if spec.wrap_up_lines is not None and debate.status in ("completed", "failed"):
+        # the library's words in the reader's language around the debate's values, which are neutralised
+        view.wrap_up = spec.wrap_up_lines(neutral_debate(debate), lang=chrome.lang(),
+                                          archive=str(getattr(archive, "path", "") or "") or None)
     if debate.judgments:
         view.panel, view.panel_notes = judge_panel(debate)
         view.side_legend = side_legend(debate)
@@ -201,12 +215,14 @@ def outcome_view(debate: Debate, archive: Any = None) -> OutcomeView:
                      N_("model"): p.model if p else "", N_("strongest point"): row.strongest if row else "",
                      N_("fatal weakness"): row.weakness if row else "", N_("score"): row.score if row else None})
     view.winner, view.winner_text = v.winner, winner_text(debate, v.winner)
+    view.winner_stance = winner_stance(debate, v.winner)
     notes = {j.judge: j.notes for j in debate.judgments}
     reasons = {k: r for k, r in v.reasons.items() if notes.get(k) != r}  # a panel's notes show under the panel
     # the summary without a leading winner statement: the winner line says the winner once
     view.summary, view.reasons, view.note, view.judge = summary_text(debate), reasons, chrome.note_text(v.note), v.judge
     view.note_own = bool(v.note) and chrome.app_note(v.note) is None
-    view.incomplete = incomplete_line(debate)
+    view.judge_own = _judge_is_own(v.judge)
+    view.incomplete = incomplete_line(debate, chrome.lang())  # the library's words, in the reader's language
     view.parsed, view.raw = v.parsed, v.raw
     view.per_round = pd.DataFrame([{"round": c.round, "commentary": c.comment} for c in v.per_round],
                                   columns=[N_("round"), N_("commentary")])

@@ -16,12 +16,12 @@ from typing import Any
 from webapp.i18n import N_, _
 from webapp.views.common import plot_frame, plot_text, safe_inline
 
-RATING_COLUMNS = (N_("rank"), N_("model"), N_("name"), N_("rating"), N_("ci_low"), N_("ci_high"), N_("matchups"),
+RATING_COLUMNS = (N_("rank"), N_("model"), N_("name"), N_("rating"), "ci_low", "ci_high", N_("matchups"),
                   N_("score"), N_("judgments"))
-BIAS_COLUMNS = (N_("judge"), N_("judgments"), N_("pro_wins"), N_("con_wins"), N_("ties"), N_("pro_win_rate"),
-                N_("ci_low"), N_("ci_high"), N_("mean_margin"), N_("biased"))
-DROPPED_COLUMNS = (N_("model"), N_("name"), N_("debates"), N_("answerable"), N_("dropped"), N_("dropped_rate"),
-                   N_("claims_made"), N_("own_dropped"))
+BIAS_COLUMNS = (N_("judge"), N_("judgments"), "pro_wins", "con_wins", N_("ties"), "pro_win_rate",
+                "ci_low", "ci_high", "mean_margin", N_("biased"))  # (field-like names: common.COLUMN_LABELS)
+DROPPED_COLUMNS = (N_("model"), N_("name"), N_("debates"), N_("answerable"), N_("dropped"), "dropped_rate",
+                   "claims_made", "own_dropped")
 CHUNK = 200  # debates loaded at a time for the dropped-claim rates
 
 

@@ -22,6 +22,16 @@ from webapp.i18n import N_, _, maybe
 # ------------------------------------------------------------- engine / model
 
 OFFLINE_LABEL = N_("the embedded default offline engine (no key, no network)")
+# what the words mean, said where they first appear (Setup's pack and ammo, the Coverage page)
+PACK_HELP = N_("A persona pack holds each master's profile, voice, source texts and objections to the other "
+               "masters; the speeches draw on it. The default pack ships with the workbench; a folder in the "
+               "Master-skill layout (a master-… folder per master) replaces it.")
+AMMO_HELP = N_("Ammo: the objections a master's persona pack aims at the other master's positions, each with its "
+               "source. A rebuttal must use at least one; a direction with none makes the debate weaker, and it is "
+               "marked degraded.")
+COVERAGE_HELP = N_("Coverage: which masters of the persona pack have critiques (ammo) aimed at which. A pair covered "
+                   "both ways debates at full strength; where one direction has none, that master has no ammo "
+                   "against the other and the debate is marked degraded.")
 
 
 def configured_model() -> Optional[str]:
@@ -162,8 +172,8 @@ def suggest_pair(topic: str, pack: Pack):
 
 def pair_reason(choice, pack: Pack) -> dict[str, Any]:
     hits = {pack.masters[s].name if s in pack.masters else s: h for s, h in choice.hits.items()}
-    rule_text = {"user": N_("named by the user"), "table": N_("the seed's topic-to-pair table"),
-                 "keywords": N_("keyword scoring over search_scope.keywords"), "default": N_("the default pair")}
+    rule_text = {"user": N_("named by the user"), "table": N_("the table of classic pairs by topic"),
+                 "keywords": N_("keyword scoring over the masters' keywords"), "default": N_("the default pair")}
     from webapp.views.chrome import pair_reason_text
 
     return {"rule": choice.rule, "rule_text": maybe(rule_text.get(choice.rule, choice.rule)),
@@ -179,13 +189,14 @@ class AmmoView:
     b_name: str
     a_to_b: list[dict[str, str]]
     b_to_a: list[dict[str, str]]
-    warning: Optional[str]  # the seed's coverage warning when a direction is empty
+    warning: Optional[str]  # the coverage warning when a direction is empty
     rounds: int  # the pack's rounds for this pair
     empty: list[str] = field(default_factory=list)
 
 
 def ammo_view(pack: Pack, a: str, b: str) -> AmmoView:
-    """The cross_critique entries of each master of a pair aimed at the other (pack protocols)."""
+    """Each master's ammo against the other (pack protocols): the objections his persona pack aims at the other
+    master's positions, each with its source (:func:`debate_core.protocols.master.ammo_for`)."""
     from debate_core.protocols.master import COVERAGE_WARNING, ammo_for, plan_rounds
 
     ammo = ammo_for(pack, a, b)
@@ -221,9 +232,8 @@ def rounds_range(spec: ProtocolSpec, pack: Optional[Pack] = None, pair: Optional
 
 def rounds_help(spec: ProtocolSpec, lo: int, hi: int) -> str:
     """The rounds slider's help: the limits, and why the maximum is what it is."""
-    cap = (" " + _("The {name}-debate seed caps it at {hi}: {note}.").format(name=spec.name, hi=hi,
-                                                                          note=_(spec.rounds_note))
-           if spec.rounds_note else "")
+    cap = (" " + _("At most {hi} rounds: {note}.").format(hi=hi, note=_(spec.rounds_note)) if spec.rounds_note
+           else "")
     return f"{_(spec.app_title)}: {lo}-{hi}.{cap}"
 
 

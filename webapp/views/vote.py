@@ -51,9 +51,11 @@ def side_name(debate: Debate, label: str) -> str:
     p = debate.participant(label)
     if p is None:
         return label
-    name = p.name or p.label
-    if p.stance and p.stance != name:
-        return f"{name}（{p.stance}）" if debate.lang == "zh" else f"{name} ({p.stance})"
+    from webapp.views.chrome import name_text, stance_text
+
+    name, stance = name_text(p.label, p.name), stance_text(p.stance)  # a trial's 正方 / 支持该命题: the reader's words
+    if stance and stance != name:
+        return _("{name} ({stance})").format(name=name, stance=stance)
     return name
 
 

@@ -43,13 +43,13 @@ def parse_verdict(path: Path, text: str, labels: Iterable[str]) -> Verdict:
                 v.winner = found[0]
             elif re.search(r"平局|draw", joined, re.I):
                 v.winner = "draw"
-        elif "点评" in name or "表" in name:
-            v.rows = _verdict_rows(path, start, body)
-        elif "逐轮" in name:
+        elif "逐轮" in name:  # before the table: 逐轮点评 is the per-round commentary, 逐方点评表 the table
             for _k, line in enumerate(body):
                 m = re.match(r"^[-*]\s*第\s*(\d+)\s*轮\s*[：:]\s*(.*)$", line.strip())
                 if m:
                     v.per_round.append(RoundComment(round=int(m.group(1)), comment=m.group(2).strip()))
+        elif "点评" in name or "表" in name:
+            v.rows = _verdict_rows(path, start, body)
         elif "判词" in name or "理由" in name:
             reasons_body = joined
         elif "读者" in name or "寄语" in name:
