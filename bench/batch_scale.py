@@ -152,6 +152,7 @@ def run(server: ModelServer, tmp: str, conc: int, repeats: int, label: str, arch
            "cpu_main": cpu / calls * 1000, "cpu_workers": kids / calls * 1000,
            "cpu_server": (s1 - s0) / calls * 1000, "debate_s": sum(r.seconds for r in done) / max(1, len(done))}
     row["cpu_total"] = row["cpu_main"] + row["cpu_workers"]
+    row["load"] = os.getloadavg()[0]  # the machine's 1-minute load average as the batch ends (others' work too)
     if arc is not None:
         row["call_ms"] = arc.mean_call_latency()
     assert s["completed"] == s["cells"], f"{label} c{conc}: {s}"
@@ -162,11 +163,12 @@ def _row(r: dict, base: float | None) -> str:
     ratio = f"{r['rate'] / base:6.1f}×" if base else "      —"
     return (f"   {r['conc']:>4} {r['processes']:>5} {r['debates']:>8} {r['wall']:7.2f} s {r['rate']:8.2f} {ratio} "
             f"{r['debate_s']:8.2f} s {r.get('call_ms', float('nan')):8.0f} ms "
-            f"{r['cpu_main']:7.1f} {r['cpu_workers']:7.1f} {r['cpu_total']:7.1f} {r['cpu_server']:7.1f}")
+            f"{r['cpu_main']:7.1f} {r['cpu_workers']:7.1f} {r['cpu_total']:7.1f} {r['cpu_server']:7.1f}"
+            f" {r['load']:6.1f}")
 
 
 HEADER = ("   conc procs  debates    wall  debates/s  vs c=1  s/debate  call wall  "
-          "CPU ms per model call: batch  workers  workbench  server")
+          "CPU ms per model call: batch  workers  workbench  server   load")
 
 
 # ------------------------------------------------------------------------- sections
@@ -552,16 +554,21 @@ def litellm_cpu(server_url_delay0: str) -> None:
           "three; completion_cost() alone over 300 calls; the server runs in another process")
 
 
+def _cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
 def figure(rows: dict[int, dict]) -> None:
     """The figure and how it was measured, in one place."""
     base, r32 = rows[1], rows[32]
-    walls = ", ".join(f"{r['wall']:.1f} s ({r['rate'] / base['rate']:.1f}×)" for r in r32["runs"])
+    walls = ", ".join(f"{r['wall']:.1f} s ({r['rate'] / base['rate']:.1f}×, load {r['load']:.1f})" for r in r32["runs"])
     ratio = r32["rate"] / base["rate"]
     print()
     print(f"5. the figure: at concurrency 32 a batch runs {ratio:.1f}× as many debates per second as at concurrency 1 "
           f"(target ≥ 20×: {'met' if ratio >= 20 else 'NOT met'})")
     print(f"   concurrency 1: {base['debates']} debates ({base['calls']} model calls, "
-          f"{base['calls'] / base['debates']:.2f} a debate) in {base['wall']:.1f} s = {base['rate']:.2f} debates/s")
+          f"{base['calls'] / base['debates']:.2f} a debate) in {base['wall']:.1f} s = {base['rate']:.2f} debates/s "
+          f"(load {base['load']:.1f})")
     print(f"   concurrency 32: {r32['debates']} debates a run ({r32['calls']} model calls in the median run), "
           f"three runs: {walls}; the median run {r32['rate']:.2f} debates/s, {r32['processes']} processes, "
           f"workbench CPU {r32['cpu_total']:.1f} ms per model call (batch process {r32['cpu_main']:.1f}, "
@@ -571,6 +578,9 @@ def figure(rows: dict[int, dict]) -> None:
           f"{MODEL} on a ScriptedServer in its own process, each reply after {DELAY} s, over HTTP on 127.0.0.1 "
           f"through litellm; grid: {len(TOPICS)} topics × {len(PAIRS)} pairs × both orders, repeated "
           f"{LEVELS[1]} and {LEVELS[32]} times")
+    print(f"   machine: {_cores()} cores shared with others' work; load: the 1-minute load average as each batch ended "
+          "(in brackets above); the figure is the median of the three concurrency-32 runs over the one concurrency-1 "
+          "run of this same invocation: runs of other invocations saw other loads and are not compared with it")
 
 
 def main() -> None:
@@ -591,7 +601,7 @@ def main() -> None:
     from debate_core.engines.gateway import litellm
 
     litellm()  # its import is not part of any timing
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    cores = _cores()
     print(f"machine: {cores} cores, load average {', '.join(f'{x:.1f}' for x in os.getloadavg())} "
           f"(others' processes share it); model: {MODEL} on a ScriptedServer in its own process, "
           f"{DELAY} s per reply; {CALLS} calls per debate, more when a speech fails its checks and is rewritten")

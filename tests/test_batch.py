@@ -13,6 +13,7 @@ from debate_core.archive import open_archive
 from debate_core.batch import (BatchRunner, SpecError, batch_debates, build_router, config_for, expand, load_spec,
                                run_batch, simulated_model, split_tag)
 from debate_core.engines.gateway import Gateway
+from debate_core.batch.runner import _cores
 from debate_core.analysis.ratings import ratings_from_archive
 from debate_core.engines.scripted_server import Reply, ScriptedServer
 from tests.conftest import run_cli
@@ -65,6 +66,23 @@ def test_topic_grid_tournament_swap_and_stances():
     assert {c.judge_model for c in cells} == {"j1"}
 
 
+def test_processes_from_the_spec_or_the_runner():
+    base = {"topics": ["x"], "models": ["m"], "api_base": "http://127.0.0.1:9/v1", "concurrency": 16}
+    assert load_spec({**base, "processes": "auto"}).processes is None
+    spec = load_spec({**base, "processes": 3})
+    assert spec.processes == 3
+    assert spec.batch_id == load_spec(base).batch_id  # how a batch runs, not what: the same batch and cells
+    cells = expand(spec)
+    assert BatchRunner(spec).processes_for(cells) == 3
+    assert BatchRunner(spec, processes=1).processes_for(cells) == 1  # the argument overrides the spec
+    assert BatchRunner(spec, processes="auto").processes_for(cells) == min(2, _cores())
+    assert BatchRunner(load_spec({**base, "concurrency": 4})).processes_for(cells) == 1  # auto: narrow stays here
+    with pytest.raises(SpecError, match=r"processes 2: .*with commit: speech a batch runs in one process"):
+        BatchRunner(spec, processes=2, commit="speech")
+    with pytest.raises(SpecError, match=r"processes 'many': a number of worker processes"):
+        BatchRunner(spec, processes="many")
+
+
 @pytest.mark.parametrize("data, message", [
     ({"topics": ["x"], "modles": ["a"]}, "modles: unknown key"),
     ({"topics": []}, "topics"),
@@ -72,6 +90,13 @@ def test_topic_grid_tournament_swap_and_stances():
     ({"topics": ["x"], "pairs": ["huineng,nobody"]}, "pairs"),
     ({"protocol": "topic", "topics": ["x"], "models": ["m"], "tournament": True}, "at least two models"),
     ({"topics": ["x"], "batch_id": "bad id!"}, "batch_id"),
+    ({"topics": ["x"], "processes": 0}, "processes: Input should be greater than or equal to 1"),
+    ({"topics": ["x"], "processes": "two"}, "processes: 'two': a number of worker processes"),
+    ({"topics": ["x"], "models": ["m"], "processes": 2, "commit": "speech"},
+     "processes 2: worker processes write through group commits (commit: auto); with commit: speech"),
+    ({"topics": ["x"], "models": ["deb"], "processes": 2,
+      "deployments": [{"model_name": "deb", "litellm_params": {"model": "openai/m", "rpm": 10}}]},
+     "processes 2: each process would count the deployments' rpm / tpm on its own; name a Redis in 'router'"),
 ])
 def test_bad_specs_say_which_key(data, message):
     with pytest.raises(SpecError, match=re.escape(message)):

@@ -275,6 +275,8 @@ BAD_NUMBERS = [
     (["ratings", "--bootstrap", "-3"], "--bootstrap", "'-3'"),
     (["judges", "--bootstrap", "-1"], "--bootstrap", "'-1'"),
     (["batch", "spec.yaml", "--concurrency", "0"], "--concurrency", "'0'"),
+    (["batch", "spec.yaml", "--processes", "0"], "--processes", "'0'"),
+    (["batch", "spec.yaml", "--processes", "many"], "--processes", "'many'"),
     (["audit", "--concurrency", "-2"], "--concurrency", "'-2'"),
     (["check", "--round", "0"], "--round", "'0'"),
     (["list", "--limit", "1" + "0" * 30], "--limit", "out of range"),

@@ -457,7 +457,7 @@ def test_sweep_long_commands_with_hostile_flags_fail_in_one_line(sweep, monkeypa
 SPEC_KEYS = ["protocol", "topics", "pairs", "stances", "models", "tournament", "judge_models", "repeats", "swap",
              "concurrency", "rounds", "pack", "api_base", "temperature", "timeout", "max_retries", "check_retries",
              "workspace", "max_speech_length", "lang", "deployments", "fallbacks", "router", "gateway", "audit",
-             "audit_variants", "resume", "commit", "ray", "name", "batch_id", "bogus"]
+             "audit_variants", "resume", "commit", "processes", "ray", "name", "batch_id", "bogus"]
 SPEC_VALUE = st.recursive(
     st.one_of(st.none(), st.booleans(), st.sampled_from([0, 1, 2, 3, -1, 1001, 10 ** 30, 2 ** 63, 1.5, float("nan")]),
               st.sampled_from(["", "master", "topic", "trial", "auto", "all", "canonical", "offline", "zh", "en",

@@ -251,3 +251,53 @@ def test_two_batch_processes_share_one_rpm_limit_through_redis(redis_server, tmp
         windows = _windows(t0, time.time())
     if windows == 1:  # (across a minute boundary each process may pass its limit twice anyway)
         assert len(minutes) == 2 * RPM
+
+
+def test_worker_processes_share_the_batch_rpm_limit_through_redis(redis_server, tmp_path):
+    """One batch in two worker processes (`--processes 2`), each with its own router on the spec's Redis:
+    together they stay under ONE rpm limit, the overflow goes to the fallback, and the batch process
+    writes every debate.  Without a Redis the same command is refused in one line (each process would
+    count the limit on its own)."""
+    from debate_core.archive import open_archive
+    from tests.test_batch_scale import _watch_children
+
+    host, port, password = redis_server
+    limited, overflow, minutes = _limited_servers()
+    spec = {"name": "workers-rpm", "protocol": "topic", "topics": ["远程办公还是坐班？", "猫还是狗？"],
+            "stances": ["A好", "B好"], "models": [["deb", "deb"]], "judge_models": ["deb"], "rounds": 1,
+            "repeats": 2, "concurrency": 4, "gateway": {"backoff": 0.05},
+            "deployments": [
+                {"model_name": "deb", "litellm_params": {"model": "openai/m", "api_base": "", "rpm": RPM}},
+                {"model_name": "deb-overflow", "litellm_params": {"model": "openai/m", "api_base": ""}}],
+            "fallbacks": [{"deb": ["deb-overflow"]}],
+            "router": {"redis_url": "os.environ/RL_REDIS_URL", "redis_password": "os.environ/RL_REDIS_PW"}}
+    env = {**os.environ, "PYTHONPATH": str(REPO), "RL_REDIS_URL": f"redis://{host}:{port}/1", "RL_REDIS_PW": password}
+    path = tmp_path / "w.duckdb"
+    with limited, overflow:
+        spec["deployments"][0]["litellm_params"]["api_base"] = limited.url
+        spec["deployments"][1]["litellm_params"]["api_base"] = overflow.url
+        spec_file = tmp_path / "workers.json"
+        spec_file.write_text(json.dumps(spec, ensure_ascii=False), encoding="utf-8")
+        t0 = time.time()
+        proc = subprocess.Popen([sys.executable, "-m", "debate_core", "batch", str(spec_file), "--quiet", "--format",
+                                 "json", "--archive", str(path), "--processes", "2"], cwd=REPO, env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        most = _watch_children(proc)
+        out, err = proc.communicate(timeout=240)
+        windows = _windows(t0, time.time())
+        total = len(limited.requests) + len(overflow.requests)
+    assert proc.returncode == 0, (out, err)
+    assert json.loads(out)["summary"]["completed"] == 4
+    assert most == 2  # the debates ran in two worker processes
+    assert total == 4 * 3  # four debates × (two openings, the judge): every call was made once
+    assert 1 <= len(minutes) <= RPM * windows, Counter(minutes)  # ONE limit for both worker processes
+    assert len(overflow.requests) == total - len(minutes) > 0
+    arc = open_archive(path)
+    heads = arc.query("SELECT status, writer_pid FROM debates WHERE batch_id = 'workers-rpm'")
+    assert list(heads["status"]) == ["completed"] * 4 and set(heads["writer_pid"]) == {proc.pid}
+
+    del spec["router"]  # no Redis: every process would count on its own
+    spec_file.write_text(json.dumps(spec, ensure_ascii=False), encoding="utf-8")
+    out = run_cli("batch", str(spec_file), "--archive", str(tmp_path / "n.duckdb"), "--processes", "2")
+    assert out.returncode == 2 and out.stderr.count("\n") == 1
+    assert out.stderr.startswith("error: batch spec: processes 2: each process would count the deployments' rpm")

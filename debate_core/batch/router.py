@@ -103,6 +103,25 @@ def check_redis(settings: dict[str, Any]) -> None:
         raise SpecError(f"batch spec: router: cannot reach Redis at {redis_where(settings)}: {text}") from None
 
 
+def check_router_settings(spec: BatchSpec) -> dict[str, Any]:
+    """What :func:`build_router` checks before it builds anything: every ``os.environ/NAME`` the
+    deployments name is set, and the Redis (if any) answers; returns the router's Redis settings.
+    It starts nothing of litellm's: a batch that forks worker processes checks this before the fork
+    and builds its router after it (a router on Redis starts litellm's native client, whose threads
+    do not survive ``fork``)."""
+    for d in spec.deployments:
+        for key, value in d.litellm_params.items():
+            name = env_ref(value)
+            if name and not os.environ.get(name):
+                raise SpecError(
+                    f"batch spec: deployments: {d.model_name}: {key}: os.environ/{name} is not set in the environment"
+                )
+    redis = redis_settings(spec)
+    if redis:
+        check_redis(redis)  # before litellm is imported: a wrong Redis is said at once
+    return redis
+
+
 def build_router(spec: BatchSpec):
     """A ``litellm.Router`` over the spec's deployments, or None when it lists none.
 
@@ -115,16 +134,7 @@ def build_router(spec: BatchSpec):
     """
     if not spec.deployments:
         return None
-    for d in spec.deployments:
-        for key, value in d.litellm_params.items():
-            name = env_ref(value)
-            if name and not os.environ.get(name):
-                raise SpecError(
-                    f"batch spec: deployments: {d.model_name}: {key}: os.environ/{name} is not set in the environment"
-                )
-    redis = redis_settings(spec)
-    if redis:
-        check_redis(redis)  # before litellm is imported: a wrong Redis is said at once
+    redis = check_router_settings(spec)
     from debate_core.engines.gateway import litellm, provider_of
 
     litellm()  # offline-safe import settings first
@@ -176,7 +186,19 @@ def build_router(spec: BatchSpec):
         raise SpecError(
             f"batch spec: deployments/router: {type(exc).__name__}: {str(exc).splitlines()[0][:200]}"
         ) from None
-    return SharedLimits(router) if redis else router
+    if redis:
+        _NATIVE["started"] = True
+        return SharedLimits(router)
+    return router
+
+
+_NATIVE = {"started": False}  # this process built a router on Redis: litellm's native client runs here
+
+
+def native_client_started() -> bool:
+    """Whether this process built a router on Redis, which starts litellm's native client: its threads
+    do not survive ``fork``, so a batch run here afterwards forks no worker processes."""
+    return _NATIVE["started"]
 
 
 class SharedLimits:

@@ -34,8 +34,8 @@ from debate_core.archive.writes import Write
 from debate_core.batch.claiming import _ClaimedQueue, _Claims, _Committer, _first_line
 from debate_core.batch.grid import Cell, Existing, config_for, existing_cells, expand, plan_action
 from debate_core.batch.progress import Bar, BatchResult, CellResult
-from debate_core.batch.router import build_router, quiet_litellm_loop_noise
-from debate_core.batch.spec import BatchSpec, load_spec
+from debate_core.batch.router import build_router, native_client_started, quiet_litellm_loop_noise
+from debate_core.batch.spec import BatchSpec, SpecError, load_spec, processes_refused
 from debate_core.batch.workers import GROUP_DURABLE, _Child, _cores, _fork_children, _load_pack, _RemoteRecorder
 from debate_core.models import Debate
 from debate_core.protocols import registry
@@ -94,7 +94,7 @@ class BatchRunner:
         commit: str | None = None,
         group_interval: float = GROUP_INTERVAL,
         durable: str = GROUP_DURABLE,
-        processes: int | None = None,
+        processes: int | str | None = None,
     ):
         self.spec = load_spec(spec)
         self.commit = commit or self.spec.commit
@@ -102,7 +102,15 @@ class BatchRunner:
             raise ValueError(f"commit: {self.commit!r} is not one of {', '.join(COMMIT_MODES)}")
         self.group_interval = group_interval
         self.durable = durable
-        self.processes = processes
+        # worker processes: a number, "auto", or None for the spec's ``processes`` (itself None: auto)
+        self.processes: int | None = None if processes == "auto" else self.spec.processes
+        if processes is not None and processes != "auto":
+            if isinstance(processes, bool) or not isinstance(processes, int) or processes < 1:
+                raise SpecError(f"processes {processes!r}: a number of worker processes (1 or more) or 'auto'")
+            self.processes = processes
+        why = processes_refused(self.spec, self.processes, self.commit)
+        if why:
+            raise SpecError(f"batch spec: {why}")
         self._grouped: Any = None  # archive.GroupedRecorder while a run has group-mode cells
         self._remote: _RemoteRecorder | None = None  # in a worker process: its writes go to the parent
         self.archive = archive
@@ -113,6 +121,7 @@ class BatchRunner:
         self.probe = probe
         self._router = router
         self._router_built = router is not None
+        self._router_given = router is not None  # the caller's router: its counts live in this process
         self._lock = threading.Lock()
         self._committer: _Committer | None = None
         self._claims: _Claims | None = None  # this run's claims on its cells (an archive is written)
@@ -269,6 +278,14 @@ class BatchRunner:
             else []
         )
         children = _fork_children(self, nproc) if remote else []  # before this process starts any thread
+        if children and self.spec.deployments:
+            try:
+                _ = self.router  # after the fork: a router on Redis starts threads that do not survive it
+            except BaseException:
+                for ch in children:
+                    ch.send(("done",))
+                    ch.end()
+                raise
         if self.archive is not None and any(self._mode(c) == "group" for c in cells):
             self._grouped = self.archive.grouped(interval=self.group_interval, durable=self.durable)
         away = {c.key for _, c, _ in remote}
@@ -410,14 +427,16 @@ class BatchRunner:
     def processes_for(self, cells: list[Cell]) -> int:
         """How many worker processes run the batch's new debates (1: all in this process).
 
-        ``processes`` when given, else: one per core (at most ``concurrency // 8``) for a batch
-        of at least :data:`PROCESS_MIN_CONCURRENCY` debates at a time that call models; always 1
-        without ``fork``, with a shared router (its rate limits are per process) or when a cell
-        is written otherwise than ``group``."""
+        ``processes`` when given (the argument, else the spec's), else: one per core (at most
+        ``concurrency // 8``) for a batch of at least :data:`PROCESS_MIN_CONCURRENCY` debates at a time
+        that call models; always 1 without ``fork``, with a router given by the caller or built from
+        deployments whose rpm / tpm counts are not shared through Redis (each process would count
+        on its own), in a process that has built a router on Redis (litellm's native client, whose
+        threads do not survive a fork), or when a cell is written otherwise than ``group``."""
         if (
             "fork" not in mp.get_all_start_methods()
-            or self.spec.deployments
-            or self._router is not None
+            or (self.spec.deployments and (not self.spec.redis or native_client_started()))
+            or self._router_given
             or self._remote is not None
         ):
             return 1

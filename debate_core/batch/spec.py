@@ -27,6 +27,7 @@ REDIS_KEYS = ("redis_url", "redis_host", "redis_port", "redis_password", "redis_
 REDIS_SCHEMES = ("redis", "rediss", "unix")
 LIMITED_RETRIES = 8  # with rpm/tpm limits: 1+2+4+8+16+30+30+30 s of backoff outlasts a one-minute window
 AUDIT_VARIANTS = ("original", "relabel", "reorder")
+MAX_PROCESSES = 64  # worker processes a batch may ask for
 
 
 class SpecError(InputError):
@@ -200,6 +201,7 @@ class BatchSpec(BaseModel):
     audit_variants: list[str] = Field(default_factory=lambda: list(AUDIT_VARIANTS))
     resume: bool = True
     commit: Literal["auto", "speech", "debate"] = "auto"
+    processes: int | None = Field(default=None, ge=1, le=MAX_PROCESSES)  # None: auto (one per core when wide)
     ray: RayOptions = Field(default_factory=RayOptions)
 
     @field_validator("batch_id")
@@ -246,6 +248,15 @@ class BatchSpec(BaseModel):
             raise ValueError(f"{v} is too few: a {spec.name} debate runs at least {spec.min_rounds} rounds")
         return v
 
+    @field_validator("processes", mode="before")
+    @classmethod
+    def _processes(cls, v: Any) -> Any:
+        if v == "auto":
+            return None
+        if isinstance(v, bool) or (v is not None and not isinstance(v, int)):
+            raise ValueError(f"{v!r}: a number of worker processes (1 = everything in this process) or auto")
+        return v
+
     @field_validator("gateway")
     @classmethod
     def _gateway(cls, v: dict[str, Any]) -> dict[str, Any]:
@@ -289,10 +300,33 @@ class BatchSpec(BaseModel):
         if self.redis and not self.deployments:
             key = "redis_url" if self.router.get("redis_url") is not None else "redis_host"
             raise ValueError(f"router.{key}: Redis shares the rpm/tpm counters of 'deployments'; list them")
+        why = processes_refused(self, self.processes)
+        if why:
+            raise ValueError(why)
         bad = [v for v in self.audit_variants if v not in AUDIT_VARIANTS]
         if bad:
             raise ValueError(f"unknown audit variant(s) {', '.join(bad)} ({', '.join(AUDIT_VARIANTS)})")
         return self
+
+
+def processes_refused(spec: BatchSpec, processes: int | None, commit: str | None = None) -> str:
+    """Why ``processes`` worker processes cannot run ``spec`` ("" when they can, or for 1 / auto).  Worker
+    processes send their writes to the batch process's group writer, so they need group commits; and
+    each builds its own router, whose rpm / tpm counts are its own unless the router keeps them in Redis."""
+    if not processes or processes <= 1:
+        return ""
+    commit = commit or spec.commit
+    if commit in ("speech", "debate"):
+        return (
+            f"processes {processes}: worker processes write through group commits (commit: auto); "
+            f"with commit: {commit} a batch runs in one process"
+        )
+    if spec.deployments and not spec.redis:
+        return (
+            f"processes {processes}: each process would count the deployments' rpm / tpm on its own; name a "
+            "Redis in 'router' to share the counts (docs/batch.md), or run the batch in one process"
+        )
+    return ""
 
 
 def _one_line_validation(exc: ValidationError) -> str:

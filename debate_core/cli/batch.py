@@ -60,6 +60,13 @@ def add_batch(sub) -> None:
     p.add_argument("spec", help="batch spec file (.yaml, .yml or .json)")
     _archive_arg(p)
     p.add_argument("--concurrency", type=positive_int(10_000), help="debates at a time (overrides the spec)")
+    p.add_argument(
+        "--processes",
+        type=_processes_arg,
+        metavar="N|auto",
+        help="worker processes that run the debates (1: all in this process; auto: one per core when "
+        "concurrency is 16 or more; overrides the spec). docs/batch.md",
+    )
     p.add_argument("--dry-run", action="store_true", help="list the cells and what a run would do; run nothing")
     p.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
     p.add_argument("--audit-out", help="with `audit: true`: also write the audit's judgments to this CSV file")
@@ -72,6 +79,17 @@ def add_batch(sub) -> None:
     p.add_argument("--format", choices=("md", "json"), default="md")
 
 
+def _processes_arg(text: str) -> int | str:
+    """``--processes``: ``auto`` or a whole number 1 … MAX_PROCESSES."""
+    from debate_core.batch.spec import MAX_PROCESSES
+
+    if text.strip().lower() == "auto":
+        return "auto"
+    value = positive_int(MAX_PROCESSES)(text)
+    assert isinstance(value, int)  # (positive_int parses whole numbers)
+    return value
+
+
 def run_batch_cmd(args) -> int:
     from debate_core.batch import BatchRunner, load_spec
 
@@ -80,14 +98,28 @@ def run_batch_cmd(args) -> int:
     if getattr(args, "ray", None):
         from debate_core.batch.ray_runner import RayBatchRunner, import_ray
 
+        if args.processes is not None:
+            from debate_core.errors import InputError
+
+            raise InputError("--processes is for a batch on this machine; with --ray each debate is a Ray task")
+
         import_ray()  # no Ray: one line, before the archive is opened
         runner = RayBatchRunner(
             spec, _open(args), address=args.ray, concurrency=args.concurrency, progress=not args.quiet
         )
     else:
-        runner = BatchRunner(spec, _open(args), concurrency=args.concurrency, progress=not args.quiet)
+        runner = BatchRunner(
+            spec, _open(args), concurrency=args.concurrency, progress=not args.quiet, processes=args.processes
+        )
     if spec.deployments and not args.dry_run:
-        _ = runner.router  # a bad router or an unreachable Redis: one line and exit 2, before any debate
+        # a bad router or an unreachable Redis: one line and exit 2, before any debate (a batch that forks
+        # worker processes builds its router after the fork, and checks here what can be checked before)
+        if not getattr(args, "ray", None) and runner.processes_for(runner.cells()) > 1:
+            from debate_core.batch.router import check_router_settings
+
+            check_router_settings(spec)
+        else:
+            _ = runner.router
     if args.dry_run:
         plan = runner.plan()
         if args.format == "json":

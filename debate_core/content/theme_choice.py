@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import weakref
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from debate_core.content.text import bigrams_of, personal_question
 from debate_core.content.themes import ThemeMatch, match_themes
@@ -102,11 +102,29 @@ def nearest_theme(
     return best[1] if best else None
 
 
+_CHOSEN: dict[tuple[int, str, str, str, str], tuple[weakref.ref, ThemeChoice]] = {}
+
+
 def debate_theme(bank: ArgumentBank, topic: str, a: str, b: str, row_theme: str = "") -> ThemeChoice:
     """The theme a debate of ``a`` and ``b`` argues ``topic`` on (symmetric in a and b), with the bank's
     case the topic is.  A case both masters answer, on a theme both hold, decides the theme (how =
     ``case``): it is the more specific evidence.  Else the theme is chosen from the topic's words, and a
-    case under that theme that either master answers is kept."""
+    case under that theme that either master answers is kept.
+
+    Worked out once per bank, topic and ordered pair (a debate asks at its set-up and for every speech
+    plan, a batch's repeats ask again, and the choice reads every keyword of every theme and case):
+    each caller gets its own copy."""
+    key = (id(bank), topic, a, b, row_theme)
+    hit = _CHOSEN.get(key)
+    if hit is None or hit[0]() is not bank:
+        if len(_CHOSEN) > 1024:  # a long-lived process that sees many topics: start again rather than grow
+            _CHOSEN.clear()
+        hit = _CHOSEN[key] = (weakref.ref(bank), _debate_theme(bank, topic, a, b, row_theme))
+    c = hit[1]
+    return replace(c, terms=list(c.terms), held_by=list(c.held_by))
+
+
+def _debate_theme(bank: ArgumentBank, topic: str, a: str, b: str, row_theme: str) -> ThemeChoice:
     cases = bank.cases_for(topic) if bank.cases else []
     for c in cases:
         if all(c.answer(s) is not None and bank.position(s, c.theme) is not None for s in (a, b)):
