@@ -33,7 +33,7 @@ import re
 from debate_core.content.summaries import gist_in, raised_objections, restated_points, summary_of
 from debate_core.content.text import bigrams_of, cjk_len, without_cited_tail
 from debate_core.content.theme_choice import CORE_THEME, ThemeChoice, debate_theme, material_note
-from debate_core.plans import ArgumentBank, Objection, PlanPoint, Position, SpeechPlan
+from debate_core.plans import ArgumentBank, CaseAnswer, Objection, PlanPoint, Position, SpeechPlan
 
 # (the theme choice and the summaries live in their own modules; their names stay importable from here)
 __all__ = ["CORE_THEME", "ThemeChoice", "debate_theme", "plan_speech", "summary_of", "material_note"]
@@ -197,7 +197,7 @@ def _case_points(bank: ArgumentBank, plan: SpeechPlan, speaker: str, spoken: fro
     return []
 
 
-def _advice(ans, ref: str) -> PlanPoint:
+def _advice(ans: CaseAnswer, ref: str) -> PlanPoint:
     """What he would have the asker do: his own practical word, never cited (r10: advice to talk it over,
     or to see a doctor, carried a sutta's mark; the text says nothing of the kind).  The bank's
     ``then_source`` names what the advice draws on; it is not a citation of the advice."""
@@ -272,7 +272,7 @@ def plan_speech(
                 PlanPoint(kind="reason", text=r.text, ref=pos.point_id(i), gist=r.gist, source=r.source, quote=r.quote)
             )
         # the seed's ammo (至少引用 1 条): one objection at a point of the other side's known teaching,
-        # framed as what he teaches (X所传的…), never as something he has said in this debate
+        # rendered as what the speaker expects him to put (我料X会讲…), never as something he has said
         c = _contrast(bank, speaker, opponent, choice.theme, role, spoken, near=near)
         if c is not None:
             plan.points.append(c)
