@@ -92,12 +92,15 @@ def _claims(db) -> list[tuple]:
         con.close()
 
 
-def _wait_for_claims(db, proc: subprocess.Popen, timeout: float = 120) -> None:
+def _wait_for_claims(db, proc: subprocess.Popen, timeout: float = 120) -> list[tuple]:
+    """The claims the running batch holds, once a read sees any (a read that meets the writer's lock sees
+    none: a second read right after could fail the same way, so the claims read here are returned)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         assert proc.poll() is None, proc.communicate()
-        if db.exists() and _claims(db):
-            return
+        claims = _claims(db) if db.exists() else []
+        if claims:
+            return claims
         time.sleep(0.2)
     raise AssertionError("the first run never claimed a cell")
 
@@ -206,8 +209,7 @@ def test_claims_of_dead_or_silent_holders_are_taken_over(tmp_path):
 def test_a_killed_run_leaves_claims_the_next_run_takes_over(tmp_path):
     spec, db = _spec(tmp_path, "killed", repeats=2), tmp_path / "a.duckdb"
     first = _batch(spec, db, 30.0)  # stuck in its first round
-    _wait_for_claims(db, first)
-    held = {pid for _cell, pid in _claims(db)}
+    held = {pid for _cell, pid in _wait_for_claims(db, first)}
     first.send_signal(signal.SIGKILL)
     first.communicate()
     assert held == {first.pid}
