@@ -297,16 +297,23 @@ def test_a_gateway_error_never_carries_a_key(keys):
     assert DEEPSEEK_KEY not in classify(RuntimeError(f"401: {DEEPSEEK_KEY} invalid"))[2]
 
 
-def test_prompts_are_blanked_in_litellm_logs_once_anything_receives_them():
+def test_prompts_are_blanked_in_litellm_logs_once_anything_receives_them(monkeypatch):
     """litellm blanks prompts and replies in its logging payloads (turn_off_message_logging) by copying
     every payload; the gateway turns that on only once a callback (or the payload printout) would
     receive them, and then a callback sees neither the prompt nor the reply."""
     import time
 
+    from debate_core.engines import gateway as gw_mod
     from debate_core.engines.gateway import Gateway, litellm
 
     lm = litellm()
     before = (list(lm.success_callback), lm.turn_off_message_logging)
+    # an earlier test in the same process may have left a receiver registered (the whole suite ran this
+    # after one did): the first call must meet none, so they are set aside here and put back at the end
+    monkeypatch.delenv("LITELLM_PRINT_STANDARD_LOGGING_PAYLOAD", raising=False)
+    kept = {a: getattr(lm, a) for a in gw_mod._LOG_RECEIVERS if isinstance(getattr(lm, a, None), list)}
+    for a, v in kept.items():
+        setattr(lm, a, [])
     got: list[tuple[dict, object]] = []
     prompt, reply = "请摘要这段发言：PROMPT-TEXT-7", "REPLY-TEXT-7，一段回答。"
     try:
@@ -326,5 +333,7 @@ def test_prompts_are_blanked_in_litellm_logs_once_anything_receives_them():
         payload = repr(got[0][0].get("messages")) + repr(got[0][1]) + repr(got[0][0].get("standard_logging_object"))
         assert prompt not in payload and reply not in payload
     finally:
+        for a, v in kept.items():
+            setattr(lm, a, v)
         lm.success_callback[:] = before[0]
         lm.turn_off_message_logging = before[1]
