@@ -11,11 +11,10 @@ words the warnings a debate carries at its top about its material.  The speech p
 
 from __future__ import annotations
 
-import re
 import weakref
 from dataclasses import dataclass, field, replace
 
-from debate_core.content.text import bigrams_of, personal_question
+from debate_core.content.text import bigrams_of, cjk_only, personal_question
 from debate_core.content.themes import ThemeMatch, match_themes
 from debate_core.plans import ArgumentBank
 
@@ -200,7 +199,7 @@ def material_note(
             f"双方只就它所属的「{choice.title}」陈述一般的看法，不回答题中的具体情形。"
         )
     case = bank.case(choice.case) if choice.case else None
-    if case is not None and topic and _plain(case.question) != _plain(topic):
+    if case is not None and topic and cjk_only(case.question) != cjk_only(topic):
         # the answers were written for the bank's question, the nearest it holds: the reader is told here,
         # once, and no master announces the swap in his speech (r10: 这一问，和「…」是一类事 read as residue)
         out.append(f"⚠️ 人物包里没有就本题原样写好的回答；双方的回答是就最接近的「{case.question}」写的，请对照原题读。")
@@ -210,7 +209,3 @@ def material_note(
     if bank.derived:
         out.append("⚠️ 本人物包没有论证层，立场由其教言按关键词归到议题上；没有写好的答辩与共许，对辩力度有限。")
     return out
-
-
-def _plain(text: str) -> str:
-    return re.sub(r"[\s，。？！、；：,.?!]+", "", text or "")
