@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 
+from debate_core.content.anticipation import anticipated
 from debate_core.content.summaries import gist_in, raised_objections, restated_points, summary_of
 from debate_core.content.text import bigrams_of, cjk_len, without_cited_tail
 from debate_core.content.theme_choice import CORE_THEME, ThemeChoice, debate_theme, material_note
@@ -262,8 +263,10 @@ def plan_speech(
             ranked = sorted(picked, key=lambda i: -len(bigrams_of(pos.reasons[i - 1].text) & near))[:2]
             # a reason that shares (almost) nothing with the question turns the opening into his general
             # doctrine (r10, r11: 我一向主张…理由有二 read as a pasted block, off the asker's situation); with
-            # none left, the opening is his answer, his advice and his objection, and never states the claim
-            picked = sorted(i for i in ranked if len(bigrams_of(pos.reasons[i - 1].text) & near) >= 2)
+            # none left, the opening is his answer, his advice and his objection, and never states the claim.
+            # The question's own words decide, not his answer's: an answer's common words (父母, 孩子) let
+            # r12's 讲经资助亡亲 into a debate on a teenager who games all day
+            picked = sorted(i for i in ranked if len(bigrams_of(pos.reasons[i - 1].text) & asked) >= 2)
             if not picked:
                 plan.points = [p for p in plan.points if p.kind != "stance"]
         for i in picked:
@@ -285,6 +288,13 @@ def plan_speech(
     else:
         _plan_synthesis(bank, plan, pos, opp, speaker, opponent, spoken, heard, opponent_summary, asked)
     _fill(bank, plan, pos, speaker, opponent, spoken, heard, asked)
+    if role == "综合" and plan.case and estimated_length(plan) < AIM:
+        # a long debate on a case that has spent its own material: what the two teachings share on the theme
+        # (said as their teachings, never as agreed here) rather than a speech below the floor
+        pb = bank.pair(speaker, opponent)
+        common = [c for c in (pb.common_ground if pb else []) if c.theme == plan.theme][:2]
+        at = next((i for i, p in enumerate(plan.points) if p.kind not in ("outcome",)), len(plan.points))
+        plan.points[at:at] = [PlanPoint(kind="common", text=c.text) for c in common]
     plan.cited = _cite(plan.points)
     return plan
 
@@ -348,8 +358,22 @@ def _fill(
         if plan.role != "立论" or i > 3
     ]
     reasons.sort(key=near)
+    late: list[PlanPoint] = []
+    if plan.case:  # a debate on a case: his general reasons that meet the question first, the others only when
+        # the speech would fall short without them (r12: 讲经资助亡亲 as support on a teenager who games all day)
+        late = [p for p in reasons if near(p) > -2]
+        reasons = [p for p in reasons if near(p) <= -2]
     # a 立论 takes more objections first; a later round its own reasons it has not yet spoken, then objections
-    pool = objections + reasons if plan.role == "立论" else reasons + objections
+    # (a 反驳's speech answers the points it restated and has no frame for another objection of his)
+    if plan.role == "立论":
+        pool = objections + reasons + late
+    elif plan.role == "反驳":
+        pool = reasons + late
+    elif plan.case and plan.role == "回应":  # one more objection at most before his other reasons (a long
+        # debate's 综合 needs one left: five-round debates on a case closed below the floor)
+        pool = reasons + objections[:1] + late + objections[1:]
+    else:
+        pool = reasons + objections + late
     for cand in pool:
         n = estimated_length(plan)
         if n >= AIM:
@@ -380,7 +404,11 @@ def _plan_rebuttal(
     idx = restated_points(opp, summary) if nth == 0 else [0]
     said_case = _case_said(bank, plan, opponent, summary) if nth == 0 else None
     if said_case is not None:  # his answer to the question is the first of the three points
-        idx = [n for n in idx if n][:2]
+        # only the reasons the summary names: an opening on a case often states none, and the summary's list
+        # of cited books alone (梵网经) aligned r12's rebuttals with reasons nobody had put
+        # (and not by the words of his answer's own gist: 迷悟在心不在门 is not the reason 迷悟不在门头)
+        rest = summary.replace(said_case[1].gist, "")
+        idx = [n for n, r in enumerate(opp.reasons, start=1) if r.gist and gist_in(r.gist, rest)][:2]
     if summary and not all(n and gist_in(opp.reasons[n - 1].gist, summary) for n in idx):
         # a summary that does not carry the points' gists (a model's): restate it as it stands first
         plan.points.append(PlanPoint(kind="restate_summary", text=summary, target=opp.point_id(0)))
@@ -404,6 +432,8 @@ def _plan_rebuttal(
             )
         else:
             plan.points.append(PlanPoint(kind="no_answer", target=target, target_text=ans.gist))
+        if not idx:
+            plan.points += anticipated(bank, plan.theme, speaker, opponent, summary)
     used: set[str] = set()
     for n in idx:
         gist = opp.reasons[n - 1].gist if n else (opp.short or opp.claim)

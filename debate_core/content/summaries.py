@@ -73,7 +73,9 @@ def summary_of(plan: SpeechPlan, short_name: str, titles: dict[str, str], limit:
     elif plan.role == "立论":
         answer = [tidy(p.gist) for p in plan.of("case") if p.gist]
         if answer and not plan.of("stance"):  # an opening that answered the case and stated no claim
-            body = f"{short_name}答：{answer[0]}。"
+            # with the objections it raised in advance, so that the side they aim at can take them up
+            ahead = [tidy(p.gist) for p in plan.of("contrast") if p.gist]
+            body = f"{short_name}答：{answer[0]}" + (f"；并议{'、'.join(ahead)}" if ahead else "") + "。"
         else:
             body = (
                 (f"{short_name}答：{answer[0]}；立" if answer else f"{short_name}立")

@@ -1,0 +1,42 @@
+"""A rebuttal's answers to what the opening raised in advance.
+
+An opening on a case answers the question and, for the seed's ammo, objects in advance to a point of the
+other side's known teaching (我料X会讲…); its summary names those objections (并议…).  The side they aim at
+takes them up in its 反驳 with its reply from the argument bank.
+"""
+
+from __future__ import annotations
+
+from debate_core.content.arguments import ArgumentBank
+from debate_core.content.summaries import gist_in
+from debate_core.plans import PlanPoint
+
+__all__ = ["anticipated"]
+
+
+def anticipated(bank: ArgumentBank, theme: str, speaker: str, opponent: str, summary: str) -> list[PlanPoint]:
+    """The objections an opening on a case raised in advance against the speaker's own teaching (我料X会讲…),
+    as its summary names them, each restated and answered with the speaker's reply from the bank.  r11 and
+    r12's readers found that anticipation never taken up by the side it was aimed at.  One without a reply
+    in the bank is left alone: the rebuttal does not restate what it cannot answer."""
+    out: list[PlanPoint] = []
+    for o in bank.objections(opponent, speaker, theme):
+        if not (o.gist and gist_in(o.gist, summary)):
+            continue
+        reply = next(iter(bank.replies_to(o.id, speaker)), None)
+        if reply is None:
+            continue
+        out.append(PlanPoint(kind="restate", text=o.text, target=o.id, target_text=o.gist))
+        out.append(
+            PlanPoint(
+                kind="answer",
+                text=reply.text,
+                ref=f"{o.id}:reply",
+                target=o.id,
+                target_text=o.gist,
+                gist=reply.gist,
+                source=reply.source,
+                quote=reply.quote,
+            )
+        )
+    return out[:2]
