@@ -244,6 +244,8 @@ def _rebuttal(plan: SpeechPlan, me: Master, opp: Master) -> str:
         out += (
             [] if first else [f"{opp.short_name}上一轮的主张是：{bare(restated[0].target_text or restated[0].text)}。"]
         )
+    elif len(gists) == 1:  # one point: no list and no ordinal (r13 dev read: 一是… with nothing after it)
+        out.append(f"我就其中一点作答：{gists[0]}。" if first else f"{opp.short_name}上一轮所说的要点是{gists[0]}。")
     else:
         listed = "，".join(f"{'一二三四'[i]}是{g}" for i, g in enumerate(gists))
         out.append(
@@ -259,6 +261,8 @@ def _rebuttal(plan: SpeechPlan, me: Master, opp: Master) -> str:
         head = (
             "就这一主张说，"
             if claim_only
+            else ""
+            if len(gists) == 1
             else f"{ORDINALS[i]}，"
             if said_again
             else f"{ORDINALS[i]}，{bare(p.target_text)}。"
@@ -299,12 +303,15 @@ def _case(plan: SpeechPlan, me: Master, lead: str) -> list[str]:
 def _response(plan: SpeechPlan, me: Master, opp: Master) -> str:
     raised = [p for p in plan.of("restate") if p.target_text]
     first = plan.of("restate_summary")
+    listed = (
+        f"，是{bare(raised[0].target_text)}"
+        if len(raised) == 1
+        else "，" + "，".join(f"{'一二三四'[i]}是{bare(p.target_text)}" for i, p in enumerate(raised))
+    )
     if raised and first:
-        listed = "，".join(f"{'一二三四'[i]}是{bare(p.target_text)}" for i, p in enumerate(raised))
-        out = [f"{opp.short_name}上一轮说：{_unsigned(first[0].text, opp)}。其中对我的质疑，{listed}。"]
+        out = [f"{opp.short_name}上一轮说：{_unsigned(first[0].text, opp)}。其中对我的质疑{listed}。"]
     elif raised:
-        listed = "，".join(f"{'一二三四'[i]}是{bare(p.target_text)}" for i, p in enumerate(raised))
-        out = [f"{opp.short_name}上一轮对我的质疑，{listed}。"]
+        out = [f"{opp.short_name}上一轮对我的质疑{listed}。"]
     else:
         r = plan.of("restate")
         out = [f"{opp.short_name}上一轮的意思是：{_unsigned(r[0].text, opp)}。" if r and r[0].text else ""]
@@ -342,12 +349,10 @@ def _synthesis(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
         out.append("依两家平日的教言，共许的是：" + "；".join(_shared(c.text) for c in common) + "。")
     for c in plan.of("concede"):
         out.append(bare(c.text) + "。")
-    for c in plan.of("contrast"):
-        what = _named(c)
-        out.append(
-            (f"对{_point(c, opp, what)}，我仍有一层不能放下的看法：" if what else "我仍有一层不能放下的看法：")
-            + said(me, c)
-        )
+    for i, c in enumerate(plan.of("contrast")):  # the first in full; the others not in the same words (r13 dev
+        what = _named(c)  # read: three 我仍有一层不能放下的看法 in a row)
+        lead = ("对{}，我仍有一层不能放下的看法：", "至于{}，我也还有一层看法：", "还有{}，")[min(i, 2)]
+        out.append((lead.format(_point(c, opp, what)) if what else "我仍有一层不能放下的看法：") + said(me, c))
     for r in plan.of("reason"):
         out.append(said(me, r))
     # (r11, r12: 我所以仍持此说，还因为： followed by a sitting instruction promised a reason it did not give)
