@@ -194,3 +194,28 @@ def test_an_opening_on_a_case_names_its_advance_objections_in_its_summary(defaul
     assert r1.plan.of("case") and not r1.plan.of("stance") and "我料" in r1.text
     assert "答：" in first.split("；")[0] and "；并议" in first, first
     assert all(bare(p.gist) in first for p in r1.plan.of("contrast")), first
+
+
+def test_the_observations_agreement_says_what_was_granted_in_the_takers_words(default_pack, debates):
+    # r12: 共识点 given as bare labels (「先一家后众生」, 「标记是门口认客」) that mean nothing on their own
+    import re
+
+    bank = bank_of(default_pack)
+    said = 0
+    for d in debates:
+        case = bank.case(d.rounds[0].plan.case) if d.rounds[0].plan.case else None
+        if case is None:
+            continue
+        for s in d.rounds:
+            if s.role != "回应":
+                continue
+            for p in s.plan.of("accept", "partly"):
+                reply = case.reply_to(p.ref) or next(iter(bank.replies_to(p.ref, s.speaker)), None)
+                if reply is None:
+                    continue
+                first = re.sub(r"【[^】]*】", "", re.split(r"(?<=[。！？])", reply.text)[0]).rstrip("。！？")
+                word = "部分接受" if p.kind == "partly" else "接受"
+                assert first in d.observation.consensus, (d.observation.consensus, first)
+                assert f"{word}" in d.observation.consensus and f"「{bare(p.target_text)}」一说" in d.observation.consensus
+                said += 1
+    assert said >= 5, said

@@ -36,18 +36,27 @@ def _aligned(texts: list[str], summary: str) -> list[int]:
     return [i for n, i in sorted(scored, key=lambda x: (-x[0], x[1])) if n >= 2]
 
 
+def _carried(gists: list[str], summary: str) -> list[int]:
+    """Indexes of the gists the summary carries: verbatim first; a near match (``gist_in``) only in what the
+    verbatim ones leave (r13: 慧地亦无自性 read into a summary that said 刹那亦无自性, on 亦无自性 alone)."""
+    rest = summary
+    for g in sorted((g for g in gists if g and g in summary), key=len, reverse=True):
+        rest = rest.replace(g, "")
+    return [i for i, g in enumerate(gists) if g and (g in summary or gist_in(g, rest))]
+
+
 def restated_points(opp: Position, summary: str) -> list[int]:
     """The opponent's reasons (1-based) the summary carries, in order; [0] when only his claim."""
     if not summary:
         return []
-    hits = [i + 1 for i, r in enumerate(opp.reasons) if gist_in(r.gist, summary)]
+    hits = [i + 1 for i in _carried([r.gist for r in opp.reasons], summary)]
     if not hits:
         hits = sorted(i + 1 for i in _aligned([r.text + r.gist for r in opp.reasons], summary)[:3])
     return hits or [0]
 
 
 def raised_objections(objs: list[Objection], summary: str) -> list[Objection]:
-    hits = [o for o in objs if gist_in(o.gist, summary)]
+    hits = [objs[i] for i in _carried([o.gist for o in objs], summary)]
     if not hits:
         hits = [objs[i] for i in sorted(_aligned([o.text + o.gist for o in objs], summary)[:3])]
     return hits

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import time
 
-from debate_core.content.arguments import bank_of
+from debate_core.content.arguments import ArgumentBank, bank_of
 from debate_core.content.pairing import row_theme
 from debate_core.content.plan import debate_theme, plan_speech, summary_of
 from debate_core.content.text import bigrams_of
@@ -13,7 +13,7 @@ from debate_core.content.titles import chinese_title
 from debate_core.engines.gateway import Generation
 from debate_core.engines.offline.compose import bare, fit
 from debate_core.models import Observation, ObservationRequest, Pack, SpeechRequest, SummaryRequest
-from debate_core.plans import Common, SpeechPlan
+from debate_core.plans import Case, Common, SpeechPlan
 
 ENGINE_NAME = "offline"
 
@@ -88,9 +88,14 @@ class OfflineEngine:
                 # the two say nearly the same (r11: 因果丝毫不错 against 因果丝毫不爽 offered as a difference)
                 div += f"所本不同：{an}主张{bare(pa.claim)}；{bn}主张{bare(pbp.claim)}。"
             agreed, partly = _agreed(req)
+            names = {req.a: an, req.b: bn}
+
+            def said(items: list[tuple[str, str]], word: str) -> str:
+                return "；".join(_granted(bank, case, choice.theme, names, who, g, word) for who, g in items)
+
             cons = (
-                (f"谈到最后，两位都认可：{'、'.join(agreed)}。" if agreed else "")
-                + (f"有保留地靠近的是：{'、'.join(partly)}。" if partly else "")
+                (f"谈到最后，两位都认可：{said(agreed, '接受')}。" if agreed else "")
+                + (f"有保留地靠近的是：{said(partly, '部分接受')}。" if partly else "")
             ) or "本场两位没有就这件事谈出明白的共识，各自的回答都仍保留。"
         elif pa and pbp:
             # both claims as the debate stated them (R1 and the 综合), at the bank's level: r10's readers found
@@ -123,12 +128,12 @@ class OfflineEngine:
 _TAKEN = re.compile(r"^(部分接受|接受)(.+)$")
 
 
-def _agreed(req: ObservationRequest) -> tuple[list[str], list[str]]:
+def _agreed(req: ObservationRequest) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     """The objections one side accepted, and those it partly accepted, in this debate, as its 回应's summary
-    says (``X答：接受A；部分接受B；坚持C``): an accepted objection is held by both from then on (r11: a list of
-    who conceded what read as a tally, not as common ground)."""
-    agreed: list[str] = []
-    partly: list[str] = []
+    says (``X答：接受A；部分接受B；坚持C``), each as (who took it, its gist): an accepted objection is held by both
+    from then on (r11: a list of who conceded what read as a tally, not as common ground)."""
+    agreed: list[tuple[str, str]] = []
+    partly: list[tuple[str, str]] = []
     for s in req.summaries:
         _head, sep, body = s.text.partition("答：")
         if not sep:
@@ -136,8 +141,27 @@ def _agreed(req: ObservationRequest) -> tuple[list[str], list[str]]:
         for item in re.split(r"[；。]", body):
             m = _TAKEN.match(item.strip())
             if m and not m.group(2).startswith("引"):
-                (agreed if m.group(1) == "接受" else partly).append(f"「{bare(m.group(2))}」")
+                (agreed if m.group(1) == "接受" else partly).append((s.speaker, bare(m.group(2))))
     return agreed, partly
+
+
+def _granted(
+    bank: ArgumentBank, case: Case | None, theme: str, names: dict[str, str], who: str, gist: str, word: str
+) -> str:
+    """An agreement said with its content: the gist alone (「先一家后众生」) read as a label that means nothing
+    on its own (r12).  The first sentence of the taker's own reply to that objection says what was granted, in
+    his words; without one in the bank, the gist as it stands."""
+    other = next((k for k in names if k != who), "")
+    objs = list(case.objections_at(other, who)) if case is not None else []
+    objs += bank.objections(other, who, theme)
+    o = next((o for o in objs if bare(o.gist) == gist), None)
+    reply = None
+    if o is not None:
+        reply = (case.reply_to(o.id) if case is not None else None) or next(iter(bank.replies_to(o.id, who)), None)
+    if reply is None or not reply.text:
+        return f"「{gist}」"
+    first = re.sub(r"【[^】]*】", "", re.split(r"(?<=[。！？])", reply.text.strip())[0]).rstrip("。！？")
+    return f"{first}（{names.get(who, who)}{word}{names.get(other, other)}的「{gist}」一说）"
 
 
 def _distinct(a: str, b: str) -> bool:
