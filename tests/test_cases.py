@@ -264,7 +264,7 @@ def test_a_reworded_question_is_answered_as_the_case_it_is_named_as(default_pack
     # were written for, so a near question is never passed off as this one, and no master announces the swap
     # in his speech (r10 read 这一问，和「…」是一类事 as residue); the case's own wording needs no such line
     c = next(c for c in _cases(default_pack) if c.id == "anger/temper-at-family")
-    topic = "孩子写作业太慢，我老是忍不住冲他发火，怎么控制？"
+    topic = "我对爸妈说话很冲，说完就后悔，怎么改？"  # (a child's homework has its own case now)
     assert bank_of(default_pack).cases_for(topic)[0].id == c.id
     d = _run(default_pack, topic)
     assert any(f"最接近的「{c.question}」" in w for w in d.warnings), d.warnings
