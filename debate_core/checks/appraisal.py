@@ -80,6 +80,11 @@ _ALIKE = _lx.regex("evaluation.alike")
 _CONDITIONAL = _lx.regex("evaluation.conditional")
 _WARNING = _lx.regex("evaluation.warning")
 _SETTLED = _lx.regex("evaluation.settled")
+_BOTH_SIDES = _lx.regex("evaluation.both_sides")
+_REACHED = _lx.regex("evaluation.reached")
+# a state of mind, a habit or an affliction (昏沉, 妄念, 旧习: scene.yaml): what an appraisal after it is said of
+_STATE = _lx.regex("scene.agent")
+_CUT = re.compile(r"[，,；;：:]")
 _ON_PAR = _lx.regex("evaluation.on_par")
 _CONCEDE = _lx.regex("evaluation.concede")
 _OUTWEIGH = _lx.regex("evaluation.outweigh")
@@ -173,12 +178,16 @@ def _appraisals(sent: str, mentions: list[Mention]) -> list[tuple[int, int, int]
 
 def _said(s: _Sentence) -> Said:
     """The appraisals that count: not of every side alike (各有所长), not under a condition or a warning (若…, 也会…),
-    not denied, not of a manner of practising (只知…而不…)."""
+    not denied, not of a manner of practising (只知…而不…), not of a state of mind named after the position in a later
+    clause (提紧话头只是用力念一句话，昏沉很快又回来: 快 is said of 昏沉, not of 话头)."""
     out: Said = []
     for start, end, sign in _appraisals(s.text, s.mentions):
         a, b = s.clause(start)
         head = s.text[a:start]
         if _ALIKE.search(s.text, a, b) or _WARNING.search(head) or s.negated(head) or _MANNER_CASE.search(head):
+            continue
+        last = max((e for _s, e, _k in s.mentions if e <= start), default=start)
+        if _CUT.search(s.text, last, start) and _STATE.search(s.text, last, start):
             continue
         out.append((start, end, sign, s.before(start)))
     return out
@@ -271,10 +280,15 @@ def _one_position(s: _Sentence) -> None:
             s.add("comparison", m.start(), m.end())
     for m in _ORDINAL.finditer(s.text):  # the position ranked stands right before its rank (天台当属第一流)
         near = [x for x in s.mentions if x[1] <= m.start() and m.start() - x[1] <= 8]
-        if near and not _within(s, s.clause(near[-1][0])[0], m.start()):
-            s.add("comparison", m.start(), m.end())
+        if not near or _within(s, s.clause(near[-1][0])[0], m.start()):
+            continue
+        if s.text[near[-1][1] : m.start()] in ("的", "之"):
+            continue  # 七清净的第一站: the position's own first stage, an order inside it
+        s.add("comparison", m.start(), m.end())
     for m in _TRUE_ONE.finditer(s.text):
         a, _b = s.clause(m.start())
+        if _REACHED.search(s.text, s.clause_before(a), m.start()):
+            continue  # 直到…不再生起，才算真正生起: when a stage of one path is reached, no side made the true one
         if s.named(a, m.start()) or (not s.text[a : m.start()].strip() and s.before(m.start())):
             s.add("rightness", m.start(), m.end())
     for m in _ONLY_WAY.finditer(s.text):
@@ -352,9 +366,13 @@ def rankings(
 ) -> tuple[list[Ranking], Said]:
     """The rankings in one masked sentence (``cl``: its clauses; ``negated``: whether a clause's head denies what
     follows it), and the appraisals said in it.  ``prev``: the appraisals of the sentence before."""
-    # a ranking declared settled needs no position named (胜负已经不言而喻)
-    settled = [Ranking("outcome", m.start(), m.end()) for m in _SETTLED.finditer(sent)]
     mentions = who.mentions(sent)
+    # a contest declared settled needs no position named (胜负已经不言而喻); a measure or an order (长短, 本末) ranks
+    # sides only between two named here (两宗长短至此已一清二楚), not the steps of one path (先…再…，这个本末分明)
+    two = _BOTH_SIDES.search(sent) is not None or any(differ(x[2], y[2]) for x in mentions for y in mentions)
+    settled = [
+        Ranking("outcome", m.start(), m.end()) for m in _SETTLED.finditer(sent) if two or m.group("measure") is None
+    ]
     if not mentions:
         return settled, []
     s = _Sentence(sent, cl, mentions, negated, settled)

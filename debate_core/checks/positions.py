@@ -4,7 +4,8 @@ A *position* is an entry of ``lexicons/positions.yaml`` (chan, pure_land, yogaca
 emblem, its people (禅门, 念佛, 佛号, 参禅的人).  A master of the pack names the positions his pack entry's school
 names (慧能: 禅宗 → chan) and himself (``@huineng``); 本宗 / 吾宗 name the speaker's, 对方 / 彼宗 the opponent's.
 Two mentions are *different sides* when the positions they name do not meet: 禅门 and 净土 do, 散心称名 and 摄心称名
-(both 称名 → pure_land) do not, nor 观想 and 持名 (观想 names no position).
+(both 称名 → pure_land) do not, nor 观想 and 持名 (观想 names no position).  What one relies on names no side: 仗佛力,
+靠自力 are a power a practitioner leans on, not a school set against another (``evaluation.relied_on``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ _OPPONENT_POINTERS = _lx.words("sides.opponent_pointers")
 # 禅 / 净 alone name a position only as a clause's subject before a predicate (禅为本而净为末)
 _SINGLE_SIDE = r"(?:(?<=^)|(?<=[，,；;而与和则]))(?P<single>[禅净])(?=[为而则是重主偏较比胜])"
 _SINGLE_KEYS = {"禅": "chan", "净": "pure_land"}
+# what one relies on (仗佛力, 靠自力): a power or a means leaned on, not a side set against another
+_RELIED_ON = _lx.regex("evaluation.relied_on")
 
 Mention = tuple[int, int, frozenset[str]]  # start, end, the positions named
 
@@ -43,12 +46,13 @@ class Parties:
     keys: dict[str, frozenset[str]]
 
     def mentions(self, text: str) -> list[Mention]:
+        """The positions named in ``text``; not what is relied on (仗佛力往生: 佛力 is a power leaned on, no side)."""
         out = []
         for m in self.regex.finditer(text):
             keys = self.keys.get(m.group(0))
             if keys is None and m.group("single"):
                 keys = frozenset({_SINGLE_KEYS[m.group("single")]})
-            if keys:
+            if keys and not _RELIED_ON.search(text, max(0, m.start() - 3), m.start()):
                 out.append((m.start(), m.end(), keys))
         return out
 

@@ -15,7 +15,8 @@ It is a meeting when
 * one person acts on another named right after the act: bodily, scene or not (陪他, 握着我的手, 坐在本宗对面, 送他到
   山门口); addressing him or doing a thing with him in a scene or with a past aspect (问本宗, 本宗答他, 请教过慧能大师,
   本宗向慧能大师合十作别, 本宗与罗什法师对坐论空) — the actor being the last person before the act, not an owner
-  (阿姜查尊者的弟子…) and with no one else brought in between (一位居士拿着印光大师的信来问本宗);
+  (阿姜查尊者的弟子…), with no one else brought in between (一位居士拿着印光大师的信来问本宗) and no habit or
+  affliction as the agent (旧习还会拉他回去: a scene needs persons);
 * a master comes to the speaker to do a thing to him (来仰光看我, 来听我讲), or the speaker goes to a master's place
   (常去他的寮房请益);
 * a person or a thing is sent between them (智者大师遣弟子给我捎来…, 六祖派人送来一封信, 写信给本宗);
@@ -42,6 +43,8 @@ _SELF = _lx.regex("scene.self")
 _US = _lx.regex("scene.us")
 _PRONOUN = _lx.regex("scene.pronoun")
 _PERSON = _lx.regex("scene.person")
+_AGENT = _lx.regex("scene.agent")
+_CLAUSE_CUT = re.compile(r"[，,；;：:]")
 _TIME = _lx.regex("scene.time")
 _PRESENT = _lx.regex("scene.present")
 _PLACE = _lx.regex("scene.place")
@@ -200,15 +203,20 @@ def _meeting(
     acts += list(_WITH.finditer(sent)) if scene or _TOGETHER.search(sent) else []
 
     def actor(at: int) -> Person | None:
-        """Who does what starts at ``at``: the last person before it, if no one else (一位居士) comes between and
-        he is not named as an owner (阿姜查尊者的弟子)."""
+        """Who does what starts at ``at``: the last person before it, if no one else (一位居士) comes between, the
+        act's clause does not give it a subject that is no person (…，旧习还会拉他回去: a habit acts), and he is not
+        named as an owner (阿姜查尊者的弟子)."""
         before = [p for p in people if p[1] <= at]
         if not before or (
             _VIEWS.match(sent, before[-1][1]) and not (before[-1][2] == "self" and _PROXY.match(sent, before[-1][1]))
         ):
             return None
         p = before[-1]
-        return p if subject(p) and not _PERSON.search(sent, p[1], at) else None
+        # the act's clause names no person before it but a habit or an affliction: that is its subject
+        cs = max((m.end() for m in _CLAUSE_CUT.finditer(sent, 0, at)), default=0)
+        if _PERSON.search(sent, p[1], at) or (p[1] <= cs and _AGENT.search(sent, cs, at)):
+            return None
+        return p if subject(p) else None
 
     for r in acts:
         objs = [p for p in people if p[0] == r.end() and not _OWNER.match(sent, p[1])]

@@ -113,6 +113,7 @@ _READER_CHOICE = re.compile(
     r"|(?:自然|当然|自会|自能|不难|一看便|一想便|一望便)(?:知道|明白|懂得|晓得)?(?:该)?(?:怎么|如何|怎样|该)(?:选|取舍|抉择|走)"
 )
 _STOP_OTHER = _lx.regex("verdict.stop_other")
+_JOIN_NOT_SPLIT = _lx.regex("verdict.join_not_split")
 _RESOLVED = _lx.regex("verdict.resolved")
 _RANK_PAIR = _lx.regex("verdict.rank_pair")
 _TAKE_AS_STANDARD = _lx.regex("verdict.take_as_standard")
@@ -411,6 +412,8 @@ def verdict_hits(
             for m in with_side(_STOP_OTHER):
                 if m.end() - m.start() < 2:
                     continue
+                if _JOIN_NOT_SPLIT.search(sent, m.end(), clause_of(m.start())[1]):
+                    continue  # 不必把次第与圆融分开: two things joined, none given up
                 accept(
                     "recommendation",
                     m,
