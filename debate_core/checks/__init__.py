@@ -26,7 +26,9 @@ from debate_core.checks._lexicon import master_names, name_map, name_regex, side
 from debate_core.checks.citation import CITATION_PATTERNS, check_citation_text, find_citations, norm_id
 from debate_core.checks.dialogue import dialogue_hits
 from debate_core.checks.hygiene import hygiene_issues, hygiene_problems
+from debate_core.checks.positions import parties_for
 from debate_core.checks.registry import labels_en, labels_zh, rule, rule_names, rules, said
+from debate_core.checks.scene import scene_hits
 from debate_core.checks.verdict import VerdictDetector, verdict_hits
 from debate_core.content.text import cjk_len, ngrams
 from debate_core.models import CrossCritique, Detail, Finding, Master, Pack
@@ -281,7 +283,10 @@ def check_no_verdict(text: str, ctx: CheckContext) -> Finding:
     sides = ctx.__dict__.get("_sides")
     if sides is None:
         sides = ctx.__dict__["_sides"] = side_terms_for(ctx.all_masters())
-    hits = verdict_hits(text, extra_sides=sides, others=_others_regex(ctx))
+    who = ctx.__dict__.get("_parties")
+    if who is None:
+        who = ctx.__dict__["_parties"] = parties_for(ctx.all_masters(), ctx.speaker.slug, ctx.opponent.slug)
+    hits = verdict_hits(text, extra_sides=sides, others=_others_regex(ctx), who=who)
     if hits:
         kinds = {
             "outcome": "宣布胜负",
@@ -313,7 +318,9 @@ def fabricated_dialogue(text: str, names: Iterable[str], ctx: CheckContext | Non
             all_names = ctx.__dict__["_all_names"] = tuple(sorted(set(keys) | {n for n in names if n and len(n) >= 2}))
     else:
         keys, all_names = _bare_names(tuple(names))
-    return dialogue_hits(text, name_regex(all_names), keys)
+    pattern = name_regex(all_names)
+    speaker = ctx.speaker.slug if ctx is not None else ""
+    return list(dict.fromkeys(dialogue_hits(text, pattern, keys) + scene_hits(text, pattern, keys, speaker)))
 
 
 @lru_cache(maxsize=32)

@@ -23,9 +23,12 @@ the opponent (我当面请教过, 他跟我说 in a past, 来信说, 写给我�
 (六祖哈哈一笑：「…」), and the speaker's reply to a master's quoted line (…」我答：「…」).
 
 It allows: quoting a master's text (六祖曰：「…」), a text's own record of an exchange with one master of the
-pack in it (《坛经》记五祖问曰…惠能答曰), quoting the opponent's stated position to answer it
-(印光大师主张「…」，然而…), the Buddha speaking to a disciple (佛告舍利弗), a master teaching his own
-disciples, and the speaker addressing the opponent now (请问印光大师：…？).
+pack in it (《坛经》记五祖问曰…惠能答曰, also when the record opens the line and the answer follows a question mark),
+quoting the opponent's stated position to answer it (印光大师主张「…」，然而…), the Buddha speaking to a disciple
+(佛告舍利弗), a master teaching his own disciples, and the speaker addressing the opponent now (请问印光大师：…？).
+
+These are the phrase shapes; the structural reading of a scene (people, a time or place, the relation between
+them) is checks/scene.py, and the rule reports what either finds.
 """
 
 from __future__ import annotations
@@ -365,7 +368,8 @@ def dialogue_hits(text: str, names: re.Pattern | None, key_of: dict[str, str], s
             window = sent[max(0, m.start() - 12) : m.end()]
             if _TEXT_FRAME.search(window) or _DEBATE_FRAME.search(window) or any(c in mid for c in "《的之所"):
                 continue
-            if _TEXT_FRAME.search(sent[: m.start()]) and len({key(n.group(0)) for n in names.finditer(sent)}) == 1:
+            line = m_text[text.rfind("\n", 0, s) + 1 : s + m.start()]  # the record may open the line (…？惠能对曰)
+            if _TEXT_FRAME.search(line) and len({key(n.group(0)) for n in names.finditer(line + sent)}) == 1:
                 continue  # 《坛经》记五祖问曰…惠能答曰: a text's own record, one master of the pack in it
             verb = m.group(0)[len(m.group("y")) + len(mid) :]
             if verb.startswith("问") and not past and not re.search(_MANNER, mid):

@@ -32,9 +32,20 @@ __all__ = [
     "synonym_groups",
     "same_group",
     "LEXICON_FILES",
+    "trie",
 ]
 
-LEXICON_FILES = ("sides", "verdict", "dialogue", "hygiene", "restatement", "engages")
+LEXICON_FILES = (
+    "sides",
+    "positions",
+    "evaluation",
+    "verdict",
+    "dialogue",
+    "scene",
+    "hygiene",
+    "restatement",
+    "engages",
+)
 _PART = re.compile(r"%\{(?P<name>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)\}")
 
 
@@ -141,6 +152,29 @@ def compact(verbose: str) -> str:
             out.append(ch)
         i += 1
     return "".join(out)
+
+
+def trie(words) -> str:
+    """One regex source matching any of ``words``, the longest first, written as a prefix tree: much faster to
+    scan than a flat alternation of hundreds of words."""
+    root: dict = {}
+    for w in words:
+        node = root
+        for ch in w:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def emit(node: dict) -> str:
+        ends = "" in node
+        alts = [re.escape(ch) + emit(child) for ch, child in sorted(node.items()) if ch]
+        if not alts:
+            return ""
+        body = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+        if ends:
+            return "(?:" + body + ")?"
+        return body
+
+    return "(?:" + emit(root) + ")" if root else "(?!)"
 
 
 @cache

@@ -24,6 +24,10 @@ compared with itself (散乱的念佛不如专注的念佛) and a tradition's ow
 A *side* is a school, a practice the pairings oppose, a master of the pack, or a pointer to one
 (本宗, 彼宗, 此门, 前者 …).  Negated (并非更为究竟, 无有高下) and genuinely questioning clauses
 (谁更究竟？) assert nothing and pass.
+
+Beside these phrase shapes runs the structural reading of checks/appraisal.py (positions appraised opposite ways,
+one position set against another, made the best or condemned, the debate won, the reader sent down one road);
+this module decides for both what is reported, denied or asked.
 """
 
 from __future__ import annotations
@@ -42,6 +46,8 @@ from debate_core.checks._lexicon import (
     side_regex,
     side_words_regex,
 )
+from debate_core.checks.appraisal import Ranking, rankings
+from debate_core.checks.positions import Parties, parties
 from debate_core.content.text import clauses, mask, sentences
 
 _ADJ_MULTI = _lx.words("verdict.adj_multi")
@@ -107,6 +113,7 @@ _READER_CHOICE = re.compile(
     r"|(?:自然|当然|自会|自能|不难|一看便|一想便|一望便)(?:知道|明白|懂得|晓得)?(?:该)?(?:怎么|如何|怎样|该)(?:选|取舍|抉择|走)"
 )
 _STOP_OTHER = _lx.regex("verdict.stop_other")
+_JOIN_NOT_SPLIT = _lx.regex("verdict.join_not_split")
 _RESOLVED = _lx.regex("verdict.resolved")
 _RANK_PAIR = _lx.regex("verdict.rank_pair")
 _TAKE_AS_STANDARD = _lx.regex("verdict.take_as_standard")
@@ -150,7 +157,7 @@ class VerdictHit:
 def _report_frame(others: str) -> re.Pattern:
     subj = (
         r"(?:对方|彼宗|贵宗|有人|或人|世人|论者|批评者|外人|有论者|一般人|人们|彼等|他们|彼|他|经中|经上|经里|经文|"
-        r"论中|古德|古人"
+        r"论中|古德|古人|古来|前人|先贤|历代祖师|判教家|后人|俗话|常言|旧说|一般的说法"
     )
     if others:
         subj += "|" + others
@@ -172,7 +179,8 @@ def _reported_ranges(sent: str, others: re.Pattern | None) -> list[tuple[int, in
     for m in _report_frame(others.pattern if others is not None else "").finditer(sent):
         if _THEORY_NOUN.search(sent, m.start(), m.end() + 1):
             continue  # 六祖的顿悟说，…: a theory named (顿悟说), not a report of what he says
-        frames.append((m.start(), m.end(), False))
+        # 慧能大师所说: what he said, named as a thing (…所说而答) — a report to the end of its clause only
+        frames.append((m.start(), m.end(), re.search(r"所(?:说|言|讲)$", m.group(0)) is not None))
     for m in _HYPOTHETICAL.finditer(sent):
         frames.append((m.start(), m.end(), True))
     for start, fend, clause_only in frames:
@@ -181,9 +189,13 @@ def _reported_ranges(sent: str, others: re.Pattern | None) -> list[tuple[int, in
             cm = re.search(r"[，,；;。]", sent[fend:])
             stop = fend + cm.start() if cm else len(sent)
         else:
+            # a report runs to a turn back to the speaker's voice (然而, 其实 …) or to the next ；
             cm = _CONTRAST.search(sent, fend)
             if cm:
                 stop = cm.start()
+            semi = re.search(r"[；;]", sent[fend:stop])
+            if semi:
+                stop = fend + semi.start()
         out.append((start, stop))
     return out
 
@@ -193,6 +205,12 @@ def _in(ranges: list[tuple[int, int]], pos: int) -> bool:
 
 
 _LOCATIVE = _lx.regex("verdict.locative")
+_MENTIONED = _lx.regex("verdict.mentioned")
+_WARNING = _lx.regex("evaluation.warning")
+# what a comparative's right side is when it is a way of doing the same thing (少念而专, 一心专念)
+_MANNER_OBJECT = re.compile(r"(?:少|多|慢|快|静|专|一心|细|老实|默|好好|安心)[^，。；]{0,6}$")
+_IF = _lx.regex("evaluation.conditional")
+_BY_MEANS = re.compile(r"(?:必须|须|应当|应该|应|当|宜)以")
 _THEORY_NOUN = _lx.regex("verdict.theory_noun")
 _NOT_NEGATION = _lx.regex("verdict.not_negation")
 
@@ -220,16 +238,20 @@ def verdict_hits(
     others: re.Pattern | None = None,
     limit: int = 0,
     strict: bool = False,
+    who: Parties | None = None,
 ) -> list[VerdictHit]:
     """Every verdict in ``text`` (the speaker's own words only).  ``strict`` reads a fragment that
-    will be reused out of its context: a question or a report does not excuse a verdict in it."""
+    will be reused out of its context: a question or a report does not excuse a verdict in it.
+    ``who``: the debate's positions (positions.parties_for); the lexicon's positions alone without it."""
     extra = tuple(sorted(set(extra_sides)))
+    who = who if who is not None else parties()
     side = side_regex(extra)
     rec_side = recommend_side_regex(extra)
     any_side = side_words_regex(extra)
     masked = mask(text)
     masked_all = mask(text, '「『“‘"【《（(')
     hits: list[VerdictHit] = []
+    prev_said: list = []  # the appraisals of the sentence before (appraisal.rankings)
     for s, e in sentences(text):
         sent = masked[s:e]
         reported = [] if strict else _reported_ranges(sent, others)
@@ -254,7 +276,7 @@ def verdict_hits(
 
         def accept(
             kind: str,
-            m: re.Match,
+            m: re.Match | Ranking,
             *,
             needs_side: bool,
             side_window: tuple[int, int] | None = None,
@@ -271,6 +293,9 @@ def verdict_hits(
                 return
             a, b = clause_of(pos)
             before = sent[a:pos]
+            while a > 0 and sent[a - 1] == "、":  # 不说禅门胜、净土负: a negated verb's list goes on after 、
+                a = clause_of(a - 2)[0]
+                before = sent[a:pos]
             if _negated(before):
                 return
             if check_question and not strict and _is_question(sent[a:b], sent[pos:]):
@@ -293,14 +318,22 @@ def verdict_hits(
             hits.append(VerdictHit(kind, text[s + m.start() : s + m.end()], text[s:e].strip()))
 
         for m in _OUTCOME.finditer(sent):
+            if _MENTIONED.search(sent, 0, m.start()):
+                continue  # 本宗所说的得胜，不是…: the word defined, not a debate won
             accept("outcome", m, needs_side=False)
         for m in with_side(_OUTCOME_SIDED):
             accept("outcome", m, needs_side=True)
         for m in with_side(_COMPARE2):
             a, b = clause_of(m.start())
             left, right = side.findall(sent[a : m.start()]), side.findall(sent[m.end() : b])
+            if not sent[a : m.start()].strip() and (prev := [c for c in cl if c[1] <= a]):
+                left = side.findall(sent[prev[-1][0] : prev[-1][1]])  # 散心称名，不如摄心称名
             if left and right and set(left) == set(right):
                 continue  # 散乱的念佛不如专注的念佛: one practice compared with itself, no side ranked
+            if left and not right and _MANNER_OBJECT.match(sent, m.end(), b):
+                continue  # 念佛念得散乱，不如少念而专: two ways of one practice, no side on the right
+            if left and not set(right) - set(left) and _IF.search(sent, max(0, a - 12), a):
+                continue  # 参禅的人若只图热闹，不如一个话头参到底: advice for a case, no other side
             if m.group("obj") is not None:  # 超过 / 超越: only with a side right after, in the same clause
                 accept("comparison", m, needs_side=True, side_window=(m.end(), min(m.end() + 10, b)))
             else:
@@ -334,6 +367,12 @@ def verdict_hits(
                 continue  # 都不过是方便: every side alike, none ranked
             accept("rightness", m, needs_side=True)
         for m in with_side(_DISMISS):
+            a, _b = clause_of(m.start())
+            head = sent[a : m.start()]
+            if not _SUBJECTLESS.sub("", head) and (prev := [c for c in cl if c[1] <= a]):
+                head = sent[prev[-1][0] : m.start()]  # 若信愿不真，经不起…: the condition is the clause before
+            if _WARNING.search(head):
+                continue  # 没有正见，闭关也会走错方向: a warning of what may happen, no side ruled wrong
             accept("rightness", m, needs_side=True)
         for m in with_side(_FLAW):
             # a flaw said of a side named earlier in the sentence (唯识一家，论证虽繁，终究不得要领)
@@ -351,6 +390,10 @@ def verdict_hits(
             a, b = clause_of(m.start())
             if m.group(0).startswith("与其说") and m.group(0).endswith("不如") and sent[m.end() : m.end() + 1] == "说":
                 continue  # 与其说…不如说…: a rewording, not a preference
+            if m.group(0).startswith("还是") and re.match(r"[^，。；]{0,3}?[吗呢么]?[？?]", sent[m.end() :]):
+                continue  # 还是念佛更好吗？: a question asked, nothing chosen
+            if _BY_MEANS.match(m.group(0)):
+                continue  # 须以皈依、持戒…拂拭: by means of a practice, no side chosen
             if m.group(0).startswith("与其"):
                 accept("recommendation", m, needs_side=True, side_window=(m.start(), min(len(sent), m.end() + 12)))
             elif (verb := _LET_GO.match(m.group(0))) and _AFFLICTION_OBJECT.match(sent, m.start() + verb.end()):
@@ -369,6 +412,8 @@ def verdict_hits(
             for m in with_side(_STOP_OTHER):
                 if m.end() - m.start() < 2:
                     continue
+                if _JOIN_NOT_SPLIT.search(sent, m.end(), clause_of(m.start())[1]):
+                    continue  # 不必把次第与圆融分开: two things joined, none given up
                 accept(
                     "recommendation",
                     m,
@@ -410,6 +455,10 @@ def verdict_hits(
             )
         for m in with_side(_READER_CHOICE_MORE):
             accept("recommendation", m, needs_side=True, check_question=False, side_window=(0, len(sent)))
+        # the structural reading (appraisal.py): positions appraised or set against each other
+        found, prev_said = rankings(sent, cl, who, _negated, prev_said)
+        for r in found:
+            accept(r.kind, r, needs_side=False, check_question=r.kind != "outcome")
         if limit and len(hits) >= limit:
             break
     # one hit per phrase and sentence
