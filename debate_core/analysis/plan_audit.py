@@ -91,10 +91,10 @@ def self_description_faults(speech: Speech) -> list[str]:
                     next((x for x in text.split("。") if re.search(r"上一轮所说，|对我的质疑，|点作答，", x)), ""),
                 )
             )
-            # one point is said without a list: 对我的质疑，是…, 所说的要点是…, 就其中一点作答：…
-            or len(re.findall(r"对我的质疑，是|上一轮所说的要点是|就其中一点作答：", text))
+            # one point is said without a list: 对我的质疑，是…, 上一轮讲的是…这一层, 就其中一点作答：…
+            or len(re.findall(r"对我的质疑，是|上一轮讲的是|就其中一点作答：", text))
         ]
-        * bool(re.search(r"上一轮所说|对我的质疑，|其中[一二三四]点作答", text))
+        * bool(re.search(r"上一轮所说|上一轮讲的是|对我的质疑，|其中[一二三四]点作答", text))
     ):
         if len(restated) != n:
             out.append(f"says {n} points restated, plan has {len(restated)}")

@@ -18,15 +18,16 @@ def anticipated(bank: ArgumentBank, theme: str, speaker: str, opponent: str, sum
     """The objections an opening on a case raised in advance against the speaker's own teaching (我料X会讲…),
     as its summary names them, each restated and answered with the speaker's reply from the bank.  r11 and
     r12's readers found that anticipation never taken up by the side it was aimed at.  One without a reply
-    in the bank is left alone: the rebuttal does not restate what it cannot answer."""
+    in the bank is restated and said to be left unanswered: the seed's 反驳 restates the other's points first."""
     out: list[PlanPoint] = []
     for o in bank.objections(opponent, speaker, theme):
         if not (o.gist and gist_in(o.gist, summary)):
             continue
         reply = next(iter(bank.replies_to(o.id, speaker)), None)
-        if reply is None:
-            continue
         out.append(PlanPoint(kind="restate", text=o.text, target=o.id, target_text=o.gist))
+        if reply is None:  # restated, and said to be left unanswered (这一点我暂不辩驳)
+            out.append(PlanPoint(kind="no_answer", target=o.id, target_text=o.gist))
+            continue
         out.append(
             PlanPoint(
                 kind="answer",
@@ -39,4 +40,4 @@ def anticipated(bank: ArgumentBank, theme: str, speaker: str, opponent: str, sum
                 quote=reply.quote,
             )
         )
-    return out[:2]
+    return out[:4]

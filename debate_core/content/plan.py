@@ -484,7 +484,9 @@ def _plan_rebuttal(
                 quote=whole.quote,
             )
         )
-    if len(plan.of("no_answer")) * 2 > len(idx):  # mostly unanswered: say so, then state one's own view
+    # mostly unanswered: say so, then state one's own view (his points only: an advance objection left
+    # unanswered is no point of his teaching)
+    if len([p for p in plan.of("no_answer") if p.target.startswith(opp.id + "#")]) * 2 > len(idx):
         plan.points.append(PlanPoint(kind="stance", text=pos.claim, ref=pos.point_id(0)))
         for i, r in enumerate(pos.reasons[:3], start=1):
             plan.points.append(

@@ -75,7 +75,7 @@ def fit(plan: SpeechPlan, *, topic: str, me: Master, opp: Master) -> str:
         if MIN_CHARS + 5 <= cjk_len(lean_text) <= MAX_CHARS:
             plan.points = lean.points
             plan.cited = list(dict.fromkeys(p.source for p in plan.points if p.source))
-            return lean_text
+            return _lean(plan, lean_text, topic=topic, me=me, opp=opp) if plan.case else lean_text
     while cjk_len(text) > MAX_CHARS:
         extra = [i for i, p in enumerate(plan.points) if p.kind == "support"]
         if not extra:
@@ -104,7 +104,27 @@ def fit(plan: SpeechPlan, *, topic: str, me: Master, opp: Master) -> str:
         del plan.points[extra[-1]]
         plan.cited = list(dict.fromkeys(p.source for p in plan.points if p.source))
         text = render(plan, topic=topic, me=me, opp=opp)
-    return text
+    return _lean(plan, text, topic=topic, me=me, opp=opp) if plan.case else text
+
+
+def _lean(plan: SpeechPlan, text: str, *, topic: str, me: Master, opp: Master) -> str:
+    """A speech on a case keeps to the question: it drops what it took only to reach the length floor — his
+    general reasons, then objections beyond the round's first — last added first, while it stays over the floor.
+    r13's readers found the same stock paragraphs (我料X会讲… 他或许还会讲…, 我也还有一层看法) in debate after
+    debate of one pair, on questions they did not meet.  The plan is changed in place, as in ``fit``."""
+    while True:
+        extra = [i for i, p in enumerate(plan.points) if p.kind == "support"]
+        if not extra:
+            extra = [i for i, p in enumerate(plan.points) if p.kind == "contrast"][1:]
+        if not extra:
+            return text
+        lean = plan.model_copy(update={"points": [p for i, p in enumerate(plan.points) if i != extra[-1]]})
+        lean_text = render(lean, topic=topic, me=me, opp=opp)
+        if cjk_len(lean_text) < MIN_CHARS + 5:
+            return text
+        plan.points = lean.points
+        plan.cited = list(dict.fromkeys(p.source for p in plan.points if p.source))
+        text = lean_text
 
 
 def render(plan: SpeechPlan, *, topic: str, me: Master, opp: Master) -> str:
@@ -245,7 +265,7 @@ def _rebuttal(plan: SpeechPlan, me: Master, opp: Master) -> str:
             [] if first else [f"{opp.short_name}上一轮的主张是：{bare(restated[0].target_text or restated[0].text)}。"]
         )
     elif len(gists) == 1:  # one point: no list and no ordinal (r13 dev read: 一是… with nothing after it)
-        out.append(f"我就其中一点作答：{gists[0]}。" if first else f"{opp.short_name}上一轮所说的要点是{gists[0]}。")
+        out.append(f"我就其中一点作答：{gists[0]}。" if first else f"{opp.short_name}上一轮讲的是{gists[0]}这一层。")
     else:
         listed = "，".join(f"{'一二三四'[i]}是{g}" for i, g in enumerate(gists))
         out.append(
