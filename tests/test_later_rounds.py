@@ -219,3 +219,24 @@ def test_the_observations_agreement_says_what_was_granted_in_the_takers_words(de
                 assert f"{word}" in d.observation.consensus and f"「{bare(p.target_text)}」一说" in d.observation.consensus
                 said += 1
     assert said >= 5, said
+
+
+def test_a_speech_on_a_case_keeps_no_stock_point_it_could_do_without(default_pack, debates):
+    # r13: the same stock paragraphs (我料X会讲…他或许还会讲…, 我也还有一层看法) in debate after debate of one pair;
+    # a speech on a case keeps a general reason or a second objection only when it would fall below the floor
+    masters = default_pack.masters
+    checked = 0
+    for d in debates:
+        if not d.rounds[0].plan.case:
+            continue
+        for s in d.rounds:
+            extra = [i for i, p in enumerate(s.plan.points) if p.kind == "support"]
+            extra = extra or [i for i, p in enumerate(s.plan.points) if p.kind == "contrast"][1:]
+            if not extra:
+                continue
+            checked += 1
+            lean = s.plan.model_copy(update={"points": [p for i, p in enumerate(s.plan.points) if i != extra[-1]]})
+            text = render(lean, topic=d.topic, me=masters[s.speaker], opp=masters[next(
+                p.label for p in d.participants if p.label != s.speaker)])
+            assert cjk_len(text) < MIN_CHARS + 5, (s.role, cjk_len(text))
+    assert checked >= 3, checked
