@@ -59,8 +59,9 @@ def recent_list(recent) -> None:
     row = recent.iloc[rows[0] if rows else 0]
     which = _("Ticked") if rows else _("Newest")
     with st.container(border=True, key="home-open"):
-        st.markdown(f"**{which}** · {views.safe_code(row['id'])} · {views.status_text(row['status'])} · "
-                    f"{views.safe_inline(str(row['topic']))}")
+        st.markdown(f"**{which}** · {views.safe_code(row['id'])} · {views.status_text(row['status'])}")
+        with st.container(key="content-home-topic"):  # the debate's own words, in its language
+            st.markdown(views.safe_inline(str(row["topic"])))
         cols = st.columns(4)
         with cols[0]:
             ui.link_to("outcome", row["id"], _("Outcome"))

@@ -442,7 +442,8 @@ def test_outcome_of_a_judged_debate(archive_path, archive, protocol):
     at = app("outcome", d.id)
     clean(at)
     body = texts(at)
-    winner = "辩手乙 wins" if protocol == "topic" else "PRO wins"  # the reader's words; a stance of the debate's own
+    # the reader's words (辩手乙's seat is Debater B in English); a stance of the debate's own
+    winner = "Debater B wins" if protocol == "topic" else "PRO wins"
     assert f"Winner: {winner}" in body and ("**远程办公降低效率**" in body) == (protocol == "topic")  # shown apart
     assert "论点强度" in body and "攻防表现" in body
     frames = [f.value for f in at.dataframe]

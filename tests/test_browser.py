@@ -927,7 +927,7 @@ def test_compare_shows_both_debates_round_one_side_by_side(server, page):
     page.goto(url + f"/Compare?a={d.id}&b=judged000001&lang=en")
     page.get_by_role("heading", name="Round 1").wait_for()
     left = page.get_by_role("heading", name=master_r1)
-    right = page.get_by_role("heading", name="R1｜辩手甲 · Opening")
+    right = page.get_by_role("heading", name="R1｜Debater A · Opening")
     left.wait_for()
     right.wait_for()
     settle(page)
@@ -942,7 +942,7 @@ def test_compare_shows_both_debates_round_one_side_by_side(server, page):
     page.wait_for_url(f"**/Compare?a=judged000001&b={d.id}*")
     page.locator(".st-key-content-topic-a").get_by_text("远程办公是否提高效率？").wait_for()  # A's topic now
     settle(page)
-    left, right = page.get_by_role("heading", name=master_r1), page.get_by_role("heading", name="R1｜辩手甲 · Opening")
+    left, right = page.get_by_role("heading", name=master_r1), page.get_by_role("heading", name="R1｜Debater A · Opening")
     left.wait_for()
     right.wait_for()
     lb, rb = left.bounding_box(), right.bounding_box()

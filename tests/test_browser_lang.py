@@ -31,6 +31,7 @@ import re
 
 import pytest
 
+from debate_core.engines.judged_prompts import seat_label
 from tests.app_support import (CHROMIUM, CHROMIUM_ARGS, FLAGGED_TAIL, OLD_MESSAGE, REPO, browser_skip_reason,
                                 failed_debate, flagged_debate, judged_debate, offline_debate, start_streamlit,
                                 stop_streamlit)
@@ -79,6 +80,9 @@ def server(tmp_path_factory):
     judged = {"topic-zh": imported, "trial-zh": judged_debate(arc, "trial", debate_id="trialzh00001").id,
               "topic-en": judged_debate(arc, "topic", debate_id="topicen00001", lang="en").id,
               "trial-en": judged_debate(arc, "trial", debate_id="trialen00001", lang="en").id}
+    for which in ("topic-zh", "topic-en"):  # the room votes on a topic debate's stances
+        d = arc.get_debate(judged[which])
+        arc.open_vote(d.id, "before", [p.label for p in d.participants] + ["undecided"])
     topic = None
     if SAMPLE.exists():
         topic = next((r.id for r in import_paths(arc, [str(SAMPLE)]) if r.kind == "topic-debate"), None)
@@ -417,7 +421,7 @@ def outcome_in_english(page, d, main: str, words: str) -> None:
             assert said in words, said
         return
     stance = d.participant(winner).stance
-    for said in (f"Winner: {winner} wins", "Wrap-up", "2 sides", "converged (nobody had new points in round 2)",
+    for said in (f"Winner: {seat_label(winner, 'en')} wins", "Wrap-up", "2 sides", "converged (nobody had new points in round 2)",
                  "normal (2 debaters, each on a different model, anonymous to each other)",
                  "This is a reference conclusion from an AI debate", "The judge, in the verdict's own words:"):
         assert said in words, said
@@ -427,6 +431,8 @@ def outcome_in_english(page, d, main: str, words: str) -> None:
     assert all(p.stance in page.locator(".st-key-content-wrap-up-1").inner_text() for p in d.participants)
     assert d.verdict.summary.split("——")[-1][:12] in page.locator(".st-key-content-wrap-up-4").inner_text()
     assert stance not in words and d.topic not in words and d.topic in main
+    # the debaters' no_new_points flags are data, said by the app, not raw lines of their speeches
+    assert "no_new_points" not in main and "No new points: the debater had nothing new to add this round." in words
 
 
 @pytest.mark.parametrize("which", ["topic-en", "trial-en"])
@@ -443,7 +449,7 @@ def test_an_english_judged_debate_under_the_chinese_ui_shows_no_english_chrome(s
         elif path.startswith("/Present"):
             assert "胜方：" in words
         elif path.startswith("/Outcome") and which == "topic-en":
-            for said in ("胜方：Debater B 胜", "收尾", "2 方", "自然收敛（第 2 轮全员无新论点）",
+            for said in ("胜方：辩手乙 胜", "收尾", "2 方", "自然收敛（第 2 轮全员无新论点）",
                          "第 2 轮全员报告无新论点，自然收敛", "这是 AI 辩论给出的参考结论"):
                 assert said in words, said
             stance = d.participant("Debater B").stance
@@ -452,6 +458,26 @@ def test_an_english_judged_debate_under_the_chinese_ui_shows_no_english_chrome(s
         elif path.startswith("/Outcome"):
             for said in ("胜方：正方 胜", "R1｜正方 · 立论", "正方 (支持该命题) 对 反方 (反对该命题)"):
                 assert said in words, said
+
+
+@pytest.mark.parametrize("which,lang", [("topic-zh", "en"), ("topic-en", "zh")])
+def test_a_vote_on_a_topic_debate_frames_its_stances_in_the_readers_language(server, page, which, lang):
+    """The Vote options of a topic debate read in the other language: the frame and the seats are the reader's
+    (Debater A: “…” / 辩手甲：「…」), each stance is the debate's words, quoted verbatim, and nothing else of the
+    debate's language is left."""
+    d = server["judged"][which]
+    ready = "Vote before the debate" if lang == "en" else "辩论前投票"
+    open_page(page, f"{server['url']}/Vote?id={d.id}&phase=before&lang={lang}", ready)
+    page.screenshot(path=str(ARTIFACTS / f"lang-{lang}-vote-{which}.png"), full_page=True)
+    options = [t.strip() for t in page.locator("[data-testid=stMain] [role=radiogroup] label").all_inner_texts()]
+    seats = ["Debater A", "Debater B"] if lang == "en" else ["辩手甲", "辩手乙"]
+    frame = "{seat}: “{stance}”" if lang == "en" else "{seat}：「{stance}」"
+    assert options == [frame.format(seat=s, stance=p.stance) for s, p in zip(seats, d.participants)] + \
+        ["Undecided" if lang == "en" else "尚未决定"], options
+    words = chrome_words(page)
+    stances = [p.stance for p in d.participants]
+    leaks = leaks_cjk(words, stances) if lang == "en" else leaks_latin(words, stances)
+    assert leaks == [], leaks
 
 
 # ------------------------------------------------------------------ the other pages

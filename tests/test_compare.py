@@ -55,12 +55,12 @@ def test_master_and_topic_debates_side_by_side_aligned_by_round(archive_path, ar
     assert {s for s in i18n.MISSING if s in _OURS} == set()
     assert heads(at) == [("A", m.topic), ("B", t.topic)]
     assert "**Result:** no winner: a neutral observation" in md(at)
-    assert any(x.startswith("**Result:** 辩手乙") for x in md(at))
+    assert any(x.startswith("**Result:** Debater B") for x in md(at))  # 辩手乙's seat, in the reader's words
     assert [s.value for s in at.subheader] == ["Round 1", "Round 2", "Round 3", "Round 4", "Outcome"]
     cards = [x for x in md(at) if x.startswith("### R") or x.startswith("#### R")]
     # Round 1: the master's R1 (left), then both topic debaters' R1 (right); round 3 has the master alone
-    assert cards[:3] == [f"### R1｜{m.rounds[0].speaker_name} Opening", "#### R1｜辩手甲 · Opening",
-                         "#### R1｜辩手乙 · Opening"]  # the roles in the reader's language
+    assert cards[:3] == [f"### R1｜{m.rounds[0].speaker_name} Opening", "#### R1｜Debater A · Opening",
+                         "#### R1｜Debater B · Opening"]  # the roles and the debaters' seats in the reader's language
     assert cards[3].startswith("### R2｜") and cards[6].startswith("### R3｜") and cards[7].startswith("### R4｜")
     assert [c.value for c in at.caption].count("no speech in this round") == 2  # B's rounds 3 and 4
     assert any(x.startswith("- Where they differ: ") for x in md(at))  # A's observation in the last row

@@ -54,6 +54,7 @@ def test_recent_debates_are_listed_once_with_the_newest_links(archive_path, arch
     assert set(at.dataframe[0].value["id"]) == {older.id, newest.id}
     lines = [m.value for m in at.markdown if older.id in m.value or newest.id in m.value]
     assert len(lines) == 1 and lines[0].startswith("**Newest** · `") and newest.id in lines[0]  # no second list
+    assert newest.topic not in lines[0] and newest.topic in [m.value for m in at.markdown]  # its own line: content
     opened = {(page, label): q for page, label, q in links(at) if f"={newest.id}" in q}
     assert set(opened) == {("Outcome", "Outcome"), ("Live", "Live"), ("Present", "Present"),
                            ("Compare", "Compare with…")}

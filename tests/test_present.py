@@ -98,7 +98,8 @@ def test_present_a_judged_debate_shows_both_sides_per_round_and_the_verdict_last
     d = judged_debate(archive, protocol)
     at = present(d.id)
     role = {"opening": "Opening", "rebuttal": "Rebuttal", "pro": "PRO", "con": "CON"}
-    name = {"pro": "PRO", "con": "CON"}  # a trial's sides, which the library named 正方 / 反方: the reader's words
+    # a trial's sides, which the library named 正方 / 反方, and a topic debater's seat (辩手甲): the reader's words
+    name = {"pro": "PRO", "con": "CON", "辩手甲": "Debater A", "辩手乙": "Debater B"}
     r1 = [f"R1｜{name.get(s.speaker, s.speaker_name)} · {role[s.role]}" for s in d.rounds if s.round == 1]
     assert headers(at) == r1 and counter(at) == "Step 1 of 3"
     nxt(at)
@@ -106,7 +107,7 @@ def test_present_a_judged_debate_shows_both_sides_per_round_and_the_verdict_last
                            if s.round == 2]
     nxt(at)
     assert headers(at) == ["Verdict"]
-    winner = "辩手乙 wins" if protocol == "topic" else "PRO wins"  # a topic debater's stance is its own words:
+    winner = "Debater B wins" if protocol == "topic" else "PRO wins"  # a topic debater's stance is its own words:
     assert f"## Winner: {winner}" in body(at) and "论点强度" in body(at)
     assert ("**远程办公降低效率**" in body(at)) == (protocol == "topic")  # shown apart, in the debate's language
 

@@ -229,7 +229,8 @@ def test_the_vote_page_before_the_vote_opens_in_chinese_and_without_a_phase(arch
     archive.open_vote(d.id, "after", ["辩手甲", "辩手乙", "undecided"])
     at = open_page(VOTE, id=d.id, lang="zh")  # no phase in the link: the phase open now
     assert [s.value for s in at.subheader] == ["辩论后投票"] and at.main.radio[0].label == "你的立场"
-    assert at.main.radio[0].options == ["辩手甲（远程办公提高效率）", "辩手乙（远程办公降低效率）", "尚未决定"]
+    # the reader's frame around the debate's stance, quoted as it says it
+    assert at.main.radio[0].options == ["辩手甲：「远程办公提高效率」", "辩手乙：「远程办公降低效率」", "尚未决定"]
     assert at.button(key="vote-cast").label == "投票"
     bad = open_page(VOTE, errors=True, id=d.id, phase="during", lang="en")
     assert len(bad.error) == 1 and "phase=before" in bad.error[0].value and not bad.main.radio

@@ -330,6 +330,7 @@ def speech_card(sv: views.SpeechView, *, key: str = "") -> None:
         if sv.text:
             with st.container(key=f"content-live-{key}" if key else None):
                 st.markdown(views.safe_markdown(sv.text))
+        no_new_points(sv)
         if sv.findings:
             st.markdown(_("**Check result** {badge}").format(badge=views.safe_inline(sv.verdict)))
         meta = [_speaker(sv), views.safe_format(_("**role** {role}"), role=views.role_text(sv.role))]
@@ -379,6 +380,12 @@ def speech_card(sv: views.SpeechView, *, key: str = "") -> None:
         if sv.tool_calls:
             st.caption(_("research: ") + "; ".join(views.safe_inline(t) for t in sv.tool_calls))
         speech_warnings(sv, key)
+
+
+def no_new_points(sv: views.SpeechView) -> None:
+    """A topic debater's stop flag (its envelope's ``no_new_points``), said by the app in the reader's language."""
+    if sv.no_new_points:
+        st.caption(_("No new points: the debater had nothing new to add this round."))
 
 
 def speech_heading(where, sv: views.SpeechView, key: str = "") -> None:
@@ -534,6 +541,7 @@ def reading_card(sv: views.SpeechView, *, key: str = "") -> None:
         if sv.text:
             with st.container(key=f"content-text-{key}" if key else None):  # the debate's own words
                 st.markdown(reading_markdown(sv))
+        no_new_points(sv)
         if sv.citations:
             st.markdown(_("**Notes**"))
             with st.container(key=f"content-notes-{key}" if key else None):  # the cited titles and quotes

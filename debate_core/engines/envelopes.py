@@ -267,6 +267,19 @@ def render_envelope(env: Envelope | dict, *, heading: str = "", lang: str = "zh"
     return "\n".join(out).strip()
 
 
+# an envelope's stop flag written out as a line of a speech's text (``no_new_points: false``, as render_envelope
+# ends and a topic-debate log states it, in backticks or as a bullet): data of the envelope, not the debater's words
+FLAG_LINE = re.compile(r"^(?:[-*]\s*)?`?\s*no_new_points\s*[:：=]\s*(true|false)\s*`?\s*$", re.I)
+
+
+def without_flag_lines(text: str) -> str:
+    """``text`` without its ``no_new_points`` lines (:data:`FLAG_LINE`) and the blank lines they leave at its end."""
+    lines = [line for line in (text or "").splitlines() if not FLAG_LINE.match(line.strip())]
+    while lines and lines[-1].strip() in ("", "---"):
+        lines.pop()
+    return "\n".join(lines).strip("\n")
+
+
 def envelope_json(env: Envelope | dict) -> str:
     """Compact JSON for a prompt (what a debater sees of an earlier envelope)."""
     if isinstance(env, Envelope):

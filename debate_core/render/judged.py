@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 
 from debate_core.engines.envelopes import Envelope, render_envelope, table_head
-from debate_core.engines.judged_prompts import for_lang
+from debate_core.engines.judged_prompts import for_lang, seat_label
 from debate_core.i18n import N_, tr, translator, trp
 from debate_core.lang import has_cjk
 from debate_core.models import Debate, Speech
@@ -197,9 +197,9 @@ def _win_head(debate: Debate, winner: str, lang: str | None = None, *, with_stan
     """辩手乙（远程更好）胜出 / Debater B ("Remote is better") wins; without the stance: Debater B wins."""
     _ = _tr(lang or debate)
     stance = _stance(debate, winner) if with_stance else ""
-    return (
-        _('{winner} ("{stance}") wins', winner=winner, stance=stance) if stance else _("{winner} wins", winner=winner)
-    )
+    if not stance:  # the winner alone, by its seat as a debate in the reader's language names it (辩手甲 / Debater A)
+        return _("{winner} wins", winner=seat_label(winner, _lang(lang or debate)))
+    return _('{winner} ("{stance}") wins', winner=winner, stance=stance)
 
 
 _SEPS = r"[\s—\-－–:：，,。.；;!！]"
@@ -450,9 +450,10 @@ def wrap_up(
 ) -> WrapUp:
     """The wrap-up (:func:`wrap_up_md`'s content) for a reader in ``lang`` (default: the debate's): every word
     of the library's in ``lang``; the debate's own words apart in :attr:`WrapLine.own`, in the debate's
-    language (a stance as ``辩手乙 →「…」`` / ``Debater B → "…"``)."""
+    language (a stance, in the reader's frame with its seat in the reader's words: ``辩手乙 →「…」`` /
+    ``Debater B → "…"``)."""
     lang = _lang(lang or debate)
-    _, own = _tr(lang), _tr(debate)
+    _ = _tr(lang)
     n = len(debate.participants)
     rounds = sorted({s.round for s in debate.rounds})
     where, log = _where(debate, lang, archive, export)
@@ -463,7 +464,10 @@ def wrap_up(
         WrapLine(
             _("Stances"),
             _("{n} sides", n=n),
-            tuple(own('{label} → "{stance}"', label=p.label, stance=p.stance) for p in _by_stance(debate)),
+            # each stance (the debate's words) in the reader's frame: 辩手乙 →「…」 / Debater B → "…"
+            tuple(
+                _('{label} → "{stance}"', label=seat_label(p.label, lang), stance=p.stance) for p in _by_stance(debate)
+            ),
         ),
         WrapLine(
             _("Rounds"),

@@ -69,12 +69,28 @@ def _library_word(text: str, msgids: Iterable[str]) -> Optional[str]:
 
 def name_text(label: str, name: str = "") -> str:
     """A participant as the page names it: a side the library named in the debate's language (a trial's 正方 /
-    Pro) by its side in the reader's (PRO / 正方); any other name (a debater's label, a model) as it is."""
+    Pro) by its side in the reader's (PRO / 正方); a topic debater's anonymous label by its seat in the reader's
+    language (辩手甲 is Debater A in English, Debater B is 辩手乙 in Chinese); any other name (a master, a model)
+    as it is."""
+    from debate_core.engines.judged_prompts import seat_label
     from debate_core.engines.judged_prompts.layout import SIDE_NAMES
 
     if label in SIDES and (not name or name == label or _library_word(name, [SIDE_NAMES[label]])):
         return side_text(label)
+    if not name or name == label:
+        return seat_label(str(label or ""), lang())
     return str(name or label or "")
+
+
+def with_stance(name: str, stance: str) -> str:
+    """A debater and its stance in one label the app frames (a vote's option, a chart's legend): the frame in the
+    reader's language (``Debater A: “…”`` / ``辩手甲：「…」``), a stance of the debate's own words quoted as they
+    are, one the app or the library wrote (For the motion) in the reader's words."""
+    own = own_stance(stance)
+    if own:
+        return _("{name}: “{stance}”").format(name=name, stance=own)
+    said = stance_text(stance)
+    return _("{name} ({stance})").format(name=name, stance=said) if said and said != name else name
 
 
 def stance_text(stance: str) -> str:

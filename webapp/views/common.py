@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from debate_core.engines.envelopes import without_flag_lines
 from debate_core.models import Debate, Pack, Speech
 from debate_core.protocols import registry
 from debate_core.protocols.base import ASK_PACK
@@ -152,6 +153,7 @@ class SpeechView:
     heading: str = ""  # the source's own heading of an imported turn (Turn 3: PRO Rebuttal 1)
     model: str = ""  # the model that spoke, where the record names it (an imported turn's model)
     cited: list[str] = field(default_factory=list)  # the opponent's claim ids an imported turn cites
+    no_new_points: bool = False  # a topic debater said it had nothing new this round (its envelope's flag)
 
     @property
     def title(self) -> str:
@@ -230,13 +232,15 @@ def speech_view(s: Speech, sources: dict[str, dict[str, str]], *, chinese: bool 
     return SpeechView(
         round=s.round, speaker=s.speaker, speaker_name=chrome.name_text(s.speaker, s.speaker_name), role=s.role,
         status=s.status,
-        text=s.text, ammo_used=list(s.ammo_used), citations=citation_views(s, own, chinese=chinese),
+        # a topic debater's stop flag is envelope data: said by the app (no_new_points), not left in the text
+        text=without_flag_lines(s.text) if env else s.text, ammo_used=list(s.ammo_used), citations=citation_views(s, own, chinese=chinese),
         findings=findings,
         retries=s.retries, prompt_tokens=s.prompt_tokens, completion_tokens=s.completion_tokens, cost=s.cost,
         latency_ms=s.latency_ms, engine=s.engine, warnings=list(s.warnings), truncated=s.truncated,
         tool_calls=tools, chinese=chinese, clean=clean, verdict=chrome.badge(findings, clean),
         heading=str(env.get("heading") or ""), model=str(env.get("model") or ""),
-        cited=[str(c) for c in env.get("cited") or [] if isinstance(c, str)])
+        cited=[str(c) for c in env.get("cited") or [] if isinstance(c, str)],
+        no_new_points=env.get("no_new_points") is True)
 
 
 def speech_views(debate: Debate, archive: Any = None) -> list[SpeechView]:

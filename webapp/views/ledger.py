@@ -14,7 +14,7 @@ from debate_core.analysis.ledger import build_ledger, evidence_counts
 from debate_core.models import Debate, Ledger
 
 from webapp.i18n import N_, _
-from webapp.views.chrome import role_text
+from webapp.views.chrome import name_text, role_text
 from webapp.views.common import plot_text
 
 # what an attack is, by the ledger's kind (msgids; a debate shown in Chinese uses KIND_ZH)
@@ -107,7 +107,8 @@ def ledger_view(debate: Debate) -> Optional[LedgerView]:
     dropped = {c.id for c in ledger.dropped}
     cols = TABLE_COLUMNS_ZH if zh else TABLE_COLUMNS
     gone = (lambda c: "是" if c.id in dropped else "否") if zh else (lambda c: c.id in dropped)
-    rows = [dict(zip(cols, (c.id, c.name or c.speaker, c.round, ", ".join(dict.fromkeys(answered.get(c.id, []))),
+    rows = [dict(zip(cols, (claim_text(c.id), name_text(c.speaker, c.name), c.round,
+                            ", ".join(dict.fromkeys(claim_text(x) for x in answered.get(c.id, []))),
                             gone(c), " ".join(c.text.split()))))
             for c in ledger.claims]
     return LedgerView(debate=debate, ledger=ledger, chinese=zh, table=pd.DataFrame(rows, columns=list(cols)))
@@ -134,6 +135,17 @@ def _speaking_order(debate: Debate) -> dict[tuple[int, str], tuple[int, int]]:
         if s.speaker not in seq:
             seq.append(s.speaker)
     return {(r, sp): (i, len(seq)) for r, seq in per_round.items() for i, sp in enumerate(seq)}
+
+
+def claim_text(claim_id: str) -> str:
+    """A topic debate's claim id as the page names it: its speaker's seat in the reader's language (辩手甲 A1 is
+    Debater A A1 in English), the debate's own id after it as it is."""
+    from debate_core.engines.judged_prompts import for_lang
+
+    for label in (*for_lang("zh").LABELS, *for_lang("en").LABELS):
+        if (claim_id or "").startswith(label + " "):
+            return name_text(label) + claim_id[len(label):]
+    return claim_id
 
 
 def _short_id(claim_id: str, speaker: str) -> str:
@@ -187,9 +199,9 @@ def argument_map(debate: Debate, ledger: Ledger, *, chinese: bool = False):
     import plotly.graph_objects as go
 
     pos, lanes, rows = positions(debate, ledger)
-    names = {p.label: p.name or p.label for p in debate.participants}
+    names = {p.label: name_text(p.label, p.name) for p in debate.participants}  # 辩手甲: Debater A in English
     for c in ledger.claims:
-        names.setdefault(c.speaker, c.name or c.speaker)
+        names.setdefault(c.speaker, name_text(c.speaker, c.name))
     dropped = {c.id for c in ledger.dropped}
     kind_name = (lambda k: KIND_ZH.get(k, k)) if chinese else (lambda k: _(KIND_NAMES[k]) if k in KIND_NAMES else k)
     dropped_word = "未被回应" if chinese else _("dropped")
@@ -214,7 +226,7 @@ def argument_map(debate: Debate, ledger: Ledger, *, chinese: bool = False):
             xs += [x0, xe, None]
             ys += [y0, ye, None]
             sizes += [0, 11, 0]
-            label = f"{_escape(a.source)} → {_escape(a.target)} · {_escape(kind_name(kind))}"
+            label = f"{_escape(claim_text(a.source))} → {_escape(claim_text(a.target))} · {_escape(kind_name(kind))}"
             hover += ["", label, ""]
             shown += ["skip", "text", "skip"]
         fig.add_trace(go.Scatter(
@@ -230,7 +242,7 @@ def argument_map(debate: Debate, ledger: Ledger, *, chinese: bool = False):
             continue
         hover = []
         for c in claims:
-            head = " · ".join(_escape(v) for v in (c.id, c.name or names.get(sp, sp), role_text(c.phase)) if v)
+            head = " · ".join(_escape(v) for v in (claim_text(c.id), names.get(sp, sp), role_text(c.phase)) if v)
             if c.id in dropped:
                 head += f" · <b>{_escape(dropped_word)}</b>"
             hover.append(f"<b>{head}</b><br>{_hover_text(c.text)}")

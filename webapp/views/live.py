@@ -69,6 +69,15 @@ def _turn_words(turn: str) -> str:
     side = next((s for s in chrome.SIDES if chrome.name_text(s, values["who"]) != values["who"]), None)
     if side:  # a trial's side, as the library named it: PRO / 正方
         values["who"] = chrome.side_text(side)
+    else:  # topic debaters, listed in the debate's language: each by its seat in the reader's (辩手甲: Debater A)
+        from debate_core.engines.judged_prompts import for_lang
+
+        seps = [for_lang(x).LIST_SEP for x in ("zh", "en")]
+        names = [values["who"]]
+        for sep in seps:
+            names = [part for name in names for part in name.split(sep)]
+        if all(chrome.name_text(n) != n for n in names):
+            values["who"] = for_lang(chrome.lang()).LIST_SEP.join(chrome.name_text(n) for n in names)
     return tr(chrome.lang(), msgid, **values)
 
 

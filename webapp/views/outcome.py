@@ -210,7 +210,8 @@ def outcome_view(debate: Debate, archive: Any = None) -> OutcomeView:
     for label in labels:
         row = next((r for r in v.rows if r.label == label), None)
         p = by_label.get(label)
-        rows.append({N_("debater"): chrome.side_text(label),  # pro / con: PRO / CON (正方 / 反方)
+        # pro / con: PRO / CON (正方 / 反方); a topic debater by its seat in the reader's language (Debater A)
+        rows.append({N_("debater"): chrome.name_text(label, p.name if p else ""),
                      N_("stance"): chrome.stance_text(row.stance if row and row.stance else (p.stance if p else "")),
                      N_("model"): p.model if p else "", N_("strongest point"): row.strongest if row else "",
                      N_("fatal weakness"): row.weakness if row else "", N_("score"): row.score if row else None})

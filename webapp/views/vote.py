@@ -51,12 +51,10 @@ def side_name(debate: Debate, label: str) -> str:
     p = debate.participant(label)
     if p is None:
         return label
-    from webapp.views.chrome import name_text, stance_text
+    from webapp.views.chrome import name_text, with_stance
 
-    name, stance = name_text(p.label, p.name), stance_text(p.stance)  # a trial's 正方 / 支持该命题: the reader's words
-    if stance and stance != name:
-        return _("{name} ({stance})").format(name=name, stance=stance)
-    return name
+    # a trial's 正方 / 支持该命题 in the reader's words; a topic debater's stance quoted as the debate says it
+    return with_stance(name_text(p.label, p.name), p.stance)
 
 
 def side_options(debate: Debate) -> list[tuple[str, str]]:

@@ -20,4 +20,13 @@ def for_lang(lang: str | None) -> Prompts:
     return _PROMPTS["en" if lang == "en" else "zh"]
 
 
-__all__ = ["Prompts", "for_lang"]
+def seat_label(label: str, lang: str | None) -> str:
+    """A topic debater's label (辩手甲 / Debater A …) as a debate in ``lang`` names the same seat (辩手甲 is
+    Debater A in English, Debater B is 辩手乙 in Chinese); any other label (a side, a master, a model) as it is."""
+    for prompts in _PROMPTS.values():
+        if label in prompts.LABELS:
+            return for_lang(lang).LABELS[prompts.LABELS.index(label)]
+    return label
+
+
+__all__ = ["Prompts", "for_lang", "seat_label"]

@@ -104,6 +104,9 @@ NOTES = {
     "one_round": N_("round {r} is done; resume to finish the debate"),
     "judge_failed": N_("the judge call failed: {cause}"),
     "unparsed": N_("the judge's output could not be parsed twice: stored as raw text, no winner (not a draw)"),
+    # an imported topic-debate folder (debate_core.io.importers.topic_folder): a log without a stop line, no verdict
+    "imported_rounds": N_("reached {n} rounds"),
+    "imported_no_verdict": N_("no verdict.md"),
     # a topic debate with no usable round
     "no_debate_played": N_("in the {n} round(s) played, no debater made any argument or rebuttal"),
     "no_debate_none": N_("not a single round was played, and no debater made any argument or rebuttal"),

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from debate_core.engines.judged_prompts import for_lang
 from debate_core.io.importers import master_md
 from debate_core.io.importers.common import ID_MARK, ImportFormatError, content_id, file_time, read_text
 from debate_core.io.importers.topic_log import TopicLogParser
 from debate_core.io.importers.topic_verdict import parse_verdict
+from debate_core.lang import detect
 from debate_core.models import Debate, DebateConfig, Participant
 
 KIND = "topic-debate"
@@ -38,22 +40,35 @@ def parse_folder(folder: Path) -> tuple[str, Debate]:
     labels = list(p.stances)
     rounds_run = max(s.round for s in p.rounds)
     status = "completed" if verdict is not None else "stopped"
-    stop = p.stop or (f"reached {rounds_run} rounds" if verdict is not None else "")
+    # what the importer says itself (no stop line, no verdict.md) is the library's words in the log's language,
+    # which a reader's app reads back (debate_core.i18n.read_back) and says again in its own
+    lang = detect(p.topic)
+    notes = for_lang(lang).NOTES
+    stop = p.stop or (notes["imported_rounds"].format(n=rounds_run) if verdict is not None else "")
+    warnings = list(p.warnings)
     if verdict is None:
-        stop = (stop + "; " if stop else "") + "no verdict.md"
+        if stop:
+            warnings.append(notes["imported_no_verdict"])
+        else:
+            stop = notes["imported_no_verdict"]
     created = p.created or file_time(log_path)
     return KIND, Debate(
         id=p.id or content_id(log_text, verdict_text),
         protocol="topic",
         topic=p.topic,
+        lang=lang,
         status=status,
         stop_reason=stop,
         participants=[Participant(label=lb, name=lb, stance=p.stances[lb]) for lb in labels],
         planned_rounds=max(rounds_run, 3),
         config=DebateConfig(
-            protocol="topic", topic=p.topic, stances=[p.stances[lb] for lb in labels], rounds=max(rounds_run, 3)
+            protocol="topic",
+            topic=p.topic,
+            lang=lang,
+            stances=[p.stances[lb] for lb in labels],
+            rounds=max(rounds_run, 3),
         ),
-        warnings=p.warnings,
+        warnings=warnings,
         rounds=p.rounds,
         summaries=p.summaries,
         verdict=verdict,

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from debate_core.engines.envelopes import FLAG_LINE, without_flag_lines
 from debate_core.io.importers.common import ID_MARK, ImportFormatError, is_separator, split_row, unbold
 from debate_core.models import RoundSummary, Speech
 
@@ -19,7 +20,7 @@ _FIELD_RE = re.compile(r"^[-*]\s*\*\*(.+?)\*\*\s*([（(][^）)]*[)）])?\s*[：:
 _STANCE_RE = re.compile(r"^\s+[-*]\s*(\S+?)\s*(?:→|->|=>|：|:)\s*(.+?)\s*$")
 _BULLET_RE = re.compile(r"^[-*]\s+(.*)$")
 _SUB_RE = re.compile(r"^\s{2,}[-*]\s+(.*)$")
-_NNP_RE = re.compile(r"^(?:[-*]\s*)?`?\s*no_new_points\s*[:：=]\s*(true|false)\s*`?\s*$", re.I)
+_NNP_RE = FLAG_LINE
 _OBS_RE = re.compile(r"^\*\*第\s*(\d+)\s*轮观察\*\*\s*[：:]\s*(.*)$")
 _STOP_RE = re.compile(r"^\*\*停机\*\*\s*[：:]\s*(.*)$")
 _ARG_COLS = {
@@ -234,7 +235,9 @@ class TopicLogParser:
         body_lines = lines[start:end]
         while body_lines and body_lines[-1].strip() in ("", "---"):
             body_lines.pop()
-        text = "\n".join(body_lines).strip("\n")
+        # the speech's text without the envelope's raw fields (``no_new_points: true``): they are data (the envelope
+        # keeps the flag), not words of the debater; a blank line they leave behind at the end goes too
+        text = without_flag_lines("\n".join(body_lines))
         arguments: list[dict] = []
         rebuttals: list[dict] = []
         flag: bool | None = None
