@@ -15,7 +15,9 @@ rules on the debate when (one function each below)
   sentence before (…。相比之下，净土绕了远路), or each likened to an image (空宗之见，如日丽天；有宗之说，犹灯照室) —
   unless a side is appraised both ways or the sentence weighs both alike (各有用处);
 * ``_two_place``: a frame sets one position against another (难与 Y 并驾齐驱, 让 Y 三分, X 之于 Y 犹如…, 被 Y 取代,
-  抵不上 / 输给 Y, 与 Y 相比…显得局促, 也不过到 Y 的门口);
+  抵不上 / 输给 Y, 与 Y 相比…显得局促, 也不过到 Y 的门口, 走到了 Y 望不见的地方, 跳不出 Y 的手心), or one is behind
+  and the other ahead or complete in a later clause (``_behind_ahead``: 还在山脚… / 早已过了半山; 尚是方便之说 /
+  方是究竟之说; 只画了骨架 / 补上血肉…才算完整);
 * ``_one_position``: one position is made the best, ranked, preferred, the true or only one, or condemned (还是持名最稳,
   天台当属第一流, 还是森林里的办法更接地气, 才是真正的功课, 舍念佛而求他途者未见其可, 多半是装模作样) — not inside one
   position (三士道之中，上士道最为广大) nor a school's own order (以圆教为最高);
@@ -97,6 +99,16 @@ _TURN_TO = _lx.regex("evaluation.turn_to")
 _INSTEAD = _lx.regex("evaluation.instead")
 _FINAL_ROAD = _lx.regex("evaluation.final_road")
 _SCORE = _lx.regex("evaluation.score")
+_BEYOND = _lx.regex("evaluation.beyond")
+_CONTAINED = _lx.regex("evaluation.contained")
+_PLACED = _lx.regex("evaluation.placed")
+_SIDE_WITH = _lx.regex("evaluation.side_with")
+_BEHIND = _lx.regex("evaluation.behind")
+_AHEAD = _lx.regex("evaluation.ahead")
+_RATHER = _lx.regex("evaluation.rather")
+_OUTGROWN = _lx.regex("evaluation.outgrown")
+_IMAGE_OPENS = re.compile(r"(?:譬如|好比|就像|犹如|正如|恰如)[^，。；]{1,8}[，,]")  # an image set up first
+_IS = re.compile(r"[^，。；]{0,3}?是")
 
 
 @dataclass(frozen=True)
@@ -219,13 +231,20 @@ def _two_sided(s: _Sentence, said: Said, prev: Said | None, balanced: bool) -> N
         ):
             s.add("comparison", 0, said[0][1])
     likened = []  # (clause start, position) of each position likened to an image in its clause or the next
+    opened = _IMAGE_OPENS.match(s.text) is not None  # 譬如过河，参禅是蹚水，念佛是坐船: each X 是 … an image
     for i, (a, b) in enumerate(s.cl):
         named = [(e, k) for st, e, k in s.mentions if a <= st < b]
         if not named or _ALIKE.search(s.text, a, b) or _WARNING.search(s.text, a, b):
             continue
         nxt = s.cl[i + 1] if i + 1 < len(s.cl) and not s.named(*s.cl[i + 1]) else None
-        if _SIMILE.search(s.text, named[0][0], b) or (nxt and _SIMILE.match(s.text, nxt[0])):
+        if (
+            _SIMILE.search(s.text, named[0][0], b)
+            or (nxt and _SIMILE.match(s.text, nxt[0]))
+            or (opened and _IS.match(s.text, named[0][0], b))
+        ):
             likened.append((a, named[0][1]))
+            if _OUTGROWN.search(s.text, b):  # 唯识好比辅助轮，…也就该扔掉了: merely provisional
+                s.add("rightness", a, b)
     for i, (a1, k1) in enumerate(likened if not balanced else []):
         if any(differ(k1, k2) for _a2, k2 in likened[i + 1 : i + 3]):
             s.add("comparison", a1, a1 + 1)
@@ -235,7 +254,7 @@ def _two_sided(s: _Sentence, said: Said, prev: Said | None, balanced: bool) -> N
 def _two_place(s: _Sentence, said: Said, balanced: bool) -> None:
     """One position set against another by a two-place frame: X 难与 Y 并驾齐驱, X 让 Y 三分, X 之于 Y 犹如…,
     X 被 Y 取代, X 抵不上 / 输给 Y, 与 Y 相比，X 显得局促, X 也不过到 Y 的门口."""
-    for pat in (_ON_PAR, _CONCEDE, _ANALOGY):
+    for pat in (_ON_PAR, _CONCEDE, _ANALOGY, _BEYOND, _CONTAINED):
         for m in pat.finditer(s.text) if not (balanced and pat is _ANALOGY) else ():
             g = "y" if m.group("y") is not None else "y2"
             if any(differ(s.before(m.start()), k) for k in s.named(m.start(g), m.end(g))):
@@ -256,11 +275,33 @@ def _two_place(s: _Sentence, said: Said, balanced: bool) -> None:
         shown = _SHOWN.search(s.text, m.end()) or _BELITTLE.search(s.text, m.end())
         if others and (shown or any(st > m.end() for st, _e, _g, _k in said)):
             s.add("comparison", m.start(), m.end())
+    _behind_ahead(s, balanced)
     for m in _THRESHOLD.finditer(s.text):  # 念佛的功夫做到头，也不过到参禅的门口
         at = [x for x in s.mentions if x[1] <= m.start() and m.start() - x[1] <= 2]
         if at and _ONLY.search(s.text, max(0, at[-1][0] - 8), at[-1][0]):
             if any(differ(k, at[-1][2]) for _s, e, k in s.mentions if e <= at[-1][0]):
                 s.add("comparison", at[-1][0], m.end())
+
+
+def _behind_ahead(s: _Sentence, balanced: bool) -> None:
+    """One position still short, partial or provisional, another after it already ahead or complete, in a later
+    clause (修禅宗的人还在山脚…，学天台的人早已过了半山; 唯识尚是方便之说；中观方是究竟之说; 唯识只画了骨架；华严
+    补上血肉…才算完整): two sides set in an order.  Each marker is said of the nearest position named before it in
+    its clause or the one before; a stage of one path reached (直到…才算) and a sentence weighing both alike rank
+    nothing."""
+    if balanced:
+        return
+    for m in _BEHIND.finditer(s.text):
+        a, b = s.clause(m.start())
+        low = s.named(s.clause_before(a), m.start())
+        if not low or _WARNING.search(s.text, a, m.start()) or s.negated(s.text[a : m.start()]):
+            continue
+        for n in _AHEAD.finditer(s.text, b):
+            a2, _b2 = s.clause(n.start())
+            high = s.named(s.clause_before(a2) if s.clause_before(a2) >= b else a2, n.start())
+            if high and differ(low[-1], high[-1]) and not _REACHED.search(s.text, b, n.start()):
+                s.add("comparison", m.start(), n.end())
+                return
 
 
 def _within(s: _Sentence, a: int, upto: int) -> bool:
@@ -294,9 +335,13 @@ def _one_position(s: _Sentence) -> None:
     for m in _ONLY_WAY.finditer(s.text):
         if s.named(m.start("x"), m.end("x")):
             s.add("rightness", m.start(), m.end())
-    for m in _PREFER.finditer(s.text):
-        if s.named(m.start("x"), m.end("x")):
+    for m in _PLACED.finditer(s.text):  # 禅门…只能排在圆教的门外: put below in an order
+        if s.named(0, m.start()):
             s.add("comparison", m.start(), m.end())
+    for pat in (_PREFER, _SIDE_WITH):
+        for m in pat.finditer(s.text):
+            if s.named(m.start("x"), m.end("x")):
+                s.add("comparison", m.start(), m.end())
     for m in _CONDEMN.finditer(s.text):
         # said of a position in its clause, or in the nearer of the two before it that names one
         a, _b = s.clause(m.start())
@@ -348,6 +393,9 @@ def _reader(s: _Sentence) -> None:
             continue
         if any(differ(people[0], k) for k in s.named(turn.start(), turn.end() + 16)):
             s.add("recommendation", m.start(), turn.end())
+    for m in _RATHER.finditer(s.text):  # 宁可拿来参话头，也别拿去数念珠: one side over another
+        if any(differ(x, y) for x in s.named(m.start("x"), m.end("x")) for y in s.named(m.start("y"), m.end("y"))):
+            s.add("recommendation", m.start(), m.end())
     for m in _FOLLOW.finditer(s.text):
         if s.named(m.start(), m.end()):
             s.add("recommendation", m.start(), m.end())

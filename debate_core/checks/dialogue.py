@@ -119,7 +119,7 @@ def _patterns(N: str) -> dict[str, re.Pattern]:
     )
     pat4 = re.compile(rf"(?P<x>{N}|{selfp})[^，。；]{{0,10}}?{_VISIT}(?:过|了)?(?P<y>{N})(?!{_HON}(?:的|之|所))")
     to_self = re.compile(
-        rf"(?P<x>{N})[^，。；：]{{0,6}}?(?:(?:对|向|跟|告诉)(?:{selfp})(?:"
+        rf"(?P<x>{N})[^，。；：]{{0,6}}?(?:(?:对|向|跟|告诉|{_CLASSICAL_TO})(?:{selfp})(?:"
         rf"[^，。；：「“]{{0,4}}?){_SPEECH}"
         rf"|(?:{_TO_SELF_VERB})(?:过|了)?(?:{selfp})(?![的之所])"
         rf"|(?P<letter>{_LETTER_TO_SELF})(?:过|了)?(?:{selfp}))"

@@ -24,8 +24,11 @@ __all__ = ["POSITION_KEYS", "Mention", "Parties", "parties", "parties_for", "dif
 POSITION_KEYS: tuple[str, ...] = tuple(_lx.load("positions").entries)
 _SPEAKER_POINTERS = _lx.words("sides.speaker_pointers")
 _OPPONENT_POINTERS = _lx.words("sides.opponent_pointers")
-# 禅 / 净 alone name a position only as a clause's subject before a predicate (禅为本而净为末)
-_SINGLE_SIDE = r"(?:(?<=^)|(?<=[，,；;而与和则]))(?P<single>[禅净])(?=[为而则是重主偏较比胜])"
+# 禅 / 净 alone name a position only as a clause's subject before a predicate (禅为本而净为末) or in an analogy's
+# frame (禅之于净，犹…之于…)
+_SINGLE_SIDE = (
+    r"(?:(?<=^)|(?<=[，,；;而与和则])|(?<=之于))(?P<single>[禅净])(?=[为而则是重主偏较比胜]|之于|(?<=之于[禅净])[，,])"
+)
 _SINGLE_KEYS = {"禅": "chan", "净": "pure_land"}
 # what one relies on (仗佛力, 靠自力): a power or a means leaned on, not a side set against another
 _RELIED_ON = _lx.regex("evaluation.relied_on")

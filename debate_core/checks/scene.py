@@ -73,7 +73,7 @@ _ASKING = re.compile(r"问")
 _ANSWERING = re.compile(r"答|对曰|应道|回道|回答|反问")
 
 _AT = re.compile(
-    r"(?:(?<![存实现内自正])在|(?<![收得看听想遇见做办达感受提直])到|(?<![前以])往|至|去|住在|回到|离开|路过|经过)$"
+    r"(?:(?<![存实现内自正])在|(?<![收得看听想遇见做办达感受提直])到|(?<![前以])往|至|去|住在|回到|离开|路过|经过|绕道|取道|途经|道经)$"
 )
 Person = tuple[int, int, str]  # start, end, who: "self", "@slug" (a master), "pron" (a master named nearby)
 
@@ -94,7 +94,7 @@ def _people(sent: str, names: re.Pattern, key_of: dict[str, str], speaker: str, 
     blank = list(sent)
     for m in names.finditer(sent):
         if _AT.search(sent, 0, m.start()):
-            continue  # 在曹溪, 到灵峰: a place named after a master, not the master
+            continue  # 在曹溪, 到灵峰, 绕道曹溪: a place named after a master, not the master
         key = key_of.get(m.group(0), m.group(0))
         out.append((m.start(), m.end(), "self" if key == speaker else "@" + key))
         blank[m.start() : m.end()] = "＿" * (m.end() - m.start())

@@ -210,6 +210,9 @@ _WARNING = _lx.regex("evaluation.warning")
 # what a comparative's right side is when it is a way of doing the same thing (少念而专, 一心专念)
 _MANNER_OBJECT = re.compile(r"(?:少|多|慢|快|静|专|一心|细|老实|默|好好|安心)[^，。；]{0,6}$")
 _IF = _lx.regex("evaluation.conditional")
+# a turn of path with no modal (转学, 改修), and a time gone by before it (当年, 后来, 少年时): told, not advised
+_BARE_TURN = re.compile(r"改学|改修|改宗|改投|转修|转学|转投|改信|改走|转入|归入")
+_PAST = _lx.regex("verdict.past")
 _BY_MEANS = re.compile(r"(?:必须|须|应当|应该|应|当|宜)以")
 _THEORY_NOUN = _lx.regex("verdict.theory_noun")
 _NOT_NEGATION = _lx.regex("verdict.not_negation")
@@ -394,6 +397,8 @@ def verdict_hits(
                 continue  # 还是念佛更好吗？: a question asked, nothing chosen
             if _BY_MEANS.match(m.group(0)):
                 continue  # 须以皈依、持戒…拂拭: by means of a practice, no side chosen
+            if _BARE_TURN.fullmatch(m.group(0)) and _PAST.search(sent, 0, m.start()):
+                continue  # 少年时…后来…才转学大乘: a turn told as what happened, a life story, not advice
             if m.group(0).startswith("与其"):
                 accept("recommendation", m, needs_side=True, side_window=(m.start(), min(len(sent), m.end() + 12)))
             elif (verb := _LET_GO.match(m.group(0))) and _AFFLICTION_OBJECT.match(sent, m.start() + verb.end()):
