@@ -264,7 +264,7 @@ def _rebuttal(plan: SpeechPlan, me: Master, opp: Master) -> str:
         out += (
             [] if first else [f"{opp.short_name}上一轮的主张是：{bare(restated[0].target_text or restated[0].text)}。"]
         )
-    elif len(gists) == 1:  # one point: no list and no ordinal (r13 dev read: 一是… with nothing after it)
+    elif len(gists) == 1:  # one point: no list and no ordinal (read on the r12 topics: 一是… with nothing after it)
         out.append(f"我就其中一点作答：{gists[0]}。" if first else f"{opp.short_name}上一轮讲的是{gists[0]}这一层。")
     else:
         listed = "，".join(f"{'一二三四'[i]}是{g}" for i, g in enumerate(gists))
@@ -369,8 +369,8 @@ def _synthesis(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
         out.append("依两家平日的教言，共许的是：" + "；".join(_shared(c.text) for c in common) + "。")
     for c in plan.of("concede"):
         out.append(bare(c.text) + "。")
-    for i, c in enumerate(plan.of("contrast")):  # the first in full; the others not in the same words (r13 dev
-        what = _named(c)  # read: three 我仍有一层不能放下的看法 in a row)
+    for i, c in enumerate(plan.of("contrast")):  # the first in full; the others not in the same words (read on the
+        what = _named(c)  # r12 topics: three 我仍有一层不能放下的看法 in a row)
         lead = ("对{}，我仍有一层不能放下的看法：", "至于{}，我也还有一层看法：", "还有{}，")[min(i, 2)]
         out.append((lead.format(_point(c, opp, what)) if what else "我仍有一层不能放下的看法：") + said(me, c))
     for r in plan.of("reason"):
