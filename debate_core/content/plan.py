@@ -120,8 +120,10 @@ def _contrast(
         objs = sorted(bank.objections(speaker, opponent), key=lambda o: o.id)
     objs = [o for o in objs if o.id not in spoken]
     if role != "立论":  # a point the other side has put in this debate first; else one his school is known
-        # to teach (rendered X所传的…一说, never as something he said here)
-        objs = [o for o in objs if heard and o.target in heard] or objs
+        # to teach (rendered X所传的…一说, never as something he said here) — but not in a debate on a case, where
+        # r14's readers found the 综合 arguing against views nobody had taken on the question
+        put = [o for o in objs if heard and o.target in heard]
+        objs = put if case is not None else put or objs
     if not objs:
         return None
     if role == "立论":
@@ -369,9 +371,11 @@ def _fill(
         pool = objections + reasons + late
     elif plan.role == "反驳":
         pool = reasons + late
-    elif plan.case and plan.role == "回应":  # one more objection at most before his other reasons (a long
-        # debate's 综合 needs one left: five-round debates on a case closed below the floor)
-        pool = reasons + objections[:1] + late + objections[1:]
+    elif plan.case:  # one more objection at a point the other has put, then his other reasons, and an objection
+        # at a view nobody has taken in this debate last (a long debate's 综合 needs one left; r14: 综合s arguing
+        # against views the other side never took)
+        put = [p for p in objections if p.heard]
+        pool = reasons + put[:1] + late + put[1:] + [p for p in objections if not p.heard]
     else:
         pool = reasons + objections + late
     for cand in pool:

@@ -161,7 +161,9 @@ def _granted(
     if reply is None or not reply.text:
         return f"「{gist}」"
     first = re.sub(r"【[^】]*】", "", re.split(r"(?<=[。！？])", reply.text.strip())[0]).rstrip("。！？")
-    return f"{first}（{names.get(who, who)}{word}{names.get(other, other)}的「{gist}」一说）"
+    # quoted as his words: the observation is neutral and never speaks in a master's first person (r14: 这话老僧认)
+    first = first.replace("「", "『").replace("」", "』")
+    return f"{names.get(who, who)}{word}了{names.get(other, other)}的「{gist}」一说，他的话是：「{first}」"
 
 
 def _distinct(a: str, b: str) -> bool:
