@@ -180,3 +180,10 @@ def test_classical_address_to_the_speaker_is_a_scene(default_pack):
     assert not check_no_dialogue("昔罗什法师谓余曰：经论如舟，到岸当舍。", ctx).passed
     f = check_no_dialogue("罗什法师论中谓经论如舟，余以为未到岸者不可无舟。", ctx)
     assert f.passed, f.message
+
+
+def test_a_verdict_phrase_is_named_once_not_with_the_pieces_inside_it(default_pack):
+    # 唯一的出路 and 乃是唯一 inside 乃是唯一的出路 said nothing more, and pushed the next finding's note number on
+    f = check_no_verdict("依我看，净土法门远胜禅宗，乃是唯一的出路。", _ctx(default_pack, "yinguang", "huineng"))
+    phrases = [d.args["phrase"] for d in f.details if d.code == "no_verdict.hit"]
+    assert not f.passed and phrases == ["远胜", "乃是唯一的出路"], phrases

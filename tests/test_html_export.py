@@ -381,14 +381,16 @@ def test_plain_transcript_is_the_seeds_exactly(master_debate):
     full, plain = render_master(d), render_master(d, plain=True)
     assert "检查通过" in full and "引证核对" in full and "> 引擎" in full
     lines = plain.splitlines()
-    assert lines[0] == DISCLAIMER and lines[2] == f"## 议题：{d.topic}"
+    # the debate's material warnings (⚠️) stay under the disclaimer (test_plain_keeps_the_coverage_warning…)
+    warned = [f"> {w}" for w in d.warnings if w.startswith("⚠️")]
+    assert lines[0] == DISCLAIMER and [ln for ln in lines if ln.startswith("## ")] == [f"## 议题：{d.topic}"]
     headings = [ln for ln in lines if ln.startswith("### ")]
     assert headings == [f"### R{s.round}｜{s.speaker_name} {s.role}" for s in d.rounds] + [f"### {OBSERVATION_HEADING}"]
     for s in d.rounds:
         assert s.text.strip() in plain
     o = d.observation
     assert lines[-3:] == [f"- 分歧本质：{o.divergence}", f"- 共识点：{o.consensus}", f"- 留给读者：{o.to_reader}"]
-    assert [ln for ln in lines if ln.startswith(">")] == [DISCLAIMER]  # no check, citation or engine line
+    assert [ln for ln in lines if ln.startswith(">")] == [DISCLAIMER, *warned]  # no check, citation or engine line
     assert not re.search(r"检查通过|检查未通过|检查未能判定|引证核对|引擎|辩论 " + d.id, plain)
     # every line of it is a line of the full form, in the same order: the full form only adds
     rest = iter(full.splitlines())

@@ -287,6 +287,8 @@ def check_no_verdict(text: str, ctx: CheckContext) -> Finding:
     if who is None:
         who = ctx.__dict__["_parties"] = parties_for(ctx.all_masters(), ctx.speaker.slug, ctx.opponent.slug)
     hits = verdict_hits(text, extra_sides=sides, others=_others_regex(ctx), who=who)
+    # one phrase once: a hit inside a longer one also found (唯一的出路 in 乃是唯一的出路) says nothing more
+    hits = [h for h in hits if not any(h.phrase != o.phrase and h.phrase in o.phrase for o in hits)]
     if hits:
         kinds = {
             "outcome": "宣布胜负",
