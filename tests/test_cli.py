@@ -91,3 +91,16 @@ def test_masters_lists_the_default_pack():
     assert out.returncode == 0
     slugs = {m["slug"] for m in json.loads(out.stdout)}
     assert {"huineng", "yinguang", "ouyi", "atisha"} <= slugs
+
+
+def test_pack_check_names_a_broken_argument_layer_file_and_fails(tmp_path):
+    # a cases file that is not YAML left its cases out silently: the check names the file and fails
+    import shutil
+
+    pack = tmp_path / "pack"
+    shutil.copytree(REPO / "data" / "packs" / "default", pack)
+    (pack / "master-debate" / "cases" / "anger.yaml").write_text("cases: [[[\n", encoding="utf-8")
+    r = run_cli("pack", "check", str(pack))
+    assert r.returncode == 1 and "master-debate/cases/anger.yaml: line 2 not valid YAML" in r.stdout, r.stdout[-400:]
+    ok = run_cli("pack", "check", str(REPO / "data" / "packs" / "default"))
+    assert ok.returncode == 0 and "argument layer:" not in ok.stdout
