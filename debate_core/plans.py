@@ -97,9 +97,20 @@ class PairBank(BaseModel):
     to_reader: list[Common] = Field(default_factory=list)
 
 
+class CaseGround(BaseModel):
+    """A further ground of one master's answer to this very question (why he answers so, or the part of the
+    question his answer's first paragraph leaves), with his own source."""
+
+    text: str
+    gist: str = ""
+    source: str = ""
+    quote: str = ""
+
+
 class CaseAnswer(BaseModel):
     """One master's answer to a case: ``text`` answers the question itself (his first speech), ``then``
-    says what he would have the asker do about it (his second speech)."""
+    says what he would have the asker do about it (his second speech); ``more`` holds his further grounds on
+    this question, which his speeches take before any general reason of his on the theme."""
 
     by: str
     text: str
@@ -108,6 +119,7 @@ class CaseAnswer(BaseModel):
     quote: str = ""
     then: str = ""
     then_source: str = ""
+    more: list[CaseGround] = Field(default_factory=list)
 
 
 class CaseReply(BaseModel):

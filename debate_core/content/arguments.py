@@ -301,6 +301,13 @@ def _cases(root: Path, pack: Pack, bank: ArgumentBank, problems: list[str]) -> l
                 elif any(k.by == a.by for k in kept_answers):
                     problems.append(f"{where}.answers[{j}]: a second answer by {a.by}; dropped")
                 else:
+                    for k, g in enumerate(list(a.more)):
+                        if g.source and g.source not in m.source_ids:
+                            problems.append(
+                                f"{where}.answers[{j}].more[{k}]: source {g.source!r} is not one of {a.by}'s "
+                                "sources; dropped"
+                            )
+                            a.more.remove(g)
                     kept_answers.append(a)
             c.answers = kept_answers
             objs = []
