@@ -104,3 +104,11 @@ def test_pack_check_names_a_broken_argument_layer_file_and_fails(tmp_path):
     assert r.returncode == 1 and "master-debate/cases/anger.yaml: line 2 not valid YAML" in r.stdout, r.stdout[-400:]
     ok = run_cli("pack", "check", str(REPO / "data" / "packs" / "default"))
     assert ok.returncode == 0 and "argument layer:" not in ok.stdout
+    # and a debate on that pack still runs, saying on stderr that entries were left out, and which file to fix
+    d = run_cli("debate", "跟家里人说话总忍不住发火怎么办", "--pack", str(pack), "--quiet")
+    assert d.returncode == 0 and "### R1｜" in d.stdout, d.stderr
+    warning = [line for line in d.stderr.splitlines() if line.startswith("警告：")]
+    assert len(warning) == 1 and "1 处问题" in warning[0] and "cases/anger.yaml" in warning[0], d.stderr
+    assert f"debate pack check {pack}" in warning[0]
+    clean = run_cli("debate", "跟家里人说话总忍不住发火怎么办", "--quiet")
+    assert clean.returncode == 0 and "警告" not in clean.stderr, clean.stderr

@@ -258,12 +258,35 @@ def emit_debate(debate, fmt: str) -> None:
         sys.stdout.write(registry.get(debate.protocol).render(debate))
 
 
+def _warn_layer_problems(config, lang: str) -> None:
+    """A master debate on a pack whose argument layer has problems says so on stderr, with the first of them:
+    each problem leaves an entry (a case, an objection, a reply) out of every debate, which ``pack check`` lists."""
+    if config.protocol != "master":
+        return
+    from debate_core.content.arguments import bank_of
+    from debate_core.content.packs import get_pack
+
+    pack = get_pack(config.pack)
+    problems = bank_of(pack).problems
+    if problems:
+        line = tr(
+            lang,
+            "warning: the pack's argument layer has {n} problem(s), left out of this debate "
+            "(`debate pack check {dir}` lists them); the first: {first}",
+            n=len(problems),
+            dir=pack.path,
+            first=problems[0],
+        )
+        sys.stderr.write(line + "\n")
+
+
 def run_debate_cmd(args) -> int:
     from debate_core import runs
 
     config = config_from_args(args)
     recorder = open_recorder(args)
     runner, debate = runs.start(config, recorder)
+    _warn_layer_problems(config, debate.lang)
     if getattr(recorder, "path", None) is not None:
         # the CLI's own lines about a debate are in the debate's language
         sys.stderr.write(tr(debate.lang, "debate {id} archived in {path}", id=debate.id, path=recorder.path) + "\n")
