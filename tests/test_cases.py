@@ -352,3 +352,59 @@ def test_the_situation_outranks_feeling_words_counted_twice(default_pack):
     assert scare and scare[0].id != "fear-anxiety/worry-for-loved-ones", [c.id for c in scare]
     quit_job = bank.cases_for("工作没意思想辞职，又怕找不到更好的，天天纠结。")
     assert quit_job[0].id == "renunciation/quit-for-dream", [c.id for c in quit_job]
+
+
+def _pack_with_grounds(tmp_path):
+    """A copy of the default pack whose anger/temper-at-family answers carry our own further grounds: two for
+    阿姜查, one for 马哈希, and one for 马哈希 cited to a source that is not his."""
+    import yaml
+
+    root = tmp_path / "pack"
+    shutil.copytree(DEFAULT_PACK, root)
+    path = root / "master-debate" / "cases" / "anger.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    case = next(c for c in data["cases"] if c["id"] == "anger/temper-at-family")
+    grounds = {
+        "ajahn-chah": [
+            {"text": "后悔来的时候，也拿来看一看。它常常跟着一句我怎么又这样，心里又添了一层对自己的火；"
+                     "对家人的火和对自己的火是同一把火，看清它来了又走，两头都能松一点。",
+             "gist": "后悔也拿来看", "source": "AjahnChah:StillForestPool"},
+            {"text": "家里人说话刺耳，往往是他们自己心里也有苦。看见这一点，不是替他们找理由，"
+                     "而是让心里那句他应该怎样松开一点，火就少了一半的柴。",
+             "gist": "刺耳话后有苦", "source": "AjahnChah:FoodForTheHeart"},
+        ],
+        "mahasi-sayadaw": [
+            {"text": "和家人相处，火常在同一类话上点着：催你、说你、拿你比别人。平日标记时留意是哪一类话"
+                     "先让胸口发紧，那类话再出口时，正念已经等在那里。",
+             "gist": "留意先点着的话", "source": "Mahasi:PracticalVipassana"},
+            {"text": "这一条引错了出处。", "gist": "错引", "source": "T48n2008"},
+        ],
+    }
+    for a in case["answers"]:
+        if a["by"] in grounds:
+            a["more"] = grounds[a["by"]]
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return load_pack(root), grounds
+
+
+def test_a_masters_grounds_on_the_question_come_before_his_general_reasons(tmp_path):
+    # r13, r14: later rounds filled with the same stock paragraph on the theme in debate after debate of a pair;
+    # a master's further grounds on this very question are spoken first, each once, the second kept for later
+    pack, grounds = _pack_with_grounds(tmp_path)
+    bank = bank_of(pack)
+    assert any("anger.yaml" in p and ".more[1]" in p and "T48n2008" in p for p in bank.problems), bank.problems
+    assert [g.gist for g in bank.case("anger/temper-at-family").answer("mahasi-sayadaw").more] == ["留意先点着的话"]
+    d = _run(pack, "跟家里人说话总忍不住发火，事后又后悔，怎么办？", ["ajahn-chah", "mahasi-sayadaw"])
+    assert all_faults(d, pack) == []
+    r1, r3, r4 = d.rounds[0], d.rounds[2], d.rounds[3]
+    first, second = (bare(g["text"][:20]) for g in grounds["ajahn-chah"])
+    assert first in r1.text and second not in r1.text  # the opening takes one; the other waits for a later round
+    assert r1.text.index(first) > r1.text.index("落到这件事上")  # after his answer and his advice
+    assert [p.ref for p in r1.plan.points if p.kind == "case_more"] == ["case:anger/temper-at-family:ajahn-chah:more#0"]
+    assert second in r3.text and first not in r3.text
+    for s in (r3, r4):  # a ground before any general reason of his
+        kinds = [p.kind for p in s.plan.points if p.kind in ("case_more", "support")]
+        assert kinds and kinds[0] == "case_more", (s.round, kinds)
+    assert bare(grounds["mahasi-sayadaw"][0]["text"][:20]) in r4.text
+    said = [p.ref for s in d.rounds for p in s.plan.points if p.kind == "case_more"]
+    assert len(said) == len(set(said)) == 3

@@ -206,7 +206,7 @@ def theme_faults(debate: Debate, pack: Pack) -> list[str]:
             on = on or (bank.derived and x.kind in ("contrast", "answer") and ">" in x.ref)
             case = bank.case(s.plan.case) if s.plan.case else None  # the case the topic is, under the theme
             on = on or (
-                x.kind in ("case", "case_then", "case_difference", "hold")
+                x.kind in ("case", "case_then", "case_more", "case_difference", "hold")
                 and case is not None
                 and case.theme == choice.theme
                 and x.ref.startswith(f"case:{case.id}:")

@@ -200,6 +200,22 @@ def _case_points(bank: ArgumentBank, plan: SpeechPlan, speaker: str, spoken: fro
     return []
 
 
+def _grounds(bank: ArgumentBank, plan: SpeechPlan, speaker: str, spoken: frozenset[str]) -> list[PlanPoint]:
+    """His further grounds on this very question (the case answer's ``more``) not yet spoken in this debate:
+    what his speeches take before any general reason on the theme (r13, r14: the same stock paragraph on a
+    theme in debate after debate of one pair, saying nothing of the asker's situation)."""
+    case = bank.case(plan.case) if plan.case else None
+    ans = case.answer(speaker) if case is not None else None
+    if ans is None:
+        return []
+    ref = f"case:{case.id}:{speaker}:more#"
+    return [
+        PlanPoint(kind="case_more", text=g.text, ref=f"{ref}{k}", gist=g.gist, source=g.source, quote=g.quote)
+        for k, g in enumerate(ans.more)
+        if f"{ref}{k}" not in spoken
+    ]
+
+
 def _advice(ans: CaseAnswer, ref: str) -> PlanPoint:
     """What he would have the asker do: his own practical word, never cited (r10: advice to talk it over,
     or to see a doctor, carried a sutta's mark; the text says nothing of the kind).  The bank's
@@ -271,6 +287,9 @@ def plan_speech(
             picked = sorted(i for i in ranked if len(bigrams_of(pos.reasons[i - 1].text) & asked) >= 2)
             if not picked:
                 plan.points = [p for p in plan.points if p.kind != "stance"]
+        # his first further ground on this very question comes before any general reason of his (a second is
+        # kept for a later round, where his general material would otherwise fill)
+        plan.points += _grounds(bank, plan, speaker, spoken)[:1] if on_case else []
         for i in picked:
             r = pos.reasons[i - 1]
             plan.points.append(
@@ -281,6 +300,15 @@ def plan_speech(
         c = _contrast(bank, speaker, opponent, choice.theme, role, spoken, near=near)
         if c is not None:
             plan.points.append(c)
+        # within the ceiling: a general reason goes first (the answer, the advice, the ground and the round's
+        # objection stay); with no reason left, no claim is stated
+        while estimated_length(plan) > CEILING:
+            extra = [i for i, p in enumerate(plan.points) if p.kind == "reason"]
+            if not extra:
+                break
+            del plan.points[extra[-1]]
+        if on_case and not plan.of("reason"):
+            plan.points = [p for p in plan.points if p.kind != "stance"]
     elif role == "反驳":
         _plan_rebuttal(bank, plan, pos, opp, speaker, opponent, opponent_summary, _rebuttal_index(round_no))
         plan.points += _case_points(bank, plan, speaker, spoken)
@@ -365,8 +393,12 @@ def _fill(
         # the speech would fall short without them (r12: 讲经资助亡亲 as support on a teenager who games all day)
         late = [p for p in reasons if near(p) > -2]
         reasons = [p for p in reasons if near(p) <= -2]
+    # on a case, his further grounds on this very question before anything else
+    grounds = _grounds(bank, plan, speaker, spoken) if plan.case else []
     # a 立论 takes more objections first; a later round its own reasons it has not yet spoken, then objections
     # (a 反驳's speech answers the points it restated and has no frame for another objection of his)
+    if grounds and plan.role != "立论":
+        reasons = grounds + reasons
     if plan.role == "立论":
         pool = objections + reasons + late
     elif plan.role == "反驳":
@@ -680,6 +712,10 @@ def _plan_synthesis(
     c = _contrast(bank, speaker, opponent, plan.theme, "综合", spoken, heard, case_id=plan.case)
     if c is not None:
         plan.points.append(c)
+    # a speech that cites nothing takes a cited point: on a case, a ground of his on the question first
+    cited_ground = [g for g in _grounds(bank, plan, speaker, spoken) if g.source]
+    if cited_ground and not any(p.source for p in plan.points):
+        plan.points.append(cited_ground[0])
     fresh = [(i, r) for i, r in enumerate(pos.reasons, start=1) if r.source and pos.point_id(i) not in spoken]
     fresh.sort(key=lambda x: -len(bigrams_of(x[1].text) & (asked or set())))
     if fresh and not any(p.source for p in plan.points):

@@ -81,6 +81,8 @@ def fit(plan: SpeechPlan, *, topic: str, me: Master, opp: Master) -> str:
         if not extra:
             contrasts = [i for i, p in enumerate(plan.points) if p.kind == "contrast"]
             extra = contrasts[1:] if len(contrasts) > 1 else []
+        if not extra:  # his further grounds on the question beyond the first
+            extra = [i for i, p in enumerate(plan.points) if p.kind == "case_more"][1:]
         if not extra and plan.role == "立论" and plan.of("case_then"):
             # an opening on a case keeps what he would have the asker do before a second general reason
             extra = [i for i, p in enumerate(plan.points) if p.kind == "reason"][1:]
@@ -199,6 +201,7 @@ def _opening(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
     if case:  # the bank answers this very question: the answer first, then the ground it stands on
         out.append("我的回答是：" + said(me, case[0]))
         out += ["落到这件事上，" + said(me, p) for p in plan.of("case_then")]
+        out += _grounds(plan, me, "就这件事，还有一层要说：")
         if stances:  # only with reasons of his that meet the question (else the plan states no claim)
             out.append(f"这个回答，出自我一向的主张：{bare(stances[0].text)}。")
     else:
@@ -247,6 +250,11 @@ def _named(c: PlanPoint) -> str:
     already opens with it (the frame would say it twice)."""
     what = bare(c.target_text)
     return "" if not what or bare(c.text).startswith(what) or what in bare(c.text)[: len(what) + 6] else what
+
+
+def _grounds(plan: SpeechPlan, me: Master, lead: str) -> list[str]:
+    """His further grounds on the question itself (``case_more``), the first after ``lead``."""
+    return [(lead if i == 0 else "再说一层：") + said(me, p) for i, p in enumerate(plan.of("case_more"))]
 
 
 def _support(plan: SpeechPlan, me: Master, lead: str) -> list[str]:
@@ -306,6 +314,7 @@ def _rebuttal(plan: SpeechPlan, me: Master, opp: Master) -> str:
         )
         out += [f"其{NUMBERS[i]}，{said(me, r)}" for i, r in enumerate(own)]
     out += _case(plan, me, "回到你提的这件事，我的回答是：")
+    out += _grounds(plan, me, "就这件事，我还有一层要说：")
     # his own support, led by the claim it supports when the speech has not stated it (the summary says 另立…)
     stance = bare(plan.stance)
     out += _support(plan, me, f"我自己的主张是：{stance}。我的根据是：" if stance and not own else "我这一边的根据是：")
@@ -349,6 +358,7 @@ def _response(plan: SpeechPlan, me: Master, opp: Master) -> str:
             (f"至于{_point(c, opp, what)}，" if what else f"对{opp.short_name}的主张，我还有一层看法：") + said(me, c)
         )
     out += _case(plan, me, "回到你提的这件事，我的回答是：")
+    out += _grounds(plan, me, "就这件事，我还有一层要说：")
     out += _support(plan, me, "我这一边还有一层根据：")
     return "".join(out)
 
@@ -375,6 +385,7 @@ def _synthesis(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
         out.append((lead.format(_point(c, opp, what)) if what else "我仍有一层不能放下的看法：") + said(me, c))
     for r in plan.of("reason"):
         out.append(said(me, r))
+    out += _grounds(plan, me, "就这件事，我还有一层要说：")
     # (r11, r12: 我所以仍持此说，还因为： followed by a sitting instruction promised a reason it did not give)
     out += _support(plan, me, "我这一边还有一层要说：")
     # it closes on what stays different, said of both sides, and on a case on the word to the asker
