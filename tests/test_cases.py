@@ -64,6 +64,9 @@ def test_every_case_is_argued_on_its_own_question(default_pack):
                 continue
             if bare(ans.text)[:24] not in mine[0].text:  # his first speech answers the question itself
                 problems.append(f"{c.id}: {slug}'s first speech does not give his answer")
+            for g in ans.more[:1]:  # and his first further ground on it is spoken (in the opening when it fits)
+                if not any(bare(g.text)[:20] in s.text for s in mine):
+                    problems.append(f"{c.id}: {slug}'s ground {g.gist!r} is never spoken")
         problems += [f"{c.id}: R{s.round} {s.status}: {[f.message for f in s.findings if not f.passed]}"
                      for s in d.rounds if s.status != "ok"]
         problems += [f"{c.id}: {f}" for f in all_faults(d, pack)]

@@ -399,6 +399,10 @@ def _fill(
     # (a 反驳's speech answers the points it restated and has no frame for another objection of his)
     if grounds and plan.role != "立论":
         reasons = grounds + reasons
+        if plan.role != "反驳" and not plan.of("contrast", "answer"):
+            # the seed's ammo, one objection a round, before his grounds take the room it would need: one at a
+            # point the other side has put, else (as the last resort it was before) one at what he teaches
+            reasons = [p for p in objections if p.ref not in used and p.text not in used][:1] + reasons
     if plan.role == "立论":
         pool = objections + reasons + late
     elif plan.role == "反驳":
