@@ -10,7 +10,7 @@ VPY := $(VENV)/bin/python
 
 # The app on the embedded offline engine (no key, no network needed).
 run: venv
-	$(VPY) -m streamlit run app.py --server.headless true
+	$(VPY) -m webapp.serve --server.headless true
 
 # Every test: the dev environment, then scripts/test.sh (system packages as root, optional tiers, lint, pytest).
 test: dev

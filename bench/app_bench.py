@@ -17,7 +17,8 @@ How it is measured:
    exists), then 10,000 debates (80 % master, 10 % topic, 10 % trial; 40,000 speeches
    with check findings, verdicts with per-debater scores, llm_calls for the model-run
    ones) written by direct DuckDB inserts into the schema that ``open_archive`` created.
-2. Browser (informational): ``streamlit run app.py`` on a free 127.0.0.1 port with that
+2. Browser (informational): the app started as ``make run`` starts it (``python -m webapp.serve``: ``streamlit run
+   app.py`` with the first page's imports done before the server listens) on a free 127.0.0.1 port with that
    archive; once /_stcore/health answers, Debian's Chromium (Playwright, headless, no
    GPU) opens the home page, then each page in a fresh tab of the same browser context;
    the time runs from ``goto`` to the page's content (and its plotly charts) on screen

@@ -12,6 +12,7 @@ from pathlib import Path
 from debate_core.models import Debate, DebateConfig, Participant, RoundComment, Speech, Verdict, VerdictRow
 
 REPO = Path(__file__).resolve().parent.parent
+APP_PY = REPO / "app.py"
 TOPIC = "念佛与参禅，哪个更适合现代人？"
 XSS_SCRIPT = "<script>alert(1)</script>"
 XSS_IMG = "<img src=x onerror=alert(1)>"
@@ -42,10 +43,12 @@ def free_port() -> int:
 
 def start_streamlit(script: Path, env: dict, cwd: Path, log) -> tuple[subprocess.Popen, str]:
     """``streamlit run script`` headless on a free local port, logging to ``log``; returns the
-    process and its URL once /_stcore/health answers ok (RuntimeError after 60 s or an exit)."""
+    process and its URL once /_stcore/health answers ok (RuntimeError after 60 s or an exit).
+    The workbench's own app.py is started as ``make run`` starts it (``python -m webapp.serve``)."""
     port = free_port()
+    run = ["-m", "webapp.serve"] if Path(script).resolve() == APP_PY else ["-m", "streamlit", "run", str(script)]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless", "true", "--server.port",
+        [sys.executable, *run, "--server.headless", "true", "--server.port",
          str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
         cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"

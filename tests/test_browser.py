@@ -1,4 +1,4 @@
-"""The workbench in a real browser: `streamlit run app.py` on a free 127.0.0.1 port, driven by
+"""The workbench in a real browser: started as `make run` starts it (webapp.serve) on a free 127.0.0.1 port, driven by
 Debian's Chromium through Playwright (never a downloaded browser build).
 
 Screenshots of every page go to test-artifacts/ (gitignored).

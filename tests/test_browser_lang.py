@@ -1,5 +1,5 @@
-"""The debate speaks its own language, the app's chrome the reader's: in a real browser (``streamlit run
-app.py`` on a free 127.0.0.1 port, Debian's Chromium through Playwright), over an archive holding an offline
+"""The debate speaks its own language, the app's chrome the reader's: in a real browser (started as
+``make run`` starts it, on a free 127.0.0.1 port, Debian's Chromium through Playwright), over an archive holding an offline
 master debate (Chinese), imported topic debates (Chinese: tests/fixtures/topic-debate, and the reference sample
 when present), a topic debate and a trial in each language, and a benchmark side-swap pair (English).
 
