@@ -238,7 +238,23 @@ class ArgumentBank(BaseModel):
                     start = topic.find(w, start + 1)
             return len(covered)
 
-        return sorted(hit, key=lambda c: (-len(c.match), -specific(c), -sum(len(w) for w in c.hits(topic))))
+        def pairs(text: str) -> set[str]:  # CJK character pairs (content.text.bigrams_of, one layer up)
+            chars = "".join(ch for ch in text if "\u4e00" <= ch <= "\u9fff")
+            return {chars[i : i + 2] for i in range(len(chars) - 1)}
+
+        asked = pairs(topic)
+        # on a tie, the longer situation words (feelings and hedges left out), then the case whose own question
+        # shares most with the topic: 孩子每天刷短视频到半夜，我怎么说他都不听 is the parent's question about a
+        # child, not the scroller's own
+        return sorted(
+            hit,
+            key=lambda c: (
+                -len(c.match),
+                -specific(c),
+                -sum(len(w) for w in set(c.hits(topic)) - generic),
+                -len(pairs(c.question) & asked),
+            ),
+        )
 
     def case(self, case_id: str) -> Case | None:
         return next((c for c in self.cases if c.id == case_id), None)
