@@ -27,7 +27,8 @@ How it is measured:
    "the app's share" is a page's time minus its baseline (the frontend's own start-up,
    and plotly.js for chart pages, are not the app's).  Skipped with a note when Chromium
    or Playwright is missing.
-3. Pass / fail: streamlit.testing's AppTest, in a fresh interpreter, runs each page's
+3. Pass / fail: streamlit.testing's AppTest, in a fresh interpreter that has done webapp.serve's preload (as the
+   server make run starts has before it listens), runs each page's
    script once (its first run there: imports, archive queries, figure building and the
    element tree), then checks ``litellm`` is not in ``sys.modules`` after every page and
    after a whole offline debate started from Setup.
@@ -362,6 +363,8 @@ APPTEST = r"""
 import json, sys, time
 sys.path.insert(0, {repo!r})
 from streamlit.testing.v1 import AppTest
+from webapp.serve import preload
+preload()  # what the server does before it listens (make run starts it through webapp.serve)
 pages = [("home", None, None), ("Setup", "pages/1_Setup.py", None), ("Live", "pages/2_Live.py", {rid!r}),
          ("Outcome", "pages/3_Outcome.py", {rid!r}), ("Outcome (judged)", "pages/3_Outcome.py", {jid!r}),
          ("Archive", "pages/4_Archive.py", None), ("Coverage", "pages/5_Coverage.py", None)]
@@ -431,7 +434,8 @@ def main() -> int:
               f"Chromium headless; load average {load:.1f}):")
         ok &= print_reading(reading_figures(archive))
 
-        print("\nin-process AppTest, first run of each page's script (fresh interpreter):")
+        print("\nin-process AppTest, first run of each page's script (fresh interpreter, after webapp.serve's preload, as "
+              "the server that make run starts has done before it listens):")
         rows = apptest_figures(archive)
         for label, secs, lite in rows:
             if not secs:
