@@ -201,7 +201,7 @@ def _opening(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
     if case:  # the bank answers this very question: the answer first, then the ground it stands on
         out.append("我的回答是：" + said(me, case[0]))
         out += ["落到这件事上，" + said(me, p) for p in plan.of("case_then")]
-        out += _grounds(plan, me, "就这件事，还有一层要说：")
+        out += _grounds(plan, me, "就这件事，我还想说：")
         if stances:  # only with reasons of his that meet the question (else the plan states no claim)
             out.append(f"这个回答，出自我一向的主张：{bare(stances[0].text)}。")
     else:
