@@ -89,3 +89,13 @@ def context(case: Case, pack):
             Excerpt(file="corpus.md", heading="原典", source_id=sid, text=t) for sid, t in case.source_text.items()]
     return CheckContext(speaker=speaker, opponent=opponent, role=case.role, ammo=speaker.ammo_against(opponent.slug),
                         opponent_summary=case.opponent_summary, pack_source_ids=pack.all_source_ids(), pack=pack)
+
+
+def opening_context(pack, speaker: str, opponent: str):
+    """A bare 立论 context between two masters of ``pack``, with no ammo: what a rule reads a lone sentence in."""
+    from debate_core.checks import CheckContext
+
+    m = pack.masters
+    return CheckContext(
+        speaker=m[speaker], opponent=m[opponent], role="立论", ammo=[], pack=pack, pack_source_ids=pack.all_source_ids()
+    )

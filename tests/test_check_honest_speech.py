@@ -13,17 +13,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from debate_core.checks import CheckContext, check_no_dialogue, check_no_verdict
+from debate_core.checks import check_no_dialogue, check_no_verdict
 from debate_core.engines.offline import OfflineEngine
 from debate_core.models import DebateConfig
 from debate_core.protocols.master import MasterDebate
-
-
-def _ctx(pack, speaker: str, opponent: str) -> CheckContext:
-    m = pack.masters
-    return CheckContext(
-        speaker=m[speaker], opponent=m[opponent], role="立论", ammo=[], pack=pack, pack_source_ids=pack.all_source_ids()
-    )
+from tests.check_corpus_support import opening_context as _ctx
 
 
 # (speaker, opponent, honest sentence that passes, its near twin that fails)

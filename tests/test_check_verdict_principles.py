@@ -15,14 +15,8 @@ from __future__ import annotations
 
 import pytest
 
-from debate_core.checks import CheckContext, check_hygiene, check_no_dialogue, check_no_verdict
-
-
-def _ctx(pack, speaker: str, opponent: str) -> CheckContext:
-    m = pack.masters
-    return CheckContext(
-        speaker=m[speaker], opponent=m[opponent], role="立论", ammo=[], pack=pack, pack_source_ids=pack.all_source_ids()
-    )
+from debate_core.checks import check_hygiene, check_no_dialogue, check_no_verdict
+from tests.check_corpus_support import opening_context as _ctx
 
 
 # principle -> (speaker, opponent, verdict that must fail, honest near twin that must pass)
