@@ -206,7 +206,7 @@ def _grounds(bank: ArgumentBank, plan: SpeechPlan, speaker: str, spoken: frozens
     theme in debate after debate of one pair, saying nothing of the asker's situation)."""
     case = bank.case(plan.case) if plan.case else None
     ans = case.answer(speaker) if case is not None else None
-    if ans is None:
+    if case is None or ans is None:
         return []
     ref = f"case:{case.id}:{speaker}:more#"
     return [
