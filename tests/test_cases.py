@@ -319,6 +319,10 @@ def test_no_bank_text_holds_the_engines_own_stance_frames(default_pack):
     texts += [a.text for c in bank.cases for a in c.answers] + [a.then for c in bank.cases for a in c.answers]
     bad = [t[:30] for t in texts if any(f in t for f in ("我接受：", "部分接受：", "我仍坚持：", "仍持原说"))]
     assert not bad, bad
+    # a ground is led by the engine (就这件事，我还有一层要说：…): one that opens with a lead of its own says it twice
+    grounds = [g.text for c in bank.cases for a in c.answers for g in a.more]
+    leads = ("还有一层", "还有一事", "再说一层", "另外，", "此外，", "再者，", "最后，")
+    assert grounds and not [t[:20] for t in grounds if t.startswith(leads) or "还要说一层" in t[:8]]
 
 
 def test_each_source_is_cited_once_a_speech_unless_a_quote_is_checked_against_it(default_pack):
