@@ -190,10 +190,13 @@ def test_fabricated_dialogue_refused(ctx):
 def test_hygiene(ctx):
     for text in ("详见 https://fojin.app/texts/58 。", "见[坛经](https://x.org)。", "引用时应注明经号。",
                  "不可代笔虚构祖师之言。", "【弹药库 — 至少引用 1 条】", "遵守硬性规则。", "自性本来清净【《坛经》，T48n2008",
-                 "In short, the self nature is pure.", "深入研究请查阅 CBETA 全本。"):
+                 "In short, the self nature is pure.", "深入研究请查阅 CBETA 全本。", "经文全本可点击链接免费下载。",
+                 "下载链接附在文末。"):
         assert not check_hygiene(text, ctx).passed, text
     for text in ("自性本来清净【《六祖坛经·行由品》，T48n2008】。", "毗婆舍那（vipassanā）即是观。",
-                 "禅与净不是 A or B。"):
+                 "禅与净不是 A or B。",
+                 # a speech about the asker's downloads is speech (a case on pirated software: 每次想下载时，标记想要)
+                 "依我所教，每次想下载时，标记想要、想要，再看一看是真要用还是怕错过。"):
         f = check_hygiene(text, ctx)
         assert f.passed, (text, f.message)
 
