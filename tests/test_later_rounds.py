@@ -141,7 +141,13 @@ def test_a_case_debate_closes_on_its_own_answers_and_agreements(default_pack, de
         assert all(f"「{g}」" in cons for g in accepted + partly), (cons, accepted, partly)
         assert ("两位都认可" in cons) == bool(accepted) and ("有保留地靠近" in cons) == bool(partly)
         if not accepted and not partly:
-            assert "没有就这件事谈出明白的共识" in cons
+            assert "本场没有哪一方接受对方的质疑" in cons
+        # the 分歧本质 says what stayed apart in this debate: each objection held against, by name, from the
+        # 回应s' summaries; with none held it never calls the two answers a disagreement
+        held = [bare(p.target_text) for s in d.rounds if s.role == "回应" for p in s.plan.of("hold")]
+        div = d.observation.divergence
+        assert all(f"「{g}」一说" in div for g in held), (div, held)
+        assert ("仍未谈拢的是" in div) == bool(held), div
         pb = bank.pair(a, b)
         assert not any(bare(c.text) in cons for c in (pb.common_ground if pb else []))
     assert checked >= 5, checked

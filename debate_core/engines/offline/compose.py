@@ -397,7 +397,8 @@ def _synthesis(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
             out.append(f"依我看，这分歧是在{d.target_text}上。")
     for d in plan.of("case_difference"):  # both answers were given in the first speeches
         theirs_said, mine_said = bare(d.target_text), bare(d.text)
-        both = f"所以就这件事，两家的回答各有所重：{opp.short_name}说的是「{theirs_said}」，我说的是「{mine_said}」"
+        # (r15: 各有所重 set two answers that say the same thing against each other)
+        both = f"所以就这件事，两家的回答是：{opp.short_name}说的是「{theirs_said}」，我说的是「{mine_said}」"
         out.append(both + (f"；我所本的，仍是{bare(mine[0].text)}。" if mine else "。"))
     out += _case(plan, me, "回到你提的这件事，我的回答是：")
     return "".join(out)

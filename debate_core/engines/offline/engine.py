@@ -76,19 +76,36 @@ class OfflineEngine:
         if on_case and ans_a is not None and ans_b is not None:
             # a debate on a case: the two answers both gave (their 综合 closes on them), and only what the
             # debate itself agreed (r10: the theme's stock ground named points no speech had made)
+            # the two answers as given, and then what stayed apart in this very debate: an objection one side
+            # held against (its 回应's summary says 坚持…), else the ground each stands on; r15's readers found the
+            # closing setting two answers that say the same thing against each other as the 分歧
+            div = f"就这件事，{an}的回答是「{bare(ans_a.gist)}」，{bn}的回答是「{bare(ans_b.gist)}」。"
+            names = {req.a: an, req.b: bn}
+            held = [
+                f"{names.get(who, who)}没有接受{names.get(other, other)}的「{g}」一说"
+                for who, g in _held(req)
+                for other in [next((k for k in names if k != who), "")]
+            ]
             level = f"分歧在{diff.level}层面：" if diff is not None and diff.level else ""
-            div = f"{level}就这件事，{an}的回答是「{bare(ans_a.gist)}」，{bn}的回答是「{bare(ans_b.gist)}」。"
             stated = all(
-                any(x.speaker == slug and pos.short and pos.short in x.text for x in req.summaries)
+                # his claim as a summary states it (立… / 另立… / 仍持…), not its words inside an answer's gist
+                # (虚云答：境界一概不理 carries the short form 一概不理 of a claim no speech of his stated)
+                any(
+                    x.speaker == slug and pos.short and re.search(f"(?:立|持){re.escape(pos.short)}", x.text)
+                    for x in req.summaries
+                )
                 for slug, pos in ((req.a, pa), (req.b, pbp))
                 if pos is not None
             )
+            if held:
+                div += f"{level}仍未谈拢的是：" + "；".join(held) + "。"
             if pa and pbp and stated and _distinct(pa.claim, pbp.claim):
                 # the ground each stands on, when both speeches stated it (their summaries carry it), unless
                 # the two say nearly the same (r11: 因果丝毫不错 against 因果丝毫不爽 offered as a difference)
-                div += f"所本不同：{an}主张{bare(pa.claim)}；{bn}主张{bare(pbp.claim)}。"
+                div += ("" if held else level) + f"所本不同：{an}主张{bare(pa.claim)}；{bn}主张{bare(pbp.claim)}。"
+            elif not held:
+                div += "这一场里，两位都没有坚持驳回对方的质疑。"
             agreed, partly = _agreed(req)
-            names = {req.a: an, req.b: bn}
 
             def said(items: list[tuple[str, str]], word: str) -> str:
                 return "；".join(_granted(bank, case, choice.theme, names, who, g, word) for who, g in items)
@@ -96,7 +113,7 @@ class OfflineEngine:
             cons = (
                 (f"谈到最后，两位都认可：{said(agreed, '接受')}。" if agreed else "")
                 + (f"有保留地靠近的是：{said(partly, '部分接受')}。" if partly else "")
-            ) or "本场两位没有就这件事谈出明白的共识，各自的回答都仍保留。"
+            ) or "本场没有哪一方接受对方的质疑，两位各自保留自己的回答。"
         elif pa and pbp:
             # both claims as the debate stated them (R1 and the 综合), at the bank's level: r10's readers found
             # the bank's own wording of the difference naming points no speech made (怖畏智, 身后追荐)
@@ -143,6 +160,21 @@ def _agreed(req: ObservationRequest) -> tuple[list[tuple[str, str]], list[tuple[
             if m and not m.group(2).startswith("引"):
                 (agreed if m.group(1) == "接受" else partly).append((s.speaker, bare(m.group(2))))
     return agreed, partly
+
+
+def _held(req: ObservationRequest) -> list[tuple[str, str]]:
+    """The objections one side held against in this debate (its 回应's summary: ``X答：…；坚持C``), each as
+    (who held, the objection's gist)."""
+    out: list[tuple[str, str]] = []
+    for s in req.summaries:
+        _head, sep, body = s.text.partition("答：")
+        if not sep:
+            continue
+        for item in re.split(r"[；。]", body):
+            item = item.strip()
+            if item.startswith("坚持") and len(item) > 2 and not item[2:].startswith("引"):
+                out.append((s.speaker, bare(item[2:])))
+    return out
 
 
 def _granted(
