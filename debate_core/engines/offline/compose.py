@@ -225,17 +225,27 @@ def _opening(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
         # debate (r10: 蕅益 naming 印光所传 reads as an anachronism, and r5 found 有人 for the man in the room)
         what = _named(c)
         if i == 0:
-            out.append(
-                (
-                    f"我料{opp.short_name}会讲{what}，对此我先说一层看法："
-                    if what
-                    else f"我料{opp.short_name}所见与我不同，我先说一层看法："
-                )
-                + said(me, c)
-            )
+            out.append((ANTICIPATE[_pick(topic, len(ANTICIPATE))] if what else ANTICIPATE_BARE).format(
+                opp=opp.short_name, what=what) + said(me, c))
         else:
             out.append((f"他或许还会讲{what}，我也另有一层看法：" if what else "还有一层：") + said(me, c))
     return "".join(out)
+
+
+# The opening's objection at what the other side is expected to put (he has not spoken yet), in one of a few
+# wordings chosen by the topic, so that a class reading several debates does not meet the same sentence in each
+# (r15's readers found 我料X会讲…，对此我先说一层看法 in every debate); each says it is an expectation.
+ANTICIPATE = (
+    "我料{opp}会讲{what}，对此我先说一层看法：",
+    "{opp}大概会从{what}讲起；这一层，我先说我的看法：",
+    "{opp}若讲{what}，我要先把话说在前面：",
+)
+ANTICIPATE_BARE = "我料{opp}所见与我不同，我先说一层看法："
+
+
+def _pick(topic: str, n: int) -> int:
+    """A stable choice among ``n`` wordings for a topic (the same topic always reads the same)."""
+    return sum(ord(ch) for ch in topic) % n
 
 
 def _point(c: PlanPoint, opp: Master, what: str) -> str:
