@@ -248,3 +248,23 @@ def test_a_speech_on_a_case_keeps_no_stock_point_it_could_do_without(default_pac
                 p.label for p in d.participants if p.label != s.speaker)])
             assert cjk_len(text) < MIN_CHARS + 5, (s.role, cjk_len(text))
     assert checked >= 3, checked
+
+
+def test_an_openings_expected_objection_is_one_the_other_side_can_answer(default_pack):
+    # r15: 第二点，…。这一点我暂不辩驳。 — the opening objected in advance with one the other side has no reply to in
+    # the bank, so his 反驳 restated it only to leave it. The opening takes one he has a reply to when there is one.
+    from debate_core.content.arguments import bank_of as _bank
+
+    bank = _bank(default_pack)
+    md = MasterDebate(default_pack, __import__("debate_core.engines.offline", fromlist=["x"]).OfflineEngine(default_pack))
+    checked = 0
+    for c in bank.cases[::5]:
+        d = md.run(md.prepare(DebateConfig(topic=c.question)))
+        opener, other = d.rounds[0].speaker, d.rounds[1].speaker
+        for p in d.rounds[0].plan.of("contrast"):
+            pool = [o for o in bank.objections(opener, other, d.rounds[0].plan.theme) if not o.target.endswith("#0")]
+            if any(bank.replies_to(o.id, other) for o in pool):
+                checked += 1
+                assert bank.replies_to(p.ref, other), (c.id, p.ref)
+                assert "暂不辩驳" not in d.rounds[1].text, (c.id, d.rounds[1].text[:80])
+    assert checked >= 20, checked

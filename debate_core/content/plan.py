@@ -130,8 +130,15 @@ def _contrast(
         # one at a reason of his: the one at his claim waits for the 回应, once he has put that claim; among
         # them the one nearest the question (``near``: r10 found openings objecting on a side issue, 昏沉 on
         # a question about reciting with a wandering mind)
+        # one the other side has a reply to first: his 反驳 restates it and answers it with that reply, where one
+        # without a reply is restated only to be left unanswered (r15: 这一点我暂不辩驳); then the nearest
         pick = sorted(
-            objs, key=lambda o: (o.target.endswith("#0"), -len(bigrams_of(o.text + o.gist) & (near or set())))
+            objs,
+            key=lambda o: (
+                o.target.endswith("#0"),
+                not bank.replies_to(o.id, opponent),
+                -len(bigrams_of(o.text + o.gist) & (near or set())),
+            ),
         )[:1]
     elif role == "回应":
         pick = objs[:1] if spoken else objs[1:2]  # without a record of R1, skip the one a 立论 takes
