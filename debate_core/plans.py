@@ -243,9 +243,8 @@ class ArgumentBank(BaseModel):
             return {chars[i : i + 2] for i in range(len(chars) - 1)}
 
         asked = pairs(topic)
-        # on a tie, the longer situation words (feelings and hedges left out), then the case whose own question
-        # shares most with the topic: 孩子每天刷短视频到半夜，我怎么说他都不听 is the parent's question about a
-        # child, not the scroller's own
+        # on a tie, the longer situation words (feelings and hedges left out: before, a generic word's length
+        # could break the tie), then the case whose own question shares most word pairs with the topic
         return sorted(
             hit,
             key=lambda c: (

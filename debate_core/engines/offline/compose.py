@@ -225,8 +225,12 @@ def _opening(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
         # debate (r10: 蕅益 naming 印光所传 reads as an anachronism, and r5 found 有人 for the man in the room)
         what = _named(c)
         if i == 0:
-            out.append((ANTICIPATE[_pick(topic, len(ANTICIPATE))] if what else ANTICIPATE_BARE).format(
-                opp=opp.short_name, what=what) + said(me, c))
+            out.append(
+                (ANTICIPATE[_pick(topic, len(ANTICIPATE))] if what else ANTICIPATE_BARE).format(
+                    opp=opp.short_name, what=what
+                )
+                + said(me, c)
+            )
         else:
             out.append((f"他或许还会讲{what}，我也另有一层看法：" if what else "还有一层：") + said(me, c))
     return "".join(out)

@@ -142,15 +142,14 @@ class OfflineEngine:
         return Observation(divergence=div, consensus=cons, to_reader=to_reader, engine=ENGINE_NAME)
 
 
-_TAKEN = re.compile(r"^(部分接受|接受)(.+)$")
+_TAKEN = re.compile(r"^(部分接受|接受|坚持)(.+)$")
+_TAKEN_KIND = {"接受": "accept", "部分接受": "partly", "坚持": "hold"}
 
 
-def _agreed(req: ObservationRequest) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
-    """The objections one side accepted, and those it partly accepted, in this debate, as its 回应's summary
-    says (``X答：接受A；部分接受B；坚持C``), each as (who took it, its gist): an accepted objection is held by both
-    from then on (r11: a list of who conceded what read as a tally, not as common ground)."""
-    agreed: list[tuple[str, str]] = []
-    partly: list[tuple[str, str]] = []
+def _taken(req: ObservationRequest) -> dict[str, list[tuple[str, str]]]:
+    """How each side took the other's objections in this debate, as its 回应's summary says
+    (``X答：接受A；部分接受B；坚持C``): ``accept`` / ``partly`` / ``hold`` -> (who took it, its gist) each."""
+    out: dict[str, list[tuple[str, str]]] = {"accept": [], "partly": [], "hold": []}
     for s in req.summaries:
         _head, sep, body = s.text.partition("答：")
         if not sep:
@@ -158,23 +157,20 @@ def _agreed(req: ObservationRequest) -> tuple[list[tuple[str, str]], list[tuple[
         for item in re.split(r"[；。]", body):
             m = _TAKEN.match(item.strip())
             if m and not m.group(2).startswith("引"):
-                (agreed if m.group(1) == "接受" else partly).append((s.speaker, bare(m.group(2))))
-    return agreed, partly
+                out[_TAKEN_KIND[m.group(1)]].append((s.speaker, bare(m.group(2))))
+    return out
+
+
+def _agreed(req: ObservationRequest) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """The objections one side accepted, and those it partly accepted, in this debate: an accepted objection is
+    held by both from then on (r11: a list of who conceded what read as a tally, not as common ground)."""
+    taken = _taken(req)
+    return taken["accept"], taken["partly"]
 
 
 def _held(req: ObservationRequest) -> list[tuple[str, str]]:
-    """The objections one side held against in this debate (its 回应's summary: ``X答：…；坚持C``), each as
-    (who held, the objection's gist)."""
-    out: list[tuple[str, str]] = []
-    for s in req.summaries:
-        _head, sep, body = s.text.partition("答：")
-        if not sep:
-            continue
-        for item in re.split(r"[；。]", body):
-            item = item.strip()
-            if item.startswith("坚持") and len(item) > 2 and not item[2:].startswith("引"):
-                out.append((s.speaker, bare(item[2:])))
-    return out
+    """The objections one side held against in this debate (坚持C), each as (who held, its gist)."""
+    return _taken(req)["hold"]
 
 
 def _granted(
