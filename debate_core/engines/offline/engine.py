@@ -81,7 +81,7 @@ class OfflineEngine:
             # closing setting two answers that say the same thing against each other as the 分歧
             div = f"就这件事，{an}的回答是「{bare(ans_a.gist)}」，{bn}的回答是「{bare(ans_b.gist)}」。"
             names = {req.a: an, req.b: bn}
-            held = [
+            apart = [
                 f"{names.get(who, who)}没有接受{names.get(other, other)}的「{g}」一说"
                 for who, g in _held(req)
                 for other in [next((k for k in names if k != who), "")]
@@ -97,13 +97,13 @@ class OfflineEngine:
                 for slug, pos in ((req.a, pa), (req.b, pbp))
                 if pos is not None
             )
-            if held:
-                div += f"{level}仍未谈拢的是：" + "；".join(held) + "。"
+            if apart:
+                div += f"{level}仍未谈拢的是：" + "；".join(apart) + "。"
             if pa and pbp and stated and _distinct(pa.claim, pbp.claim):
                 # the ground each stands on, when both speeches stated it (their summaries carry it), unless
                 # the two say nearly the same (r11: 因果丝毫不错 against 因果丝毫不爽 offered as a difference)
-                div += ("" if held else level) + f"所本不同：{an}主张{bare(pa.claim)}；{bn}主张{bare(pbp.claim)}。"
-            elif not held:
+                div += ("" if apart else level) + f"所本不同：{an}主张{bare(pa.claim)}；{bn}主张{bare(pbp.claim)}。"
+            elif not apart:
                 div += "这一场里，两位都没有坚持驳回对方的质疑。"
             agreed, partly = _agreed(req)
 
