@@ -8,7 +8,7 @@ takes them up in its 反驳 with its reply from the argument bank.
 from __future__ import annotations
 
 from debate_core.content.arguments import ArgumentBank
-from debate_core.content.summaries import gist_in
+from debate_core.content.summaries import carried
 from debate_core.plans import PlanPoint
 
 __all__ = ["anticipated"]
@@ -20,8 +20,12 @@ def anticipated(bank: ArgumentBank, theme: str, speaker: str, opponent: str, sum
     r12's readers found that anticipation never taken up by the side it was aimed at.  One without a reply
     in the bank is restated and said to be left unanswered: the seed's 反驳 restates the other's points first."""
     out: list[PlanPoint] = []
-    for o in bank.objections(opponent, speaker, theme):
-        if not (o.gist and gist_in(o.gist, summary)):
+    objs = bank.objections(opponent, speaker, theme)
+    # the gists the summary carries verbatim first, a near match only in what those leave: 法亦无自性 named in the
+    # summary is not also 赖耶亦无自性
+    named = set(carried([o.gist for o in objs], summary))
+    for i, o in enumerate(objs):
+        if i not in named:
             continue
         reply = next(iter(bank.replies_to(o.id, speaker)), None)
         out.append(PlanPoint(kind="restate", text=o.text, target=o.id, target_text=o.gist))

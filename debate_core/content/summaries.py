@@ -14,7 +14,7 @@ import re
 from debate_core.content.text import bigrams_of
 from debate_core.plans import Objection, Position, SpeechPlan
 
-__all__ = ["gist_in", "raised_objections", "restated_points", "summary_of"]
+__all__ = ["carried", "gist_in", "raised_objections", "restated_points", "summary_of"]
 
 # ------------------------------------------------------------------ reading a summary
 
@@ -36,7 +36,7 @@ def _aligned(texts: list[str], summary: str) -> list[int]:
     return [i for n, i in sorted(scored, key=lambda x: (-x[0], x[1])) if n >= 2]
 
 
-def _carried(gists: list[str], summary: str) -> list[int]:
+def carried(gists: list[str], summary: str) -> list[int]:
     """Indexes of the gists the summary carries: verbatim first; a near match (``gist_in``) only in what the
     verbatim ones leave (r13: 慧地亦无自性 read into a summary that said 刹那亦无自性, on 亦无自性 alone)."""
     rest = summary
@@ -49,14 +49,14 @@ def restated_points(opp: Position, summary: str) -> list[int]:
     """The opponent's reasons (1-based) the summary carries, in order; [0] when only his claim."""
     if not summary:
         return []
-    hits = [i + 1 for i in _carried([r.gist for r in opp.reasons], summary)]
+    hits = [i + 1 for i in carried([r.gist for r in opp.reasons], summary)]
     if not hits:
         hits = sorted(i + 1 for i in _aligned([r.text + r.gist for r in opp.reasons], summary)[:3])
     return hits or [0]
 
 
 def raised_objections(objs: list[Objection], summary: str) -> list[Objection]:
-    hits = [objs[i] for i in _carried([o.gist for o in objs], summary)]
+    hits = [objs[i] for i in carried([o.gist for o in objs], summary)]
     if not hits:
         hits = [objs[i] for i in sorted(_aligned([o.text + o.gist for o in objs], summary)[:3])]
     return hits

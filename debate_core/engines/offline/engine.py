@@ -103,8 +103,6 @@ class OfflineEngine:
                 # the ground each stands on, when both speeches stated it (their summaries carry it), unless
                 # the two say nearly the same (r11: 因果丝毫不错 against 因果丝毫不爽 offered as a difference)
                 div += ("" if apart else level) + f"所本不同：{an}主张{bare(pa.claim)}；{bn}主张{bare(pbp.claim)}。"
-            elif not apart:
-                div += "这一场里，两位都没有坚持驳回对方的质疑。"
             agreed, partly = _agreed(req)
 
             def said(items: list[tuple[str, str]], word: str) -> str:
@@ -113,7 +111,7 @@ class OfflineEngine:
             cons = (
                 (f"谈到最后，两位都认可：{said(agreed, '接受')}。" if agreed else "")
                 + (f"有保留地靠近的是：{said(partly, '部分接受')}。" if partly else "")
-            ) or "本场没有哪一方接受对方的质疑，两位各自保留自己的回答。"
+            ) or "本场两位都没有整条接受对方的质疑；两人的回答里相通的地方，请读者对照着读。"
         elif pa and pbp:
             # both claims as the debate stated them (R1 and the 综合), at the bank's level: r10's readers found
             # the bank's own wording of the difference naming points no speech made (怖畏智, 身后追荐)
