@@ -889,7 +889,7 @@ def test_citation_marks_and_check_findings_on_live_and_outcome(archive_path, arc
     # citations are numbered notes: the source's title, its id and its verification mark
     assert "1. 《六祖大师法宝坛经》 `T48n2008` ✓已核对原文「本来无一物」" in one
     assert "2. 《金刚般若波罗蜜经》 `T08n0235` 仅经号" in one
-    assert "不在坐禅还是念佛这个门头上，所以说「人有两种，法无两般」¹。" in one  # the inline citation is its note mark
+    assert "两门都隔着一层¹。" in one  # the inline citation 【《六祖大师法宝坛经》，T48n2008】 is its note mark
     assert "【《六祖大师法宝坛经》，T48n2008】" not in one
     # one check badge per speech, opening on the findings
     badges = [e.label for e in at.expander if e.label.startswith("检查：")]

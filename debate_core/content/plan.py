@@ -31,10 +31,11 @@ from __future__ import annotations
 import re
 
 from debate_core.content.anticipation import anticipated
+from debate_core.content.case_points import case_points, case_room, grounds
 from debate_core.content.summaries import gist_in, raised_objections, restated_points, summary_of
 from debate_core.content.text import bigrams_of, cjk_len, without_cited_tail
 from debate_core.content.theme_choice import CORE_THEME, ThemeChoice, debate_theme, material_note
-from debate_core.plans import ArgumentBank, CaseAnswer, Objection, PlanPoint, Position, SpeechPlan
+from debate_core.plans import ArgumentBank, Objection, PlanPoint, Position, SpeechPlan
 
 # (the theme choice and the summaries live in their own modules; their names stay importable from here)
 __all__ = ["CORE_THEME", "ThemeChoice", "debate_theme", "plan_speech", "summary_of", "material_note"]
@@ -186,55 +187,6 @@ def _heard(opp: Position | None, summary: str, restated: frozenset[str]) -> set[
     return out
 
 
-def _case_points(bank: ArgumentBank, plan: SpeechPlan, speaker: str, spoken: frozenset[str]) -> list[PlanPoint]:
-    """The speaker's answer to the case the topic is, in his first speech; what he would have the asker
-    do about it, in his next one."""
-    case = bank.case(plan.case) if plan.case else None
-    ans = case.answer(speaker) if case is not None else None
-    if case is None or ans is None:
-        return []
-    ref = f"case:{case.id}:{speaker}"
-    if ref not in spoken:
-        out = [PlanPoint(kind="case", text=ans.text, ref=ref, gist=ans.gist, source=ans.source, quote=ans.quote)]
-        if plan.role in ("立论", "反驳") and ans.then:
-            # what he would have the asker do, with his answer: the other side's objections and replies take up
-            # the whole answer, and r9's readers caught one answering advice not yet given (a 反驳 that runs
-            # over the ceiling drops it first, and says it in his next speech)
-            out.append(_advice(ans, ref))
-        return out
-    if ans.then and ref + ":then" not in spoken:
-        return [_advice(ans, ref)]
-    return []
-
-
-def _grounds(bank: ArgumentBank, plan: SpeechPlan, speaker: str, spoken: frozenset[str]) -> list[PlanPoint]:
-    """His further grounds on this very question (the case answer's ``more``) not yet spoken in this debate:
-    what his speeches take before any general reason on the theme (r13, r14: the same stock paragraph on a
-    theme in debate after debate of one pair, saying nothing of the asker's situation)."""
-    case = bank.case(plan.case) if plan.case else None
-    ans = case.answer(speaker) if case is not None else None
-    if case is None or ans is None:
-        return []
-    ref = f"case:{case.id}:{speaker}:more#"
-    return [
-        PlanPoint(kind="case_more", text=g.text, ref=f"{ref}{k}", gist=g.gist, source=g.source, quote=g.quote)
-        for k, g in enumerate(ans.more)
-        if f"{ref}{k}" not in spoken
-    ]
-
-
-def _advice(ans: CaseAnswer, ref: str) -> PlanPoint:
-    """What he would have the asker do: his own practical word, never cited (r10: advice to talk it over,
-    or to see a doctor, carried a sutta's mark; the text says nothing of the kind).  The bank's
-    ``then_source`` names what the advice draws on; it is not a citation of the advice."""
-    return PlanPoint(kind="case_then", text=ans.then, ref=ref + ":then")
-
-
-def _case_room(bank: ArgumentBank, plan: SpeechPlan, speaker: str, spoken: frozenset[str]) -> int:
-    """The 汉字 the speaker's case points will take in this speech (0 without a case)."""
-    return sum(cjk_len(p.text) + 10 for p in _case_points(bank, plan, speaker, spoken) if p.kind == "case")
-
-
 def plan_speech(
     bank: ArgumentBank,
     *,
@@ -280,7 +232,7 @@ def plan_speech(
     plan.material = "full" if len(pos.reasons) >= 3 else "thin"
     if role == "立论":
         plan.points.append(PlanPoint(kind="stance", text=pos.claim, ref=pos.point_id(0)))
-        on_case = _case_points(bank, plan, speaker, spoken)
+        on_case = case_points(bank, plan, speaker, spoken)
         plan.points += on_case
         picked = [1, 2, 3][: len(pos.reasons)]
         near = asked | bigrams_of(" ".join(p.text for p in on_case))
@@ -296,7 +248,7 @@ def plan_speech(
                 plan.points = [p for p in plan.points if p.kind != "stance"]
         # his first further ground on this very question comes before any general reason of his (a second is
         # kept for a later round, where his general material would otherwise fill)
-        plan.points += _grounds(bank, plan, speaker, spoken)[:1] if on_case else []
+        plan.points += grounds(bank, plan, speaker, spoken)[:1] if on_case else []
         for i in picked:
             r = pos.reasons[i - 1]
             plan.points.append(
@@ -318,10 +270,10 @@ def plan_speech(
             plan.points = [p for p in plan.points if p.kind != "stance"]
     elif role == "反驳":
         _plan_rebuttal(bank, plan, pos, opp, speaker, opponent, opponent_summary, _rebuttal_index(round_no))
-        plan.points += _case_points(bank, plan, speaker, spoken)
+        plan.points += case_points(bank, plan, speaker, spoken)
     elif role == "回应":
         _plan_response(bank, plan, pos, opp, speaker, opponent, opponent_summary, spoken, heard)
-        plan.points += _case_points(bank, plan, speaker, spoken)
+        plan.points += case_points(bank, plan, speaker, spoken)
     else:
         _plan_synthesis(bank, plan, pos, opp, speaker, opponent, spoken, heard, opponent_summary, asked)
     _fill(bank, plan, pos, speaker, opponent, spoken, heard, asked)
@@ -401,11 +353,11 @@ def _fill(
         late = [p for p in reasons if near(p) > -2]
         reasons = [p for p in reasons if near(p) <= -2]
     # on a case, his further grounds on this very question before anything else
-    grounds = _grounds(bank, plan, speaker, spoken) if plan.case else []
+    own = grounds(bank, plan, speaker, spoken) if plan.case else []
     # a 立论 takes more objections first; a later round its own reasons it has not yet spoken, then objections
     # (a 反驳's speech answers the points it restated and has no frame for another objection of his)
-    if grounds and plan.role != "立论":
-        reasons = grounds + reasons
+    if own and plan.role != "立论":
+        reasons = own + reasons
         if plan.role != "反驳" and not plan.of("contrast", "answer"):
             # the seed's ammo, one objection a round, before his grounds take the room it would need: one at a
             # point the other side has put, else (as the last resort it was before) one at what he teaches
@@ -644,7 +596,7 @@ def _plan_response(
                     target_text=o.gist,
                 )
             )
-    room = CEILING + 25 - estimated_length(plan) - _case_room(bank, plan, speaker, spoken)
+    room = CEILING + 25 - estimated_length(plan) - case_room(bank, plan, speaker, spoken)
     c = _contrast(bank, speaker, opponent, plan.theme, "回应", spoken, heard, room, plan.case)
     if c is not None:
         plan.points.append(c)
@@ -719,12 +671,12 @@ def _plan_synthesis(
                 kind="case_difference", text=mine.gist, target_text=theirs.gist, ref=f"case:{case.id}:{speaker}:both"
             )
         )
-    plan.points += _case_points(bank, plan, speaker, spoken)
+    plan.points += case_points(bank, plan, speaker, spoken)
     c = _contrast(bank, speaker, opponent, plan.theme, "综合", spoken, heard, case_id=plan.case)
     if c is not None:
         plan.points.append(c)
     # a speech that cites nothing takes a cited point: on a case, a ground of his on the question first
-    cited_ground = [g for g in _grounds(bank, plan, speaker, spoken) if g.source]
+    cited_ground = [g for g in grounds(bank, plan, speaker, spoken) if g.source]
     if cited_ground and not any(p.source for p in plan.points):
         plan.points.append(cited_ground[0])
     fresh = [(i, r) for i, r in enumerate(pos.reasons, start=1) if r.source and pos.point_id(i) not in spoken]
