@@ -9,7 +9,8 @@ column), and prints every speech kept with a failed rule: the rule, its message 
 the rule names.  The offline engine writes honest speeches from the pack's own material, so a failed rule here
 is a false flag of the rule (or a fault of the engine).  It also prints the attempts that failed and were
 rewritten by a retry (the speech kept then passed, but the first speech written was marked ✗), since those
-false flags are hidden by the retry.  Exit status 1 when any kept speech failed.
+false flags are hidden by the retry, and how many times a speech says it leaves a restated point unanswered
+(暂不辩驳).  Exit status 1 when any kept speech failed.
 
 Takes about a minute and a half for the default pack's cases and dev topics on a shared 2-core machine.
 """
@@ -105,7 +106,7 @@ def main(argv=None) -> int:
         todo += _topics(t)
     if args.limit:
         todo = todo[: args.limit]
-    speeches = failed = retried = attempts_failed = 0
+    speeches = failed = retried = attempts_failed = unanswered = 0
     by_rule: dict[str, int] = {}
     t0 = time.perf_counter()
     for label, topic, masters in todo:
@@ -114,6 +115,7 @@ def main(argv=None) -> int:
         report = []
         for sp in d.rounds:
             speeches += 1
+            unanswered += sp.text.count("暂不辩驳")  # a restated point the speech says it leaves unanswered
             if sp.failed_rules:
                 failed += 1
                 report.append(f"  round {sp.round} {sp.speaker} {sp.role}: KEPT WITH {', '.join(sp.failed_rules)}")
@@ -135,6 +137,7 @@ def main(argv=None) -> int:
         f"\n{len(todo)} debates, {speeches} speeches; kept with a failed rule: {failed} "
         f"({', '.join(f'{r} {n}' for r, n in sorted(by_rule.items())) or 'none'}); "
         f"speeches retried: {retried}; attempts rewritten after failing: {attempts_failed}; "
+        f"points left unanswered (暂不辩驳): {unanswered}; "
         f"{time.perf_counter() - t0:.0f} s"
     )
     return 1 if failed else 0

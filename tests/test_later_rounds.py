@@ -234,7 +234,9 @@ def test_a_speech_on_a_case_keeps_no_stock_point_it_could_do_without(default_pac
     # a speech on a case keeps a general reason or a second objection only when it would fall below the floor
     masters = default_pack.masters
     checked = 0
-    md = MasterDebate(default_pack, __import__("debate_core.engines.offline", fromlist=["x"]).OfflineEngine(default_pack))
+    from debate_core.engines.offline import OfflineEngine
+
+    md = MasterDebate(default_pack, OfflineEngine(default_pack))
     # the dev topics and every seventh case question (grounds on the question left few speeches that need a stock point)
     on_cases = [md.run(md.prepare(DebateConfig(topic=c.question))) for c in bank_of(default_pack).cases[::7]]
     for d in list(debates) + on_cases:
@@ -256,10 +258,10 @@ def test_a_speech_on_a_case_keeps_no_stock_point_it_could_do_without(default_pac
 def test_an_openings_expected_objection_is_one_the_other_side_can_answer(default_pack):
     # r15: 第二点，…。这一点我暂不辩驳。 — the opening objected in advance with one the other side has no reply to in
     # the bank, so his 反驳 restated it only to leave it. The opening takes one he has a reply to when there is one.
-    from debate_core.content.arguments import bank_of as _bank
+    from debate_core.engines.offline import OfflineEngine
 
-    bank = _bank(default_pack)
-    md = MasterDebate(default_pack, __import__("debate_core.engines.offline", fromlist=["x"]).OfflineEngine(default_pack))
+    bank = bank_of(default_pack)
+    md = MasterDebate(default_pack, OfflineEngine(default_pack))
     checked = 0
     for c in bank.cases[::5]:
         d = md.run(md.prepare(DebateConfig(topic=c.question)))
