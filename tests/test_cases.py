@@ -15,7 +15,7 @@ from debate_core.content.arguments import bank_of
 from debate_core.content.pairing import choose_pair
 from debate_core.content.packs import DEFAULT_PACK, load_pack
 from debate_core.engines.offline import OfflineEngine
-from debate_core.engines.offline.compose import ANTICIPATE, ANTICIPATE_BARE, bare
+from debate_core.engines.offline.compose import ANTICIPATE, ANTICIPATE_BARE, CASE_ANTICIPATE, CASE_ANTICIPATE_BARE, bare
 from debate_core.models import DebateConfig
 from debate_core.protocols.master import MasterDebate
 
@@ -98,7 +98,7 @@ def test_an_objection_at_a_point_not_yet_put_is_framed_as_what_he_teaches(defaul
         assert all(not p.heard for p in contrasts)
         if contrasts:  # one of the opening's wordings of an expectation (compose.ANTICIPATE)
             shapes = [re.escape(f).replace(re.escape("{what}"), ".+?").replace(re.escape("{opp}"), opp.short_name)
-                      for f in ANTICIPATE + (ANTICIPATE_BARE,)]
+                      for f in ANTICIPATE + (ANTICIPATE_BARE,) + CASE_ANTICIPATE + (CASE_ANTICIPATE_BARE,)]
             assert any(re.search(x, first.text) for x in shapes), first.text
         assert f"{opp.short_name}所传" not in first.text
         assert "有人主张" not in first.text and f"{opp.short_name}主张的" not in first.text
@@ -116,6 +116,11 @@ def test_later_rounds_take_up_first_what_the_other_side_has_put(default_pack):
         third = d.rounds[2]
         opp = default_pack.masters[third.plan and d.rounds[1].speaker]
         mine = third.plan.of("contrast")
+        if any("/case:" in p.ref for p in d.rounds[0].plan.of("contrast")):
+            # the opening already raised his objection at the other's answer (and the 反驳 answered it): the
+            # 回应's ammo is then one at what the other side teaches, framed as such, never as said here
+            assert mine and (mine[0].heard or f"{opp.short_name}所传的" in third.text), c.id
+            continue
         assert mine and mine[0].heard, (c.id, [p.kind for p in third.plan.points])
         assert f"{opp.short_name}主张的" in third.text
 
@@ -176,10 +181,16 @@ def test_later_rounds_take_up_the_other_masters_answer_to_the_question(default_p
         assert first.target == f"{pair.a}:{c.theme}#case" and first.target_text == c.answer(pair.a).gist, c.id
         assert b_at_a[0].id in [p.ref for p in r2.plan.of("answer") if p.target == first.target], c.id
         assert bare(b_at_a[0].text)[:20] in r2.text and len(r2.plan.of("restate")) <= 3
-        assert [p.ref for p in r3.plan.of("contrast")][:1] == [a_at_b[0].id], c.id
-        assert bare(a_at_b[0].text)[:20] in r3.text
+        r1 = d.rounds[0]
         b_name = default_pack.masters[pair.b].short_name
-        assert f"{b_name}主张的" in r3.text or f"对{b_name}的主张" in r3.text  # his, not a view some hold
+        if c.reply_to(a_at_b[0].id) is not None:  # raised by the opening in advance, and answered by the 反驳
+            assert [p.ref for p in r1.plan.of("contrast")] == [a_at_b[0].id], c.id
+            assert bare(a_at_b[0].text)[:20] in r1.text
+            assert a_at_b[0].id in [p.target for p in r2.plan.of("answer")], c.id
+        else:  # else the 回应 fires it
+            assert [p.ref for p in r3.plan.of("contrast")][:1] == [a_at_b[0].id], c.id
+            assert bare(a_at_b[0].text)[:20] in r3.text
+            assert f"{b_name}主张的" in r3.text or f"对{b_name}的主张" in r3.text  # his, not a view some hold
         # the 回应 takes up the objection at his own answer too: he keeps that answer and names it
         assert b_at_a[0].id in [p.target for p in r3.plan.of("accept", "partly", "hold")], c.id
         assert all(f.passed for s in (r2, r3) for f in s.findings if f.rule == "ammo")

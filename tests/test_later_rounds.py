@@ -187,8 +187,43 @@ def test_a_case_rebuttal_restates_only_what_the_opening_said_and_takes_up_its_ob
                 taken += 1
                 assert p.target_text in d.summaries[0].text and bare(raised[p.target].gist) == bare(p.target_text)
                 assert bare(p.text)[:12] in r2.text and f"是{bare(p.target_text)}" in r2.text, r2.text
-                assert bank.replies_to(p.target, r2.speaker)[0].text == p.text
+                # an objection at his answer to this question is answered with his reply in the case
+                reply = c.reply_to(p.target) if "/case:" in p.target else bank.replies_to(p.target, r2.speaker)[0]
+                assert reply is not None and reply.text == p.text
     assert openings >= 30 and taken >= openings // 2, (openings, taken)
+
+
+def test_an_opening_on_a_case_raises_in_advance_its_objection_at_the_others_answer(default_pack):
+    # r16: the opening's 我料X会讲… took up the other side's general doctrine (家教延及护生 on a child who games
+    # all day), and his rebuttal spent its second point off the question; where the bank holds the other's reply
+    # to the opener's objection at his answer to the case, that objection is the one raised, and answered
+    from debate_core.engines.offline import OfflineEngine
+    from debate_core.engines.offline.compose import CASE_ANTICIPATE, CASE_ANTICIPATE_BARE
+
+    bank = bank_of(default_pack)
+    md = MasterDebate(default_pack, OfflineEngine(default_pack))
+    seen = 0
+    for c in bank.cases[::3]:
+        d = md.run(md.prepare(DebateConfig(topic=c.question)))
+        r1, r2 = d.rounds[0], d.rounds[1]
+        if r1.plan.case != c.id or r1.plan.of("stance"):
+            continue
+        own = [o for o in c.objections_at(r1.speaker, r2.speaker) if c.reply_to(o.id) is not None]
+        contrast = r1.plan.of("contrast")
+        if not own:
+            assert all("/case:" not in p.ref for p in contrast), (c.id, contrast)
+            continue
+        seen += 1
+        assert [p.ref for p in contrast] == [own[0].id], (c.id, contrast)
+        assert contrast[0].target_text == c.answer(r2.speaker).gist and not contrast[0].heard
+        # framed as what he is expected to answer to this question, never as something he has said
+        opp = default_pack.masters[r2.speaker].short_name
+        frames = [f.format(opp=opp, what="\0").split("\0")[0] for f in (*CASE_ANTICIPATE, CASE_ANTICIPATE_BARE)]
+        assert any(f in r1.text for f in frames), r1.text
+        answers = {p.target: p for p in r2.plan.of("answer")}
+        assert answers[own[0].id].text == c.reply_to(own[0].id).text, (c.id, r2.plan.points)
+        assert bare(c.reply_to(own[0].id).text)[:12] in r2.text
+    assert seen >= 20, seen
 
 
 def test_an_opening_on_a_case_names_its_advance_objections_in_its_summary(default_pack):
@@ -270,6 +305,6 @@ def test_an_openings_expected_objection_is_one_the_other_side_can_answer(default
             pool = [o for o in bank.objections(opener, other, d.rounds[0].plan.theme) if not o.target.endswith("#0")]
             if any(bank.replies_to(o.id, other) for o in pool):
                 checked += 1
-                assert bank.replies_to(p.ref, other), (c.id, p.ref)
+                assert (c.reply_to(p.ref) if "/case:" in p.ref else bank.replies_to(p.ref, other)), (c.id, p.ref)
                 assert "暂不辩驳" not in d.rounds[1].text, (c.id, d.rounds[1].text[:80])
     assert checked >= 20, checked

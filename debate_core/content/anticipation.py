@@ -9,25 +9,32 @@ from __future__ import annotations
 
 from debate_core.content.arguments import ArgumentBank
 from debate_core.content.summaries import carried
-from debate_core.plans import PlanPoint
+from debate_core.plans import Case, PlanPoint
 
 __all__ = ["anticipated"]
 
 
-def anticipated(bank: ArgumentBank, theme: str, speaker: str, opponent: str, summary: str) -> list[PlanPoint]:
+def anticipated(
+    bank: ArgumentBank, theme: str, speaker: str, opponent: str, summary: str, case: Case | None = None
+) -> list[PlanPoint]:
     """The objections an opening on a case raised in advance against the speaker's own teaching (我料X会讲…),
     as its summary names them, each restated and answered with the speaker's reply from the bank.  r11 and
     r12's readers found that anticipation never taken up by the side it was aimed at.  One without a reply
     in the bank is restated and said to be left unanswered: the seed's 反驳 restates the other's points first."""
     out: list[PlanPoint] = []
-    objs = bank.objections(opponent, speaker, theme)
+    # an objection at the speaker's own answer to the case first (the opening raises one the speaker has a reply
+    # to), then those at his general teaching on the theme
+    objs = (case.objections_at(opponent, speaker) if case is not None else []) + bank.objections(
+        opponent, speaker, theme
+    )
     # the gists the summary carries verbatim first, a near match only in what those leave: 法亦无自性 named in the
     # summary is not also 赖耶亦无自性
     named = set(carried([o.gist for o in objs], summary))
     for i, o in enumerate(objs):
         if i not in named:
             continue
-        reply = next(iter(bank.replies_to(o.id, speaker)), None)
+        raw = case.reply_to(o.id) if case is not None and "/case:" in o.id else None
+        reply = raw or next(iter(bank.replies_to(o.id, speaker)), None)
         out.append(PlanPoint(kind="restate", text=o.text, target=o.id, target_text=o.gist))
         if reply is None:  # restated, and said to be left unanswered (这一点我暂不辩驳)
             out.append(PlanPoint(kind="no_answer", target=o.id, target_text=o.gist))

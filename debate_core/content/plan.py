@@ -113,6 +113,14 @@ def _contrast(
     has already spent those aimed at the reasons, and the one at the claim when it had nothing else)."""
     objs = _ordered(bank, speaker, opponent, theme)
     case = bank.case(case_id) if case_id else None
+    if case is not None and role == "立论" and case.answer(opponent) is not None:
+        # his objection at the other's answer to this question, one the other has a reply to, which the 反驳 answers
+        # (r16: 我料X会讲… on the other's general doctrine took half of every rebuttal off the question)
+        own = [o for o in case.objections_at(speaker, opponent) if o.id not in spoken and case.reply_to(o.id)]
+        if own:
+            point = _as_case_contrast(bank, case, own[0], opponent)
+            point.heard = False  # he has not spoken yet: what he is expected to answer
+            return point
     if case is not None and role in ("回应", "综合"):  # the other's answer to this very question comes first
         own = [o for o in case.objections_at(speaker, opponent) if o.id not in spoken]
         if own:
@@ -256,7 +264,7 @@ def plan_speech(
             )
         # the seed's ammo (至少引用 1 条): one objection at a point of the other side's known teaching,
         # rendered as what the speaker expects him to put (我料X会讲…), never as something he has said
-        c = _contrast(bank, speaker, opponent, choice.theme, role, spoken, near=near)
+        c = _contrast(bank, speaker, opponent, choice.theme, role, spoken, case_id=plan.case, near=near)
         if c is not None:
             plan.points.append(c)
         # within the ceiling: a general reason goes first (the answer, the advice, the ground and the round's
@@ -407,6 +415,7 @@ def _plan_rebuttal(
         # of cited books alone (梵网经) aligned r12's rebuttals with reasons nobody had put
         # (and not by the words of his answer's own gist: 迷悟在心不在门 is not the reason 迷悟不在门头)
         rest = summary.replace(said_case[1].gist, "")
+        rest = rest.split("并议")[0]  # what it raised in advance is no reason (悲须有次第可走 read as 对象须有次第)
         idx = [n for n, r in enumerate(opp.reasons, start=1) if r.gist and gist_in(r.gist, rest)][:2]
     if summary and not all(n and gist_in(opp.reasons[n - 1].gist, summary) for n in idx):
         # a summary that does not carry the points' gists (a model's): restate it as it stands first
@@ -432,7 +441,9 @@ def _plan_rebuttal(
         else:
             plan.points.append(PlanPoint(kind="no_answer", target=target, target_text=ans.gist))
         if not idx:
-            plan.points += anticipated(bank, plan.theme, speaker, opponent, summary)
+            # only what it says it raised in advance (并议…): his answer 回光看念的是谁 is not 回光问念的是谁
+            ahead = summary.split("并议", 1)[1] if "并议" in summary else summary
+            plan.points += anticipated(bank, plan.theme, speaker, opponent, ahead, case)
     used: set[str] = set()
     for n in idx:
         gist = opp.reasons[n - 1].gist if n else (opp.short or opp.claim)

@@ -225,10 +225,10 @@ def _opening(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
         # debate (r10: 蕅益 naming 印光所传 reads as an anachronism, and r5 found 有人 for the man in the room)
         what = _named(c)
         if i == 0:
+            at_case = on_case(c)
+            frames, bare_frame = (CASE_ANTICIPATE, CASE_ANTICIPATE_BARE) if at_case else (ANTICIPATE, ANTICIPATE_BARE)
             out.append(
-                (ANTICIPATE[_pick(topic, len(ANTICIPATE))] if what else ANTICIPATE_BARE).format(
-                    opp=opp.short_name, what=what
-                )
+                (frames[_pick(topic, len(frames))] if what else bare_frame).format(opp=opp.short_name, what=what)
                 + said(me, c)
             )
         else:
@@ -245,6 +245,18 @@ ANTICIPATE = (
     "{opp}若讲{what}，我要先把话说在前面：",
 )
 ANTICIPATE_BARE = "我料{opp}所见与我不同，我先说一层看法："
+# ... and at the answer the other side is expected to give to this very question (a case objection)
+CASE_ANTICIPATE = (
+    "{opp}对这件事的回答，大概是{what}。对此我先说一层看法：",
+    "这件事若问{opp}，他多半会说{what}；这一层，我先说我的看法：",
+    "{opp}就此大概会主张{what}，我要先把话说在前面：",
+)
+CASE_ANTICIPATE_BARE = "{opp}对这件事，想来另有回答；我先说一层看法："
+
+
+def on_case(c: PlanPoint) -> bool:
+    """An objection at the other side's answer to the case (its id names the case)."""
+    return "/case:" in c.ref
 
 
 def _pick(topic: str, n: int) -> int:
