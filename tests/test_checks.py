@@ -532,3 +532,17 @@ def test_a_transcript_with_the_old_engages_label_reads_back_as_engages():
 
     assert rule_label("engages") == "回应论点"
     assert rule_from_label("回应论点") == "engages" and rule_from_label("切题回应") == "engages"
+
+
+def test_hygiene_leaves_the_askers_own_words_quoted_from_the_topic(dctx):
+    # a helper's case on a translator afraid of AI: the opening quotes the question (你提的是「…AI…」), and the
+    # English word in it is the asker's, not the speech's; the same word in the speech's own words still fails
+    import dataclasses
+
+    topic = "我是做翻译的，担心工作被AI取代，心里很焦虑，怎么办？"
+    body = "依我所学，先把这一念焦虑看清楚，它来了又走，不必跟着它跑到十年以后去【坛经，T48n2008】。" * 4
+    quoted = f"你提的是「{topic}」。" + body
+    assert not check_hygiene(quoted, dctx).passed  # no topic known: the word is read as the speech's
+    with_topic = dataclasses.replace(dctx, topic=topic)
+    assert check_hygiene(quoted, with_topic).passed
+    assert not check_hygiene(quoted + "作为一个AI，我只能这样回答。", with_topic).passed

@@ -87,6 +87,7 @@ class CheckContext:
     masters: list[Master] = field(default_factory=list)  # or: the masters of the pack
     protocol: str = "master"  # the protocol the speech belongs to (a rule's scope names protocols)
     plan: SpeechPlan | None = None  # the speech plan it was written from (offline engine), when known
+    topic: str = ""  # the debate's topic as the user wrote it: a speech that quotes it quotes the user's words
 
     # ------------------------------------------------------------ derived
     def all_masters(self) -> list[Master]:
@@ -369,7 +370,8 @@ def check_hygiene(text: str, ctx: CheckContext) -> Finding:
             [s.title for m in ctx.all_masters() for s in m.sources],
         )
     ids, titles = cached
-    problems = hygiene_issues(text, ids=ids, titles=titles)
+    # the asker's own words quoted (你提的是「…AI…」) are his, not English in the speech
+    problems = hygiene_issues(text.replace(ctx.topic, "") if ctx.topic.strip() else text, ids=ids, titles=titles)
     if problems:
         return _finding(
             "hygiene",

@@ -259,8 +259,9 @@ class MasterDebate:
             opponent_summary=req.opponent_summary,
             pack_source_ids=self.pack.all_source_ids(),
             names=names,
-            plan=req.plan,
-        )  # the plan the speech is written from (the engages rule reads it)
+            plan=req.plan,  # the plan the speech is written from (the engages rule reads it)
+            topic=req.topic,
+        )
 
     def speak(self, debate: Debate, round_no: int, on_token: TokenCallback | None = None) -> Speech:
         """Produce one checked speech; raises GatewayError when the engine fails for good."""

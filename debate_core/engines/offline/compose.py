@@ -254,6 +254,14 @@ CASE_ANTICIPATE = (
 CASE_ANTICIPATE_BARE = "{opp}对这件事，想来另有回答；我先说一层看法："
 
 
+# A 综合 on a case closes on where the two answers put their weight (each wording holds 看重的是, the plan
+# audit's phrase for a case_difference point), chosen by the topic like the opening's expectation frames.
+CASE_CLOSE = (
+    "所以就这件事，{opp}和我各有看重：我看重的是{mine}，他看重的是{theirs}；两层都摆在这里，请就自己的情形掂量。",
+    "说到底，这件事上{opp}和我各有看重：我看重的是{mine}；他看重的是{theirs}。",
+)  # the other's gist never right after his name: 阿底峡看重的是先安顿俗缘再问遮难 read as a narrated question
+
+
 def on_case(c: PlanPoint) -> bool:
     """An objection at the other side's answer to the case (its id names the case)."""
     return "/case:" in c.ref
@@ -422,9 +430,10 @@ def _synthesis(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
         if d.target_text:
             out.append(f"依我看，这分歧是在{d.target_text}上。")
     for d in plan.of("case_difference"):  # both answers were given in the first speeches
-        theirs_said, mine_said = bare(d.target_text), bare(d.text)
-        # (r15: 各有所重 set two answers that say the same thing against each other)
-        both = f"所以就这件事，两家的回答是：{opp.short_name}说的是「{theirs_said}」，我说的是「{mine_said}」"
-        out.append(both + (f"；我所本的，仍是{bare(mine[0].text)}。" if mine else "。"))
+        # where each answer puts its weight, in plain words (r16: 「label」 read as editorial tags, and the
+        # 我所本的… creed that followed was often off the question; r15: 各有所重 set two answers that say the
+        # same thing against each other)
+        close = CASE_CLOSE[_pick(topic, len(CASE_CLOSE))]
+        out.append(close.format(opp=opp.short_name, theirs=bare(d.target_text), mine=bare(d.text)))
     out += _case(plan, me, "回到你提的这件事，我的回答是：")
     return "".join(out)
