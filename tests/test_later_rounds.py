@@ -132,7 +132,9 @@ def test_a_case_debate_closes_on_its_own_answers_and_agreements(default_pack, de
         else:
             assert "共许的是" not in last.text
         gists = {bare(case.answer(s).gist) for s in (a, b)}
-        assert all(f"「{g}」" in last.text for g in gists), last.text
+        # both answers named in the close, in plain words (r16: 「label」 pairs read as editorial tags)
+        assert all(f"看重的是{g}" in last.text for g in gists) and "各有看重：" in last.text, last.text
+        assert "我所本的" not in last.text
         assert all(f"「{g}」" in d.observation.divergence for g in gists)
         # the 共识点 is exactly what the 回应s accepted (both hold it from then on) or partly accepted
         accepted = [bare(p.target_text) for s in d.rounds if s.role == "回应" for p in s.plan.of("accept")]

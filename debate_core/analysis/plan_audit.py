@@ -100,15 +100,15 @@ def self_description_faults(speech: Speech) -> list[str]:
             out.append(f"says {n} points restated, plan has {len(restated)}")
     # 部分接受 once per partly point; 暂不辩驳 at least once (one sentence may own up to several
     # unanswered points) and never without one; 两家都承认 / 共许的是 only with common ground in the plan,
-    # 看重的是 twice (his and the other's) for the 综合's two answers to the case
+    # 各有看重 once for the 综合's two answers to the case
     for phrase, kind, exact in (
         ("我部分接受：", "partly", True),
         ("暂不辩驳", "no_answer", False),
         ("两家都承认的是", "common", False),
         ("共许的是", "common", False),
-        ("看重的是", "case_difference", True),
+        ("各有看重：", "case_difference", True),
     ):
-        n, k = text.count(phrase), kinds.count(kind) * (2 if kind == "case_difference" else 1)
+        n, k = text.count(phrase), kinds.count(kind)
         if n > k or (exact and n < k) or (kind == "no_answer" and k and not n):
             out.append(f"{phrase!r} x{n} for {k} {kind} points")
     accepts = len(re.findall(r"(?<!部分)我接受：", text))

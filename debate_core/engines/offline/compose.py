@@ -254,7 +254,7 @@ CASE_ANTICIPATE = (
 CASE_ANTICIPATE_BARE = "{opp}对这件事，想来另有回答；我先说一层看法："
 
 
-# A 综合 on a case closes on where the two answers put their weight (each wording holds 看重的是, the plan
+# A 综合 on a case closes on where the two answers put their weight (each wording holds 各有看重：, the plan
 # audit's phrase for a case_difference point), chosen by the topic like the opening's expectation frames.
 CASE_CLOSE = (
     "所以就这件事，{opp}和我各有看重：我看重的是{mine}，他看重的是{theirs}；两层都摆在这里，请就自己的情形掂量。",
