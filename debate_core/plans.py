@@ -133,7 +133,9 @@ class CaseReply(BaseModel):
 
 
 class CaseObjection(BaseModel):
-    """One master's objection at another's answer to a case (``at`` answered it too), and ``at``'s reply."""
+    """One master's objection at another's answer to a case (``at`` answered it too), and ``at``'s reply;
+    ``press`` is the objector's further word once he has heard that reply (his 回应 after an opening that
+    raised the objection in advance), with his own source."""
 
     by: str
     at: str
@@ -142,6 +144,7 @@ class CaseObjection(BaseModel):
     source: str = ""
     quote: str = ""
     reply: CaseReply | None = None
+    press: CaseGround | None = None
 
 
 class Case(BaseModel):

@@ -329,6 +329,12 @@ def _cases(root: Path, pack: Pack, bank: ArgumentBank, problems: list[str]) -> l
                             f"{o.at}'s sources; reply dropped"
                         )
                         o.reply = None
+                    if o.press is not None and (
+                        o.reply is None or (o.press.source and o.press.source not in m.source_ids)
+                    ):
+                        why = "it presses no reply" if o.reply is None else f"source {o.press.source!r} is not {o.by}'s"
+                        problems.append(f"{where}.objections[{j}].press: {why}; press dropped")
+                        o.press = None
                     objs.append(o)
             c.objections = objs
             out.append(c)
@@ -337,7 +343,7 @@ def _cases(root: Path, pack: Pack, bank: ArgumentBank, problems: list[str]) -> l
 
 # A written layer is YAML that takes a few hundred ms to parse; the checked bank is kept as JSON in a
 # user cache folder, keyed by the bytes of every file it was built from and this format's version.
-BANK_CACHE_VERSION = "5"
+BANK_CACHE_VERSION = "6"
 CACHE_DIR_ENV = "DEBATE_CACHE_DIR"
 
 
