@@ -171,11 +171,16 @@ class Case(BaseModel):
 
     def reply_to(self, objection_id: str) -> CaseReply | None:
         """The reply to one of this case's objections, by the id :meth:`objections_at` gave it."""
+        raw = self.raw(objection_id)
+        return raw.reply if raw is not None else None
+
+    def raw(self, objection_id: str) -> CaseObjection | None:
+        """One of this case's objections as written (with its reply and press), by its :meth:`objections_at` id."""
         for by, at in {(o.by, o.at) for o in self.objections}:
             raws = [x for x in self.objections if x.by == by and x.at == at]  # objections_at keeps their order
             for obj, raw in zip(self.objections_at(by, at), raws, strict=True):
                 if obj.id == objection_id:
-                    return raw.reply
+                    return raw
         return None
 
     def objections_at(self, by: str, at: str) -> list[Objection]:
@@ -272,7 +277,8 @@ class ArgumentBank(BaseModel):
 class PlanPoint(BaseModel):
     """One move of a speech plan.  ``kind``: stance, reason, contrast (an objection at the
     opponent's claim), restate, answer (an objection aimed at a restated point), no_answer, accept,
-    partly, hold, common, difference, to_reader, thin; case (the speaker's answer to the concrete
+    partly, hold, common, difference, to_reader, thin; press (the speaker's further word on his case objection
+    once the other side has replied to it); case (the speaker's answer to the concrete
     question the topic is), case_then (what he would have the asker do about it, never cited) and
     case_difference (a 综合's two answers to the case: his own gist in text, the other's in target_text)."""
 

@@ -15,7 +15,14 @@ from debate_core.content.arguments import bank_of
 from debate_core.content.pairing import choose_pair
 from debate_core.content.packs import DEFAULT_PACK, load_pack
 from debate_core.engines.offline import OfflineEngine
-from debate_core.engines.offline.compose import ANTICIPATE, ANTICIPATE_BARE, CASE_ANTICIPATE, CASE_ANTICIPATE_BARE, bare
+from debate_core.engines.offline.compose import (
+    ANTICIPATE,
+    ANTICIPATE_BARE,
+    CASE_ANTICIPATE,
+    CASE_ANTICIPATE_BARE,
+    THEN_LEADS,
+    bare,
+)
 from debate_core.models import DebateConfig
 from debate_core.protocols.master import MasterDebate
 
@@ -118,8 +125,14 @@ def test_later_rounds_take_up_first_what_the_other_side_has_put(default_pack):
         mine = third.plan.of("contrast")
         if any("/case:" in p.ref for p in d.rounds[0].plan.of("contrast")):
             # the opening already raised his objection at the other's answer (and the 反驳 answered it): the
-            # 回应's ammo is then one at what the other side teaches, framed as such, never as said here
-            assert mine and (mine[0].heard or f"{opp.short_name}所传的" in third.text), c.id
+            # 回应's ammo is his further word on it (the case's press, after the reply he heard), else one at
+            # what the other side teaches, framed as such, never as said here
+            pressed = third.plan.of("press")
+            if pressed:
+                assert f"{opp.short_name}上一轮的回答是{bare(pressed[0].target_text)}" in third.text, c.id
+                assert bare(pressed[0].target_text) in d.summaries[1].text
+            else:
+                assert mine and (mine[0].heard or f"{opp.short_name}所传的" in third.text), c.id
             continue
         assert mine and mine[0].heard, (c.id, [p.kind for p in third.plan.points])
         assert f"{opp.short_name}主张的" in third.text
@@ -186,7 +199,8 @@ def test_later_rounds_take_up_the_other_masters_answer_to_the_question(default_p
         if c.reply_to(a_at_b[0].id) is not None:  # raised by the opening in advance, and answered by the 反驳
             assert [p.ref for p in r1.plan.of("contrast")] == [a_at_b[0].id], c.id
             assert bare(a_at_b[0].text)[:20] in r1.text
-            assert a_at_b[0].id in [p.target for p in r2.plan.of("answer")], c.id
+            if not r1.plan.of("stance"):  # (an opening that states his claim: the 反驳 takes up its reasons)
+                assert a_at_b[0].id in [p.target for p in r2.plan.of("answer")], c.id
         else:  # else the 回应 fires it
             assert [p.ref for p in r3.plan.of("contrast")][:1] == [a_at_b[0].id], c.id
             assert bare(a_at_b[0].text)[:20] in r3.text
@@ -285,7 +299,10 @@ def test_a_reworded_question_is_answered_as_the_case_it_is_named_as(default_pack
     assert bank_of(default_pack).cases_for(topic)[0].id == c.id
     d = _run(default_pack, topic)
     assert any(f"最接近的「{c.question}」" in w for w in d.warnings), d.warnings
-    assert d.rounds[0].text.startswith(f"你提的是「{topic.rstrip('？')}？」。我的回答是：")
+    # ... and the opening says it answers a near question, never 我的回答是 as if to the asker's own (r17)
+    assert d.rounds[0].text.startswith(f"你提的是「{topic.rstrip('？')}？」。这一问，我就相近的「{c.question}」来答：")
+    assert "回到你提的这件事" not in d.rounds[1].text and "回到这一类事，我的回答是：" in d.rounds[1].text
+    assert _run(default_pack, c.question).rounds[0].text.startswith(f"你提的是「{c.question}」。我的回答是：")
     assert all("是一类事" not in s.text and "题目" not in s.text for s in d.rounds)
     own = _run(default_pack, c.question)
     assert not any("最接近的" in w for w in own.warnings)
@@ -420,7 +437,8 @@ def test_a_masters_grounds_on_the_question_come_before_his_general_reasons(tmp_p
     r1, r3, r4 = d.rounds[0], d.rounds[2], d.rounds[3]
     first, second = (bare(g["text"][:20]) for g in grounds["ajahn-chah"])
     assert first in r1.text and second not in r1.text  # the opening takes one; the other waits for a later round
-    assert r1.text.index(first) > r1.text.index("落到这件事上")  # after his answer and his advice
+    then = next(lead for lead in THEN_LEADS if lead in r1.text)
+    assert r1.text.index(first) > r1.text.index(then)  # after his answer and his advice
     assert [p.ref for p in r1.plan.points if p.kind == "case_more"] == ["case:anger/temper-at-family:ajahn-chah:more#0"]
     assert second in r3.text and first not in r3.text
     for s in (r3, r4):  # a ground before any general reason of his
@@ -429,3 +447,54 @@ def test_a_masters_grounds_on_the_question_come_before_his_general_reasons(tmp_p
     assert bare(grounds["mahasi-sayadaw"][0]["text"][:20]) in r4.text
     said = [p.ref for s in d.rounds for p in s.plan.points if p.kind == "case_more"]
     assert len(said) == len(set(said)) == 3
+
+
+def test_a_response_presses_the_objection_its_opening_raised_once_it_has_heard_the_reply(default_pack):
+    # r17: with the case objection spent in the opening, the 回应's own objection fell back on the other's
+    # general doctrine ("every third round attacks a teaching the opponent never raised"); a case's press is
+    # the opener's further word on that exchange, said after the reply he heard, and counted as his ammo
+    seen = 0
+    for c in _cases(default_pack)[::4]:
+        d = _run(default_pack, c.question)
+        r1, r2, r3 = d.rounds[0], d.rounds[1], d.rounds[2]
+        raised = [p.ref for p in r1.plan.of("contrast") if "/case:" in p.ref]
+        raw = c.raw(raised[0]) if raised else None
+        heard = raw is not None and raw.reply is not None and bare(raw.reply.gist) in d.summaries[1].text
+        pressed = r3.plan.of("press")
+        if not (raw is not None and raw.press is not None and heard):
+            assert not pressed, c.id  # never a press on a reply he has not heard in this debate
+            continue
+        seen += 1
+        assert [p.ref for p in pressed] == [f"{raised[0]}:press"], c.id
+        assert bare(raw.press.text)[:20] in r3.text and bare(raw.reply.gist) in r3.text
+        assert not r3.plan.of("contrast")  # no stock objection at his doctrine as well
+        assert any(f.rule == "ammo" and f.passed for f in r3.findings), c.id
+    assert seen >= 30, seen
+
+
+def test_a_press_without_a_reply_or_with_anothers_source_is_dropped_with_a_line(tmp_path):
+    root = _pack_with_cases(tmp_path, "press.yaml", """cases:
+- id: giving/press-check
+  theme: giving
+  question: 放生一定有功德吗？
+  match: [[放生]]
+  answers:
+  - {by: huineng, text: 功德在心不在数。, source: T48n2008}
+  - {by: yinguang, text: 至诚放生自有功德。, source: X62n1182}
+  objections:
+  - by: huineng
+    at: yinguang
+    text: 放生若只求数目，心仍在外。
+    press: {text: 无回答可压。, source: T48n2008}
+  - by: yinguang
+    at: huineng
+    text: 不放只谈心，鱼还在网里。
+    reply: {stance: partly, text: 放也要放在心上。, source: T48n2008}
+    press: {text: 借别人的经说话。, source: T48n2008}
+""")
+    bank = bank_of(load_pack(root))
+    lines = [p for p in bank.problems if "press.yaml" in p]
+    assert any("objections[0].press" in p and "no reply" in p for p in lines), lines
+    assert any("objections[1].press" in p and "T48n2008" in p for p in lines), lines
+    case = bank.case("giving/press-check")
+    assert case is not None and all(o.press is None for o in case.objections)

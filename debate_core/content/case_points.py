@@ -6,7 +6,7 @@ from __future__ import annotations
 from debate_core.content.text import cjk_len
 from debate_core.plans import ArgumentBank, CaseAnswer, PlanPoint, SpeechPlan
 
-__all__ = ["advice", "case_points", "case_room", "grounds"]
+__all__ = ["advice", "case_points", "case_room", "grounds", "press"]
 
 
 def case_points(bank: ArgumentBank, plan: SpeechPlan, speaker: str, spoken: frozenset[str]) -> list[PlanPoint]:
@@ -56,3 +56,31 @@ def advice(ans: CaseAnswer, ref: str) -> PlanPoint:
 def case_room(bank: ArgumentBank, plan: SpeechPlan, speaker: str, spoken: frozenset[str]) -> int:
     """The 汉字 the speaker's case points will take in this speech (0 without a case)."""
     return sum(cjk_len(p.text) + 10 for p in case_points(bank, plan, speaker, spoken) if p.kind == "case")
+
+
+def press(bank: ArgumentBank, plan: SpeechPlan, speaker: str, spoken: frozenset[str], summary: str) -> PlanPoint | None:
+    """A 回应's further word on the case objection his opening raised in advance, once the other side has
+    replied to it (the reply's gist is in that side's summary): the ``press`` written under it. Without it the
+    回应's own objection fell back on the other's general doctrine, off the asker's question (r17)."""
+    case = bank.case(plan.case) if plan.case else None
+    if case is None or plan.role != "回应":
+        return None
+    for at in dict.fromkeys(o.at for o in case.objections if o.by == speaker):
+        for o in case.objections_at(speaker, at):
+            raw = case.raw(o.id)
+            if o.id not in spoken or raw is None or raw.reply is None or raw.press is None:
+                continue
+            if f"{o.id}:press" in spoken or not raw.reply.gist or raw.reply.gist not in summary:
+                continue  # said already, or he has not heard the reply in this debate
+            p = raw.press
+            return PlanPoint(
+                kind="press",
+                text=p.text,
+                ref=f"{o.id}:press",
+                target=o.id,
+                target_text=raw.reply.gist,
+                gist=p.gist or o.gist,
+                source=p.source,
+                quote=p.quote,
+            )
+    return None

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 
 from debate_core.content.anticipation import anticipated
-from debate_core.content.case_points import case_points, case_room, grounds
+from debate_core.content.case_points import case_points, case_room, grounds, press
 from debate_core.content.summaries import gist_in, raised_objections, restated_points, summary_of
 from debate_core.content.text import bigrams_of, cjk_len, without_cited_tail
 from debate_core.content.theme_choice import CORE_THEME, ThemeChoice, debate_theme, material_note
@@ -366,7 +366,7 @@ def _fill(
     # (a 反驳's speech answers the points it restated and has no frame for another objection of his)
     if own and plan.role != "立论":
         reasons = own + reasons
-        if plan.role != "反驳" and not plan.of("contrast", "answer"):
+        if plan.role != "反驳" and not plan.of("contrast", "answer", "press"):
             # the seed's ammo, one objection a round, before his grounds take the room it would need: one at a
             # point the other side has put, else (as the last resort it was before) one at what he teaches
             reasons = [p for p in objections if p.ref not in used and p.text not in used][:1] + reasons
@@ -441,8 +441,7 @@ def _plan_rebuttal(
         else:
             plan.points.append(PlanPoint(kind="no_answer", target=target, target_text=ans.gist))
         if not idx:
-            # only what it says it raised in advance (并议…): his answer 回光看念的是谁 is not 回光问念的是谁
-            ahead = summary.split("并议", 1)[1] if "并议" in summary else summary
+            ahead = summary.split("并议", 1)[-1]  # what it raised in advance (his answer 回光看念… is not 回光问念…)
             plan.points += anticipated(bank, plan.theme, speaker, opponent, ahead, case)
     used: set[str] = set()
     for n in idx:
@@ -608,7 +607,8 @@ def _plan_response(
                 )
             )
     room = CEILING + 25 - estimated_length(plan) - case_room(bank, plan, speaker, spoken)
-    c = _contrast(bank, speaker, opponent, plan.theme, "回应", spoken, heard, room, plan.case)
+    c = press(bank, plan, speaker, spoken, summary)  # his further word on the case objection he raised, first
+    c = c or _contrast(bank, speaker, opponent, plan.theme, "回应", spoken, heard, room, plan.case)
     if c is not None:
         plan.points.append(c)
 
@@ -664,9 +664,10 @@ def _plan_synthesis(
     ground = [c for c in (pb.common_ground if pb else []) if c.theme == plan.theme and not on_case]
     diffs = [c for c in (pb.differences if pb else []) if c.theme == plan.theme and not on_case]
     plan.points += _outcome(bank, plan, speaker, opponent, summary)
-    plan.points.append(PlanPoint(kind="stance", text=pos.claim, ref=pos.point_id(0)))
-    if opp is not None and not on_case:
-        plan.points.append(PlanPoint(kind="opponent_stance", text=opp.claim, ref=opp.point_id(0)))
+    if not on_case:  # (on a case it closes on the two answers, and states no general claim: r16)
+        plan.points.append(PlanPoint(kind="stance", text=pos.claim, ref=pos.point_id(0)))
+        if opp is not None:
+            plan.points.append(PlanPoint(kind="opponent_stance", text=opp.claim, ref=opp.point_id(0)))
     for g in ground[:2]:
         plan.points.append(PlanPoint(kind="common", text=g.text))
     # what the speaker grants, in his own words, never presented as shared; and only a grant that

@@ -102,6 +102,8 @@ def summary_of(plan: SpeechPlan, short_name: str, titles: dict[str, str], limit:
     elif plan.role == "回应":
         parts = [f"{word[p.kind]}{tidy(p.target_text)}" for p in plan.of(*word)]
         body = f"{short_name}答：" + ("；".join(parts) or f"仍持{tidy(plan.short)}") + "。"
+    elif plan.of("case_difference"):  # a 综合 on a case closes on where his answer puts its weight
+        body = f"{short_name}综合：看重{tidy(plan.of('case_difference')[0].text)}。"
     else:
         common, diff = plan.of("common"), plan.of("difference")
         body = (

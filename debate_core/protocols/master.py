@@ -117,7 +117,12 @@ def ammo_against(pack: Pack, speaker: str, opponent: str, case: str = "") -> lis
     bank = bank_of(pack)
     c = bank.case(case) if case else None
     objs = (c.objections_at(speaker, opponent) if c is not None else []) + bank.objections(speaker, opponent)
-    return [CrossCritique(target_master=opponent, position=o.text, citation=o.source) for o in objs]
+    out = [CrossCritique(target_master=opponent, position=o.text, citation=o.source) for o in objs]
+    for o in c.objections_at(speaker, opponent) if c is not None else []:  # his further word after the reply
+        raw = c.raw(o.id) if c is not None else None
+        if raw is not None and raw.press is not None:
+            out.append(CrossCritique(target_master=opponent, position=raw.press.text, citation=raw.press.source))
+    return out
 
 
 def ammo_for(pack: Pack, a: str, b: str) -> Ammo:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from debate_core.content.text import cjk_len, personal_question, without_cited_tail
+from debate_core.content.text import cjk_len, cjk_only, personal_question, without_cited_tail
 from debate_core.content.titles import chinese_title
 from debate_core.models import Master
 from debate_core.plans import PlanPoint, SpeechPlan
@@ -136,9 +136,9 @@ def render(plan: SpeechPlan, *, topic: str, me: Master, opp: Master) -> str:
     if role == "立论":
         return _cited_once(_opening(plan, topic, me, opp))
     if role == "反驳":
-        return _cited_once(_rebuttal(plan, me, opp))
+        return _cited_once(_rebuttal(plan, me, opp, topic))
     if role == "回应":
-        return _cited_once(_response(plan, me, opp))
+        return _cited_once(_response(plan, me, opp, topic))
     return _cited_once(_synthesis(plan, topic, me, opp))
 
 
@@ -199,9 +199,15 @@ def _opening(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
     stances = plan.of("stance")
     case = plan.of("case")
     if case:  # the bank answers this very question: the answer first, then the ground it stands on
-        out.append("我的回答是：" + said(me, case[0]))
-        out += ["落到这件事上，" + said(me, p) for p in plan.of("case_then")]
-        out += _grounds(plan, me, "就这件事，我还想说：")
+        # a near question is said to be one (r17: 你提的是「…」。我的回答是： before an answer to the bank's question
+        # read as a false claim to answer the asker's own), in the lead, never as a line about the swap
+        near = _near(plan, topic)
+        out.append(
+            (f"这一问，我就相近的「{quoted(plan.case_question)}」来答：" if near else "我的回答是：")
+            + said(me, case[0])
+        )
+        out += [_vary(THEN_LEADS, plan, me) + said(me, p) for p in plan.of("case_then")]
+        out += _grounds(plan, me, OPENING_GROUND)
         if stances:  # only with reasons of his that meet the question (else the plan states no claim)
             out.append(f"这个回答，出自我一向的主张：{bare(stances[0].text)}。")
     else:
@@ -286,9 +292,29 @@ def _named(c: PlanPoint) -> str:
     return "" if not what or bare(c.text).startswith(what) or what in bare(c.text)[: len(what) + 6] else what
 
 
-def _grounds(plan: SpeechPlan, me: Master, lead: str) -> list[str]:
-    """His further grounds on the question itself (``case_more``), the first after ``lead``."""
-    return [(lead if i == 0 else "再说一层：") + said(me, p) for i, p in enumerate(plan.of("case_more"))]
+# The leads of his advice and of his further grounds on a case, each in a few wordings chosen by the question,
+# the speaker and the round (r16's readers found 落到这件事上 / 就这件事，我还有一层要说 / 再说一层 in every
+# speech, whoever spoke, and read them as template scaffolding)
+THEN_LEADS = ("落到这件事上，", "具体到你这件事，", "放到眼前这件事上，")
+OPENING_GROUND = ("就这件事，我还想说：", "这件事还有一层要说：", "这里还要补一层：")
+LATER_GROUND = ("就这件事，我还有一层要说：", "这件事上，我还要再说一层：", "再往深处说一层：")
+NEXT_GROUND = ("再说一层：", "另有一层：", "还可以再看一层：")
+
+
+def _near(plan: SpeechPlan, topic: str) -> bool:
+    """The bank's case is a near question, not the asker's own (the debate's top says so too)."""
+    return bool(plan.case_question) and cjk_only(plan.case_question) != cjk_only(topic)
+
+
+def _vary(options: tuple[str, ...], plan: SpeechPlan, me: Master) -> str:
+    """One of ``options``, stable for a question, a speaker and a round."""
+    return options[_pick(plan.case_question + me.slug + plan.role, len(options))]
+
+
+def _grounds(plan: SpeechPlan, me: Master, leads: tuple[str, ...]) -> list[str]:
+    """His further grounds on the question itself (``case_more``), the first after one of ``leads``."""
+    first, then = _vary(leads, plan, me), _vary(NEXT_GROUND, plan, me)
+    return [(first if i == 0 else then) + said(me, p) for i, p in enumerate(plan.of("case_more"))]
 
 
 def _support(plan: SpeechPlan, me: Master, lead: str) -> list[str]:
@@ -296,7 +322,7 @@ def _support(plan: SpeechPlan, me: Master, lead: str) -> list[str]:
     return [(lead if i == 0 else "再者，") + said(me, p) for i, p in enumerate(plan.of("support"))]
 
 
-def _rebuttal(plan: SpeechPlan, me: Master, opp: Master) -> str:
+def _rebuttal(plan: SpeechPlan, me: Master, opp: Master, topic: str = "") -> str:
     restated = plan.of("restate")
     gists = [bare(p.target_text) for p in restated if p.target_text]
     claim_only = len(restated) == 1 and restated[0].target.endswith("#0")
@@ -347,8 +373,8 @@ def _rebuttal(plan: SpeechPlan, me: Master, opp: Master) -> str:
             f"{bare(plan.of('stance')[0].text)}。"
         )
         out += [f"其{NUMBERS[i]}，{said(me, r)}" for i, r in enumerate(own)]
-    out += _case(plan, me, "回到你提的这件事，我的回答是：")
-    out += _grounds(plan, me, "就这件事，我还有一层要说：")
+    out += _case(plan, me, "回到这一类事，我的回答是：" if _near(plan, topic) else "回到你提的这件事，我的回答是：")
+    out += _grounds(plan, me, LATER_GROUND)
     # his own support, led by the claim it supports when the speech has not stated it (the summary says 另立…)
     stance = bare(plan.stance)
     out += _support(plan, me, f"我自己的主张是：{stance}。我的根据是：" if stance and not own else "我这一边的根据是：")
@@ -359,11 +385,11 @@ def _case(plan: SpeechPlan, me: Master, lead: str) -> list[str]:
     """The speaker's own answer to the question the topic asks (``case``), or what he would have the
     asker do about it (``case_then``)."""
     out = [lead + said(me, p) for p in plan.of("case")]
-    out += ["落到这件事上，" + said(me, p) for p in plan.of("case_then")]
+    out += [_vary(THEN_LEADS, plan, me) + said(me, p) for p in plan.of("case_then")]
     return out
 
 
-def _response(plan: SpeechPlan, me: Master, opp: Master) -> str:
+def _response(plan: SpeechPlan, me: Master, opp: Master, topic: str = "") -> str:
     raised = [p for p in plan.of("restate") if p.target_text]
     first = plan.of("restate_summary")
     listed = (
@@ -386,13 +412,15 @@ def _response(plan: SpeechPlan, me: Master, opp: Master) -> str:
             out.append(head + f"我仍持原说，所据的就是前面讲过的{bare(p.text)}这一层，不再重复。")
         else:
             out.append(head + STANCE_WORDS[p.kind] + "：" + said(me, p))
+    for p in plan.of("press"):  # his further word on the objection he raised in advance, after the other's reply
+        out.append(f"对我立论时提的那一层，{opp.short_name}上一轮的回答是{bare(p.target_text)}。" + said(me, p))
     for c in plan.of("contrast"):
         what = _named(c)
         out.append(
             (f"至于{_point(c, opp, what)}，" if what else f"对{opp.short_name}的主张，我还有一层看法：") + said(me, c)
         )
-    out += _case(plan, me, "回到你提的这件事，我的回答是：")
-    out += _grounds(plan, me, "就这件事，我还有一层要说：")
+    out += _case(plan, me, "回到这一类事，我的回答是：" if _near(plan, topic) else "回到你提的这件事，我的回答是：")
+    out += _grounds(plan, me, LATER_GROUND)
     out += _support(plan, me, "我这一边还有一层根据：")
     return "".join(out)
 
@@ -419,7 +447,7 @@ def _synthesis(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
         out.append((lead.format(_point(c, opp, what)) if what else "我仍有一层不能放下的看法：") + said(me, c))
     for r in plan.of("reason"):
         out.append(said(me, r))
-    out += _grounds(plan, me, "就这件事，我还有一层要说：")
+    out += _grounds(plan, me, LATER_GROUND)
     # (r11, r12: 我所以仍持此说，还因为： followed by a sitting instruction promised a reason it did not give)
     out += _support(plan, me, "我这一边还有一层要说：")
     # it closes on what stays different, said of both sides, and on a case on the word to the asker
@@ -435,5 +463,5 @@ def _synthesis(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
         # same thing against each other)
         close = CASE_CLOSE[_pick(topic, len(CASE_CLOSE))]
         out.append(close.format(opp=opp.short_name, theirs=bare(d.target_text), mine=bare(d.text)))
-    out += _case(plan, me, "回到你提的这件事，我的回答是：")
+    out += _case(plan, me, "回到这一类事，我的回答是：" if _near(plan, topic) else "回到你提的这件事，我的回答是：")
     return "".join(out)
