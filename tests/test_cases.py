@@ -300,8 +300,12 @@ def test_a_reworded_question_is_answered_as_the_case_it_is_named_as(default_pack
     d = _run(default_pack, topic)
     assert any(f"最接近的「{c.question}」" in w for w in d.warnings), d.warnings
     # ... and the opening says it answers a near question, never 我的回答是 as if to the asker's own (r17)
-    assert d.rounds[0].text.startswith(f"你提的是「{topic.rstrip('？')}？」。这一问，我就相近的「{c.question}」来答：")
+    assert d.rounds[0].text.startswith(f"你提的是「{topic.rstrip('？')}？」。这一问，我就最接近的一问「{c.question}」来答：")
     assert "回到你提的这件事" not in d.rounds[1].text and "回到这一类事，我的回答是：" in d.rounds[1].text
+    # no frame claims the asker's own matter (r18: 具体到你这件事 / 最后就你提的这件事作个收束 before advice written
+    # for another asker)
+    assert not any(w in s.text for s in d.rounds for w in ("你这件事", "你提的这件事", "眼前这件事"))
+    assert d.rounds[-1].text.startswith("最后就这一问作个收束。")
     assert _run(default_pack, c.question).rounds[0].text.startswith(f"你提的是「{c.question}」。我的回答是：")
     assert all("是一类事" not in s.text and "题目" not in s.text for s in d.rounds)
     own = _run(default_pack, c.question)

@@ -203,11 +203,11 @@ def _opening(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
         # read as a false claim to answer the asker's own), in the lead, never as a line about the swap
         near = _near(plan, topic)
         out.append(
-            (f"这一问，我就相近的「{quoted(plan.case_question)}」来答：" if near else "我的回答是：")
+            (f"这一问，我就最接近的一问「{quoted(plan.case_question)}」来答：" if near else "我的回答是：")
             + said(me, case[0])
         )
-        out += [_vary(THEN_LEADS, plan, me) + said(me, p) for p in plan.of("case_then")]
-        out += _grounds(plan, me, OPENING_GROUND)
+        out += [_frame(_vary(THEN_LEADS, plan, me), near) + said(me, p) for p in plan.of("case_then")]
+        out += _grounds(plan, me, OPENING_GROUND, near)
         if stances:  # only with reasons of his that meet the question (else the plan states no claim)
             out.append(f"这个回答，出自我一向的主张：{bare(stances[0].text)}。")
     else:
@@ -233,10 +233,8 @@ def _opening(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
         if i == 0:
             at_case = on_case(c)
             frames, bare_frame = (CASE_ANTICIPATE, CASE_ANTICIPATE_BARE) if at_case else (ANTICIPATE, ANTICIPATE_BARE)
-            out.append(
-                (frames[_pick(topic, len(frames))] if what else bare_frame).format(opp=opp.short_name, what=what)
-                + said(me, c)
-            )
+            frame = (frames[_pick(topic, len(frames))] if what else bare_frame).format(opp=opp.short_name, what=what)
+            out.append(_frame(frame, _near(plan, topic)) + said(me, c))
         else:
             out.append((f"他或许还会讲{what}，我也另有一层看法：" if what else "还有一层：") + said(me, c))
     return "".join(out)
@@ -311,9 +309,19 @@ def _vary(options: tuple[str, ...], plan: SpeechPlan, me: Master) -> str:
     return options[_pick(plan.case_question + me.slug + plan.role, len(options))]
 
 
-def _grounds(plan: SpeechPlan, me: Master, leads: tuple[str, ...]) -> list[str]:
+def _frame(text: str, near: bool) -> str:
+    """A frame about the asker's matter, on a near case said of the near question instead (r18: 具体到你这件事 /
+    最后就你提的这件事作个收束 before advice written for another asker read as untrue)."""
+    if not near:
+        return text
+    for mine, near_one in (("你提的这件事", "这一问"), ("具体到你这件事", "具体到这类情形"), ("眼前这件事", "这类事")):
+        text = text.replace(mine, near_one)
+    return text.replace("这件事", "这一问")
+
+
+def _grounds(plan: SpeechPlan, me: Master, leads: tuple[str, ...], near: bool = False) -> list[str]:
     """His further grounds on the question itself (``case_more``), the first after one of ``leads``."""
-    first, then = _vary(leads, plan, me), _vary(NEXT_GROUND, plan, me)
+    first, then = _frame(_vary(leads, plan, me), near), _vary(NEXT_GROUND, plan, me)
     return [(first if i == 0 else then) + said(me, p) for i, p in enumerate(plan.of("case_more"))]
 
 
@@ -373,19 +381,20 @@ def _rebuttal(plan: SpeechPlan, me: Master, opp: Master, topic: str = "") -> str
             f"{bare(plan.of('stance')[0].text)}。"
         )
         out += [f"其{NUMBERS[i]}，{said(me, r)}" for i, r in enumerate(own)]
-    out += _case(plan, me, "回到这一类事，我的回答是：" if _near(plan, topic) else "回到你提的这件事，我的回答是：")
-    out += _grounds(plan, me, LATER_GROUND)
+    out += _case(plan, me, "回到你提的这件事，我的回答是：", _near(plan, topic))
+    out += _grounds(plan, me, LATER_GROUND, _near(plan, topic))
     # his own support, led by the claim it supports when the speech has not stated it (the summary says 另立…)
     stance = bare(plan.stance)
     out += _support(plan, me, f"我自己的主张是：{stance}。我的根据是：" if stance and not own else "我这一边的根据是：")
     return "".join(out)
 
 
-def _case(plan: SpeechPlan, me: Master, lead: str) -> list[str]:
+def _case(plan: SpeechPlan, me: Master, lead: str, near: bool = False) -> list[str]:
     """The speaker's own answer to the question the topic asks (``case``), or what he would have the
     asker do about it (``case_then``)."""
+    lead = lead.replace("回到你提的这件事", "回到这一类事") if near else lead
     out = [lead + said(me, p) for p in plan.of("case")]
-    out += [_vary(THEN_LEADS, plan, me) + said(me, p) for p in plan.of("case_then")]
+    out += [_frame(_vary(THEN_LEADS, plan, me), near) + said(me, p) for p in plan.of("case_then")]
     return out
 
 
@@ -419,15 +428,20 @@ def _response(plan: SpeechPlan, me: Master, opp: Master, topic: str = "") -> str
         out.append(
             (f"至于{_point(c, opp, what)}，" if what else f"对{opp.short_name}的主张，我还有一层看法：") + said(me, c)
         )
-    out += _case(plan, me, "回到这一类事，我的回答是：" if _near(plan, topic) else "回到你提的这件事，我的回答是：")
-    out += _grounds(plan, me, LATER_GROUND)
+    out += _case(plan, me, "回到你提的这件事，我的回答是：", _near(plan, topic))
+    out += _grounds(plan, me, LATER_GROUND, _near(plan, topic))
     out += _support(plan, me, "我这一边还有一层根据：")
     return "".join(out)
 
 
 def _synthesis(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
     # the seed's 综合: 双方共许 / 仍异 / 给读者的话, after how the other side took this speaker's objections
-    out = ["最后就你提的这件事作个收束。" if plan.case else f"最后就本场所谈的「{plan.theme_title}」作个收束。"]
+    near = _near(plan, topic)
+    out = [
+        _frame("最后就你提的这件事作个收束。", near)
+        if plan.case
+        else f"最后就本场所谈的「{plan.theme_title}」作个收束。"
+    ]
     taken = plan.of("outcome")
     if taken:
         said_of = {"accept": "他接受了", "partly": "他部分接受", "hold": "他仍坚持他的看法"}
@@ -447,7 +461,7 @@ def _synthesis(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
         out.append((lead.format(_point(c, opp, what)) if what else "我仍有一层不能放下的看法：") + said(me, c))
     for r in plan.of("reason"):
         out.append(said(me, r))
-    out += _grounds(plan, me, LATER_GROUND)
+    out += _grounds(plan, me, LATER_GROUND, near)
     # (r11, r12: 我所以仍持此说，还因为： followed by a sitting instruction promised a reason it did not give)
     out += _support(plan, me, "我这一边还有一层要说：")
     # it closes on what stays different, said of both sides, and on a case on the word to the asker
@@ -461,7 +475,7 @@ def _synthesis(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
         # where each answer puts its weight, in plain words (r16: 「label」 read as editorial tags, and the
         # 我所本的… creed that followed was often off the question; r15: 各有所重 set two answers that say the
         # same thing against each other)
-        close = CASE_CLOSE[_pick(topic, len(CASE_CLOSE))]
+        close = _frame(CASE_CLOSE[_pick(topic, len(CASE_CLOSE))], near)
         out.append(close.format(opp=opp.short_name, theirs=bare(d.target_text), mine=bare(d.text)))
-    out += _case(plan, me, "回到这一类事，我的回答是：" if _near(plan, topic) else "回到你提的这件事，我的回答是：")
+    out += _case(plan, me, "回到你提的这件事，我的回答是：", near)
     return "".join(out)
