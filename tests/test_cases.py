@@ -43,6 +43,17 @@ def _pack_with_cases(tmp_path, name: str, text: str):
     return root
 
 
+# a case on 放生 answered by 慧能 and 印光, up to its objections (the tests write those)
+TWO_ANSWERS = """  theme: giving
+  question: 放生一定有功德吗？
+  match: [[放生]]
+  answers:
+  - {by: huineng, text: 功德在心不在数。, source: T48n2008}
+  - {by: yinguang, text: 至诚放生自有功德。, source: X62n1182}
+  objections:
+"""
+
+
 def _cases(pack):
     return bank_of(pack).cases
 
@@ -214,14 +225,7 @@ def test_later_rounds_take_up_the_other_masters_answer_to_the_question(default_p
 def test_a_case_objection_not_between_two_answers_is_dropped(tmp_path):
     root = _pack_with_cases(tmp_path, "giving.yaml", """cases:
 - id: giving/ok
-  theme: giving
-  question: 放生一定有功德吗？
-  match: [[放生]]
-  answers:
-  - {by: huineng, text: 功德在心不在数。, source: T48n2008}
-  - {by: yinguang, text: 至诚放生自有功德。, source: X62n1182}
-  objections:
-  - {by: huineng, at: yinguang, text: 仪式不是功德的秤。, source: T08n0235}
+""" + TWO_ANSWERS + """  - {by: huineng, at: yinguang, text: 仪式不是功德的秤。, source: T08n0235}
   - {by: huineng, at: xuyun, text: 他没有回答这个问题。}
   - {by: yinguang, at: huineng, text: 回向给心一个着落。, source: T48n2008}
 """)
@@ -479,14 +483,7 @@ def test_a_response_presses_the_objection_its_opening_raised_once_it_has_heard_t
 def test_a_press_without_a_reply_or_with_anothers_source_is_dropped_with_a_line(tmp_path):
     root = _pack_with_cases(tmp_path, "press.yaml", """cases:
 - id: giving/press-check
-  theme: giving
-  question: 放生一定有功德吗？
-  match: [[放生]]
-  answers:
-  - {by: huineng, text: 功德在心不在数。, source: T48n2008}
-  - {by: yinguang, text: 至诚放生自有功德。, source: X62n1182}
-  objections:
-  - by: huineng
+""" + TWO_ANSWERS + """  - by: huineng
     at: yinguang
     text: 放生若只求数目，心仍在外。
     press: {text: 无回答可压。, source: T48n2008}
