@@ -200,11 +200,11 @@ def test_an_opening_on_a_case_raises_in_advance_its_objection_at_the_others_answ
     # all day), and his rebuttal spent its second point off the question; where the bank holds the other's reply
     # to the opener's objection at his answer to the case, that objection is the one raised, and answered
     from debate_core.engines.offline import OfflineEngine
-    from debate_core.engines.offline.compose import CASE_ANTICIPATE, CASE_ANTICIPATE_BARE
+    from debate_core.engines.offline.compose import CASE_ANTICIPATE, CASE_ANTICIPATE_BARE, ahead_of_answer
 
     bank = bank_of(default_pack)
     md = MasterDebate(default_pack, OfflineEngine(default_pack))
-    seen = 0
+    seen = cut = 0
     for c in bank.cases[::3]:
         d = md.run(md.prepare(DebateConfig(topic=c.question)))
         r1, r2 = d.rounds[0], d.rounds[1]
@@ -222,10 +222,17 @@ def test_an_opening_on_a_case_raises_in_advance_its_objection_at_the_others_answ
         opp = default_pack.masters[r2.speaker].short_name
         frames = [f.format(opp=opp, what="\0").split("\0")[0] for f in (*CASE_ANTICIPATE, CASE_ANTICIPATE_BARE)]
         assert any(f in r1.text for f in frames), r1.text
+        # said before he has answered: from where it presses, without the grant of his answer's details (r18)
+        said_ahead = ahead_of_answer(own[0].text)
+        assert bare(said_ahead)[:16] in r1.text
+        if said_ahead != own[0].text:
+            grant = own[0].text[: own[0].text.index(said_ahead)]
+            assert bare(grant)[:12] not in r1.text, (c.id, grant)
+            cut += 1
         answers = {p.target: p for p in r2.plan.of("answer")}
         assert answers[own[0].id].text == c.reply_to(own[0].id).text, (c.id, r2.plan.points)
         assert bare(c.reply_to(own[0].id).text)[:12] in r2.text
-    assert seen >= 20, seen
+    assert seen >= 20 and cut >= 10, (seen, cut)
 
 
 def test_an_opening_on_a_case_names_its_advance_objections_in_its_summary(default_pack):

@@ -23,6 +23,7 @@ from debate_core.content.arguments import bank_of
 from debate_core.content.packs import get_pack
 from debate_core.content.pairing import row_theme
 from debate_core.content.plan import debate_theme
+from debate_core.content.text import ahead_of_answer
 from debate_core.models import Debate, Pack, Speech
 from debate_core.plans import SpeechPlan
 
@@ -133,7 +134,13 @@ def citation_faults(speech: Speech, pack: Pack) -> list[str]:
             out.append(f"{sid} is not {me.slug}'s source")
             continue
         ok = any(
-            x.source == sid and (before.endswith(bare(x.text)) or (x.quote and before.endswith(f"「{bare(x.quote)}」")))
+            x.source == sid
+            and (
+                before.endswith(bare(x.text))
+                or (x.quote and before.endswith(f"「{bare(x.quote)}」"))
+                # an opening's case objection is said from where it presses (content.text.ahead_of_answer)
+                or ("/case:" in x.ref and before.endswith(bare(ahead_of_answer(x.text))))
+            )
             for x in _plan(speech).points
         )
         if not ok:

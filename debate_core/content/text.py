@@ -229,3 +229,17 @@ _PERSONAL = ("我", "怎么办", "咋办", "家里", "孩子", "老公", "老婆
 def personal_question(topic: str) -> bool:
     """True when ``topic`` asks about the asker's own situation (it holds 我, 怎么办, a family word)."""
     return any(w in (topic or "") for w in _PERSONAL)
+
+
+_PRESS_TURN = re.compile(r"[。；](?:只是|但是|但|可是|不过|然而)[，,]?")
+
+
+def ahead_of_answer(text: str) -> str:
+    """A case objection said before the other side has answered: from where it presses (只是… / 但…), without
+    the sentences that grant details of his answer (r18: an opening quoting 要你在检查、打针时处处标记 from a
+    speech not yet given read as if it had seen the script); the whole text when it has no such turn."""
+    m = _PRESS_TURN.search(text)
+    rest = text[m.end() :] if m else ""
+    # (kept whole when what follows leans on the grant for its 他 / 她: after the frame naming the other master,
+    # 握着他的手 read as one master acting on another)
+    return rest if cjk_len(rest) >= 30 and not re.search("[他她]", rest[:24]) else text

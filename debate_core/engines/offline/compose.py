@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from debate_core.content.text import cjk_len, cjk_only, personal_question, without_cited_tail
+from debate_core.content.text import ahead_of_answer, cjk_len, cjk_only, personal_question, without_cited_tail
 from debate_core.content.titles import chinese_title
 from debate_core.models import Master
 from debate_core.plans import PlanPoint, SpeechPlan
@@ -234,7 +234,8 @@ def _opening(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
             at_case = on_case(c)
             frames, bare_frame = (CASE_ANTICIPATE, CASE_ANTICIPATE_BARE) if at_case else (ANTICIPATE, ANTICIPATE_BARE)
             frame = (frames[_pick(topic, len(frames))] if what else bare_frame).format(opp=opp.short_name, what=what)
-            out.append(_frame(frame, _near(plan, topic)) + said(me, c))
+            shown = c.model_copy(update={"text": ahead_of_answer(c.text)}) if at_case else c
+            out.append(_frame(frame, _near(plan, topic)) + said(me, shown))
         else:
             out.append((f"他或许还会讲{what}，我也另有一层看法：" if what else "还有一层：") + said(me, c))
     return "".join(out)
@@ -255,7 +256,7 @@ CASE_ANTICIPATE = (
     "这件事若问{opp}，他多半会说{what}；这一层，我先说我的看法：",
     "{opp}就此大概会主张{what}，我要先把话说在前面：",
 )
-CASE_ANTICIPATE_BARE = "{opp}对这件事，想来另有回答；我先说一层看法："
+CASE_ANTICIPATE_BARE = "对这件事，{opp}的看法想来与我不同；我先说一层："
 
 
 # A 综合 on a case closes on where the two answers put their weight (each wording holds 各有看重：, the plan
