@@ -167,16 +167,21 @@ def test_a_case_opening_states_a_claim_only_with_reasons_that_meet_the_question(
         assert ("；立" in d.summaries[0].text) == bool(stances), d.summaries[0].text
 
 
+def _case_debates(pack, step: int):
+    """(case, offline debate on its own question) for every ``step``-th case of the pack's bank."""
+    from debate_core.engines.offline import OfflineEngine
+
+    md = MasterDebate(pack, OfflineEngine(pack))
+    for c in bank_of(pack).cases[::step]:
+        yield c, md.run(md.prepare(DebateConfig(topic=c.question)))
+
+
 def test_a_case_rebuttal_restates_only_what_the_opening_said_and_takes_up_its_objections(default_pack):
     # r12: rebuttals restated 孝顺至道 and 讲经资助亡亲, reasons an opening on a case never stated (the summary's
     # list of cited books aligned them); r11/r12: its 我料X会讲… was never taken up by the side it aimed at
-    from debate_core.engines.offline import OfflineEngine
-
     bank = bank_of(default_pack)
-    md = MasterDebate(default_pack, OfflineEngine(default_pack))
     openings = taken = 0
-    for c in bank.cases[::5]:
-        d = md.run(md.prepare(DebateConfig(topic=c.question)))
+    for c, d in _case_debates(default_pack, 5):
         r1, r2 = d.rounds[0], d.rounds[1]
         if not r1.plan.of("case") or r1.plan.of("stance"):
             continue
@@ -199,14 +204,10 @@ def test_an_opening_on_a_case_raises_in_advance_its_objection_at_the_others_answ
     # r16: the opening's 我料X会讲… took up the other side's general doctrine (家教延及护生 on a child who games
     # all day), and his rebuttal spent its second point off the question; where the bank holds the other's reply
     # to the opener's objection at his answer to the case, that objection is the one raised, and answered
-    from debate_core.engines.offline import OfflineEngine
     from debate_core.engines.offline.compose import CASE_ANTICIPATE, CASE_ANTICIPATE_BARE, ahead_of_answer
 
-    bank = bank_of(default_pack)
-    md = MasterDebate(default_pack, OfflineEngine(default_pack))
     seen = cut = 0
-    for c in bank.cases[::3]:
-        d = md.run(md.prepare(DebateConfig(topic=c.question)))
+    for c, d in _case_debates(default_pack, 3):
         r1, r2 = d.rounds[0], d.rounds[1]
         if r1.plan.case != c.id or r1.plan.of("stance"):
             continue
@@ -302,13 +303,9 @@ def test_a_speech_on_a_case_keeps_no_stock_point_it_could_do_without(default_pac
 def test_an_openings_expected_objection_is_one_the_other_side_can_answer(default_pack):
     # r15: 第二点，…。这一点我暂不辩驳。 — the opening objected in advance with one the other side has no reply to in
     # the bank, so his 反驳 restated it only to leave it. The opening takes one he has a reply to when there is one.
-    from debate_core.engines.offline import OfflineEngine
-
     bank = bank_of(default_pack)
-    md = MasterDebate(default_pack, OfflineEngine(default_pack))
     checked = 0
-    for c in bank.cases[::5]:
-        d = md.run(md.prepare(DebateConfig(topic=c.question)))
+    for c, d in _case_debates(default_pack, 5):
         opener, other = d.rounds[0].speaker, d.rounds[1].speaker
         for p in d.rounds[0].plan.of("contrast"):
             pool = [o for o in bank.objections(opener, other, d.rounds[0].plan.theme) if not o.target.endswith("#0")]

@@ -17,7 +17,8 @@ __all__ = ["anticipated"]
 def anticipated(
     bank: ArgumentBank, theme: str, speaker: str, opponent: str, summary: str, case: Case | None = None
 ) -> list[PlanPoint]:
-    """The objections an opening on a case raised in advance against the speaker's own teaching (我料X会讲…),
+    """The objections an opening on a case raised in advance against the speaker's answer to it (X就此大概会主张…)
+    or his own teaching (我料X会讲…),
     as its summary names them, each restated and answered with the speaker's reply from the bank.  r11 and
     r12's readers found that anticipation never taken up by the side it was aimed at.  One without a reply
     in the bank is restated and said to be left unanswered: the seed's 反驳 restates the other's points first."""

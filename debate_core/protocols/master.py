@@ -116,13 +116,12 @@ def ammo_against(pack: Pack, speaker: str, opponent: str, case: str = "") -> lis
     cross_critique shape."""
     bank = bank_of(pack)
     c = bank.case(case) if case else None
-    objs = (c.objections_at(speaker, opponent) if c is not None else []) + bank.objections(speaker, opponent)
+    on_case = [(o, c.raw(o.id)) for o in c.objections_at(speaker, opponent)] if c is not None else []
+    objs = [o for o, _raw in on_case] + bank.objections(speaker, opponent)
     out = [CrossCritique(target_master=opponent, position=o.text, citation=o.source) for o in objs]
-    for o in c.objections_at(speaker, opponent) if c is not None else []:  # his further word after the reply
-        raw = c.raw(o.id) if c is not None else None
-        if raw is not None and raw.press is not None:
-            out.append(CrossCritique(target_master=opponent, position=raw.press.text, citation=raw.press.source))
-    return out
+    # and his further word on a case objection once it is answered (its press)
+    presses = [raw.press for _o, raw in on_case if raw is not None and raw.press is not None]
+    return out + [CrossCritique(target_master=opponent, position=p.text, citation=p.source) for p in presses]
 
 
 def ammo_for(pack: Pack, a: str, b: str) -> Ammo:
