@@ -35,6 +35,7 @@ from pydantic import BaseModel, Field
 
 from debate_core.content.aliases import apply_default_aliases, topic_names
 from debate_core.content.packs import resolve_master
+from debate_core.content.situation import fitting_cases
 from debate_core.errors import PairError
 from debate_core.models import Master, Pack
 
@@ -268,7 +269,7 @@ def _case_choice(topic: str, pack: Pack, named: dict[str, int]) -> PairChoice | 
     from debate_core.content.arguments import bank_of
 
     bank = bank_of(pack)
-    for c in bank.cases_for(topic) if bank.cases else []:
+    for c in fitting_cases(bank, topic):
         who = sorted({a.by for a in c.answers if a.by in pack.masters})
         cands = []
         for i, a in enumerate(who):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass, field, replace
 
+from debate_core.content.situation import fitting_cases
 from debate_core.content.text import bigrams_of, cjk_only, personal_question
 from debate_core.content.themes import ThemeMatch, match_themes
 from debate_core.plans import ArgumentBank
@@ -124,7 +125,7 @@ def debate_theme(bank: ArgumentBank, topic: str, a: str, b: str, row_theme: str 
 
 
 def _debate_theme(bank: ArgumentBank, topic: str, a: str, b: str, row_theme: str) -> ThemeChoice:
-    cases = bank.cases_for(topic) if bank.cases else []
+    cases = fitting_cases(bank, topic)
     for c in cases:
         if all(c.answer(s) is not None and bank.position(s, c.theme) is not None for s in (a, b)):
             t = bank.theme(c.theme)

@@ -8,7 +8,7 @@ import time
 from debate_core.content.arguments import ArgumentBank, bank_of
 from debate_core.content.pairing import row_theme
 from debate_core.content.plan import debate_theme, plan_speech, summary_of
-from debate_core.content.text import bigrams_of
+from debate_core.content.text import bigrams_of, cjk_only
 from debate_core.content.titles import chinese_title
 from debate_core.engines.gateway import Generation
 from debate_core.engines.offline.compose import bare, fit
@@ -79,7 +79,9 @@ class OfflineEngine:
             # the two answers as given, and then what stayed apart in this very debate: an objection one side
             # held against (its 回应's summary says 坚持…), else the ground each stands on; r15's readers found the
             # closing setting two answers that say the same thing against each other as the 分歧
-            div = f"就这件事，{an}的回答是「{bare(ans_a.gist)}」，{bn}的回答是「{bare(ans_b.gist)}」。"
+            # on a near case (the bank's question, not the asker's own) the answers were to that kind of matter
+            this = "就这件事" if cjk_only(case.question) == cjk_only(req.topic) else "就这一类情形"
+            div = f"{this}，{an}的回答是「{bare(ans_a.gist)}」，{bn}的回答是「{bare(ans_b.gist)}」。"
             names = {req.a: an, req.b: bn}
             apart = [
                 f"{names.get(who, who)}没有接受{names.get(other, other)}的「{g}」一说"

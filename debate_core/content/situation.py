@@ -1,0 +1,208 @@
+"""Who a question is about, and whether someone in it has died: a case that contradicts the topic is not its case.
+
+A case of the argument layer is chosen by its match words (``Case.matches``).  Words alone do not say whose
+matter it is: 丈夫炒股亏了 matched a case asked by the one who lost the money, 我母亲去世了 a case about a
+parent just diagnosed, a dog's death a case about a cat (blind reads r15–r18: the answer was right for a
+different asker).  :func:`situation` reads the same few facts from any question, the topic and a case's own
+question alike, and :func:`contradiction` names the first fact on which the two disagree:
+
+* **death:** one of them says someone has died (去世, 走了 …) and the other has no word about death at all;
+* **animal:** both name an animal, and none in common (狗 vs 猫; 宠物 goes with any);
+* **person:** the people the question is about, by kind (parent, child, spouse or partner, sibling, friend,
+  colleague; a grandparent goes with a parent, a grandchild with a child): both name kinds and none is shared, or
+  one names a kind and the other names nobody.  A word for the family or the dead as a whole (家人, 亲人, 亡者)
+  goes with any kind.  The asker's own role (做父母的, 作为母亲, 我是老师) is not whom the question is about.
+
+These readings are deliberately coarse: they refuse a case only where its own question visibly disagrees
+with the topic's, and a case always agrees with its own question.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from debate_core.plans import ArgumentBank, Case
+
+_BEINGS = (
+    "妈|爸|母亲|父亲|奶奶|爷爷|外婆|外公|姥姥|姥爷|老伴|丈夫|老公|妻子|老婆|孩子|儿子|女儿|宝宝|哥|姐|弟|妹|朋友|同学"
+    "|老师|师父|亲人|家人|狗|猫|鸟|鱼|兔|宠物|他|她|它"
+)
+# someone has died: a death word, or a being that 死了 / 走了 / 没了 (never 快走了, 早点走, 快要死了)
+_DIED = re.compile(
+    r"去世|过世|离世|病逝|逝世|已故|亡故|过身|害死|忌日|头七|周年祭|骨灰|遗体|遗物|遗像|守灵|丧事|丧礼|葬礼"
+    rf"|(?:{_BEINGS})(?:刚|已经|也|都|突然|就这样)?(?:死了|死去|没了)"
+    r"|(?:刚|已经|突然)(?:死了|走了)"
+    rf"|(?:{_BEINGS})[^，。？！,?!]{{0,6}}?(?<!快)(?<!要)(?<!早点)走(?:了|后|的)"
+)
+# any word about death (a question on dying, the dead or rites for them)
+_DEATH = re.compile(_DIED.pattern + r"|死|亡|临终|往生|超度|助念|后事|丧|葬|扫墓|清明|牌位|灵位")
+
+_ANIMALS = {
+    "dog": ("狗",),
+    "cat": ("猫",),
+    "fish": ("鱼",),
+    "bird": ("鸟", "鹦鹉"),
+    "rabbit": ("兔",),
+    "hamster": ("仓鼠",),
+    "turtle": ("龟",),
+    "snake": ("蛇",),
+    "insect": ("蚊", "蟑螂", "蚂蚁", "虫"),
+    "livestock": ("鸡", "猪", "牛", "羊", "鸭"),
+    "shrimp": ("虾", "蟹"),
+}
+
+_PEOPLE = {
+    "parent": (
+        "母亲",
+        "父亲",
+        "妈妈",
+        "爸爸",
+        "父母",
+        "老妈",
+        "老爸",
+        "婆婆",
+        "公公",
+        "岳父",
+        "岳母",
+        "丈母娘",
+        "家母",
+        "家父",
+        "双亲",
+        "爸",
+        "妈",
+    ),
+    "child": ("儿子", "女儿", "孩子", "小孩", "闺女", "胎儿", "宝宝", "儿女", "子女", "孙子", "孙女", "外孙"),
+    "spouse": (
+        "丈夫",
+        "老公",
+        "妻子",
+        "老婆",
+        "爱人",
+        "伴侣",
+        "另一半",
+        "夫妻",
+        "男朋友",
+        "女朋友",
+        "男友",
+        "女友",
+        "对象",
+        "前夫",
+        "前妻",
+        "老伴",
+    ),
+    "sibling": ("哥哥", "姐姐", "弟弟", "妹妹", "兄弟", "姐妹", "哥", "姐"),
+    "friend": ("朋友", "闺蜜", "同学", "室友"),
+    "colleague": ("同事", "领导", "老板", "上司", "下属", "员工"),
+}
+# the kinds whose absence on one side also disagrees (a family member's matter is not the asker's own); a friend
+# or a colleague disagrees only with another kind named on the other side
+_FAMILY = frozenset({"parent", "child", "spouse", "sibling"})
+# grandparents go with parents (an elder of the family), grandchildren with children
+_PEOPLE["parent"] += ("奶奶", "爷爷", "外婆", "外公", "姥姥", "姥爷", "祖母", "祖父", "老人")
+# the family or the dead as a whole: goes with any kind
+_ANYONE = re.compile(r"家人|亲人|家里人|亲友|亲戚|长辈|晚辈|亡者|逝者|亡人|先人|祖先|亲属|别人|他人|身边的人|家属")
+
+
+@dataclass(frozen=True)
+class Situation:
+    died: bool = False  # someone in it has died
+    death: bool = False  # any word about death
+    animals: frozenset[str] = field(default_factory=frozenset)
+    people: frozenset[str] = field(default_factory=frozenset)  # kinds of person the question is about
+    anyone: bool = False  # a word for the family or the dead as a whole
+
+
+def _without_own_role(text: str) -> str:
+    """``text`` with the asker's own role words blanked (做父母的 / 作为母亲 / 我是老师): who asks, not whom about."""
+    out = text
+    for m in re.finditer(r"(?:做|当|作为|身为|我是|我作为)([^，。？！,?!]{1,4})", text):
+        blank = m.group(1)
+        # only the role word right after the verb: 做父母的 → 父母, 我是护士 → 护士 (not 我是说…)
+        for words in _PEOPLE.values():
+            for w in sorted(words, key=len, reverse=True):
+                if blank.startswith(w) or blank.startswith("个" + w) or blank.startswith("一个" + w):
+                    start = m.start(1) + blank.find(w)
+                    out = out[:start] + "□" * len(w) + out[start + len(w) :]
+                    break
+    return out
+
+
+@lru_cache(maxsize=4096)
+def situation(text: str) -> Situation:
+    """The facts :func:`contradiction` compares, read from one question."""
+    about = _without_own_role(text)
+    people = set()
+    for kind, words in _PEOPLE.items():
+        if any(w in about for w in words):
+            people.add(kind)
+    animals = {kind for kind, words in _ANIMALS.items() if any(w in text for w in words)}
+    return Situation(
+        died=bool(_DIED.search(text)),
+        death=bool(_DEATH.search(text)),
+        animals=frozenset(animals),
+        people=frozenset(people),
+        anyone=bool(_ANYONE.search(text)),
+    )
+
+
+_PERSON_WORDS = sorted({w for ws in _PEOPLE.values() for w in ws}, key=len, reverse=True)
+_FILLER = "也都又总还就一直常经最近老是正在在刚"
+
+
+def actor(text: str, word: str) -> str:
+    """Who does what ``word`` names in ``text``: the subject of its clause.  A kind of person when the clause
+    opens with one (丈夫炒股 → spouse, 我儿子偷偷拿钱打赏 → child) and has the asker do nothing (妈妈让我学佛 →
+    self); "self" when the act opens its clause or the asker opens it (炒股亏了, 我又炒股); "" when that cannot
+    be told or ``word`` is not in ``text``."""
+    about = _without_own_role(text)
+    at = about.find(word)
+    if at < 0:
+        return ""
+    clause = re.split(r"[，。？！,?!；;、：:]", about[:at])[-1]
+    if not clause.strip(_FILLER):
+        return "self"
+    if clause.rstrip(_FILLER).endswith(("我", "我们", "自己")):  # 妈妈让我学佛, 父母反对我吃素: the asker does it
+        return "self"
+    own = re.sub(r"^(?:我的|我们家的?|我家的?|家里的?|我(?=" + "|".join(_PERSON_WORDS) + "))", "", clause)
+    for kind, kind_words in _PEOPLE.items():
+        if own.startswith(kind_words):
+            return kind
+    return "self" if clause.startswith("我") else ""
+
+
+def contradiction(topic: str, question: str, words: Iterable[str] = ()) -> str:
+    """Why ``question`` (a case's own) is not about the matter ``topic`` asks, or "" when nothing disagrees.
+    ``words``: the case's match words found in the topic; the one who does what they name must agree too."""
+    t, q = situation(topic), situation(question)
+    # the first act both name (a person word names no act): one does it himself, the other a family member
+    act = next((w for w in words if w in question and not any(p in w for p in _PERSON_WORDS)), "")
+    by_t, by_q = actor(topic, act), actor(question, act)
+    if {by_t, by_q} & {"self"} and {by_t, by_q} & _FAMILY:
+        return f"in the topic {act} is done by {by_t}, in the case's question by {by_q}"
+    if t.died and not q.death:
+        return "the topic says someone has died; the case's question is about the living"
+    if q.died and not t.death:
+        return "the case's question says someone has died; the topic does not"
+    if t.animals and q.animals and not (t.animals & q.animals):
+        return f"the topic is about {'/'.join(sorted(t.animals))}, the case about {'/'.join(sorted(q.animals))}"
+    if not (t.anyone or q.anyone):
+        if t.people and q.people and not (t.people & q.people):
+            return f"the topic is about a {'/'.join(sorted(t.people))}, the case about a {'/'.join(sorted(q.people))}"
+        if t.people & _FAMILY and not q.people:
+            return f"the topic is about a {'/'.join(sorted(t.people))}; the case's question is about the asker alone"
+        if q.people & _FAMILY and not t.people:
+            return f"the case's question is about a {'/'.join(sorted(q.people))}; the topic is about the asker alone"
+    return ""
+
+
+def fitting_cases(bank: ArgumentBank, topic: str) -> list[Case]:
+    """:meth:`ArgumentBank.cases_for`, without the cases whose own question contradicts the topic."""
+    generic = set(bank.generic)
+    return [
+        c
+        for c in (bank.cases_for(topic) if bank.cases else [])
+        if not contradiction(topic, c.question, [w for w in c.hits(topic) if w not in generic])
+    ]

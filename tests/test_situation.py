@@ -1,0 +1,161 @@
+"""A case whose own question contradicts the topic (who died, which animal, whose matter) is not its case.
+
+The topics here are from burned blind-read sets (r15–r18), where readers scored such debates 1: the answer was
+right for another asker.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from debate_core.content.arguments import bank_of
+from debate_core.content.situation import actor, contradiction, fitting_cases, situation
+
+
+@pytest.mark.parametrize(
+    ("text", "died"),
+    [
+        ("我母亲上个月因癌症去世，这份愧疚怎么放下？", True),
+        ("母亲上个月走了，我总梦见她在哭", True),
+        ("家里养了十二年的狗刚走了，给它念经回向有用吗？", True),
+        ("老伴走后儿女都在外地，晚上一个人孤单", True),
+        ("照顾他三年我已筋疲力尽，有时甚至盼他早点走", False),
+        ("有时突然心跳很快，觉得自己快要死了", False),
+        ("放生活动买来的鱼很多放下去就死了", False),
+        ("大脑死了意识就没了，轮回转世跟现代科学矛盾吗？", False),
+    ],
+)
+def test_died_reads_a_death_not_a_wish_or_a_fear(text, died):
+    assert situation(text).died is died
+
+
+def test_the_askers_own_role_is_not_whom_the_question_is_about():
+    assert situation("做父母的该怎么帮她？").people == frozenset()
+    assert situation("我是医院的护士，天天看病人受苦").people == frozenset()
+    assert situation("女儿三十多岁了，做父母的该怎么帮她？").people == {"child"}
+
+
+@pytest.mark.parametrize(
+    ("topic", "question", "why"),
+    [
+        # the same act, done by another: the words the case matched say which act (r18 A: a wronged wife
+        # given the advice meant for the husband who lost the money)
+        # someone died / the case is about the living
+        (
+            "我母亲上个月因癌症去世，我总觉得是我没早点带她去检查，这份愧疚怎么放下？",
+            "刚查出得了重病，心里一下子崩溃了，该怎么面对？",
+            "has died",
+        ),
+        # the case speaks of a death the topic has not had
+        (
+            "父亲肺癌晚期，医生问要不要插管抢救，做子女的放弃算不算不孝？",
+            "我爸临终时医生说救不回来了，我签字放弃了插管抢救，现在总觉得是我害死了他，怎么办？",
+            "has died",
+        ),
+        # another animal
+        ("家里养了十二年的狗刚走了，给它念经回向有用吗？", "养的猫死了，它现在去了哪里？", "dog"),
+        # a family member's matter against the asker's own
+        (
+            "我儿子十五岁，最近总说学佛是迷信还顶撞我，我该逼他跟我去寺里吗？",
+            "佛教到底是宗教还是哲学？不信鬼神、不拜佛，也能学佛吗？",
+            "child",
+        ),
+        # two different kinds of person
+        (
+            "医生说我母亲只剩三个月，她一直追问我病情，我该说实话还是善意隐瞒？",
+            "为了不伤朋友的心，说善意的谎言可以吗？",
+            "parent",
+        ),
+    ],
+)
+def test_a_contradicting_case_is_named_with_its_reason(topic, question, why):
+    assert why in contradiction(topic, question)
+
+
+@pytest.mark.parametrize(
+    ("topic", "question", "words", "by"),
+    [
+        (
+            "丈夫炒股亏了家里三十万，我一想到就恨得睡不着，怎么才能原谅他？",
+            "炒股亏掉了大半积蓄，不敢告诉家人，天天睡不着",
+            ["炒股", "睡不着"],
+            "spouse",
+        ),
+        ("儿子偷偷拿家里的钱打赏主播，我该怎么办？", "我忍不住拿钱打赏主播，停不下来", ["打赏"], "child"),
+    ],
+)
+def test_the_same_act_done_by_a_family_member_is_another_matter(topic, question, words, by):
+    assert f"done by {by}" in contradiction(topic, question, words)
+    assert contradiction(topic, topic, words) == ""
+
+
+@pytest.mark.parametrize(
+    ("topic", "question"),
+    [
+        # the same kind of person, another word for it
+        ("我父亲中风瘫痪在床，照顾他三年我已筋疲力尽", "照顾瘫痪的妈妈好几年了，累到有时心里盼着这一切早点结束"),
+        # both about a death, by different words
+        ("母亲上个月走了，我总梦见她在哭，是不是她还没去好地方？", "梦见去世的亲人或佛菩萨，是有什么预兆吗？"),
+        ("老伴走后儿女都在外地，晚上一个人孤单得常掉眼泪。", "老伴走了以后，一个人过日子，怎么熬过去？"),
+        # a word for the family as a whole goes with any kind of person
+        ("医生说我母亲只剩三个月，她一直追问我病情", "家里人得了癌症，要不要把病情告诉他本人？"),
+        # a colleague named on one side only is not a contradiction (公司让我… / 领导让我…)
+        ("公司让我在报表上做假账，不做可能被裁员", "领导让我改数据、做假报告，不照做怕丢工作"),
+        ("做销售每周都要应酬，客户劝酒不喝就丢单，受了五戒该怎么办？", "生意应酬时不喝酒说不过去，受了五戒怎么办？"),
+    ],
+)
+def test_a_case_that_fits_is_kept(topic, question):
+    assert contradiction(topic, question) == ""
+
+
+@pytest.mark.parametrize(
+    ("text", "word", "by"),
+    [
+        ("丈夫炒股亏了家里三十万", "炒股", "spouse"),
+        ("炒股、炒币亏掉了大半积蓄", "炒股", "self"),
+        ("妈妈让我学佛，我又总学不进去", "学佛", "self"),
+        ("我又忍不住炒股了", "炒股", "self"),
+        ("母亲上个月刚去世", "去世", "parent"),
+        ("给去世的亲人回向", "回向", ""),  # a clause that opens with neither: cannot be told
+        ("我想学佛", "念佛", ""),  # the word is not there
+    ],
+)
+def test_actor_reads_who_stands_right_before_the_act(text, word, by):
+    assert actor(text, word) == by
+
+
+def test_every_case_fits_its_own_question(default_pack):
+    bank = bank_of(default_pack)
+    assert bank.cases
+    for c in bank.cases:
+        assert contradiction(c.question, c.question) == "", c.id
+        assert c in fitting_cases(bank, c.question), c.id
+
+
+def test_a_debate_does_not_answer_a_contradicting_case(default_pack):
+    """End to end: the offline debate on a grief question is not argued as a fresh diagnosis (r18 A01)."""
+    from debate_core.engines.offline import OfflineEngine
+    from debate_core.models import DebateConfig
+    from debate_core.protocols.master import MasterDebate
+
+    topic = "我母亲上个月因癌症去世，我总觉得是我没早点带她去检查，这份愧疚怎么放下？"
+    bank = bank_of(default_pack)
+    refused = [c for c in bank.cases_for(topic) if contradiction(topic, c.question)]
+    assert refused, "the bank no longer holds a contradicting case for this topic: pick another example"
+    md = MasterDebate(default_pack, OfflineEngine(default_pack))
+    debate = md.run(md.prepare(DebateConfig(topic=topic)))
+    text = "\n".join(r.text for r in debate.rounds)
+    for c in refused:
+        assert c.question not in text
+        assert all(a.text[:20] not in text for a in c.answers)
+
+
+@pytest.mark.parametrize(
+    ("text", "word", "by"),
+    [
+        ("我儿子十六岁沉迷游戏不肯上学", "游戏", "child"),
+        ("父母坚决反对我吃素", "吃素", "self"),
+    ],
+)
+def test_actor_reads_a_family_member_after_my_and_the_asker_as_object(text, word, by):
+    assert actor(text, word) == by
