@@ -21,6 +21,8 @@ from debate_core.content.situation import actor, contradiction, fitting_cases, s
         ("老伴走后儿女都在外地，晚上一个人孤单", True),
         ("照顾他三年我已筋疲力尽，有时甚至盼他早点走", False),
         ("有时突然心跳很快，觉得自己快要死了", False),
+        ("女儿养的兔子死了，她哭个不停", True),
+        ("他快要死了，我该怎么陪他", False),
         ("放生活动买来的鱼很多放下去就死了", False),
         ("大脑死了意识就没了，轮回转世跟现代科学矛盾吗？", False),
     ],
@@ -54,6 +56,12 @@ def test_the_askers_own_role_is_not_whom_the_question_is_about():
         ),
         # another animal
         ("家里养了十二年的狗刚走了，给它念经回向有用吗？", "养的猫死了，它现在去了哪里？", "dog"),
+        # one mourns an animal, the other a person
+        (
+            "女儿养的兔子死了，她哭个不停，我该怎么跟她讲？",
+            "家里老人去世了，年幼的孩子一直问爷爷奶奶去了哪里",
+            "animal",
+        ),
         # a family member's matter against the asker's own
         (
             "我儿子十五岁，最近总说学佛是迷信还顶撞我，我该逼他跟我去寺里吗？",
@@ -97,6 +105,11 @@ def test_the_same_act_done_by_a_family_member_is_another_matter(topic, question,
         # both about a death, by different words
         ("母亲上个月走了，我总梦见她在哭，是不是她还没去好地方？", "梦见去世的亲人或佛菩萨，是有什么预兆吗？"),
         ("老伴走后儿女都在外地，晚上一个人孤单得常掉眼泪。", "老伴走了以后，一个人过日子，怎么熬过去？"),
+        # 宠物 goes with any animal
+        (
+            "家里的猫老了病得很痛苦，兽医建议安乐死，这样做算杀生吗？",
+            "家里养的宠物老了、病得很重，医生建议安乐死，这算杀生吗？",
+        ),
         # a word for the family as a whole goes with any kind of person
         ("医生说我母亲只剩三个月，她一直追问我病情", "家里人得了癌症，要不要把病情告诉他本人？"),
         # a colleague named on one side only is not a contradiction (公司让我… / 领导让我…)

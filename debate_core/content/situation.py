@@ -7,7 +7,8 @@ different asker).  :func:`situation` reads the same few facts from any question,
 question alike, and :func:`contradiction` names the first fact on which the two disagree:
 
 * **death:** one of them says someone has died (去世, 走了 …) and the other has no word about death at all;
-* **animal:** both name an animal, and none in common (狗 vs 猫; 宠物 goes with any);
+* **animal:** both name an animal, and none in common (狗 vs 猫; 宠物 goes with any); or both mourn a death, one
+  an animal's and the other a person's;
 * **person:** the people the question is about, by kind (parent, child, spouse or partner, sibling, friend,
   colleague; a grandparent goes with a parent, a grandchild with a child): both name kinds and none is shared, or
   one names a kind and the other names nobody.  A word for the family or the dead as a whole (家人, 亲人, 亡者)
@@ -33,7 +34,7 @@ _BEINGS = (
 # someone has died: a death word, or a being that 死了 / 走了 / 没了 (never 快走了, 早点走, 快要死了)
 _DIED = re.compile(
     r"去世|过世|离世|病逝|逝世|已故|亡故|过身|害死|忌日|头七|周年祭|骨灰|遗体|遗物|遗像|守灵|丧事|丧礼|葬礼"
-    rf"|(?:{_BEINGS})(?:刚|已经|也|都|突然|就这样)?(?:死了|死去|没了)"
+    rf"|(?:{_BEINGS})[^，。？！,?!]{{0,4}}?(?<!快)(?<!要)(?<!会)(?:死了|死去|没了)"
     r"|(?:刚|已经|突然)(?:死了|走了)"
     rf"|(?:{_BEINGS})[^，。？！,?!]{{0,6}}?(?<!快)(?<!要)(?<!早点)走(?:了|后|的)"
 )
@@ -111,6 +112,7 @@ class Situation:
     died: bool = False  # someone in it has died
     death: bool = False  # any word about death
     animals: frozenset[str] = field(default_factory=frozenset)
+    pet: bool = False  # 宠物 and the like: an animal of any kind
     people: frozenset[str] = field(default_factory=frozenset)  # kinds of person the question is about
     anyone: bool = False  # a word for the family or the dead as a whole
 
@@ -143,6 +145,7 @@ def situation(text: str) -> Situation:
         died=bool(_DIED.search(text)),
         death=bool(_DEATH.search(text)),
         animals=frozenset(animals),
+        pet=any(w in text for w in ("宠物", "毛孩子", "小动物")),
         people=frozenset(people),
         anyone=bool(_ANYONE.search(text)),
     )
@@ -186,6 +189,8 @@ def contradiction(topic: str, question: str, words: Iterable[str] = ()) -> str:
         return "the topic says someone has died; the case's question is about the living"
     if q.died and not t.death:
         return "the case's question says someone has died; the topic does not"
+    if t.died and q.died and bool(t.animals or t.pet) != bool(q.animals or q.pet):
+        return "one of them mourns an animal, the other a person"
     if t.animals and q.animals and not (t.animals & q.animals):
         return f"the topic is about {'/'.join(sorted(t.animals))}, the case about {'/'.join(sorted(q.animals))}"
     if not (t.anyone or q.anyone):
