@@ -11,14 +11,21 @@ import pytest
 from debate_core.checks import MIN_CHARS
 from debate_core.content.arguments import bank_of
 from debate_core.content.plan import AIM, estimated_length
-from debate_core.content.text import cjk_len
+from debate_core.content.text import cjk_len, without_hedges
 from debate_core.engines.offline.compose import bare, render
 from debate_core.models import DebateConfig
 from debate_core.protocols.master import MasterDebate
 
-THEME_TOPICS = ["修行人怎样面对心中的愤怒？", "布施到底有什么功德？", "持戒太严会不会反成执著？",
-                "学佛要不要读很多经论？", "参禅和念佛该怎么选？", "临终的时候该怎么准备？",
-                "打坐老是昏沉怎么办？", "在家人能不能修到很深？"]
+THEME_TOPICS = [
+    "修行人怎样面对心中的愤怒？",
+    "布施到底有什么功德？",
+    "持戒太严会不会反成执著？",
+    "学佛要不要读很多经论？",
+    "参禅和念佛该怎么选？",
+    "临终的时候该怎么准备？",
+    "打坐老是昏沉怎么办？",
+    "在家人能不能修到很深？",
+]
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +54,12 @@ def test_a_point_named_as_his_was_put_in_his_own_earlier_speeches(default_pack, 
                     said = bank.case(p.ref.split("/case:", 1)[1].split("#")[0]).answer(slug).text
                 else:
                     said = pos.claim if n == "0" else pos.reasons[int(n) - 1].text
-                assert bare(said)[:12] in earlier, (d.topic, s.role, p.target, said[:20])
+                assert without_hedges(bare(said))[:12] in without_hedges(earlier), (
+                    d.topic,
+                    s.role,
+                    p.target,
+                    said[:20],
+                )
                 checked += 1
     assert checked >= 5
 
@@ -109,7 +121,7 @@ def test_the_observations_difference_names_only_claims_the_speeches_stated(defau
         if not plan.case:  # a theme debate's difference is the two claims (a case debate's: the two answers)
             assert len(named) == 2, (d.topic, d.observation.divergence)
         for pos in named:  # a claim the observation names was stated in a speech (a case opening may state none)
-            assert bare(pos.claim)[:12] in spoken, (d.topic, pos.claim)
+            assert without_hedges(bare(pos.claim))[:12] in without_hedges(spoken), (d.topic, pos.claim)
 
 
 def test_a_case_debate_closes_on_its_own_answers_and_agreements(default_pack, debates):
@@ -193,7 +205,10 @@ def test_a_case_rebuttal_restates_only_what_the_opening_said_and_takes_up_its_ob
             if p.target in raised:
                 taken += 1
                 assert p.target_text in d.summaries[0].text and bare(raised[p.target].gist) == bare(p.target_text)
-                assert bare(p.text)[:12] in r2.text and f"是{bare(p.target_text)}" in r2.text, r2.text
+                assert (
+                    without_hedges(bare(p.text))[:12] in without_hedges(r2.text)
+                    and f"是{bare(p.target_text)}" in r2.text
+                ), r2.text
                 # an objection at his answer to this question is answered with his reply in the case
                 reply = c.reply_to(p.target) if "/case:" in p.target else bank.replies_to(p.target, r2.speaker)[0]
                 assert reply is not None and reply.text == p.text
@@ -225,14 +240,14 @@ def test_an_opening_on_a_case_raises_in_advance_its_objection_at_the_others_answ
         assert any(f in r1.text for f in frames), r1.text
         # said before he has answered: from where it presses, without the grant of his answer's details (r18)
         said_ahead = ahead_of_answer(own[0].text)
-        assert bare(said_ahead)[:16] in r1.text
+        assert without_hedges(bare(said_ahead))[:16] in without_hedges(r1.text)
         if said_ahead != own[0].text:
             grant = own[0].text[: own[0].text.index(said_ahead)]
-            assert bare(grant)[:12] not in r1.text, (c.id, grant)
+            assert without_hedges(bare(grant))[:12] not in without_hedges(r1.text), (c.id, grant)
             cut += 1
         answers = {p.target: p for p in r2.plan.of("answer")}
         assert answers[own[0].id].text == c.reply_to(own[0].id).text, (c.id, r2.plan.points)
-        assert bare(c.reply_to(own[0].id).text)[:12] in r2.text
+        assert without_hedges(bare(c.reply_to(own[0].id).text))[:12] in without_hedges(r2.text)
     assert seen >= 20 and cut >= 10, (seen, cut)
 
 
@@ -269,7 +284,10 @@ def test_the_observations_agreement_says_what_was_granted_in_the_takers_words(de
                 first = first.replace("「", "『").replace("」", "』")
                 # his own words, quoted: the observation never speaks in a master's first person (r14: 这话老僧认)
                 assert f"他的话是：「{first}」" in d.observation.consensus, (d.observation.consensus, first)
-                assert f"{word}了" in d.observation.consensus and f"「{bare(p.target_text)}」一说" in d.observation.consensus
+                assert (
+                    f"{word}了" in d.observation.consensus
+                    and f"「{bare(p.target_text)}」一说" in d.observation.consensus
+                )
                 said += 1
     assert said >= 5, said
 
@@ -294,8 +312,12 @@ def test_a_speech_on_a_case_keeps_no_stock_point_it_could_do_without(default_pac
                 continue
             checked += 1
             lean = s.plan.model_copy(update={"points": [p for i, p in enumerate(s.plan.points) if i != extra[-1]]})
-            text = render(lean, topic=d.topic, me=masters[s.speaker], opp=masters[next(
-                p.label for p in d.participants if p.label != s.speaker)])
+            text = render(
+                lean,
+                topic=d.topic,
+                me=masters[s.speaker],
+                opp=masters[next(p.label for p in d.participants if p.label != s.speaker)],
+            )
             assert cjk_len(text) < MIN_CHARS + 5, (s.role, cjk_len(text))
     assert checked >= 3, checked
 
@@ -311,6 +333,6 @@ def test_an_openings_expected_objection_is_one_the_other_side_can_answer(default
             pool = [o for o in bank.objections(opener, other, d.rounds[0].plan.theme) if not o.target.endswith("#0")]
             if any(bank.replies_to(o.id, other) for o in pool):
                 checked += 1
-                assert (c.reply_to(p.ref) if "/case:" in p.ref else bank.replies_to(p.ref, other)), (c.id, p.ref)
+                assert c.reply_to(p.ref) if "/case:" in p.ref else bank.replies_to(p.ref, other), (c.id, p.ref)
                 assert "暂不辩驳" not in d.rounds[1].text, (c.id, d.rounds[1].text[:80])
     assert checked >= 20, checked

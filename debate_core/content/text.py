@@ -243,3 +243,14 @@ def ahead_of_answer(text: str) -> str:
     # (kept whole when what follows leans on the grant for its 他 / 她: after the frame naming the other master,
     # 握着他的手 read as one master acting on another)
     return rest if cjk_len(rest) >= 30 and not re.search("[他她]", rest[:24]) else text
+
+
+# The bank's texts open many a sentence with the speaker's hedge (依我所学，…: over a thousand times in the default
+# pack's cases).  The offline engine keeps it once, in a speaker's first speech (r19's readers counted 31 in twelve
+# debates); the plan audit compares texts without it.
+HEDGES = re.compile(r"(?:依我所学|依老僧所学|依古师所传)，")
+
+
+def without_hedges(text: str) -> str:
+    """``text`` without the speaker's hedges (依我所学，…): the sentence reads whole without them."""
+    return HEDGES.sub("", text or "")

@@ -11,7 +11,14 @@ from __future__ import annotations
 
 import re
 
-from debate_core.content.text import ahead_of_answer, cjk_len, cjk_only, personal_question, without_cited_tail
+from debate_core.content.text import (
+    HEDGES,
+    ahead_of_answer,
+    cjk_len,
+    cjk_only,
+    personal_question,
+    without_cited_tail,
+)
 from debate_core.content.titles import chinese_title
 from debate_core.models import Master
 from debate_core.plans import PlanPoint, SpeechPlan
@@ -134,12 +141,27 @@ def render(plan: SpeechPlan, *, topic: str, me: Master, opp: Master) -> str:
         return _thin(plan, topic, me, opp)
     role = plan.role
     if role == "立论":
-        return _cited_once(_opening(plan, topic, me, opp))
+        return _voice_once(_cited_once(_opening(plan, topic, me, opp)), first=True)
     if role == "反驳":
-        return _cited_once(_rebuttal(plan, me, opp, topic))
+        return _voice_once(_cited_once(_rebuttal(plan, me, opp, topic)), first=True)
     if role == "回应":
-        return _cited_once(_response(plan, me, opp, topic))
-    return _cited_once(_synthesis(plan, topic, me, opp))
+        return _voice_once(_cited_once(_response(plan, me, opp, topic)), first=False)
+    return _voice_once(_cited_once(_synthesis(plan, topic, me, opp)), first=False)
+
+
+def _voice_once(text: str, *, first: bool) -> str:
+    """``text`` with the speaker's hedge (content.text.HEDGES: 依我所学，…) kept at its first use in his first speech
+    (``first``) and dropped elsewhere: said once it is his voice, in every paragraph a tic (r19)."""
+    seen = not first
+
+    def keep(m: re.Match) -> str:
+        nonlocal seen
+        if seen:
+            return ""
+        seen = True
+        return m.group(0)
+
+    return HEDGES.sub(keep, text)
 
 
 _MARK = re.compile(r"【(?:《[^》]*》，)?([^】，]+)】")
@@ -297,6 +319,7 @@ def _named(c: PlanPoint) -> str:
 THEN_LEADS = ("落到这件事上，", "具体到你这件事，", "放到眼前这件事上，")
 OPENING_GROUND = ("就这件事，我还想说：", "这件事还有一层要说：", "这里还要补一层：")
 LATER_GROUND = ("就这件事，我还有一层要说：", "这件事上，我还要再说一层：", "再往深处说一层：")
+HELD_LEADS = ("对{}，我仍有一层不能放下的看法：", "对{}，我还有一处放不下：", "对{}，我仍有一层保留：")
 NEXT_GROUND = ("再说一层：", "另有一层：", "还可以再看一层：")
 
 
@@ -458,8 +481,14 @@ def _synthesis(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
         out.append(bare(c.text) + "。")
     for i, c in enumerate(plan.of("contrast")):  # the first in full; the others not in the same words (read on the
         what = _named(c)  # r12 topics: three 我仍有一层不能放下的看法 in a row)
-        lead = ("对{}，我仍有一层不能放下的看法：", "至于{}，我也还有一层看法：", "还有{}，")[min(i, 2)]
-        out.append((lead.format(_point(c, opp, what)) if what else "我仍有一层不能放下的看法：") + said(me, c))
+        first = _vary(HELD_LEADS, plan, me)  # (r19: 我仍有一层不能放下的看法 closed all twelve debates of a set)
+        lead = (first, "至于{}，我也还有一层看法：", "还有{}，")[min(i, 2)]
+        # an objection at his answer to the case is at the answer as a whole, and its text opens on the part
+        # it takes up (说…，这话体贴。只是…): it is said without a name before it. Named by the answer's gist it
+        # read as a quarrel over a view both hold (r19: 对阿姜查主张的一滴也不喝这一条 from a speaker who had
+        # said 喝一口也是犯); named as 对蕅益的看法，…：请他… the scene rule read the master as the one doing it
+        named = "" if on_case(c) else (_point(c, opp, what) if what else "")
+        out.append((lead.format(named) if named else first.replace("对{}，", "")) + said(me, c))
     for r in plan.of("reason"):
         out.append(said(me, r))
     out += _grounds(plan, me, LATER_GROUND, near)

@@ -73,7 +73,7 @@ class OfflineEngine:
         pa, pbp = bank.position(req.a, choice.theme), bank.position(req.b, choice.theme)
         ans_a, ans_b = (case.answer(req.a), case.answer(req.b)) if case is not None else (None, None)
         on_case = ans_a is not None and ans_b is not None and bool(ans_a.gist and ans_b.gist)
-        if on_case and ans_a is not None and ans_b is not None:
+        if on_case and case is not None and ans_a is not None and ans_b is not None:
             # a debate on a case: the two answers both gave (their 综合 closes on them), and only what the
             # debate itself agreed (r10: the theme's stock ground named points no speech had made)
             # the two answers as given, and then what stayed apart in this very debate: an objection one side
@@ -100,11 +100,14 @@ class OfflineEngine:
                 if pos is not None
             )
             if apart:
-                div += f"{level}仍未谈拢的是：" + "；".join(apart) + "。"
+                # one colon a clause (r19: 分歧在行门层面：仍未谈拢的是：… read as template residue)
+                div += (level[:-1] + "，" if level else "") + "仍未谈拢的是：" + "；".join(apart) + "。"
             if pa and pbp and stated and _distinct(pa.claim, pbp.claim):
                 # the ground each stands on, when both speeches stated it (their summaries carry it), unless
                 # the two say nearly the same (r11: 因果丝毫不错 against 因果丝毫不爽 offered as a difference)
-                div += ("" if apart else level) + f"所本不同：{an}主张{bare(pa.claim)}；{bn}主张{bare(pbp.claim)}。"
+                div += (
+                    "" if apart or not level else level[:-1] + "，"
+                ) + f"所本不同：{an}主张{bare(pa.claim)}；{bn}主张{bare(pbp.claim)}。"
             agreed, partly = _agreed(req)
 
             def said(items: list[tuple[str, str]], word: str) -> str:
