@@ -336,3 +336,38 @@ def test_an_openings_expected_objection_is_one_the_other_side_can_answer(default
                 assert c.reply_to(p.ref) if "/case:" in p.ref else bank.replies_to(p.ref, other), (c.id, p.ref)
                 assert "暂不辩驳" not in d.rounds[1].text, (c.id, d.rounds[1].text[:80])
     assert checked >= 20, checked
+
+
+def test_the_speakers_hedge_is_said_once_in_his_first_speech(default_pack):
+    # r19: 依我所学 31 times in twelve debates (the bank's texts open many sentences with it)
+    from debate_core.analysis.plan_audit import all_faults
+    from debate_core.content.text import HEDGES
+
+    seen = 0
+    for c, d in _case_debates(default_pack, 7):
+        bank_texts = [a.text + a.then + "".join(m.text for m in a.more) for a in c.answers]
+        if sum(len(HEDGES.findall(t)) for t in bank_texts) < 2:
+            continue
+        seen += 1
+        first = {}
+        for s in d.rounds:
+            n = len(HEDGES.findall(s.text))
+            if s.speaker in first:
+                assert n == 0, (c.id, s.role, s.text)
+            else:
+                first[s.speaker] = n
+                assert n <= 1, (c.id, s.role, s.text)
+        assert not all_faults(d, default_pack), c.id  # the audit still finds each cited text in the speech
+    assert seen >= 10
+
+
+def test_a_synthesis_objection_at_a_case_answer_is_not_named_by_its_gist(default_pack):
+    # r19: 对阿姜查主张的一滴也不喝这一条 — the answer's gist — before an objection at another part of the answer
+    checked = 0
+    for c, d in _case_debates(default_pack, 5):
+        last = d.rounds[-1]
+        for p in last.plan.of("contrast"):
+            if "/case:" in p.ref and p.target_text:
+                checked += 1
+                assert f"主张的{bare(p.target_text)}这一条" not in last.text, (c.id, last.text)
+    assert checked >= 5
