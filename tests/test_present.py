@@ -188,3 +188,17 @@ def test_present_without_an_id_offers_a_choice(archive_path, archive):
     pick.set_value(d.id).run()
     clean(at)
     assert counter(at) == "Step 1 of 5"
+
+
+def test_present_keeps_a_distress_notice_on_screen(archive_path, archive):
+    # r20: a student's 活着毫无意义 — the room sees where help is, on every step, in the debate's language
+    from debate_core.content.distress import NOTICE
+
+    d = offline_debate(archive, topic="我考研失败两次，觉得活着毫无意义，该怎么办？")
+    said = NOTICE.removeprefix("⚠️ ")  # (the page's warning box carries its own icon)
+    at = present(d.id)
+    assert [said in w.value for w in at.warning] == [True]
+    nxt(at)
+    assert [said in w.value for w in at.warning] == [True]
+    plain = offline_debate(archive)
+    assert not present(plain.id).warning

@@ -23,7 +23,7 @@ from debate_core.content.arguments import bank_of
 from debate_core.content.packs import get_pack
 from debate_core.content.pairing import row_theme
 from debate_core.content.plan import debate_theme
-from debate_core.content.text import ahead_of_answer, without_hedges
+from debate_core.content.text import ahead_of_answer, asked_elsewhere, without_hedges
 from debate_core.models import Debate, Pack, Speech
 from debate_core.plans import SpeechPlan
 
@@ -124,22 +124,27 @@ def self_description_faults(speech: Speech) -> list[str]:
     return out
 
 
+def _norm(text: str) -> str:
+    return asked_elsewhere(without_hedges(text))
+
+
 def citation_faults(speech: Speech, pack: Pack) -> list[str]:
     me = pack.masters[speech.speaker]
     out = []
     for m in CITE.finditer(speech.text):
         sid = m.group(1)
-        before = without_hedges(speech.text[: m.start()])  # (the engine says a hedge once: compared without it)
+        # compared without the hedges the engine says once, and with 你问… as a near case says it (both sides)
+        before = _norm(speech.text[: m.start()])
         if sid not in me.source_ids:
             out.append(f"{sid} is not {me.slug}'s source")
             continue
         ok = any(
             x.source == sid
             and (
-                before.endswith(without_hedges(bare(x.text)))
+                before.endswith(_norm(bare(x.text)))
                 or (x.quote and before.endswith(f"「{bare(x.quote)}」"))
                 # an opening's case objection is said from where it presses (content.text.ahead_of_answer)
-                or ("/case:" in x.ref and before.endswith(without_hedges(bare(ahead_of_answer(x.text)))))
+                or ("/case:" in x.ref and before.endswith(_norm(bare(ahead_of_answer(x.text)))))
             )
             for x in _plan(speech).points
         )

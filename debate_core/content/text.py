@@ -254,3 +254,15 @@ HEDGES = re.compile(r"(?:依我所学|依老僧所学|依古师所传)，")
 def without_hedges(text: str) -> str:
     """``text`` without the speaker's hedges (依我所学，…): the sentence reads whole without them."""
     return HEDGES.sub("", text or "")
+
+
+# A case's texts say what the asker asked (你问开悟是不是成佛，…; 你问的是本性还是功行): on a near case, whose question
+# is not the asker's own, that is untrue (r20's readers: 「你问能不能修出定力」 to someone who asked about thoughts
+# boiling over).  Said of the question instead.
+_ASKED = re.compile(r"你问(?=的是|的正是|的不只是|得)")
+_ASKED_BARE = re.compile(r"你问(?!的人)")
+
+
+def asked_elsewhere(text: str) -> str:
+    """``text`` with its 你问… said of the question (这一问问的是… / 若问…), for a near case."""
+    return _ASKED_BARE.sub("若问", _ASKED.sub("这一问问", text or ""))

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from debate_core.checks import RULE_LABELS_ZH, CheckContext, ammo_used, find_citations, run_checks
 from debate_core.content.arguments import bank_of
+from debate_core.content.distress import distress_notice
 from debate_core.content.packs import get_pack, pair_key
 from debate_core.content.pairing import PairChoice, choose_pair, row_theme
 from debate_core.content.plan import debate_theme, material_note, plan_speech
@@ -157,6 +158,8 @@ class MasterDebate:
         a, b = self.pack.masters[pair.a], self.pack.masters[pair.b]
         rounds, note = plan_rounds(self.pack, a.slug, b.slug, config.rounds)
         warnings = note.split("\n\n") if note else []
+        notice = distress_notice(config.topic)  # before anything else (r20: a student's 活着毫无意义)
+        warnings = [notice, *warnings] if notice else warnings
         broken = [x for x in self.pack.report.problems if x.severity == "error"]
         if broken:  # a pack loads around its bad files: say so, since the pair may have changed
             warnings.append(f"⚠️ 人物包有 {len(broken)} 处错误，出错的部分没有载入（首处在 {broken[0].file}）。")

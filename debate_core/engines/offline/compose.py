@@ -14,6 +14,7 @@ import re
 from debate_core.content.text import (
     HEDGES,
     ahead_of_answer,
+    asked_elsewhere,
     cjk_len,
     cjk_only,
     personal_question,
@@ -141,12 +142,17 @@ def render(plan: SpeechPlan, *, topic: str, me: Master, opp: Master) -> str:
         return _thin(plan, topic, me, opp)
     role = plan.role
     if role == "立论":
-        return _voice_once(_cited_once(_opening(plan, topic, me, opp)), first=True)
-    if role == "反驳":
-        return _voice_once(_cited_once(_rebuttal(plan, me, opp, topic)), first=True)
-    if role == "回应":
-        return _voice_once(_cited_once(_response(plan, me, opp, topic)), first=False)
-    return _voice_once(_cited_once(_synthesis(plan, topic, me, opp)), first=False)
+        text = _voice_once(_cited_once(_opening(plan, topic, me, opp)), first=True)
+    elif role == "反驳":
+        text = _voice_once(_cited_once(_rebuttal(plan, me, opp, topic)), first=True)
+    elif role == "回应":
+        text = _voice_once(_cited_once(_response(plan, me, opp, topic)), first=False)
+    else:
+        text = _voice_once(_cited_once(_synthesis(plan, topic, me, opp)), first=False)
+    if _near(plan, topic):  # the bank's 你问… is the case's asker, not this one (the opening's 你提的是「…」 is his)
+        head, mark, rest = text.partition("」。")
+        text = head + mark + asked_elsewhere(rest) if text.startswith("你提的是「") else asked_elsewhere(text)
+    return text
 
 
 def _voice_once(text: str, *, first: bool) -> str:
