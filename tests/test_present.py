@@ -104,8 +104,9 @@ def test_present_a_judged_debate_shows_both_sides_per_round_and_the_verdict_last
     r1 = [f"R1｜{name.get(s.speaker, s.speaker_name)} · {role[s.role]}" for s in d.rounds if s.round == 1]
     assert headers(at) == r1 and counter(at) == "Step 1 of 3"
     nxt(at)
-    assert headers(at) == [f"R2｜{name.get(s.speaker, s.speaker_name)} · {role[s.role]}" for s in d.rounds
-                           if s.round == 2]
+    assert headers(at) == [
+        f"R2｜{name.get(s.speaker, s.speaker_name)} · {role[s.role]}" for s in d.rounds if s.round == 2
+    ]
     nxt(at)
     assert headers(at) == ["Verdict"]
     winner = "Debater B wins" if protocol == "topic" else "PRO wins"  # a topic debater's stance is its own words:

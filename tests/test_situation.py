@@ -6,6 +6,8 @@ right for another asker.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from debate_core.content.arguments import bank_of
@@ -177,3 +179,26 @@ def test_a_debate_does_not_answer_a_contradicting_case(default_pack):
 )
 def test_actor_reads_a_family_member_after_my_and_the_asker_as_object(text, word, by):
     assert actor(text, word) == by
+
+
+def test_a_near_case_never_tells_the_asker_he_asked_its_question(default_pack):
+    # r20: 「你问能不能修出定力」 to someone who asked about thoughts boiling over (the case's 你问… is its own asker)
+    from debate_core.engines.offline import OfflineEngine
+    from debate_core.models import DebateConfig
+    from debate_core.protocols.master import MasterDebate
+
+    md = MasterDebate(default_pack, OfflineEngine(default_pack))
+    bank = bank_of(default_pack)
+    said = kept = 0
+    for c in bank.cases:
+        if not any("你问" in a.text + a.then + "".join(m.text for m in a.more) for a in c.answers):
+            continue
+        d = md.run(md.prepare(DebateConfig(topic="请教一下：" + c.question)))  # the same words: a near case
+        if {s.plan.case for s in d.rounds} != {c.id}:
+            continue
+        text = "".join(s.text for s in d.rounds)
+        assert not re.search(r"(?:^|[。！？；，：])你问", text), c.id  # (肯听你问的人 claims nothing)
+        said += ("若问" in text) or ("这一问问" in text)
+        own = md.run(md.prepare(DebateConfig(topic=c.question)))  # on its own question: said as written
+        kept += bool(re.search(r"(?:^|[。！？；，：])你问", "".join(s.text for s in own.rounds)))
+    assert said >= 5 and kept >= 5

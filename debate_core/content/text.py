@@ -259,8 +259,8 @@ def without_hedges(text: str) -> str:
 # A case's texts say what the asker asked (你问开悟是不是成佛，…; 你问的是本性还是功行): on a near case, whose question
 # is not the asker's own, that is untrue (r20's readers: 「你问能不能修出定力」 to someone who asked about thoughts
 # boiling over).  Said of the question instead.
-_ASKED = re.compile(r"你问(?=的是|的正是|的不只是|得)")
-_ASKED_BARE = re.compile(r"你问(?!的人)")
+_ASKED = re.compile(r"(?:^|(?<=[。！？；，：]))你问(?=的是|的正是|的不只是|得)")
+_ASKED_BARE = re.compile(r"(?:^|(?<=[。！？；，：]))你问(?!的人)")  # at a clause's start (肯听你问的人 is no claim)
 
 
 def asked_elsewhere(text: str) -> str:
