@@ -54,7 +54,7 @@ def filter_options(archive: Any) -> dict[str, Any]:
     return {**out, "names": names}
 
 
-def master_names(archive: Any, wanted: Optional[list[str]] = None) -> dict[str, str]:
+def master_names(archive: Any, wanted: list[str] | None = None) -> dict[str, str]:
     """master id -> name: from the pack snapshots the archive keeps, else the default pack's.  With
     ``wanted`` (the ids to name), the default pack is read only when a snapshot leaves one of them
     unnamed (reading it the first time takes most of a second)."""
