@@ -1,6 +1,13 @@
 """Archive, in tabs: Browse (the filters, the table with each debate's winner, open a debate in
 Outcome), Charts, Ratings and judges, SQL (the read-only box with the tables, their columns and
-example queries), Import.  Every tab says which filters it uses: only Browse uses them."""
+example queries), Import.  Every tab says which filters it uses: only Browse uses them.
+
+Issue 25 (the Archive's first chart in under 2 s at 10,000 debates, bench/app_bench.py): the Charts
+section runs first on every run (its figures are cached until the archive changes), so its charts are
+drawn in their tab while Browse still fills; of the other sections only the open tab's runs (``st.tabs``
+with a key and ``on_change="rerun"``: a click on a tab reruns the page with it open), so no run
+queries, builds or sends the ratings, the SQL schema or the importer unless their tab is open.  The
+sections' widgets keep their values while their tab is closed (``persist_state="page"``)."""
 
 import streamlit as st
 
@@ -10,6 +17,7 @@ from webapp.i18n import N_, _, current, ngettext
 av = views.archive  # the Archive's view module (its charts, SQL schema and examples)
 
 ANY = N_("(any)")
+KEEP = "page"  # a section's widgets keep their values while another tab is open (only the open tab runs)
 TABS = (N_("Browse"), N_("Charts"), N_("Ratings and judges"), N_("SQL"), N_("Import"))
 WHOLE_ARCHIVE = N_("Over the whole archive: the filters of the Browse tab do not apply here.")
 
@@ -28,36 +36,38 @@ def filters(arc) -> dict:
     opts = ui.cached("filter_options")
     any_ = lambda v: _(ANY) if v == ANY else v  # noqa: E731
     c = st.columns(5)
-    protocol = c[0].selectbox(_("Protocol"), [ANY] + opts["protocol"], key="f_protocol",
+    protocol = c[0].selectbox(_("Protocol"), [ANY] + opts["protocol"], key="f_protocol", persist_state=KEEP,
                               format_func=lambda v: any_(v) if v == ANY else av.protocol_name(v))
     names = opts["names"]  # a master by his name, a model by the name its source gave it
-    master = c[1].selectbox(_("Master"), [ANY] + opts["master"], key="f_master",
+    master = c[1].selectbox(_("Master"), [ANY] + opts["master"], key="f_master", persist_state=KEEP,
                             format_func=lambda v: any_(v) if v == ANY else names["master"].get(v, v))
-    model = c[2].selectbox(_("Model"), [ANY] + opts["model"], key="f_model",
+    model = c[2].selectbox(_("Model"), [ANY] + opts["model"], key="f_model", persist_state=KEEP,
                            format_func=lambda v: any_(v) if v == ANY else names["model"].get(v, v))
-    status = c[3].selectbox(_("Status"), [ANY] + opts["status"], key="f_status",
+    status = c[3].selectbox(_("Status"), [ANY] + opts["status"], key="f_status", persist_state=KEEP,
                             format_func=lambda v: any_(v) if v == ANY else views.status_text(v))
-    lang = c[4].selectbox(_("Debate language"), [ANY, "zh", "en"], key="f_lang",
+    lang = c[4].selectbox(_("Debate language"), [ANY, "zh", "en"], key="f_lang", persist_state=KEEP,
                           format_func=lambda v: any_(v) if v == ANY else views.debate_language_label(v))
     c = st.columns([1, 1, 1, 2])
-    judge = c[0].selectbox(_("Judge"), [ANY] + opts["judge"], key="f_judge", format_func=any_,
+    judge = c[0].selectbox(_("Judge"), [ANY] + opts["judge"], key="f_judge", persist_state=KEEP, format_func=any_,
                            help=_("Debates this judge judged (a panel judge or the verdict's judge)."))
-    side = c[1].selectbox(_("Side"), [ANY] + list(views.SIDES), key="f_side", disabled=model == ANY,
+    side = c[1].selectbox(_("Side"), [ANY] + list(views.SIDES), key="f_side", persist_state=KEEP,
+                          disabled=model == ANY,
                           format_func=lambda v: any_(v) if v == ANY else _(views.SIDE_NAMES[v]),
                           help=_("The side the chosen model argued (choose a model first)."))
     winner = c[2].selectbox(_("Winner"), [ANY] + list(views.WINNERS) + opts["model"], key="f_winner",
+                            persist_state=KEEP,
                             format_func=lambda v: any_(v) if v == ANY else
                             (_(views.WINNER_NAMES[v]) if v in views.WINNER_NAMES else names["model"].get(v, v)),
                             help=_("The verdict's winner: a side, a draw, or a model (the side it argued won)."))
     topics = int(opts["topics"][0]) if opts["topics"] else 0
-    topic = c[3].selectbox(_("Topic"), [ANY] + opts["topic"], key="f_topic",
+    topic = c[3].selectbox(_("Topic"), [ANY] + opts["topic"], key="f_topic", persist_state=KEEP,
                            format_func=lambda v: any_(v) if v == ANY else (v if len(v) <= 90 else v[:89] + "…"),
                            help=_("The {shown} most debated of {total} topics; the text filter finds any other.")
                            .format(shown=len(opts["topic"]), total=topics) if topics > len(opts["topic"]) else None)
     c = st.columns([1, 1, 2])
-    date_from = c[0].date_input(_("From"), value=None, key="f_from")
-    date_to = c[1].date_input(_("To"), value=None, key="f_to")
-    text = c[2].text_input(_("Text in the topic or the speeches"), key="f_text")
+    date_from = c[0].date_input(_("From"), value=None, key="f_from", persist_state=KEEP)
+    date_to = c[1].date_input(_("To"), value=None, key="f_to", persist_state=KEEP)
+    text = c[2].text_input(_("Text in the topic or the speeches"), key="f_text", persist_state=KEEP)
     return dict(protocol=protocol, master=master, model=model, status=status, date_from=date_from,
                 date_to=date_to, text=text, lang=lang, judge=judge, side=side, winner=winner, topic=topic)
 
@@ -111,7 +121,8 @@ def table(arc, f: dict) -> None:
     follow_ticked_row(ids, ids[rows[0]] if rows else None)
     topics = dict(zip(df["id"], df["topic"]))
     c1, c2, c3 = st.columns([4, 1, 1])
-    chosen = c1.selectbox(_("Debate"), ids, key="open_id", format_func=lambda i: f"{i} · {str(topics[i])[:70]}")
+    chosen = c1.selectbox(_("Debate"), ids, key="open_id", persist_state=KEEP,
+                          format_func=lambda i: f"{i} · {str(topics[i])[:70]}")
     with c2:
         ui.link_to("outcome", chosen, _("Open in Outcome"))
     with c3:
@@ -122,7 +133,7 @@ def charts(arc) -> None:
     st.subheader(_("Charts"))
     st.caption(_(WHOLE_ARCHIVE))
     group = st.segmented_control(_("Chart"), list(views.CHART_GROUPS), default="Activity", key="chart_group",
-                                 format_func=_, required=True,
+                                 persist_state=KEEP, format_func=_, required=True,
                                  help=_("Charts over the whole archive, two at a time.")) or "Activity"
     figs, notes = cached(arc, "archive_charts", group=group, lang=current())
     cols = st.columns(2)
@@ -151,7 +162,7 @@ def ratings(arc) -> bool:
     st.caption(_("Win rate of the row model against the column model (ties count half)"))
     rates = t["model_win_rates"].rename(columns={"overall": _("overall"), "games": _("games")})
     st.dataframe(rates, width="stretch", key="ratings-win-rates")
-    if st.toggle(_("Ratings as charts"), key="ratings_charts"):
+    if st.toggle(_("Ratings as charts"), key="ratings_charts", persist_state=KEEP):
         c1, c2 = st.columns(2)
         c1.plotly_chart(views.ratings_figure(t["models"], _("Models")), key="fig-ratings-models")
         c2.plotly_chart(views.ratings_figure(stances, _("Stances")), key="fig-ratings-stances")
@@ -189,7 +200,7 @@ def sql_box(arc) -> None:
             col.button(_(title), key=f"sql_example_{n}", on_click=_fill_sql, args=(query,), width="stretch")
         if "sql" not in st.session_state:
             st.session_state["sql"] = views.SQL_EXAMPLE
-        query = st.text_area(_("SQL (read-only)"), key="sql", height=140)
+        query = st.text_area(_("SQL (read-only)"), key="sql", persist_state=KEEP, height=140)
         run = st.button(_("Run query"), key="run_sql", type="primary")
     with right:
         st.caption(_("Tables and their columns"))
@@ -240,7 +251,7 @@ def research() -> None:
                  "misses 0.5. Margins are signed, positive favours PRO."))
     st.plotly_chart(views.margin_distribution_figure(t["distribution"]), key="fig-margin-distribution")
     st.markdown(_("**Dropped claims per model**"))
-    if st.toggle(_("Compute dropped-claim rates"), key="dropped_rates",
+    if st.toggle(_("Compute dropped-claim rates"), key="dropped_rates", persist_state=KEEP,
                  help=_("Reads every debate's speeches: a few seconds on a large archive (kept until it changes).")):
         with st.spinner(_("Reading the debates…")):
             rates = ui.cached("dropped_table")
@@ -279,7 +290,7 @@ def importer(arc) -> None:
                 rep = views.import_uploads(arc, uploads)
             show_report(rep)
     c1, c2 = st.columns([4, 1], vertical_alignment="bottom")
-    path = c1.text_input(_("Folder on this machine"), key="import_path",
+    path = c1.text_input(_("Folder on this machine"), key="import_path", persist_state=KEEP,
                          placeholder=_("/path/to/a/checkout"),
                          help=_("A folder (or file) on the machine running the app, e.g. a clone of the debate "
                                 "benchmark; it is read in place, nothing is uploaded."))
@@ -294,20 +305,26 @@ def importer(arc) -> None:
 def archive_page() -> None:
     arc = ui.archive()
     st.caption(_("archive file `{path}`").format(path=arc.path))
-    browse, charts_tab, ratings_tab, sql_tab, import_tab = st.tabs([_(t) for t in TABS])
-    with browse:
-        st.caption(_("Every filter below applies to this table; the other tabs cover the whole archive."))
-        f = filters(arc)
-        with ui.guard(_("Filter")):
-            table(arc, f)
+    browse, charts_tab, ratings_tab, sql_tab, import_tab = st.tabs([_(t) for t in TABS], key="archive_tab",
+                                                                   on_change="rerun")
+    # Charts first and on every run (cached figures: cheap); of the others, only the open tab's section
     with charts_tab, ui.guard(_("Charts")):
         charts(arc)
-    with ratings_tab:
-        ratings_and_judges(arc)
-    with sql_tab:
-        sql_box(arc)
-    with import_tab:
-        importer(arc)
+    if browse.open:
+        with browse:
+            st.caption(_("Every filter below applies to this table; the other tabs cover the whole archive."))
+            f = filters(arc)
+            with ui.guard(_("Filter")):
+                table(arc, f)
+    elif ratings_tab.open:
+        with ratings_tab:
+            ratings_and_judges(arc)
+    elif sql_tab.open:
+        with sql_tab:
+            sql_box(arc)
+    elif import_tab.open:
+        with import_tab:
+            importer(arc)
 
 
 archive_page()

@@ -66,6 +66,14 @@ def app(page: str | None = None, debate_id: str | None = None, run: bool = True)
     return at.run() if run else at
 
 
+def archive_tab(tab: str):
+    """The Archive page with its tab ``tab`` open (as a click opens it): of the sections, only Charts and the
+    open tab's run."""
+    at = app("archive", run=False)
+    at.session_state["archive_tab"] = tab
+    return at.run()
+
+
 def goto(at, page: str, debate_id: str | None = None):
     at.switch_page(PAGES[page])
     if debate_id:
@@ -545,7 +553,7 @@ def test_archive_filters_table_and_charts(archive_path, archive):
 ])
 def test_archive_sql_box_refuses_writes_and_file_access(archive_path, archive, query, reason):
     offline_debate(archive)
-    at = app("archive")
+    at = archive_tab("SQL")
     at.text_area(key="sql").input(query).run()
     at.button(key="run_sql").click().run()
     assert not at.exception  # never a traceback
@@ -557,7 +565,7 @@ def test_archive_sql_box_refuses_writes_and_file_access(archive_path, archive, q
 
 def test_archive_sql_box_runs_a_select(archive_path, archive):
     d = offline_debate(archive)
-    at = app("archive")
+    at = archive_tab("SQL")
     at.text_area(key="sql").input("SELECT id, status FROM debates").run()
     at.button(key="run_sql").click().run()
     clean(at)
@@ -569,7 +577,7 @@ def test_archive_import_by_upload(archive_path, archive, tmp_path):
     from webapp import views
     from debate_core.archive import open_archive
 
-    at = app("archive")
+    at = archive_tab("Import")
     at.button(key="import").click().run()
     assert not at.exception
     assert any("choose files or a folder" in e.value for e in at.error)

@@ -16,7 +16,8 @@ APP = Path(__file__).resolve().parent.parent / "app.py"
 
 
 def preload() -> None:
-    """The imports the first render of any page needs (pandas through the archive, the views, the pack reader)."""
+    """The imports the first render of any page needs (pandas through the archive, the views, the pack reader,
+    the protocols' specs), and plotly for the pages with charts (Outcome's scores, the Archive's charts, Coverage)."""
     import logging
 
     import pandas  # noqa: F401
@@ -31,6 +32,15 @@ def preload() -> None:
         import webapp.views  # noqa: F401
     finally:
         quiet.setLevel(level)
+    from debate_core.protocols import registry
+
+    registry.specs()  # each protocol's module (Setup's choices, the Archive's filters)
+    # plotly.express, and the figure classes a first chart loads (plotly imports its graph objects and their
+    # validators lazily: some 200 modules, most of a second the first time; the Archive's first chart waited
+    # for them, issue 25)
+    import plotly.express as px
+
+    px.bar(x=[0], y=[0])
 
 
 def main(argv: list[str] | None = None) -> None:

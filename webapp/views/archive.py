@@ -50,12 +50,14 @@ def filter_options(archive: Any) -> dict[str, Any]:
     known = list(registry.names())
     out["protocol"] = known + [p for p in out["protocol"] if p not in known]
     out["status"] = list(STATUSES)
-    names: dict[str, Any] = {"master": master_names(archive), "model": _model_names(archive)}
+    names: dict[str, Any] = {"master": master_names(archive, out["master"]), "model": _model_names(archive)}
     return {**out, "names": names}
 
 
-def master_names(archive: Any) -> dict[str, str]:
-    """master id -> name: from the pack snapshots the archive keeps, else the default pack's."""
+def master_names(archive: Any, wanted: list[str] | None = None) -> dict[str, str]:
+    """master id -> name: from the pack snapshots the archive keeps, else the default pack's.  With
+    ``wanted`` (the ids to name), the default pack is read only when a snapshot leaves one of them
+    unnamed (reading it the first time takes most of a second)."""
     from webapp.views.common import load_pack
 
     out: dict[str, str] = {}
@@ -66,6 +68,8 @@ def master_names(archive: Any) -> dict[str, str]:
             out.update({str(s): str(n) for s, n in zip(df["slug"], df["name"]) if s and n})
     except Exception:  # noqa: BLE001 - an archive without snapshots: the default pack's names
         pass
+    if wanted is not None and all(w in out for w in wanted):
+        return out
     try:
         out.update({s: m.name for s, m in load_pack(None).masters.items() if s not in out})
     except Exception:  # noqa: BLE001 - no default pack: the ids
