@@ -11,8 +11,10 @@ question alike, and :func:`contradiction` names the first fact on which the two 
   an animal's and the other a person's;
 * **person:** the people the question is about, by kind (parent, child, spouse or partner, sibling, friend,
   colleague; a grandparent goes with a parent, a grandchild with a child): both name kinds and none is shared, or
-  one names a kind and the other names nobody.  A word for the family or the dead as a whole (家人, 亲人, 亡者)
-  goes with any kind.  The asker's own role (做父母的, 作为母亲, 我是老师) is not whom the question is about.
+  one names a family member and the other names nobody.  A word for the family or the dead as a whole (家人, 亲人,
+  亡者) goes with any kind.  The asker's own role (做父母的, 作为母亲, 我是老师) is not whom the question is about;
+* **who does the act:** the first of the case's matched words that both hold is done by the asker in one and by a
+  family member in the other (丈夫炒股亏了 against 炒股亏掉了积蓄; :func:`actor`).
 
 These readings are deliberately coarse: they refuse a case only where its own question visibly disagrees
 with the topic's, and a case always agrees with its own question.
@@ -183,7 +185,7 @@ def contradiction(topic: str, question: str, words: Iterable[str] = ()) -> str:
     t, q = situation(topic), situation(question)
     # the first act both name (a person word names no act): one does it himself, the other a family member
     act = next((w for w in words if w in question and not any(p in w for p in _PERSON_WORDS)), "")
-    by_t, by_q = actor(topic, act), actor(question, act)
+    by_t, by_q = (actor(topic, act), actor(question, act)) if act else ("", "")
     if {by_t, by_q} & {"self"} and {by_t, by_q} & _FAMILY:
         return f"in the topic {act} is done by {by_t}, in the case's question by {by_q}"
     if t.died and not q.death:
