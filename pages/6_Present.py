@@ -8,7 +8,6 @@ page (pages/8_Vote.py); the last step shows the opinion shift as a chart once an
 
 import streamlit as st
 
-from debate_core.content.distress import NOTICE as DISTRESS_NOTICE
 from webapp import ui, views
 from webapp.i18n import N_, _
 
@@ -160,10 +159,9 @@ def present() -> None:
         st.query_params["step"] = str(step)
     with st.container(key="content-topic"):  # the debate's own words
         st.title(views.safe_inline(view.debate.topic), anchor=False)
-    for w in view.debate.warnings:  # a notice on distress stays on screen for the room (its own language)
-        if w == DISTRESS_NOTICE:
-            with st.container(key="content-distress"):
-                st.warning(views.safe_markdown(w))
+    for w in view.notices:  # a notice on distress stays on screen for the room (its own language)
+        with st.container(key="content-distress"):
+            st.warning(views.safe_markdown(w))
     controls(view, step)
     st.divider()
     if not view.steps:

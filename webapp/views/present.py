@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from debate_core.content.distress import NOTICE as DISTRESS_NOTICE
 from debate_core.models import Debate
 
 from webapp.i18n import _
@@ -37,6 +38,11 @@ class PresentView:
     steps: list[Step]
     outcome: OutcomeView
     running: bool  # rounds may still arrive
+
+    @property
+    def notices(self) -> list[str]:
+        """The debate's notices that stay on screen for the room: one on distress (its own language)."""
+        return [w for w in self.debate.warnings if w == DISTRESS_NOTICE]
 
     @property
     def total(self) -> int:
