@@ -45,12 +45,19 @@ def bench(archive):  # noqa: F811 - the app tests' fixture
     return archive
 
 
-def page(name: str, lang: str = "en", debate_id: str | None = None):
+ARCHIVE_TABS = {"ratings": {"en": "Ratings and judges", "zh": "评级与裁判"}, "import": {"en": "Import", "zh": "导入"}}
+
+
+def page(name: str, lang: str = "en", debate_id: str | None = None, tab: str = ""):
+    """A page; for the Archive, ``tab`` (ratings, import) opens that tab as a click would: of its sections only
+    Charts and the open tab's run."""
     at = AppTest.from_file(str(REPO / "app.py"), default_timeout=90)
     at.switch_page(PAGES[name])
     at.query_params["lang"] = lang
     if debate_id:
         at.query_params["id"] = debate_id
+    if tab:
+        at.session_state["archive_tab"] = ARCHIVE_TABS[tab][lang]
     i18n.MISSING.clear()
     at.run()
     clean(at)
@@ -288,7 +295,7 @@ def test_archive_judges_and_matchups_section(archive_path, bench, lang):
     from debate_core.analysis import judgments as J
 
     frame_ = J.judgments_frame(bench)
-    at = page("archive", lang)
+    at = page("archive", lang, tab="ratings")
     assert_language(at, lang)
     keys = chart_keys(at)
     for key in ("fig-margins", "fig-agreement", "fig-side-bias", "fig-margin-distribution"):
@@ -322,7 +329,7 @@ def test_archive_judges_and_matchups_section(archive_path, bench, lang):
 
 
 def test_archive_research_section_without_judgments_is_one_caption(archive_path, archive):  # noqa: F811
-    at = page("archive")
+    at = page("archive", tab="ratings")
     assert "No per-judge judgment yet" in "\n".join(c.value for c in at.caption)
     assert not {"fig-margins", "fig-agreement", "fig-side-bias"} & set(chart_keys(at))
 
@@ -331,7 +338,7 @@ def test_archive_research_section_without_judgments_is_one_caption(archive_path,
 
 
 def test_import_a_local_folder_reports_skipped_files(archive_path, archive, tmp_path):  # noqa: F811
-    at = page("archive")
+    at = page("archive", tab="import")
     at.button(key="import_local").click().run()
     assert any("type the path of a folder" in e.value for e in at.error)
     at.text_input(key="import_path").input(str(tmp_path / "nowhere")).run()
@@ -354,10 +361,11 @@ def test_import_a_local_folder_reports_skipped_files(archive_path, archive, tmp_
     assert "prop_0202__gamma-2__alpha-7b__s1__tpl_fixture_a.md" in text and "model_con" in text
     assert "matchup-judgment-prop_0202-alpha-7b-vs-gamma-2.md" in text and "line 35" in text
 
-    # the filters know the new judges at once (the cached options follow the archive)
+    # the filters (Browse) know the new judges at once (the cached options follow the archive)
     at = page("archive")
     judges = next(s for s in at.selectbox if s.label == "Judge").options
     assert set(judges) - {"(any)"} == set(archive.judges()) and len(judges) > 1
+    at = page("archive", tab="import")
 
     # a .zip of a checkout, uploaded: recognised inside its unpacked folder
     buf = BytesIO()

@@ -103,7 +103,12 @@ def test_gettext_ngettext_and_the_fallbacks():
 # ------------------------------------------------------------------- pages
 
 
-def render(page: str | None, lang: str | None, debate_id: str | None = None):
+ARCHIVE_TABS = {"en": ["Browse", "Charts", "Ratings and judges", "SQL", "Import"],
+                "zh": ["浏览", "图表", "评级与裁判", "SQL", "导入"]}
+
+
+def render(page: str | None, lang: str | None, debate_id: str | None = None, tab: str = ""):
+    """A page in ``lang``; ``tab`` opens an Archive tab as a click would (only Charts and the open tab's run)."""
     at = AppTest.from_file(str(REPO / "app.py"), default_timeout=60)
     if page:
         at.switch_page(PAGES[page])
@@ -111,6 +116,8 @@ def render(page: str | None, lang: str | None, debate_id: str | None = None):
         at.query_params["lang"] = lang
     if debate_id:
         at.query_params["id"] = debate_id
+    if tab:
+        at.session_state["archive_tab"] = tab
     i18n.MISSING.clear()
     at.run()
     assert not at.exception, [e.value for e in at.exception]
@@ -176,6 +183,11 @@ def test_every_page_speaks_the_chosen_language(archive_path, archive, lang):
     for name in ("home", "setup", "live", "outcome", "archive", "coverage"):
         at = render(None if name == "home" else name, lang, ids.get(name))
         labels = chrome(at)
+        if name == "archive":  # every tab, each opened as a click opens it (its section runs only then)
+            for tab in ARCHIVE_TABS[lang][2:]:
+                opened = render(name, lang, tab=tab)
+                labels += chrome(opened)
+                assert_language(opened, lang, with_text=True)
         for label in KNOWN[name][lang]:
             assert label in labels, (name, lang, label, labels)
         for label in KNOWN[name]["en" if lang == "zh" else "zh"]:

@@ -245,7 +245,8 @@ def archive_path(tmp_path, monkeypatch):
     return path
 
 
-def app(page: str | None = None, debate_id: str | None = None):
+def app(page: str | None = None, debate_id: str | None = None, tab: str = ""):
+    """A page; ``tab`` opens an Archive tab as a click would (only Charts and the open tab's section run)."""
     from tests.app_support import REPO
 
     at = AppTest.from_file(str(REPO / "app.py"), default_timeout=60)
@@ -253,6 +254,8 @@ def app(page: str | None = None, debate_id: str | None = None):
         at.switch_page(PAGES[page])
     if debate_id:
         at.query_params["id"] = debate_id
+    if tab:
+        at.session_state["archive_tab"] = tab
     return at.run()
 
 
@@ -342,7 +345,7 @@ def import_through_the_page(archive_path, debates) -> None:
     """The Archive page's upload, with each debate as this workbench's JSON export."""
     from debate_core.io.exporters import to_json_text
 
-    at = app("archive")
+    at = app("archive", tab="Import")
     at.file_uploader(key="up_files").set_value(
         [(f"{d.id}.json", to_json_text(d).encode(), "application/json") for d in debates])
     at.run()
