@@ -77,6 +77,16 @@ _PEOPLE = {
         "双亲",
         "爸",
         "妈",
+        # grandparents go with parents (an elder of the family), as grandchildren go with children
+        "奶奶",
+        "爷爷",
+        "外婆",
+        "外公",
+        "姥姥",
+        "姥爷",
+        "祖母",
+        "祖父",
+        "老人",
     ),
     "child": ("儿子", "女儿", "孩子", "小孩", "闺女", "胎儿", "宝宝", "儿女", "子女", "孙子", "孙女", "外孙"),
     "spouse": (
@@ -104,8 +114,6 @@ _PEOPLE = {
 # the kinds whose absence on one side also disagrees (a family member's matter is not the asker's own); a friend
 # or a colleague disagrees only with another kind named on the other side
 _FAMILY = frozenset({"parent", "child", "spouse", "sibling"})
-# grandparents go with parents (an elder of the family), grandchildren with children
-_PEOPLE["parent"] += ("奶奶", "爷爷", "外婆", "外公", "姥姥", "姥爷", "祖母", "祖父", "老人")
 # the family or the dead as a whole: goes with any kind
 _ANYONE = re.compile(r"家人|亲人|家里人|亲友|亲戚|长辈|晚辈|亡者|逝者|亡人|先人|祖先|亲属|别人|他人|身边的人|家属")
 
