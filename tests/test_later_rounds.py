@@ -12,7 +12,7 @@ from debate_core.checks import MIN_CHARS
 from debate_core.content.arguments import bank_of
 from debate_core.content.plan import AIM, estimated_length
 from debate_core.content.text import cjk_len, without_hedges
-from debate_core.engines.offline.compose import bare, render
+from debate_core.engines.offline.compose import _named, bare, render
 from debate_core.models import DebateConfig
 from debate_core.protocols.master import MasterDebate
 
@@ -371,3 +371,112 @@ def test_a_synthesis_objection_at_a_case_answer_is_not_named_by_its_gist(default
                 checked += 1
                 assert f"主张的{bare(p.target_text)}这一条" not in last.text, (c.id, last.text)
     assert checked >= 5
+
+
+HELD = ("我仍有一层不能放下的看法", "我还有一处放不下", "我仍有一层保留", "我也还有一层看法", "我还有一层要驳")
+
+
+def test_a_reservation_is_said_where_the_objection_turns_not_before_its_praise(default_pack):
+    # r20: 「我仍有一层保留：说…，这话有耐心。只是…」 announced a reservation and went on to praise (10 of 12 综合)
+    from debate_core.content.text import GRANT_THEN_TURN
+
+    turned = 0
+    for c, d in _case_debates(default_pack, 3):
+        for s in d.rounds[2:]:
+            for p in s.plan.of("contrast"):
+                m = GRANT_THEN_TURN.match(bare(p.text))
+                if s.role == "回应" and _named(p):  # 至于X主张的…这一条，… announces no reservation
+                    continue
+                if not m:
+                    continue
+                turned += 1
+                granted = m["granted"][:-1]
+                at = s.text.index(granted)
+                # the lead comes after what he grants, right at the turn, and never before it
+                assert not any(h in s.text[max(0, at - 12) : at] for h in HELD), (c.id, s.role, s.text)
+                after = s.text[at + len(granted) :]
+                assert after.startswith("；" + m["turn"][:1]), (c.id, s.text)
+                assert any(h in after[:16] for h in HELD), (c.id, s.text)
+    assert turned >= 20
+
+
+def test_a_reply_that_says_its_own_stance_carries_no_second_label(default_pack):
+    # r20: 「我部分接受：……这一分别我全然接受」, 「我仍坚持：……这我接受」
+    from debate_core.content.text import says_own_stance
+
+    own = labelled = 0
+    for c, d in _case_debates(default_pack, 2):
+        for s in d.rounds:
+            if s.role != "回应":
+                continue
+            for p in s.plan.of("accept", "partly", "hold"):
+                text = bare(p.text)
+                if text[:12] not in s.text or p.ref.startswith((s.speaker + ":", "case:")):
+                    continue
+                before = s.text[: s.text.index(text[:12])]
+                label = before.endswith(("我接受：", "我部分接受：", "我仍坚持："))
+                if says_own_stance(text):
+                    own += 1
+                    assert not label, (c.id, s.text)
+                else:
+                    labelled += 1
+                    assert label, (c.id, s.text)
+    assert own >= 10 and labelled >= 10
+
+
+def test_a_synthesis_on_a_case_ends_on_its_word_to_the_asker(default_pack):
+    # r20: 再往深处说一层 / 还可以再看一层 before the close read as new monologue; the further grounds come
+    # last, after what stays different, as the seed's word to the reader
+    from debate_core.engines.offline.compose import NEAR_TO_READER, TO_READER
+
+    closed = 0
+    for c, d in _case_debates(default_pack, 4):
+        last = d.rounds[-1]
+        more = last.plan.of("case_more")
+        if not more or not last.plan.of("case_difference"):
+            continue
+        closed += 1
+        at_close = last.text.index("各有看重")
+        lead = next(x for x in TO_READER + NEAR_TO_READER if x in last.text)
+        assert last.text.index(lead) > at_close, (c.id, last.text)
+        text = without_hedges(last.text)
+        assert text.index(without_hedges(bare(more[-1].text))[-12:]) > text.index("各有看重"), (c.id, last.text)
+        assert "两层都摆在这里" not in last.text
+    assert closed >= 10
+
+
+def test_a_second_rebuttal_on_a_case_takes_up_the_reply_it_follows(default_pack):
+    # r20: in a five-round debate R4 restated the other's general claim, never said in that debate
+    # (「就这一主张说，至诚礼忏能净业障，我完全同意」 on a question about burning paper money)
+    from debate_core.analysis.plan_audit import all_faults
+    from debate_core.engines.offline import OfflineEngine
+
+    md = MasterDebate(default_pack, OfflineEngine(default_pack))
+    bank = bank_of(default_pack)
+    seen = 0
+    for c in bank.cases:
+        if {a.by for a in c.answers} != {"ouyi", "tsongkhapa"}:
+            continue
+        d = md.run(md.prepare(DebateConfig(topic=c.question, masters=["ouyi", "tsongkhapa"])))
+        if len(d.rounds) < 5:
+            continue
+        r3, r4 = d.rounds[2], d.rounds[3]
+        assert r4.role == "反驳"
+        seen += 1
+        assert "就这一主张说" not in r4.text and "上一轮的主张是" not in r4.text, (c.id, r4.text)
+        taken = r4.plan.of("outcome")
+        if taken:  # it opens on how the other took his objections, as the 回应's summary says
+            assert r4.text.startswith(f"{r3.speaker_name[:2]}上一轮"), (c.id, r4.text)
+        for p in r4.plan.of("contrast"):  # a further objection, never one he has made before
+            assert not any(p.ref == q.ref for s in d.rounds[:3] for q in s.plan.points), (c.id, p.ref)
+            assert bare(GRANTED(p.text)) in r4.text, (c.id, r4.text)
+        assert not all_faults(d, default_pack), c.id
+        assert not [r for s in d.rounds for r in s.failed_rules], (c.id, [s.failed_rules for s in d.rounds])
+    assert seen >= 10
+
+
+def GRANTED(text: str) -> str:
+    """The part of an objection after it turns (said after its lead), else its whole."""
+    from debate_core.content.text import after_turn
+
+    return after_turn(bare(text))

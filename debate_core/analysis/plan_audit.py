@@ -23,7 +23,7 @@ from debate_core.content.arguments import bank_of
 from debate_core.content.packs import get_pack
 from debate_core.content.pairing import row_theme
 from debate_core.content.plan import debate_theme
-from debate_core.content.text import ahead_of_answer, asked_elsewhere, without_hedges
+from debate_core.content.text import after_turn, ahead_of_answer, asked_elsewhere, says_own_stance, without_hedges
 from debate_core.models import Debate, Pack, Speech
 from debate_core.plans import SpeechPlan
 
@@ -102,6 +102,18 @@ def self_description_faults(speech: Speech) -> list[str]:
     # 部分接受 once per partly point; 暂不辩驳 at least once (one sentence may own up to several
     # unanswered points) and never without one; 两家都承认 / 共许的是 only with common ground in the plan,
     # 各有看重 once for the 综合's two answers to the case
+    # a reply that says its own stance in its words carries no label (content.text.says_own_stance)
+    # (a hold with no reply in the bank is said as 仍持原说 whatever its text)
+    kept = (speech.speaker + ":", "case:")
+    labelled = [
+        x.kind
+        for x in p.points
+        if not (
+            x.kind in ("accept", "partly", "hold")
+            and not (x.kind == "hold" and x.ref.startswith(kept))
+            and says_own_stance(bare(x.text))
+        )
+    ]
     for phrase, kind, exact in (
         ("我部分接受：", "partly", True),
         ("暂不辩驳", "no_answer", False),
@@ -109,15 +121,15 @@ def self_description_faults(speech: Speech) -> list[str]:
         ("共许的是", "common", False),
         ("各有看重：", "case_difference", True),
     ):
-        n, k = text.count(phrase), kinds.count(kind)
+        n, k = text.count(phrase), (labelled if kind == "partly" else kinds).count(kind)
         if n > k or (exact and n < k) or (kind == "no_answer" and k and not n):
             out.append(f"{phrase!r} x{n} for {k} {kind} points")
     accepts = len(re.findall(r"(?<!部分)我接受：", text))
-    if accepts != kinds.count("accept"):
-        out.append(f"'我接受' x{accepts} for {kinds.count('accept')} accept points")
+    if accepts != labelled.count("accept"):
+        out.append(f"'我接受' x{accepts} for {labelled.count('accept')} accept points")
     holds = text.count("我仍坚持：") + text.count("仍持原说")
-    if holds != kinds.count("hold"):
-        out.append(f"holds x{holds} for {kinds.count('hold')} hold points")
+    if holds != labelled.count("hold"):
+        out.append(f"holds x{holds} for {labelled.count('hold')} hold points")
     claim_answer = any(x.target.endswith("#0") for x in p.of("answer"))
     if ("所见不同" in text or "看法不同" in text) and not p.of("contrast") and not claim_answer:
         out.append("a contrast with no objection in the plan")
@@ -143,6 +155,8 @@ def citation_faults(speech: Speech, pack: Pack) -> list[str]:
             and (
                 before.endswith(_norm(bare(x.text)))
                 or (x.quote and before.endswith(f"「{bare(x.quote)}」"))
+                # a 综合's objection says its reservation where it turns on what it granted (compose._held_at_turn)
+                or (x.kind == "contrast" and before.endswith(_norm(bare(after_turn(x.text)))))
                 # an opening's case objection is said from where it presses (content.text.ahead_of_answer)
                 or ("/case:" in x.ref and before.endswith(_norm(bare(ahead_of_answer(x.text)))))
             )

@@ -277,7 +277,9 @@ def plan_speech(
         if on_case and not plan.of("reason"):
             plan.points = [p for p in plan.points if p.kind != "stance"]
     elif role == "反驳":
-        _plan_rebuttal(bank, plan, pos, opp, speaker, opponent, opponent_summary, _rebuttal_index(round_no))
+        _plan_rebuttal(
+            bank, plan, pos, opp, speaker, opponent, opponent_summary, _rebuttal_index(round_no), spoken, heard
+        )
         plan.points += case_points(bank, plan, speaker, spoken)
     elif role == "回应":
         _plan_response(bank, plan, pos, opp, speaker, opponent, opponent_summary, spoken, heard)
@@ -402,8 +404,48 @@ def _plan_rebuttal(
     opponent: str,
     summary: str,
     nth: int,
+    spoken: frozenset[str] = frozenset(),
+    heard: set[str] | None = None,
 ) -> None:
     objs = bank.objections(speaker, opponent, plan.theme)
+    case = bank.case(plan.case) if plan.case else None
+    if nth and case is not None and case.answer(opponent) is not None:
+        # a later 反驳 on a case follows the other's 回应: how he took the speaker's objections (his summary's
+        # 答：部分接受…), then a further objection of the speaker's at his answer to this question, which he
+        # gave in his opening. r20: a second 反驳 restated the other's general claim, never said in that
+        # debate (「就这一主张说，至诚礼忏能净业障，我完全同意」 on a question about burning paper money)
+        taken = _outcome(bank, plan, speaker, opponent, summary)
+        plan.points += taken
+        for t in taken:  # what he did not wholly accept: his reply restated, then the speaker's press on it
+            raw = case.raw(t.ref)
+            if t.target_text == "accept" or raw is None or raw.reply is None:
+                continue
+            plan.points.append(
+                PlanPoint(kind="restate", text=raw.reply.text, ref=t.ref, target=t.ref, target_text=raw.reply.gist)
+            )
+            p = raw.press
+            if p is not None and f"{t.ref}:press" not in spoken:
+                plan.points.append(
+                    PlanPoint(
+                        kind="answer",
+                        text=p.text,
+                        ref=f"{t.ref}:press",
+                        target=t.ref,
+                        target_text=raw.reply.gist,
+                        gist=p.gist or t.text,
+                        source=p.source,
+                        quote=p.quote,
+                    )
+                )
+            else:
+                plan.points.append(PlanPoint(kind="no_answer", target=t.ref, target_text=raw.reply.gist))
+        c = _contrast(bank, speaker, opponent, plan.theme, "回应", spoken, heard, case_id=plan.case)
+        # none left at his answer: one at what he has put, else at what his school is known to teach (said as
+        # X所传的…一说): the seed's ammo, at least one a 反驳
+        c = c or _contrast(bank, speaker, opponent, plan.theme, "回应", spoken, heard)
+        if c is not None:
+            plan.points.append(c)
+        return
     if opp is None:
         plan.points.append(PlanPoint(kind="restate", text=summary, target=f"{opponent}:{plan.theme}#0"))
         plan.points.append(PlanPoint(kind="no_answer", target=f"{opponent}:{plan.theme}#0"))

@@ -93,7 +93,8 @@ def summary_of(plan: SpeechPlan, short_name: str, titles: dict[str, str], limit:
                 + "。"
             )
     elif plan.role == "反驳":
-        answers = [tidy(p.gist) for p in plan.of("answer")]
+        # (a later 反驳 on a case answers with a further objection at the other's answer: its ``contrast``)
+        answers = [tidy(p.gist) for p in plan.of("answer", "contrast") if p.gist]
         own = f"另立{tidy(plan.short)}" if plan.of("reason", "support") else ""
         if answers:
             body = f"{short_name}驳：" + "；".join(answers + ([own] if own else [])) + "。"

@@ -266,3 +266,26 @@ _ASKED_BARE = re.compile(r"(?:^|(?<=[。！？；，：]))你问(?!的人)")  # 
 def asked_elsewhere(text: str) -> str:
     """``text`` with its 你问… said of the question (这一问问的是… / 若问…), for a near case."""
     return _ASKED_BARE.sub("若问", _ASKED.sub("这一问问", text or ""))
+
+
+# a reply or objection that first grants a part and then turns on it (说…，这话很暖。只是…)
+GRANT_THEN_TURN = re.compile(
+    r"^(?P<granted>[^。！？]{4,}?[。！？])(?P<turn>只是|但是|但|不过|可是|然而)[，,]?(?P<rest>.+)$", re.S
+)
+_OWN_STANCE = re.compile(
+    r"(?:接受|认同|同意|赞同|赞叹|不否认|信受|佩服|不反对|(?:我|光|老僧|老和尚)(?:也|完全|全然)?认(?![为得出识])"
+    r"|(?:说|提)得(?:是|对|好)|有理|不能同意|不敢苟同|不能认)"
+)
+
+
+def says_own_stance(text: str) -> bool:
+    """A reply says in its own words how far it grants (这一分别我全然接受 / 这我接受 / 这话实在，我认), in the
+    part before it turns (只是 / 但 …), or in its first sentence: no 我接受 / 我部分接受 label goes before it."""
+    m = GRANT_THEN_TURN.match(text)
+    return bool(_OWN_STANCE.search(m["granted"] if m else text.split("。")[0]))
+
+
+def after_turn(text: str) -> str:
+    """The part of a text after it turns on what it granted (its whole when it does not)."""
+    m = GRANT_THEN_TURN.match(text)
+    return m["rest"] if m else text

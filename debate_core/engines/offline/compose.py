@@ -12,12 +12,14 @@ from __future__ import annotations
 import re
 
 from debate_core.content.text import (
+    GRANT_THEN_TURN,
     HEDGES,
     ahead_of_answer,
     asked_elsewhere,
     cjk_len,
     cjk_only,
     personal_question,
+    says_own_stance,
     without_cited_tail,
 )
 from debate_core.content.titles import chinese_title
@@ -290,7 +292,7 @@ CASE_ANTICIPATE_BARE = "对这件事，{opp}的看法想来与我不同；我先
 # A 综合 on a case closes on where the two answers put their weight (each wording holds 各有看重：, the plan
 # audit's phrase for a case_difference point), chosen by the topic like the opening's expectation frames.
 CASE_CLOSE = (
-    "所以就这件事，{opp}和我各有看重：我看重的是{mine}，他看重的是{theirs}；两层都摆在这里，请就自己的情形掂量。",
+    "所以就这件事，{opp}和我各有看重：我看重的是{mine}，他看重的是{theirs}。",
     "说到底，这件事上{opp}和我各有看重：我看重的是{mine}；他看重的是{theirs}。",
 )  # the other's gist never right after his name: 阿底峡看重的是先安顿俗缘再问遮难 read as a narrated question
 
@@ -326,7 +328,27 @@ THEN_LEADS = ("落到这件事上，", "具体到你这件事，", "放到眼前
 OPENING_GROUND = ("就这件事，我还想说：", "这件事还有一层要说：", "这里还要补一层：")
 LATER_GROUND = ("就这件事，我还有一层要说：", "这件事上，我还要再说一层：", "再往深处说一层：")
 HELD_LEADS = ("对{}，我仍有一层不能放下的看法：", "对{}，我还有一处放不下：", "对{}，我仍有一层保留：")
+TO_READER = ("最后留给你的话是：", "末了，给你的一句话：", "落到你身上，我最后想说：")
+NEAR_TO_READER = (
+    "最后留给问这类事的人一句话：",
+    "末了，给遇到这类事的人一句话：",
+    "落到问这类事的人身上，我最后想说：",
+)
 NEXT_GROUND = ("再说一层：", "另有一层：", "还可以再看一层：")
+
+
+def _held_at_turn(lead: str, text: str) -> str:
+    """An objection after its lead (对X，我仍有一层保留：). When its text first grants a part and then turns on
+    it, the reservation is said at the turn: 说X，这话很暖；只是我仍有一层保留：… (r20: 「我仍有一层保留：说…，这话
+    有耐心。只是…」 announced a reservation and went on to praise, in ten of twelve 综合)."""
+    m = GRANT_THEN_TURN.match(text)
+    if not m or not lead.endswith("："):
+        return lead + text
+    head, sep, core = lead.rpartition("，")
+    core = core.rstrip("：")
+    turn = "但" if m["turn"] in ("但是", "但") else m["turn"]
+    granted = m["granted"][:-1] + "；"
+    return f"{head}{sep}{granted}{turn}{core}：{m['rest']}"
 
 
 def _near(plan: SpeechPlan, topic: str) -> bool:
@@ -360,7 +382,55 @@ def _support(plan: SpeechPlan, me: Master, lead: str) -> list[str]:
     return [(lead if i == 0 else "再者，") + said(me, p) for i, p in enumerate(plan.of("support"))]
 
 
+TAKEN = {"accept": "接受", "partly": "部分接受", "hold": "没有接受"}
+
+
+def _later_rebuttal(plan: SpeechPlan, me: Master, opp: Master, topic: str) -> str:
+    """A 反驳 after the other's 回应 (R4 of a long debate on a case): how he took the speaker's objections,
+    then a further objection at his answer to the question, or a plain word that there is none."""
+    taken = plan.of("outcome")
+    # his 回应 restated first, in its summary's own words (部分接受资亡须动机清净)
+    out = [
+        f"{opp.short_name}上一轮" + "；".join(f"{TAKEN[p.target_text]}我提的{bare(p.text)}" for p in taken) + "。"
+        if taken
+        else ""
+    ]
+    for t in taken:
+        if t.target_text == "accept":
+            out.append(f"{bare(t.text)}这一条，{opp.short_name}已经接受，我不再多说。")
+            continue
+        moves = [p for p in plan.of("answer", "no_answer") if p.target == t.ref]
+        reply = next((p for p in plan.of("restate") if p.target == t.ref), None)
+        if reply is None or not moves:
+            continue
+        # (one objection: he is not named with it again; several: each by its gist)
+        head = f"他对{bare(t.text)}的回答是" if len(taken) > 1 else "他的回答是"
+        if moves[0].kind == "answer":
+            out.append(f"{head}{bare(reply.target_text)}。" + said(me, moves[0]))
+        else:
+            out.append(f"{head}{bare(reply.target_text)}；{bare(t.text)}这一条，我暂不辩驳。")
+    for c in plan.of("contrast"):
+        what = _named(c)
+        lead = (
+            f"对{opp.short_name}就这一问的回答，我还有一层要驳："
+            if on_case(c)
+            else f"对{_point(c, opp, what)}，我还有一层要驳："
+            if what
+            else f"对{opp.short_name}的主张，我还有一层要驳："
+        )
+        out.append(_held_at_turn(lead, said(me, c)))
+    if not plan.of("contrast"):
+        out.append("这一轮我没有新的驳论。")
+    near = _near(plan, topic)
+    out += _case(plan, me, "回到你提的这件事，我的回答是：", near)
+    out += _grounds(plan, me, LATER_GROUND, near)
+    out += _support(plan, me, "我这一边的根据是：")
+    return "".join(out)
+
+
 def _rebuttal(plan: SpeechPlan, me: Master, opp: Master, topic: str = "") -> str:
+    if plan.of("outcome") or not plan.of("restate", "restate_summary", "answer", "no_answer"):
+        return _later_rebuttal(plan, me, opp, topic)
     restated = plan.of("restate")
     gists = [bare(p.target_text) for p in restated if p.target_text]
     claim_only = len(restated) == 1 and restated[0].target.endswith("#0")
@@ -450,14 +520,16 @@ def _response(plan: SpeechPlan, me: Master, opp: Master, topic: str = "") -> str
             # no reply in the bank: he keeps his point and names it (its gist), without saying it again
             out.append(head + f"我仍持原说，所据的就是前面讲过的{bare(p.text)}这一层，不再重复。")
         else:
-            out.append(head + STANCE_WORDS[p.kind] + "：" + said(me, p))
+            text = said(me, p)
+            # a reply that says in its own words how far it grants (这一分别我全然接受 / 这我接受) is not led by
+            # a label as well (r20: 「我部分接受：……这一分别我全然接受」, 「我仍坚持：……这我接受」)
+            out.append(head + ("" if says_own_stance(text) else STANCE_WORDS[p.kind] + "：") + text)
     for p in plan.of("press"):  # his further word on the objection he raised in advance, after the other's reply
         out.append(f"对我立论时提的那一层，{opp.short_name}上一轮的回答是{bare(p.target_text)}。" + said(me, p))
     for c in plan.of("contrast"):
         what = _named(c)
-        out.append(
-            (f"至于{_point(c, opp, what)}，" if what else f"对{opp.short_name}的主张，我还有一层看法：") + said(me, c)
-        )
+        lead = f"至于{_point(c, opp, what)}，" if what else f"对{opp.short_name}的主张，我还有一层看法："
+        out.append(_held_at_turn(lead, said(me, c)))
     out += _case(plan, me, "回到你提的这件事，我的回答是：", _near(plan, topic))
     out += _grounds(plan, me, LATER_GROUND, _near(plan, topic))
     out += _support(plan, me, "我这一边还有一层根据：")
@@ -494,10 +566,9 @@ def _synthesis(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
         # read as a quarrel over a view both hold (r19: 对阿姜查主张的一滴也不喝这一条 from a speaker who had
         # said 喝一口也是犯); named as 对蕅益的看法，…：请他… the scene rule read the master as the one doing it
         named = "" if on_case(c) else (_point(c, opp, what) if what else "")
-        out.append((lead.format(named) if named else first.replace("对{}，", "")) + said(me, c))
+        out.append(_held_at_turn(lead.format(named) if named else first.replace("对{}，", ""), said(me, c)))
     for r in plan.of("reason"):
         out.append(said(me, r))
-    out += _grounds(plan, me, LATER_GROUND, near)
     # (r11, r12: 我所以仍持此说，还因为： followed by a sitting instruction promised a reason it did not give)
     out += _support(plan, me, "我这一边还有一层要说：")
     # it closes on what stays different, said of both sides, and on a case on the word to the asker
@@ -513,5 +584,8 @@ def _synthesis(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
         # same thing against each other)
         close = _frame(CASE_CLOSE[_pick(topic, len(CASE_CLOSE))], near)
         out.append(close.format(opp=opp.short_name, theirs=bare(d.target_text), mine=bare(d.text)))
+    # his further grounds on the question come last, as the seed's word to the reader, after what stays
+    # different (r20: 再往深处说一层 / 还可以再看一层 before the close read as new monologue, not as a 综合)
+    out += _grounds(plan, me, NEAR_TO_READER if near else TO_READER)
     out += _case(plan, me, "回到你提的这件事，我的回答是：", near)
     return "".join(out)
