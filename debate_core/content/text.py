@@ -231,6 +231,18 @@ def personal_question(topic: str) -> bool:
     return any(w in (topic or "") for w in _PERSONAL)
 
 
+# A question this long asks more than its theme: which texts, which schools, what exactly (r21: 应成派和自续派到底在争
+# 什么 and 临济的棒喝和曹洞的默照 were argued as 空与有 / 修行的根本 with no word at the top). The themes' own
+# questions and the short ones people ask of a theme (布施到底有什么功德？) are well under it.
+SPECIFIC_CHARS = 18
+
+
+def specific_question(topic: str) -> bool:
+    """True when a question that is not about the asker's own situation asks something more specific than a
+    theme: it is at least ``SPECIFIC_CHARS`` Chinese characters long."""
+    return not personal_question(topic) and cjk_len(topic or "") >= SPECIFIC_CHARS
+
+
 _PRESS_TURN = re.compile(r"[。；](?:只是|但是|但|可是|不过|然而)[，,]?")
 
 

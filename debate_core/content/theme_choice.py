@@ -15,7 +15,7 @@ import weakref
 from dataclasses import dataclass, field, replace
 
 from debate_core.content.situation import fitting_cases
-from debate_core.content.text import bigrams_of, cjk_only, personal_question
+from debate_core.content.text import bigrams_of, cjk_only, personal_question, specific_question
 from debate_core.content.themes import ThemeMatch, match_themes
 from debate_core.plans import ArgumentBank
 
@@ -198,6 +198,12 @@ def material_note(
         out.append(
             f"⚠️ 题中所问的具体情形，人物包里没有现成的个案回答；"
             f"双方只就它所属的「{choice.title}」陈述一般的看法，不回答题中的具体情形。"
+        )
+    elif choice.how == "topic" and not choice.case and specific_question(topic):
+        # a specific question of doctrine the bank has no answer written for: the debate argues its theme
+        out.append(
+            f"⚠️ 人物包里没有就本题写好的专门回答；双方只就它所属的「{choice.title}」陈述本宗的一般看法，"
+            "题中具体所问未必答到。"
         )
     case = bank.case(choice.case) if choice.case else None
     if case is not None and topic and cjk_only(case.question) != cjk_only(topic):

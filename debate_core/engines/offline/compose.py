@@ -20,6 +20,7 @@ from debate_core.content.text import (
     cjk_only,
     personal_question,
     says_own_stance,
+    specific_question,
     without_cited_tail,
 )
 from debate_core.content.titles import chinese_title
@@ -246,6 +247,9 @@ def _opening(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
             lead = f"题中这件事，我的教言里没有直接的话；下面只说我在「{plan.theme_title}」上的一贯看法："
         elif personal_question(topic):
             lead = f"这件事本身，我不凭空作答；它落在「{plan.theme_title}」上，我在这上面的看法是："
+        elif specific_question(topic) and not plan.case:
+            # (r21: 这一问落在「空与有」上 before a debate that never reached 应成 and 自续 read as a false claim)
+            lead = f"题中具体所问，我的教言里没有现成的话；下面只说我在「{plan.theme_title}」上的一贯看法："
         else:
             lead = f"这一问落在「{plan.theme_title}」上，我在这上面的看法是："
         out.append(lead + bare(stances[0].text) + "。")
