@@ -11,7 +11,7 @@ import re
 import pytest
 
 from debate_core.content.arguments import bank_of
-from debate_core.content.situation import actor, contradiction, fitting_cases, situation
+from debate_core.content.situation import actor, contradiction, fitting_cases, situation, undergoes
 
 
 @pytest.mark.parametrize(
@@ -32,6 +32,9 @@ from debate_core.content.situation import actor, contradiction, fitting_cases, s
         ("钱就没了，我很后悔", False),
         ("放生活动买来的鱼很多放下去就死了", False),
         ("大脑死了意识就没了，轮回转世跟现代科学矛盾吗？", False),
+        ("我的室友去年得了肺癌走了，才三十岁", True),  # r21
+        ("同事去年病没了，我到现在还会想起他", True),
+        ("我这个病走了好多家医院都看不好", False),
     ],
 )
 def test_died_reads_a_death_not_a_wish_or_a_fear(text, died):
@@ -202,3 +205,40 @@ def test_a_near_case_never_tells_the_asker_he_asked_its_question(default_pack):
         own = md.run(md.prepare(DebateConfig(topic=c.question)))  # on its own question: said as written
         kept += bool(re.search(r"(?:^|[。！？；，：])你问", "".join(s.text for s in own.rounds)))
     assert said >= 5 and kept >= 5
+
+
+@pytest.mark.parametrize(
+    ("text", "act", "under"),
+    [
+        ("我在一家公司做催收，每天给欠款人打电话", "催", False),
+        ("信用卡逾期，每天被催款电话轰炸", "催", True),
+        ("表哥找我借钱买车，借还是不借", "借钱", True),
+        ("房子首付还差五万，想向同学借钱", "借钱", False),
+        ("朋友骗了我三万块钱", "骗", True),
+        ("我年轻时骗过好几个人的钱，现在想忏悔", "骗", False),
+        ("我常常无缘无故挨骂", "骂", True),
+        ("这个问题里没有这件事", "骗", None),
+    ],
+)
+def test_undergoes_reads_whether_the_asker_does_the_act_or_has_it_done_to_him(text, act, under):
+    assert undergoes(text, act) is under
+
+
+@pytest.mark.parametrize(
+    ("topic", "question"),
+    [  # held out of the r21 read: the same reversal in other words
+        (
+            "我在贷款公司做催收员，天天打电话逼人还钱，心里很不是滋味，还要不要做下去？",
+            "欠了网贷被催债，天天接到催款电话怎么办？",
+        ),
+        ("想结婚但首付差十万，该不该向亲戚借钱？", "亲戚找我借钱，借还是不借？"),
+        ("我年轻时骗过朋友的钱，现在学佛了，该怎么忏悔？", "被人骗了一大笔钱，恨得睡不着怎么办？"),
+    ],
+)
+def test_an_act_the_asker_does_is_not_one_he_undergoes(topic, question):
+    assert "the asker" in contradiction(topic, question)
+
+
+def test_the_same_side_of_an_act_fits():
+    assert not contradiction("网上投资被骗了五万，怎么放下？", "被人骗走了一大笔钱，越想越恨，晚上都睡不着，怎么办？")
+    assert not contradiction("亲戚又来找我借钱，上次的还没还，怎么办？", "亲戚开口找我借钱，借还是不借？")

@@ -13,6 +13,8 @@ question alike, and :func:`contradiction` names the first fact on which the two 
   colleague; a grandparent goes with a parent, a grandchild with a child): both name kinds and none is shared, or
   one names a family member and the other names nobody.  A word for the family or the dead as a whole (家人, 亲人,
   亡者) goes with any kind.  The asker's own role (做父母的, 作为母亲, 我是老师) is not whom the question is about;
+* **does or undergoes:** an act such as 催 / 借钱 / 骗 that the asker does in one and undergoes in the other (被V, V我,
+  找我V: :func:`undergoes`);
 * **who does the act:** the first of the case's matched words that both hold is done by the asker in one and by a
   family member in the other (丈夫炒股亏了 against 炒股亏掉了积蓄; :func:`actor`).
 
@@ -31,14 +33,14 @@ from debate_core.plans import ArgumentBank, Case
 
 _BEINGS = (
     "妈|爸|母亲|父亲|奶奶|爷爷|外婆|外公|姥姥|姥爷|老伴|丈夫|老公|妻子|老婆|孩子|儿子|女儿|宝宝|哥|姐|弟|妹|朋友|同学"
-    "|老师|师父|亲人|家人|狗|猫|鸟|鱼|兔|宠物|他|她|它"
+    "|老师|师父|亲人|家人|室友|同事|邻居|狗|猫|鸟|鱼|兔|宠物|他|她|它"
 )
 # someone has died: a death word, or a being that 死了 / 走了 / 没了 (never 快走了, 早点走, 快要死了)
 _DIED = re.compile(
     r"去世|过世|离世|病逝|逝世|已故|亡故|过身|害死|忌日|头七|周年祭|骨灰|遗体|遗物|遗像|守灵|丧事|丧礼|葬礼"
     rf"|(?:{_BEINGS})[^，。？！,?!]{{0,4}}?(?<!快)(?<!要)(?<!会)(?:死了|死去|没了)"
     r"|(?:刚|已经|突然)(?:死了|走了)|(?:最后|后来|终究|终于|还是)走了|自杀了|自杀身亡|(?<!差点)(?:身亡|遇难|丧生|猝死)"
-    r"|(?:车祸|意外|事故)[^，。？！,?!]{0,2}没了"
+    r"|(?:车祸|意外|事故)[^，。？！,?!]{0,2}没了|(?:病|癌|白血病|肿瘤)(?:走了|没了|死了)(?=[，。？！,?!]|$)"
     rf"|(?:{_BEINGS})[^，。？！,?!]{{0,6}}?(?<!快)(?<!要)(?<!早点)走(?:了|后|的)"
 )
 # any word about death (a question on dying, the dead or rites for them)
@@ -187,6 +189,26 @@ def actor(text: str, word: str) -> str:
     return "self" if clause.startswith("我") else ""
 
 
+# acts one side can do or undergo: in a question that says 被V, V我 or 找我V (向我 / 跟我), the asker undergoes it
+# (被催债 / 亲戚找我借钱); else he does it (我做催收 / 找亲戚借钱). r21: a debt collector got the case of a debtor
+# hounded by collectors, a man who must borrow for a bride price the case of a lender asked for money
+_ACTS = ("催", "借钱", "借款", "骗", "欠", "骂", "欺负", "冤枉", "辞退", "开除", "劈腿", "出轨", "背叛")
+
+
+def undergoes(text: str, act: str) -> bool | None:
+    """Whether the asker undergoes ``act`` in ``text`` (True), does it (False), or ``act`` is not there (None)."""
+    at = text.find(act)
+    if at < 0:
+        return None
+    before, after = text[max(0, at - 4) : at], text[at + len(act) : at + len(act) + 2]
+    return bool(
+        "被" in before
+        or "挨" in before[-1:]
+        or re.search(r"(?:找|向|跟|问|管)我$", before)
+        or after.lstrip("了").startswith("我")
+    )
+
+
 def contradiction(topic: str, question: str, words: Iterable[str] = ()) -> str:
     """Why ``question`` (a case's own) is not about the matter ``topic`` asks, or "" when nothing disagrees.
     ``words``: the case's match words found in the topic; the one who does what they name must agree too."""
@@ -196,6 +218,10 @@ def contradiction(topic: str, question: str, words: Iterable[str] = ()) -> str:
     by_t, by_q = (actor(topic, act), actor(question, act)) if act else ("", "")
     if {by_t, by_q} & {"self"} and {by_t, by_q} & _FAMILY:
         return f"in the topic {act} is done by {by_t}, in the case's question by {by_q}"
+    for a in _ACTS:  # the asker does in one what he undergoes in the other
+        u_t, u_q = undergoes(topic, a), undergoes(question, a)
+        if u_t is not None and u_q is not None and u_t != u_q:
+            return f"in the topic the asker {'undergoes' if u_t else 'does'} {a}; in the case's question the other way"
     if t.died and not q.death:
         return "the topic says someone has died; the case's question is about the living"
     if q.died and not t.death:

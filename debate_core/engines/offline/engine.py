@@ -11,7 +11,7 @@ from debate_core.content.plan import debate_theme, plan_speech, summary_of
 from debate_core.content.text import bigrams_of, cjk_only
 from debate_core.content.titles import chinese_title
 from debate_core.engines.gateway import Generation
-from debate_core.engines.offline.compose import bare, fit
+from debate_core.engines.offline.compose import _shared, bare, fit
 from debate_core.models import Observation, ObservationRequest, Pack, SpeechRequest, SummaryRequest
 from debate_core.plans import Case, Common, SpeechPlan
 
@@ -116,7 +116,7 @@ class OfflineEngine:
             cons = (
                 (f"谈到最后，两位都认可：{said(agreed, '接受')}。" if agreed else "")
                 + (f"有保留地靠近的是：{said(partly, '部分接受')}。" if partly else "")
-            ) or "本场两位都没有整条接受对方的质疑；两人的回答里相通的地方，请读者对照着读。"
+            ) or "本场两位都没有接受对方的质疑。"  # (r20: the longer 请读者对照着读 formula read as filler)
         elif pa and pbp:
             # both claims as the debate stated them (R1 and the 综合), at the bank's level: r10's readers found
             # the bank's own wording of the difference naming points no speech made (怖畏智, 身后追荐)
@@ -136,7 +136,13 @@ class OfflineEngine:
                 else (f"双方都没有关于「{choice.title}」的专门材料，这一场谈不上交锋。")
             )
         if not on_case:
-            cons = bare(common.text) + "。" if common is not None else "本场没有找到双方都明白说出的共许之处。"
+            # the bank's common ground is of their teachings, said as such (r21: 两位都认为在家人也能修成佛道 read as
+            # a view one of them had stated in this debate, which he had not)
+            cons = (
+                "依两家平日的教言，共许的是：" + _shared(common.text) + "。"
+                if common is not None
+                else "本场没有找到双方都明白说出的共许之处。"
+            )
         to_reader = (
             bare(reader.text) + "。"
             if reader is not None
