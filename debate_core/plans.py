@@ -147,6 +147,28 @@ class CaseObjection(BaseModel):
     press: CaseGround | None = None
 
 
+# Longer words inside which a shorter match word means something else: 朋友 in 男朋友 is no friend, 小白 (a
+# beginner) in 小白鼠 is a lab mouse. A match word found only inside one of these is not in the topic.
+SHADOWS = ("男朋友", "女朋友", "小白鼠", "白鼠", "老朋友圈")
+
+
+def _spans(topic: str, words: list[str]) -> list[tuple[int, int]]:
+    """Where ``words`` occur in ``topic``, except inside a :data:`SHADOWS` word that is not itself one of them."""
+    shadowed = [
+        (i, i + len(sh)) for sh in SHADOWS if sh not in words for i in range(len(topic)) if topic.startswith(sh, i)
+    ]
+    out = []
+    for w in words:
+        if not w:
+            continue
+        i = topic.find(w)
+        while i != -1:
+            if not any(a <= i and i + len(w) <= b and (a, b) != (i, i + len(w)) for a, b in shadowed):
+                out.append((i, i + len(w)))
+            i = topic.find(w, i + 1)
+    return out
+
+
 class Case(BaseModel):
     """A concrete question under a theme (放生一定有功德吗 under 布施与供养), with the masters' own answers.
 
@@ -161,10 +183,12 @@ class Case(BaseModel):
     to_reader: str = ""
 
     def matches(self, topic: str) -> bool:
-        return bool(self.match) and all(any(w and w in topic for w in group) for group in self.match)
+        """Every group of match words is in the topic; a word found only inside a longer word that means
+        something else is not there (r22: 朋友 in 男朋友, 小白 in 小白鼠: :data:`SHADOWS`)."""
+        return bool(self.match) and all(_spans(topic, group) for group in self.match)
 
     def hits(self, topic: str) -> list[str]:
-        return [w for group in self.match for w in group if w and w in topic]
+        return [w for group in self.match for w in group if w and _spans(topic, [w])]
 
     def answer(self, slug: str) -> CaseAnswer | None:
         return next((a for a in self.answers if a.by == slug), None)

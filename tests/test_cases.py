@@ -350,7 +350,7 @@ def test_a_topic_that_matches_no_theme_is_never_said_to_fall_on_one(default_pack
     d = _run(default_pack, topic)
     first = d.rounds[0]
     assert not first.plan.theme_terms and not first.plan.case
-    assert "落在" not in first.text and "我的教言里没有直接的话" in first.text
+    assert "落在" not in first.text and "题中这件事，下面不直接作答" in first.text
     assert any("没有对上" in w for w in d.warnings), d.warnings
 
 

@@ -37,7 +37,7 @@ def test_a_specific_doctrinal_question_without_an_answer_says_so(md, topic):
     notes = [w for w in d.warnings if BANNER in w]
     assert len(notes) == 1 and f"「{plan.theme_title}」" in notes[0]
     opening = d.rounds[0].text
-    assert "题中具体所问，我的教言里没有现成的话" in opening
+    assert "题中具体所问，下面不逐条作答" in opening
     assert "这一问落在" not in opening  # no claim that the question is the theme's
 
 
@@ -52,3 +52,30 @@ def test_a_question_of_the_theme_itself_carries_no_such_note(md, topic):
 def test_a_personal_question_keeps_its_own_note():
     # the asker's own situation has its note (题中所问的具体情形…); this one is for questions of doctrine
     assert not specific_question("我每天打坐半小时，腿痛得受不了，心也静不下来，是不是方法不对？")
+
+
+@pytest.mark.parametrize(
+    "topic",
+    ["四无量心里的舍，是不是就是对什么人什么事都不在乎？", "八正道里的正精进，具体是要在哪些事情上精进？"],  # r22
+)
+def test_a_topic_that_shares_only_particles_with_a_theme_is_not_called_near_it(default_pack, md, topic):
+    # r22: 的舍 / 不在 / 都不 / 要在 took these to 布施与供养 and 持戒, and the top called them the literally nearest
+    from debate_core.content.arguments import bank_of
+    from debate_core.content.theme_choice import nearest_theme
+
+    assert nearest_theme(bank_of(default_pack), topic) is None
+    d = md.run(md.prepare(DebateConfig(topic=topic)))
+    assert not any("字面最接近" in w for w in d.warnings)
+    assert any("没有对上人物包里的任何议题" in w for w in d.warnings), d.warnings
+
+
+def test_a_word_inside_a_longer_word_that_means_something_else_matches_no_case(default_pack):
+    # r22: 朋友 in 男朋友 took a question on a cheating boyfriend to the case on losing old friends,
+    # 小白 in 小白鼠 a lab worker's question to the beginner's case
+    from debate_core.content.arguments import bank_of
+
+    bank = bank_of(default_pack)
+    friends = next(c for c in bank.cases if "朋友越来越少" in c.question)
+    assert friends.matches("学佛以后朋友越来越少，不想来往了")
+    assert not friends.matches("我男朋友劈腿了，我想永远不来往")
+    assert "朋友" not in friends.hits("我男朋友劈腿了，我想永远不来往")

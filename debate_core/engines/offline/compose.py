@@ -244,12 +244,12 @@ def _opening(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
     else:
         # the bank argues the theme the topic falls under: the lead says which, and never claims a fuller answer
         if not plan.theme_terms:  # the topic matched no theme: the speech argues one, and never says it "falls" there
-            lead = f"题中这件事，我的教言里没有直接的话；下面只说我在「{plan.theme_title}」上的一贯看法："
+            lead = f"题中这件事，下面不直接作答；我只说我在「{plan.theme_title}」上的一贯看法："
         elif personal_question(topic):
             lead = f"这件事本身，我不凭空作答；它落在「{plan.theme_title}」上，我在这上面的看法是："
         elif specific_question(topic) and not plan.case:
             # (r21: 这一问落在「空与有」上 before a debate that never reached 应成 and 自续 read as a false claim)
-            lead = f"题中具体所问，我的教言里没有现成的话；下面只说我在「{plan.theme_title}」上的一贯看法："
+            lead = f"题中具体所问，下面不逐条作答；我只说我在「{plan.theme_title}」上的一贯看法："
         else:
             lead = f"这一问落在「{plan.theme_title}」上，我在这上面的看法是："
         out.append(lead + bare(stances[0].text) + "。")

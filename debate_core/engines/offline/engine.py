@@ -116,7 +116,7 @@ class OfflineEngine:
             cons = (
                 (f"谈到最后，两位都认可：{said(agreed, '接受')}。" if agreed else "")
                 + (f"有保留地靠近的是：{said(partly, '部分接受')}。" if partly else "")
-            ) or "本场两位都没有接受对方的质疑。"  # (r20: the longer 请读者对照着读 formula read as filler)
+            ) or _none_accepted(req, names)
         elif pa and pbp:
             # both claims as the debate stated them (R1 and the 综合), at the bank's level: r10's readers found
             # the bank's own wording of the difference naming points no speech made (怖畏智, 身后追荐)
@@ -149,6 +149,16 @@ class OfflineEngine:
             else f"「{req.topic}」这一问，两家给出的是两条不同的路；请读者对照自己的处境去体会，不必在这里分高下。"
         )
         return Observation(divergence=div, consensus=cons, to_reader=to_reader, engine=ENGINE_NAME)
+
+
+def _none_accepted(req: ObservationRequest, names: dict[str, str]) -> str:
+    """共识点 when no objection was accepted: who replied to the other's objections and accepted none (a 回应's
+    summary, 答：…, after the opening). r20 read the longer 请读者对照着读 formula as filler; r22 read 本场两位都没有
+    接受 as false where only one side had a 回应 and the other had granted points in his 反驳."""
+    who = list(
+        dict.fromkeys(names.get(s.speaker, s.speaker) for s in req.summaries if s.round > 1 and "答：" in s.text)
+    )
+    return f"{'、'.join(who)}在回应里没有接受对方的质疑。" if who else "本场没有一方回应对方的质疑。"
 
 
 _TAKEN = re.compile(r"^(部分接受|接受|坚持)(.+)$")
