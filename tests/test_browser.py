@@ -114,7 +114,8 @@ def test_offline_master_debate_live_outcome_in_the_browser(server, page):
     for title in ("R1｜慧能大师 Opening", "R2｜印光大师 Rebuttal", "R3｜慧能大师 Response", "R4｜印光大师 Synthesis"):
         page.get_by_role("heading", name=title).wait_for()  # every round is on the page, the seed's heading form
     assert page.get_by_text("Progress: 4 of 4 rounds").is_visible()
-    assert page.get_by_text("Citations", exact=True).count() >= 4  # each card lists its citation marks
+    # each card lists its citation marks (waited for: the last card's list can render a moment after the status)
+    page.get_by_text("Citations", exact=True).nth(3).wait_for()
     settle(page)
     shot(page, "live")
 
