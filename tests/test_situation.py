@@ -11,7 +11,7 @@ import re
 import pytest
 
 from debate_core.content.arguments import bank_of
-from debate_core.content.situation import actor, contradiction, fitting_cases, situation, undergoes
+from debate_core.content.situation import actor, contradiction, fitting_cases, situation, stage, undergoes
 
 
 @pytest.mark.parametrize(
@@ -242,3 +242,29 @@ def test_an_act_the_asker_does_is_not_one_he_undergoes(topic, question):
 def test_the_same_side_of_an_act_fits():
     assert not contradiction("网上投资被骗了五万，怎么放下？", "被人骗走了一大笔钱，越想越恨，晚上都睡不着，怎么办？")
     assert not contradiction("亲戚又来找我借钱，上次的还没还，怎么办？", "亲戚开口找我借钱，借还是不借？")
+
+
+@pytest.mark.parametrize(
+    ("text", "st"),
+    [
+        ("我女儿五岁，总问菩萨为什么不说话", "young"),
+        ("两岁的宝宝半夜哭闹", "young"),
+        ("孩子上幼儿园总被欺负", "young"),
+        ("儿子今年十五岁，沉迷游戏", "teen"),
+        ("孩子上了初中就不爱说话", "teen"),
+        ("我儿子二十八岁辞职在家", ""),
+        ("我今年六十八了，记性越来越差", ""),
+    ],
+)
+def test_stage_reads_a_childs_age(text, st):
+    assert stage(text) == st
+
+
+def test_a_young_childs_question_is_not_a_teenagers_case():
+    # r23: a parent of a five-year-old got the case of a teenager who stopped talking (with self-harm signs)
+    assert "young" in contradiction(
+        "我儿子四岁，每天问我人死了去哪里，我该怎么回答？", "孩子上了初中就不爱跟我说话了，怎么跟青春期的孩子相处？"
+    )
+    assert not contradiction(
+        "女儿十四岁，进了青春期就不理我了，怎么办？", "孩子上了初中就不爱跟我说话了，怎么跟青春期的孩子相处？"
+    )

@@ -15,6 +15,8 @@ question alike, and :func:`contradiction` names the first fact on which the two 
   亡者) goes with any kind.  The asker's own role (做父母的, 作为母亲, 我是老师) is not whom the question is about;
 * **does or undergoes:** an act such as 催 / 借钱 / 骗 that the asker does in one and undergoes in the other (被V, V我,
   找我V: :func:`undergoes`);
+* **a child's age:** both are about a child and name his stage, and one is young (五岁, 幼儿园) and the other a
+  teenager (十五岁, 初中, 青春期): :func:`stage`;
 * **who does the act:** the first of the case's matched words that both hold is done by the asker in one and by a
   family member in the other (丈夫炒股亏了 against 炒股亏掉了积蓄; :func:`actor`).
 
@@ -209,6 +211,35 @@ def undergoes(text: str, act: str) -> bool | None:
     )
 
 
+_NUM = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
+_AGE = re.compile(r"([0-9]{1,2}|[一二两三四五六七八九十]{1,3})(?:周)?岁")
+_YOUNG = re.compile(r"幼儿园|上小学|小学[一二三四五六]?年级|学龄前|婴儿|宝宝")
+_TEEN = re.compile(r"初中|高中|中学生|青春期|叛逆期|十几岁|中考|高考")
+
+
+def _years(word: str) -> int:
+    if word.isdigit():
+        return int(word)
+    if word.startswith("十"):  # 十 / 十五
+        return 10 + _NUM.get(word[1:2], 0)
+    if "十" in word:  # 二十 / 二十八
+        head, _, tail = word.partition("十")
+        return _NUM.get(head, 0) * 10 + _NUM.get(tail[:1], 0)
+    return _NUM.get(word, 0)
+
+
+def stage(text: str) -> str:
+    """A child's stage the question names: "young" (up to ten: 五岁, 幼儿园, 小学), "teen" (11 to 19: 十五岁, 初中,
+    青春期), or "" (none named, or an adult)."""
+    for m in _AGE.finditer(text):
+        n = _years(m.group(1))
+        if 0 < n <= 10:
+            return "young"
+        if 10 < n < 20:
+            return "teen"
+    return "young" if _YOUNG.search(text) else "teen" if _TEEN.search(text) else ""
+
+
 def contradiction(topic: str, question: str, words: Iterable[str] = ()) -> str:
     """Why ``question`` (a case's own) is not about the matter ``topic`` asks, or "" when nothing disagrees.
     ``words``: the case's match words found in the topic; the one who does what they name must agree too."""
@@ -222,6 +253,10 @@ def contradiction(topic: str, question: str, words: Iterable[str] = ()) -> str:
         u_t, u_q = undergoes(topic, a), undergoes(question, a)
         if u_t is not None and u_q is not None and u_t != u_q:
             return f"in the topic the asker {'undergoes' if u_t else 'does'} {a}; in the case's question the other way"
+    st, sq = stage(topic), stage(question)
+    if st and sq and st != sq and "child" in t.people and "child" in q.people:
+        # r23: a parent of a five-year-old got the case of a teenager who has stopped talking
+        return f"the topic's child is {st}, the case's {sq}"
     if t.died and not q.death:
         return "the topic says someone has died; the case's question is about the living"
     if q.died and not t.death:
