@@ -72,15 +72,22 @@ def press(bank: ArgumentBank, plan: SpeechPlan, speaker: str, spoken: frozenset[
                 continue
             if f"{o.id}:press" in spoken or not raw.reply.gist or raw.reply.gist not in summary:
                 continue  # said already, or he has not heard the reply in this debate
-            p = raw.press
-            return PlanPoint(
-                kind="press",
-                text=p.text,
-                ref=f"{o.id}:press",
-                target=o.id,
-                target_text=raw.reply.gist,
-                gist=p.gist or o.gist,
-                source=p.source,
-                quote=p.quote,
-            )
+            return press_point(o.id, raw, "press", o.gist)
     return None
+
+
+def press_point(objection_id: str, raw, kind: str, gist: str) -> PlanPoint:
+    """The press written under a case objection (``raw``: :meth:`Case.raw`, with its reply and press), as a plan
+    point of ``kind`` aimed at that objection, after the other's reply (its gist, the point's target_text):
+    a 回应's ``press``, or a later 反驳's ``answer`` to the reply it follows."""
+    p = raw.press
+    return PlanPoint(
+        kind=kind,
+        text=p.text,
+        ref=f"{objection_id}:press",
+        target=objection_id,
+        target_text=raw.reply.gist,
+        gist=p.gist or gist,
+        source=p.source,
+        quote=p.quote,
+    )

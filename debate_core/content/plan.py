@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 
 from debate_core.content.anticipation import anticipated
-from debate_core.content.case_points import case_points, case_room, grounds, press
+from debate_core.content.case_points import case_points, case_room, grounds, press, press_point
 from debate_core.content.contrasts import (
     as_contrast,
     claim_objection,
@@ -302,20 +302,8 @@ def _plan_rebuttal(
             plan.points.append(
                 PlanPoint(kind="restate", text=raw.reply.text, ref=t.ref, target=t.ref, target_text=raw.reply.gist)
             )
-            p = raw.press
-            if p is not None and f"{t.ref}:press" not in spoken:
-                plan.points.append(
-                    PlanPoint(
-                        kind="answer",
-                        text=p.text,
-                        ref=f"{t.ref}:press",
-                        target=t.ref,
-                        target_text=raw.reply.gist,
-                        gist=p.gist or t.text,
-                        source=p.source,
-                        quote=p.quote,
-                    )
-                )
+            if raw.press is not None and f"{t.ref}:press" not in spoken:
+                plan.points.append(press_point(t.ref, raw, "answer", t.text))
             else:
                 plan.points.append(PlanPoint(kind="no_answer", target=t.ref, target_text=raw.reply.gist))
         c = round_contrast(bank, speaker, opponent, plan.theme, "回应", spoken, heard, case_id=plan.case)
