@@ -218,6 +218,9 @@ def test_a_near_case_never_tells_the_asker_he_asked_its_question(default_pack):
         ("我年轻时骗过好几个人的钱，现在想忏悔", "骗", False),
         ("我常常无缘无故挨骂", "骂", True),
         ("这个问题里没有这件事", "骗", None),
+        ("公司上个月把我开除了", "开除", True),
+        ("遇到电信诈骗，钱追不回来", "骗", None),  # a thing named: nobody's act in the question
+        ("爸妈天天催婚", "催", None),
     ],
 )
 def test_undergoes_reads_whether_the_asker_does_the_act_or_has_it_done_to_him(text, act, under):
@@ -237,6 +240,15 @@ def test_undergoes_reads_whether_the_asker_does_the_act_or_has_it_done_to_him(te
 )
 def test_an_act_the_asker_does_is_not_one_he_undergoes(topic, question):
     assert "the asker" in contradiction(topic, question)
+
+
+def test_a_wrong_that_names_no_victim_is_not_read_as_the_askers_act():
+    # 男朋友劈腿了 and 被劈腿 are the same matter: the asker is the one wronged in both
+    assert not contradiction("男朋友劈腿了，我要不要原谅他？", "被男朋友劈腿了，心里放不下，怎么办？")
+    assert not contradiction("老板拖欠工资半年了，我恨得睡不着", "工钱一直被拖欠，越想越气，怎么办？")
+    assert not contradiction(
+        "遇到电信诈骗，八万块追不回来，怎么放下？", "被人骗走了一大笔钱，越想越恨，晚上都睡不着，怎么办？"
+    )
 
 
 def test_the_same_side_of_an_act_fits():

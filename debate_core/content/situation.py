@@ -194,19 +194,22 @@ def actor(text: str, word: str) -> str:
 # acts one side can do or undergo: in a question that says 被V, V我 or 找我V (向我 / 跟我), the asker undergoes it
 # (被催债 / 亲戚找我借钱); else he does it (我做催收 / 找亲戚借钱). r21: a debt collector got the case of a debtor
 # hounded by collectors, a man who must borrow for a bride price the case of a lender asked for money
-_ACTS = ("催", "借钱", "借款", "骗", "欠", "骂", "欺负", "冤枉", "辞退", "开除", "劈腿", "出轨", "背叛")
+# (not 出轨 / 劈腿 / 欠: 男朋友劈腿了 and 老板拖欠工资 name the asker nowhere, yet he is the one wronged)
+_ACTS = ("催", "借钱", "借款", "骗", "骂", "欺负", "冤枉", "辞退", "开除")
+# a word where the act is a thing named, not done by or to the asker: 骗子 / 诈骗, 催婚 / 催生
+_NAMED = re.compile(r"骗子|(?<!被)诈骗|催婚|催生")
 
 
 def undergoes(text: str, act: str) -> bool | None:
     """Whether the asker undergoes ``act`` in ``text`` (True), does it (False), or ``act`` is not there (None)."""
     at = text.find(act)
-    if at < 0:
+    if at < 0 or any(m.start() <= at < m.end() for m in _NAMED.finditer(text)):
         return None
     before, after = text[max(0, at - 4) : at], text[at + len(act) : at + len(act) + 2]
     return bool(
         "被" in before
         or "挨" in before[-1:]
-        or re.search(r"(?:找|向|跟|问|管)我$", before)
+        or re.search(r"(?:找|向|跟|问|管|把|将)我给?$", before)
         or after.lstrip("了").startswith("我")
     )
 
