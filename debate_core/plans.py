@@ -148,8 +148,9 @@ class CaseObjection(BaseModel):
 
 
 # Longer words inside which a shorter match word means something else: 朋友 in 男朋友 is no friend, 小白 (a
-# beginner) in 小白鼠 is a lab mouse. A match word found only inside one of these is not in the topic.
-SHADOWS = ("男朋友", "女朋友", "小白鼠", "白鼠", "老朋友圈")
+# beginner) in 小白鼠 is a lab mouse, 朋友 in 朋友圈 is a feed. A match word found only inside one of these
+# is not in the topic.
+SHADOWS = ("男朋友", "女朋友", "小白鼠", "白鼠", "朋友圈")
 
 
 def _spans(topic: str, words: list[str]) -> list[tuple[int, int]]:

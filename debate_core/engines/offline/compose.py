@@ -67,6 +67,12 @@ def _shared(text: str) -> str:
     return _BOTH.sub("", body, count=1) or body
 
 
+def taught_common(texts: list[str]) -> str:
+    """The pair's common ground on the theme, said as what their teachings share, never as agreed in this debate
+    (the 综合's line and the observation's 共识点 alike)."""
+    return "依两家平日的教言，共许的是：" + "；".join(_shared(t) for t in texts) + "。"
+
+
 MIN_CHARS, MAX_CHARS = 300, 500  # the seed's floor and ceiling (checks.MIN_CHARS, checks.MAX_CHARS)
 OPTIONAL = ("support", "contrast")  # what a plan may lose to stay under the ceiling, last added first
 
@@ -558,7 +564,7 @@ def _synthesis(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
         )
     common = plan.of("common")
     if common:  # the bank's common ground is of their teachings, never an agreement claimed for this debate
-        out.append("依两家平日的教言，共许的是：" + "；".join(_shared(c.text) for c in common) + "。")
+        out.append(taught_common([c.text for c in common]))
     for c in plan.of("concede"):
         out.append(bare(c.text) + "。")
     for i, c in enumerate(plan.of("contrast")):  # the first in full; the others not in the same words (read on the

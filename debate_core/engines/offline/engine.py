@@ -11,7 +11,7 @@ from debate_core.content.plan import debate_theme, plan_speech, summary_of
 from debate_core.content.text import bigrams_of, cjk_only
 from debate_core.content.titles import chinese_title
 from debate_core.engines.gateway import Generation
-from debate_core.engines.offline.compose import _shared, bare, fit
+from debate_core.engines.offline.compose import bare, fit, taught_common
 from debate_core.models import Observation, ObservationRequest, Pack, SpeechRequest, SummaryRequest
 from debate_core.plans import Case, Common, SpeechPlan
 
@@ -138,11 +138,7 @@ class OfflineEngine:
         if not on_case:
             # the bank's common ground is of their teachings, said as such (r21: 两位都认为在家人也能修成佛道 read as
             # a view one of them had stated in this debate, which he had not)
-            cons = (
-                "依两家平日的教言，共许的是：" + _shared(common.text) + "。"
-                if common is not None
-                else "本场没有找到双方都明白说出的共许之处。"
-            )
+            cons = taught_common([common.text]) if common is not None else "本场没有找到双方都明白说出的共许之处。"
         to_reader = (
             bare(reader.text) + "。"
             if reader is not None
