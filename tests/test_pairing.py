@@ -99,3 +99,81 @@ def test_pair_cli_json():
     data = json.loads(out.stdout)
     assert data["pair"] == ["tsongkhapa", "huineng"] and data["rule"] == "table"
     assert "应成" in data["keywords"]["tsongkhapa"]
+
+
+# ------------------------------------------------------------------ schools and masters the topic names
+
+
+def _schools(pack, slugs):
+    from debate_core.content.pairing import school_key
+
+    return {school_key(pack.masters[s]) for s in slugs}
+
+
+def test_schools_named_in_a_topic(any_pack):
+    from debate_core.content.schools import schools_named
+
+    def said(topic):
+        return [(n.label, set(n.masters)) for n in schools_named(topic, any_pack)]
+
+    assert said("上座部的安般念和曹洞的默照，下手处一样吗") == [
+        ("南传", {"ajahn-chah", "buddhaghosa", "mahasi-sayadaw"}),
+        ("禅宗", {"huineng", "xuyun"}),
+    ]
+    # the narrower school wins over the one holding it (格鲁派 inside 藏传); 天台 inside 天台宗 is one word
+    # (the reference pack's meta.json counts 阿底峡 as a forerunner of 格鲁派)
+    (gelug, gelug_masters), tiantai = said("藏传佛教格鲁派的止观，和天台宗的止观同不同")
+    assert gelug == "格鲁派" and "tsongkhapa" in gelug_masters and "milarepa" not in gelug_masters
+    assert tiantai == ("天台宗", {"ouyi", "zhiyi"})
+    # other words: a roof, an act of concentrating, a promise; 汉传 or 大乘 alone asks for no one
+    for topic in ("夏天晚上在楼顶天台上打坐，蚊子太多怎么办", "集中观察呼吸时总走神", "答应成家以后还能修行吗",
+                  "汉传佛教的寺院为什么要收门票", "大乘佛法讲发菩提心，我做得到吗"):
+        assert said(topic) == [], topic
+    # 汉传 beside 南传 is a side of its own
+    assert [label for label, _m in said("南传比丘托钵，汉传僧人为什么不托钵")] == ["南传", "汉传"]
+
+
+@pytest.mark.parametrize(
+    "topic,first,second",
+    [
+        ("上座部的安般念和曹洞的默照，下手处一样吗？", {"ajahn-chah", "buddhaghosa", "mahasi-sayadaw"}, {"huineng", "xuyun"}),
+        ("华严宗的十玄门，在天台宗看来是圆教还是别教？", {"fazang"}, {"zhiyi", "ouyi"}),
+        ("格鲁派讲先闻思后修，噶举派重上师加持，初学的人该先走哪一步？", {"tsongkhapa"}, {"milarepa"}),
+    ],
+)
+def test_a_topic_naming_two_schools_gets_a_voice_of_each(default_pack, topic, first, second):
+    c = choose_pair(topic, default_pack)
+    assert ({c.a, c.b} & first) and ({c.a, c.b} & second) and c.a != c.b, (c.a, c.b, c.reason)
+    assert "the topic names" in c.reason and "a pair with two of these voices" in c.reason
+
+
+def test_a_topic_naming_one_school_gets_its_voice_and_another(default_pack):
+    """藏传为什么… asks for a 藏传 voice and one from outside it, not two 藏传 masters; when no pair with the
+    voice has something to say on the topic, the reason says so."""
+    tibetan = {"atisha", "milarepa", "tsongkhapa"}
+    c = choose_pair("藏传的寺院里为什么人人都要先拜一位上师？", default_pack)
+    assert len({c.a, c.b} & tibetan) == 1, (c.a, c.b, c.reason)
+    assert c.reason.endswith("one of these voices and a master outside them"), c.reason
+    c = choose_pair("南传的法师为什么说没有中阴身？人死了马上就投生吗？", default_pack)
+    nanchuan = {"ajahn-chah", "buddhaghosa", "mahasi-sayadaw"}
+    assert {c.a, c.b} & nanchuan or c.reason.endswith("but no pair with these voices fits it"), c.reason
+    # a master named by name is in the pair, although the question is a case others answer too
+    c = choose_pair("印光大师常说老实念佛，可我一坐下念佛就坐不住，怎么办？", default_pack)
+    assert "yinguang" in (c.a, c.b), (c.a, c.b, c.reason)
+    c = choose_pair("六祖说何期自性本自清净，那我每天早晚课还要不要做？", default_pack)
+    assert "huineng" in (c.a, c.b), (c.a, c.b, c.reason)
+
+
+def test_named_voices_are_in_the_readers_language():
+    from debate_core.content.packs import load_pack
+    from tests.conftest import DEFAULT_PACK
+    from webapp import i18n
+    from webapp.views.chrome import pair_reason_text
+
+    reason = choose_pair("华严宗的十玄门，在天台宗看来是圆教还是别教？", load_pack(DEFAULT_PACK)).reason
+    with i18n.use("zh"):
+        zh = pair_reason_text(reason)
+    with i18n.use("en"):
+        en = pair_reason_text(reason)
+    assert "议题提到" in zh and "the topic" not in zh and "华严宗" in zh, zh
+    assert en.endswith("a pair with two of these voices") and "华严宗" in en, en

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from importlib import resources
 
@@ -35,6 +35,7 @@ from pydantic import BaseModel, Field
 
 from debate_core.content.aliases import apply_default_aliases, topic_names
 from debate_core.content.packs import resolve_master
+from debate_core.content.schools import NamedSchool, schools_named
 from debate_core.content.situation import fitting_cases
 from debate_core.errors import PairError
 from debate_core.models import Master, Pack
@@ -50,6 +51,9 @@ __all__ = [
     "school_key",
     "table_matches",
 ]
+
+
+Allow = Callable[[str, str], bool] | None  # which pairs a rule may choose (the topic's named voices)
 
 
 class PairChoice(BaseModel):
@@ -216,7 +220,9 @@ def _both_ways(bank, a: str, b: str, theme: str | None = None) -> tuple[int, int
     return len(bank.objections(a, b, theme)), len(bank.objections(b, a, theme))
 
 
-def _coverage_choice(topic: str, pack: Pack, named: dict[str, int]) -> PairChoice | None:
+def _coverage_choice(
+    topic: str, pack: Pack, named: dict[str, int], allow: Allow = None, max_tier: int = 3
+) -> PairChoice | None:
     """The best covered pair for the topic's themes, in tiers: both masters hold a position on the
     theme and aim objections at each other's claims on it; both hold a position and have objections
     both ways on other themes; one of them holds a position and the pair has objections both ways."""
@@ -225,11 +231,15 @@ def _coverage_choice(topic: str, pack: Pack, named: dict[str, int]) -> PairChoic
 
     bank = bank_of(pack)
     matches = match_themes(topic, bank.themes)
-    pairs = [bank.pairs[k].pair for k in sorted(bank.pairs) if all(s in pack.masters for s in bank.pairs[k].pair)]
+    pairs = [
+        (a, b)
+        for a, b in (bank.pairs[k].pair for k in sorted(bank.pairs))
+        if a in pack.masters and b in pack.masters and (allow is None or allow(a, b))
+    ]
     top = matches[0].score if matches else 0
     order = [(tier, m) for m in matches if m.score * 2 >= top for tier in (1, 2)]
     order += [(tier, m) for m in matches if m.score * 2 < top for tier in (1, 2)]
-    order += [(3, m) for m in matches]
+    order += [(3, m) for m in matches if max_tier >= 3]
     for tier, m in order:
         cands = []
         for a, b in pairs:
@@ -262,7 +272,7 @@ def _coverage_choice(topic: str, pack: Pack, named: dict[str, int]) -> PairChoic
     return None
 
 
-def _case_choice(topic: str, pack: Pack, named: dict[str, int]) -> PairChoice | None:
+def _case_choice(topic: str, pack: Pack, named: dict[str, int], allow: Allow = None) -> PairChoice | None:
     """The topic is a case of the argument layer (a concrete question under a theme): the pair of masters
     who both answer it and aim objections at each other's claims on its theme (named masters first,
     then the deeper bank)."""
@@ -275,7 +285,7 @@ def _case_choice(topic: str, pack: Pack, named: dict[str, int]) -> PairChoice | 
         for i, a in enumerate(who):
             for b in who[i + 1 :]:
                 ab, ba = _both_ways(bank, a, b, c.theme)
-                if ab and ba:
+                if ab and ba and (allow is None or allow(a, b)):
                     cands.append(((-sum(named.get(x, 0) for x in (a, b)), -min(ab, ba), -(ab + ba)), a, b, ab, ba))
         if not cands:
             continue
@@ -320,6 +330,47 @@ def _default_pair(pack: Pack) -> tuple[str, str]:
     return slugs[0], other
 
 
+def voices_named(topic: str, pack: Pack, named: dict[str, list[str]]) -> list[NamedSchool]:
+    """The voices the topic asks for: each master it names by name, and each school it names
+    (``content.schools``) unless a master named by name already speaks for it (印光 beside 净土)."""
+    sides = [NamedSchool(s, pack.masters[s].name, tuple(named[s]), (s,)) for s in named]
+    return sides + [n for n in schools_named(topic, pack) if not any(s in n.masters for s in named)]
+
+
+def _allowances(sides: list[NamedSchool], pack: Pack) -> list[tuple[Allow, str]]:
+    """The pair constraints to try in turn: a pair that gives two of the named voices; then one of them
+    against a master outside them (南传为什么不承认中阴 asks a 南传 voice and one who holds 中阴); then one of
+    them with anyone; then any pair. Each with the words the reason adds."""
+
+    def labels(sides: list[NamedSchool]) -> str:
+        return "; ".join(
+            n.label if n.masters == (n.id,) else f"{n.label} ({'、'.join(pack.masters[s].name for s in n.masters)})"
+            for n in sides
+        )
+
+    def two(a: str, b: str) -> bool:
+        return any(
+            a in x.masters and b in y.masters for i, x in enumerate(sides) for j, y in enumerate(sides) if i != j
+        )
+
+    voiced = {s for x in sides for s in x.masters}
+
+    def one(a: str, b: str) -> bool:
+        return a in voiced or b in voiced
+
+    def against(a: str, b: str) -> bool:  # one of the voices against someone outside them
+        return (a in voiced) != (b in voiced)
+
+    out: list[tuple[Allow, str]] = []
+    if len(sides) >= 2:
+        out.append((two, f"the topic names {labels(sides)}: a pair with two of these voices"))
+    if sides:
+        out.append((against, f"the topic names {labels(sides)}: one of these voices and a master outside them"))
+        out.append((one, f"the topic names {labels(sides)}: a pair with one of these voices"))
+    out.append((None, f"the topic names {labels(sides)}, but no pair with these voices fits it" if sides else ""))
+    return out
+
+
 def choose_pair(topic: str, pack: Pack, masters: Sequence[str] | None = None) -> PairChoice:
     if masters:
         names = [m for m in masters if m and m.strip()]
@@ -349,12 +400,23 @@ def choose_pair(topic: str, pack: Pack, masters: Sequence[str] | None = None) ->
             reason=f"the topic names both masters ({'、'.join(named[a])} / {'、'.join(named[b])})",
         )
     weights = {s: 2 if s in named else 1 for s in scores}
-    cover = _case_choice(topic, pack, weights) or _coverage_choice(topic, pack, weights)
-    if cover is not None:
-        return cover
+    sides = voices_named(topic, pack, named)
+    # a named voice first, as long as both masters have something to say on the topic (a case, or a
+    # position each on its theme); a pair where only one holds a position comes after every constraint
+    tries = [(allow, said, tier) for tier in (2, 3) for allow, said in _allowances(sides, pack)]
+    for allow, said, tier in tries:
+        cover = (_case_choice(topic, pack, weights, allow) if tier == 2 else None) or _coverage_choice(
+            topic, pack, weights, allow, max_tier=tier
+        )
+        if cover is not None:
+            if said:
+                cover.reason += f"; {said}"
+            return cover
 
     weight = int(pair_table().get("keyword_weight", 3))
-    ranked = sorted(scores, key=lambda s: (-len(scores[s]) * weight, s))
+    voiced = {s for side in sides for s in side.masters}
+    ranked = sorted(scores, key=lambda s: (s not in voiced, -len(scores[s]) * weight, s))
+    ranked += sorted(s for s in voiced if s not in scores)
     partner = _best_partner(pack, ranked[0]) if ranked else None
     if partner is not None:
         a, b = ranked[0], partner

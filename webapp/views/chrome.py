@@ -355,9 +355,27 @@ _PAIR_REASONS: list[tuple[re.Pattern, str]] = [
 ]
 
 
+# what the topic's named voices (schools, masters) did to the choice, after "; " at the end of a reason
+_PAIR_VOICES: list[tuple[re.Pattern, str]] = [
+    (re.compile(r"; the topic names (?P<voices>.+?): a pair with two of these voices$"),
+     N_("the topic names {voices}: a pair with two of these voices")),
+    (re.compile(r"; the topic names (?P<voices>.+?): one of these voices and a master outside them$"),
+     N_("the topic names {voices}: one of these voices and a master outside them")),
+    (re.compile(r"; the topic names (?P<voices>.+?): a pair with one of these voices$"),
+     N_("the topic names {voices}: a pair with one of these voices")),
+    (re.compile(r"; the topic names (?P<voices>.+?), but no pair with these voices fits it$"),
+     N_("the topic names {voices}, but no pair with these voices fits it")),
+]
+
+
 def pair_reason_text(reason: str) -> str:
     """Why the pair was suggested, in the reader's language (the seed's quoted words stay as they are)."""
     reason = (reason or "").strip()
+    for pattern, msgid in _PAIR_VOICES:
+        m = pattern.search(reason)
+        if m:
+            voices = m.group("voices").replace("; ", _("; "))
+            return pair_reason_text(reason[: m.start()]) + _("; ") + _(msgid).format(voices=voices)
     for pattern, msgid in _PAIR_REASONS:
         m = pattern.match(reason)
         if not m:
