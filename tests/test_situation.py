@@ -280,3 +280,32 @@ def test_a_young_childs_question_is_not_a_teenagers_case():
     assert not contradiction(
         "女儿十四岁，进了青春期就不理我了，怎么办？", "孩子上了初中就不爱跟我说话了，怎么跟青春期的孩子相处？"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "dead"),
+    [
+        ("我爸走了以后，我妈一个人在老家住", {"father"}),
+        ("梦见去世的外公来接她", {"grandfather"}),
+        ("我妈说奶奶去世了，要不要回去奔丧", {"grandmother"}),  # the one who tells is not the one who died
+        ("父亲刚走，家里乱成一团", {"father"}),
+        ("老伴病走了半年，我还是睡不着", {"spouse"}),
+        ("亲人走了以后会去哪里", set()),  # nobody named
+        ("外婆快走了，医生让准备后事", set()),  # not yet
+        ("岳父去世了，我该不该请假", set()),  # an in-law: not read as the asker's father
+    ],
+)
+def test_deceased_reads_who_died(text, dead):
+    from debate_core.content.situation import deceased
+
+    assert set(deceased(text)) == dead
+
+
+def test_a_death_of_another_relative_is_another_matter():
+    # the leak a reader found: 「父亲刚走」 said to someone whose grandfather had died (case: a widowed mother)
+    widowed = "我爸走了以后，我妈一个人在老家住，要不要把她接来和我们一起住？"
+    why = contradiction("我妈妈最近总说梦见去世的外公来接她，这是不是不好的兆头？", widowed)
+    assert "grandfather" in why and "father" in why
+    assert not contradiction("父亲去世三个月了，母亲一个人住，我想接她来同住，她不肯", widowed)
+    # a case that names nobody fits any death
+    assert not contradiction("外婆走了以后我总梦见她，是她放不下我吗？", "亲人走了以后，现在去了哪里？在那边过得好不好？")

@@ -7,6 +7,8 @@ different asker).  :func:`situation` reads the same few facts from any question,
 question alike, and :func:`contradiction` names the first fact on which the two disagree:
 
 * **death:** one of them says someone has died (去世, 走了 …) and the other has no word about death at all;
+* **who died:** both say someone has died and name whom, by relation to the asker, and no one is in both
+  (我爸走了 against 去世的外公: :func:`deceased`);
 * **animal:** both name an animal, and none in common (狗 vs 猫; 宠物 goes with any); or both mourn a death, one
   an animal's and the other a person's;
 * **person:** the people the question is about, by kind (parent, child, spouse or partner, sibling, friend,
@@ -243,6 +245,40 @@ def stage(text: str) -> str:
     return "young" if _YOUNG.search(text) else "teen" if _TEEN.search(text) else ""
 
 
+# who has died, by relation to the asker: 我爸走了 (father) is not 去世的外公 (grandfather). r23's reader found
+# 「父亲刚走」 said to someone whose grandfather had died: the case of a widowed mother, on 妈妈 … 去世 … 接她
+_RELATIONS = {
+    "father": ("爸爸", "父亲", "老爸", "家父", "先父", "亡父", "爸"),
+    "mother": ("妈妈", "母亲", "老妈", "家母", "先母", "亡母", "妈"),
+    "grandfather": ("爷爷", "外公", "姥爷", "祖父"),
+    "grandmother": ("奶奶", "外婆", "姥姥", "祖母"),
+    "spouse": ("丈夫", "老公", "妻子", "老婆", "老伴", "爱人"),
+    "child": ("儿子", "女儿", "孩子", "宝宝", "胎儿"),
+    "sibling": ("哥哥", "姐姐", "弟弟", "妹妹"),
+    "friend": ("朋友", "闺蜜", "同学", "室友"),
+}
+_RELATION_OF = {w: r for r, ws in _RELATIONS.items() for w in ws}
+_KIN = "|".join(sorted(_RELATION_OF, key=len, reverse=True))
+_DIED_WORD = r"去世|过世|离世|病逝|逝世|走了|刚走|死了|没了|不在了|往生了|病走了|癌走了"
+_DEAD_PERSON = re.compile(
+    rf"(?P<before>{_KIN})(?:(?!{_KIN})[^，。？！,?!的]){{0,4}}?(?<!快)(?<!要)(?:{_DIED_WORD})"  # 我爸走了, 外公去世
+    rf"|(?:{_DIED_WORD.replace('走了|', '')})的(?P<after>{_KIN})"  # 去世的外公
+    r"|(?P<late>先父|先母|亡父|亡母)"
+)
+
+
+def deceased(text: str) -> frozenset[str]:
+    """The relations (father, grandmother, spouse …) of the people ``text`` says have died; empty when it names
+    no one (亲人走了) or no death."""
+    out = set()
+    for m in _DEAD_PERSON.finditer(text):
+        word = m.group("before") or m.group("after") or m.group("late")
+        if m.group("before") and text[max(0, m.start() - 1) : m.start()] in ("老", "岳", "公", "婆"):
+            continue  # 老爸 is read whole; 岳父 / 公公 are other relations, not named here
+        out.add(_RELATION_OF[word])
+    return frozenset(out)
+
+
 def contradiction(topic: str, question: str, words: Iterable[str] = ()) -> str:
     """Why ``question`` (a case's own) is not about the matter ``topic`` asks, or "" when nothing disagrees.
     ``words``: the case's match words found in the topic; the one who does what they name must agree too."""
@@ -264,6 +300,9 @@ def contradiction(topic: str, question: str, words: Iterable[str] = ()) -> str:
         return "the topic says someone has died; the case's question is about the living"
     if q.died and not t.death:
         return "the case's question says someone has died; the topic does not"
+    dead_t, dead_q = (deceased(topic), deceased(question)) if t.died and q.died else (frozenset(), frozenset())
+    if dead_t and dead_q and not (dead_t & dead_q):
+        return f"the topic's dead is the asker's {'/'.join(sorted(dead_t))}, the case's {'/'.join(sorted(dead_q))}"
     if t.died and q.died and bool(t.animals or t.pet) != bool(q.animals or q.pet):
         return "one of them mourns an animal, the other a person"
     if t.animals and q.animals and not (t.animals & q.animals):
