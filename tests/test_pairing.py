@@ -177,3 +177,18 @@ def test_named_voices_are_in_the_readers_language():
         en = pair_reason_text(reason)
     assert "议题提到" in zh and "the topic" not in zh and "华严宗" in zh, zh
     assert en.endswith("a pair with two of these voices") and "华严宗" in en, en
+
+
+def test_a_schools_name_says_who_not_what(default_pack):
+    """天台宗讲的止观 is a question on 止观 asked of 天台: the school's name counts one towards a theme, so the
+    practice word decides the theme, and the pair holds a 天台 voice."""
+    from debate_core.content.arguments import bank_of
+    from debate_core.content.themes import match_themes
+
+    topic = "天台宗讲的止观，初学的人要怎么下手？"
+    bank = bank_of(default_pack)
+    assert match_themes(topic, bank.themes)[0].theme == "meditation-method"
+    c = choose_pair(topic, default_pack)
+    assert {c.a, c.b} & {"zhiyi", "ouyi"}, (c.a, c.b, c.reason)
+    # a school's name alone still finds the theme that lists it
+    assert match_themes("华严宗和唯识宗，哪个是了义？", bank.themes)[0].theme == "classification"

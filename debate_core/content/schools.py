@@ -21,7 +21,7 @@ from importlib import resources
 
 from debate_core.models import Pack
 
-__all__ = ["NamedSchool", "school_table", "schools_named"]
+__all__ = ["NamedSchool", "school_table", "school_terms", "schools_named"]
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,17 @@ class NamedSchool:
 def school_table() -> list[dict]:
     text = resources.files("debate_core").joinpath("resources/schools.json").read_text(encoding="utf-8")
     return list(json.loads(text)["schools"])
+
+
+@lru_cache(maxsize=1)
+def school_terms() -> frozenset[str]:
+    """Every word that names a school (南传, 天台宗, 密宗 …), and the same with 宗 / 派 added or dropped."""
+    out = set()
+    for school in school_table():
+        for term in [*school["terms"], school["label"]]:
+            bare = term[:-1] if term.endswith(("宗", "派")) else term
+            out |= {term, bare, bare + "宗", bare + "派"}
+    return frozenset(t for t in out if len(t) >= 2)
 
 
 def _masters(school: dict, pack: Pack) -> tuple[str, ...]:
