@@ -309,3 +309,23 @@ def test_a_death_of_another_relative_is_another_matter():
     assert not contradiction("父亲去世三个月了，母亲一个人住，我想接她来同住，她不肯", widowed)
     # a case that names nobody fits any death
     assert not contradiction("外婆走了以后我总梦见她，是她放不下我吗？", "亲人走了以后，现在去了哪里？在那边过得好不好？")
+
+
+def test_a_pets_case_is_not_a_question_that_names_no_animal():
+    pet = "家里养的宠物老了、病得很重，医生建议安乐死，这算杀生吗？"
+    assert "pet" in contradiction("病人自己要求安乐死，医生照做算不算杀生？", pet)
+    assert "pet" in contradiction("安乐死在佛教里怎么看？", pet)
+    assert not contradiction("我家的狗十五岁了，兽医说可以安乐死，我下不了决心", pet)
+
+
+def test_karma_as_doctrine_is_not_the_case_of_heavy_karma(default_pack):
+    """业力 (karma as a force) is no everyday word for 业障: a question of who transmigrates is argued on 无我."""
+    from debate_core.content.arguments import bank_of
+    from debate_core.content.theme_choice import debate_theme
+
+    bank = bank_of(default_pack)
+    topic = "既然佛教说无常无我，那死后继续受报的是哪一个？业力存在哪里？"
+    assert all(c.id != "repentance-karma/heavy-karma" for c in fitting_cases(bank, topic))
+    assert "repentance-karma/heavy-karma" in [c.id for c in fitting_cases(bank, "我总觉得自己业障深重，怎么忏悔才好？")]
+    ch = debate_theme(bank, "没有一个常住的我，那轮回的究竟是谁？", "buddhaghosa", "nagarjuna", "")
+    assert ch.theme == "no-self", ch

@@ -10,7 +10,8 @@ question alike, and :func:`contradiction` names the first fact on which the two 
 * **who died:** both say someone has died and name whom, by relation to the asker, and no one is in both
   (我爸走了 against 去世的外公: :func:`deceased`);
 * **animal:** both name an animal, and none in common (狗 vs 猫; 宠物 goes with any); or both mourn a death, one
-  an animal's and the other a person's;
+  an animal's and the other a person's; or the case is about a pet and the topic names no animal
+  (a patient's euthanasia against an old dog's);
 * **person:** the people the question is about, by kind (parent, child, spouse or partner, sibling, friend,
   colleague; a grandparent goes with a parent, a grandchild with a child): both name kinds and none is shared, or
   one names a family member and the other names nobody.  A word for the family or the dead as a whole (家人, 亲人,
@@ -63,6 +64,8 @@ _ANIMALS = {
     "livestock": ("鸡", "猪", "牛", "羊", "鸭"),
     "shrimp": ("虾", "蟹"),
 }
+
+_PETS = frozenset({"dog", "cat", "bird", "rabbit", "hamster", "turtle"})  # animals kept as pets
 
 _PEOPLE = {
     "parent": (
@@ -305,6 +308,9 @@ def contradiction(topic: str, question: str, words: Iterable[str] = ()) -> str:
         return f"the topic's dead is the asker's {'/'.join(sorted(dead_t))}, the case's {'/'.join(sorted(dead_q))}"
     if t.died and q.died and bool(t.animals or t.pet) != bool(q.animals or q.pet):
         return "one of them mourns an animal, the other a person"
+    if (q.pet or q.animals & _PETS) and not (t.animals or t.pet):
+        # r24: a doctor asked about a patient's euthanasia got the case of an old, sick pet
+        return "the case's question is about a pet; the topic names no animal"
     if t.animals and q.animals and not (t.animals & q.animals):
         return f"the topic is about {'/'.join(sorted(t.animals))}, the case about {'/'.join(sorted(q.animals))}"
     if not (t.anyone or q.anyone):
