@@ -11,7 +11,7 @@ import pytest
 from debate_core.checks import MIN_CHARS
 from debate_core.content.arguments import bank_of
 from debate_core.content.plan import AIM, estimated_length
-from debate_core.content.text import cjk_len, without_hedges
+from debate_core.content.text import cjk_len, says_own_stance, without_hedges
 from debate_core.engines.offline.compose import _named, bare, render
 from debate_core.models import DebateConfig
 from debate_core.protocols.master import MasterDebate
@@ -155,8 +155,14 @@ def test_a_case_debate_closes_on_its_own_answers_and_agreements(default_pack, de
         assert all(f"「{g}」" in cons for g in accepted + partly), (cons, accepted, partly)
         assert ("两位都认可" in cons) == bool(accepted) and ("有保留地靠近" in cons) == bool(partly)
         if not accepted and not partly:
-            replied = [s.speaker_name[:2] for s in d.rounds[1:] if s.role == "回应"]
-            assert cons.endswith("在回应里没有接受对方的质疑。") and all(n in cons for n in replied), cons
+            # what a 回应 granted of the other's claim before turning on it is the ground (r24); else it says
+            # that no common ground was stated, naming who held against the other's objections
+            granted = [s for s in d.rounds if s.role == "回应" for p in s.plan.of("contrast") if says_own_stance(p.text)]
+            held_by = {s.speaker_name[:2] for s in d.rounds if s.role == "回应" and s.plan.of("hold")}
+            if granted:
+                assert cons.startswith(granted[0].speaker_name[:2]) and "里的一层" in cons, cons
+            else:
+                assert cons.endswith("本场没有明白说出的共许之处。") and all(n in cons for n in held_by), cons
         # the 分歧本质 says what stayed apart in this debate: each objection held against, by name, from the
         # 回应s' summaries; with none held it never calls the two answers a disagreement
         held = [bare(p.target_text) for s in d.rounds if s.role == "回应" for p in s.plan.of("hold")]

@@ -21,7 +21,8 @@ question alike, and :func:`contradiction` names the first fact on which the two 
 * **a child's age:** both are about a child and name his stage, and one is young (五岁, 幼儿园) and the other a
   teenager (十五岁, 初中, 青春期): :func:`stage`;
 * **who does the act:** the first of the case's matched words that both hold is done by the asker in one and by a
-  family member in the other (丈夫炒股亏了 against 炒股亏掉了积蓄; :func:`actor`).
+  family member in the other (丈夫炒股亏了 against 炒股亏掉了积蓄; :func:`actor`); what befalls a couple together
+  (流产, 怀孕, 不孕) is not told apart between the asker and the spouse.
 
 These readings are deliberately coarse: they refuse a case only where its own question visibly disagrees
 with the topic's, and a case always agrees with its own question.
@@ -196,6 +197,11 @@ def actor(text: str, word: str) -> str:
     return "self" if clause.startswith("我") else ""
 
 
+# what befalls a couple together: a wife's miscarriage is her husband's matter too (r24: a husband asking for the
+# child his wife lost got a debate on filial piety, the miscarriage case refused as her act, not his)
+_COUPLES = re.compile(r"流产|小产|怀孕|怀上|胎|堕胎|打胎|人流|引产|不孕|备孕|试管|生孩子|坐月子|难产")
+
+
 # acts one side can do or undergo: in a question that says 被V, V我 or 找我V (向我 / 跟我), the asker undergoes it
 # (被催债 / 亲戚找我借钱); else he does it (我做催收 / 找亲戚借钱). r21: a debt collector got the case of a debtor
 # hounded by collectors, a man who must borrow for a bride price the case of a lender asked for money
@@ -289,7 +295,8 @@ def contradiction(topic: str, question: str, words: Iterable[str] = ()) -> str:
     # the first act both name (a person word names no act): one does it himself, the other a family member
     act = next((w for w in words if w in question and not any(p in w for p in _PERSON_WORDS)), "")
     by_t, by_q = (actor(topic, act), actor(question, act)) if act else ("", "")
-    if {by_t, by_q} & {"self"} and {by_t, by_q} & _FAMILY:
+    couple = {by_t, by_q} == {"self", "spouse"} and bool(_COUPLES.search(act))
+    if {by_t, by_q} & {"self"} and {by_t, by_q} & _FAMILY and not couple:
         return f"in the topic {act} is done by {by_t}, in the case's question by {by_q}"
     for a in _ACTS:  # the asker does in one what he undergoes in the other
         u_t, u_q = undergoes(topic, a), undergoes(question, a)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from debate_core.content.text import bigrams_of
+from debate_core.content.text import bigrams_of, says_own_stance
 from debate_core.plans import Objection, Position, SpeechPlan
 
 __all__ = ["carried", "gist_in", "raised_objections", "restated_points", "summary_of"]
@@ -55,9 +55,17 @@ def restated_points(opp: Position, summary: str) -> list[int]:
     return hits or [0]
 
 
+# the offline engine's own summary (``summary_of``): 某某驳：… / 某某答：… / 某某综合：… names every point the round
+# made by its gist, so what it does not carry was not said
+_OWN_FORM = re.compile(r"^[^：:，。；\s]{1,12}(?:驳|答|综合)：")
+
+
 def raised_objections(objs: list[Objection], summary: str) -> list[Objection]:
+    """The objections the summary speaks of: by their gists; in a model's summary (its own words) also by shared
+    content bigrams. An engine summary that carries none raised none (r24: a 回应 answered 舍境仍有能所, an
+    objection its 反驳 never made, found in that 反驳's summary by two shared characters)."""
     hits = [objs[i] for i in carried([o.gist for o in objs], summary)]
-    if not hits:
+    if not hits and not _OWN_FORM.match(summary):
         hits = [objs[i] for i in sorted(_aligned([o.text + o.gist for o in objs], summary)[:3])]
     return hits
 
@@ -102,7 +110,15 @@ def summary_of(plan: SpeechPlan, short_name: str, titles: dict[str, str], limit:
             body = f"{short_name}未逐条驳" + (f"，{own}" if own else "") + "。"
     elif plan.role == "回应":
         parts = [f"{word[p.kind]}{tidy(p.target_text)}" for p in plan.of(*word)]
-        body = f"{short_name}答：" + ("；".join(parts) or f"仍持{tidy(plan.short)}") + "。"
+        # what he granted of the other's claims before turning on them (请人印证、悟后还要保任，这些我都认同):
+        # the common ground the observation names (r24: 共识点 said no objection was accepted, false and no ground)
+        granted = [
+            f"认同{tidy(p.target_text)}一层" for p in plan.of("contrast") if p.target_text and says_own_stance(p.text)
+        ][:1]
+        body = (
+            f"{short_name}答：" + ("；".join(parts) or f"仍持{tidy(plan.short)}") + "".join(f"；{g}" for g in granted)
+        )
+        body += "。"
     elif plan.of("case_difference"):  # a 综合 on a case closes on where his answer puts its weight
         body = f"{short_name}综合：看重{tidy(plan.of('case_difference')[0].text)}。"
     else:

@@ -6,9 +6,10 @@ import re
 import time
 
 from debate_core.content.arguments import ArgumentBank, bank_of
+from debate_core.content.contrasts import point_gist
 from debate_core.content.pairing import row_theme
 from debate_core.content.plan import debate_theme, plan_speech, summary_of
-from debate_core.content.text import bigrams_of, cjk_only
+from debate_core.content.text import GRANT_THEN_TURN, bigrams_of, cjk_only, says_own_stance
 from debate_core.content.titles import chinese_title
 from debate_core.engines.gateway import Generation
 from debate_core.engines.offline.compose import bare, fit, taught_common
@@ -116,7 +117,7 @@ class OfflineEngine:
             cons = (
                 (f"谈到最后，两位都认可：{said(agreed, '接受')}。" if agreed else "")
                 + (f"有保留地靠近的是：{said(partly, '部分接受')}。" if partly else "")
-            ) or _none_accepted(req, names)
+            ) or (_granted_ground(bank, case, choice.theme, req, names) or _none_accepted(req, names))
         elif pa and pbp:
             # both claims as the debate stated them (R1 and the 综合), at the bank's level: r10's readers found
             # the bank's own wording of the difference naming points no speech made (怖畏智, 身后追荐)
@@ -148,13 +149,54 @@ class OfflineEngine:
 
 
 def _none_accepted(req: ObservationRequest, names: dict[str, str]) -> str:
-    """共识点 when no objection was accepted: who replied to the other's objections and accepted none (a 回应's
-    summary, 答：…, after the opening). r20 read the longer 请读者对照着读 formula as filler; r22 read 本场两位都没有
-    接受 as false where only one side had a 回应 and the other had granted points in his 反驳."""
-    who = list(
-        dict.fromkeys(names.get(s.speaker, s.speaker) for s in req.summaries if s.round > 1 and "答：" in s.text)
-    )
-    return f"{'、'.join(who)}在回应里没有接受对方的质疑。" if who else "本场没有一方回应对方的质疑。"
+    """共识点 when no objection was accepted and nothing of the other's was granted: who held against the other's
+    objections (a 回应's summary, 答：坚持…). r20 read the longer 请读者对照着读 formula as filler; r22 read 本场两位
+    都没有接受 as false where only one side had a 回应; r24 read 「X在回应里没有接受对方的质疑」 as no ground at all,
+    and false where no objection had been made."""
+    held = list(dict.fromkeys(names.get(who, who) for who, _g in _held(req)))
+    if held:
+        return f"{'、'.join(held)}在回应里坚持原说，没有接受对方的质疑；本场没有明白说出的共许之处。"
+    return "本场没有明白说出的共许之处。"
+
+
+_GRANTED = re.compile(r"认同(?P<g>[^；。]+?)一层")
+_FIRST_PERSON = re.compile(r"我|老僧|老和尚|老衲|贫道|光|这话|这一点|这一层|这些|此说")
+
+
+def _granted_ground(
+    bank: ArgumentBank, case: Case | None, theme: str, req: ObservationRequest, names: dict[str, str]
+) -> str:
+    """共识点 from what one side granted of the other's claim before turning on it (its 回应's summary says
+    认同…一层): the granted words of that objection of his, without the clauses that speak of himself."""
+    for s in req.summaries:
+        _head, sep, body = s.text.partition("答：")
+        m = _GRANTED.search(body) if sep else None
+        if m is None:
+            continue
+        who, g = s.speaker, m["g"]
+        other = next((k for k in names if k != who), "")
+        # each objection with the words its point was named by in the plan (contrasts.as_case_contrast / as_contrast)
+        at_answer = _answer_gist(case, other) if case is not None else ""
+        objs = [
+            (o, at_answer or bare(point_gist(bank, o.target))) for o in (case.objections_at(who, other) if case else [])
+        ]
+        objs += [(o, bare(point_gist(bank, o.target))) for o in bank.objections(who, other, theme)]
+        said = ""
+        for o, named in objs:
+            if named == bare(g):
+                grant = GRANT_THEN_TURN.match(o.text)
+                if grant is not None and says_own_stance(o.text):
+                    clauses = re.split(r"[，,；。！？]", grant["granted"])
+                    said = "，".join(c for c in clauses if c and not _FIRST_PERSON.search(c))
+                    break
+        head = f"{names.get(who, who)}认同{names.get(other, other)}「{g}」里的一层"
+        return f"{head}：{said}。" if len(said) >= 4 else f"{head}。"
+    return ""
+
+
+def _answer_gist(case: Case, slug: str) -> str:
+    ans = case.answer(slug)
+    return bare(ans.gist) if ans is not None and ans.gist else ""
 
 
 _TAKEN = re.compile(r"^(部分接受|接受|坚持)(.+)$")
