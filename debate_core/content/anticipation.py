@@ -1,7 +1,7 @@
 """A rebuttal's answers to what the opening raised in advance.
 
 An opening on a case answers the question and, for the seed's ammo, objects in advance to a point of the
-other side's known teaching (我料X会讲…); its summary names those objections (并议…).  The side they aim at
+other side's known teaching (若说X…, compose.ANTICIPATE); its summary names those objections (并议…).  The side they aim at
 takes them up in its 反驳 with its reply from the argument bank.
 """
 
@@ -18,7 +18,7 @@ def anticipated(
     bank: ArgumentBank, theme: str, speaker: str, opponent: str, summary: str, case: Case | None = None
 ) -> list[PlanPoint]:
     """The objections an opening on a case raised in advance against the speaker's answer to it (X就此大概会主张…)
-    or his own teaching (我料X会讲…),
+    or his own teaching (若说X…),
     as its summary names them, each restated and answered with the speaker's reply from the bank.  r11 and
     r12's readers found that anticipation never taken up by the side it was aimed at.  One without a reply
     in the bank is restated and said to be left unanswered: the seed's 反驳 restates the other's points first."""

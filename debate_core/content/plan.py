@@ -142,7 +142,7 @@ def plan_speech(
                 PlanPoint(kind="reason", text=r.text, ref=pos.point_id(i), gist=r.gist, source=r.source, quote=r.quote)
             )
         # the seed's ammo (至少引用 1 条): one objection at a point of the other side's known teaching,
-        # rendered as what the speaker expects him to put (我料X会讲…), never as something he has said
+        # taken up in advance as a view (若说X…: compose.ANTICIPATE), never as something he has said
         c = round_contrast(bank, speaker, opponent, choice.theme, role, spoken, case_id=plan.case, near=near)
         if c is not None:
             plan.points.append(c)

@@ -277,26 +277,29 @@ def _opening(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
             shown = c.model_copy(update={"text": ahead_of_answer(c.text)}) if at_case else c
             out.append(_frame(frame, _near(plan, topic)) + said(me, shown))
         else:
-            out.append((f"他或许还会讲{what}，我也另有一层看法：" if what else "还有一层：") + said(me, c))
+            out.append((f"至于{what}，我也另有一层看法：" if what else "还有一层：") + said(me, c))
     return "".join(out)
 
 
-# The opening's objection at what the other side is expected to put (he has not spoken yet), in one of a few
-# wordings chosen by the topic, so that a class reading several debates does not meet the same sentence in each
-# (r15's readers found 我料X会讲…，对此我先说一层看法 in every debate); each says it is an expectation.
+# The opening's objection at a point of the other side's known teaching (he has not spoken yet), put as a view
+# the speaker takes up in advance, in one of a few wordings chosen by the topic so that a class reading several
+# debates does not meet the same sentence in each (r15: 我料X会讲… in every debate). It neither names the other
+# master nor says what he will say: r24's readers read 我料 / 大概 / 多半 / 想来 as forecasting a man who has not
+# spoken, often across centuries (罗什 on 玄奘, 密勒日巴 on 宗喀巴); r10 found a later master's name an
+# anachronism, r5 found 有人 for the man in the room. ``opp`` stays a field for callers that pass it.
 ANTICIPATE = (
-    "我料{opp}会讲{what}，对此我先说一层看法：",
-    "{opp}大概会从{what}讲起；这一层，我先说我的看法：",
-    "{opp}若讲{what}，我要先把话说在前面：",
+    "若说{what}，对此我先说一层看法：",
+    "至于{what}的讲法，我先说我的看法：",
+    "就{what}这一层，我要先把话说在前面：",
 )
-ANTICIPATE_BARE = "我料{opp}所见与我不同，我先说一层看法："
+ANTICIPATE_BARE = "这上面别家所见或与我不同，我先说一层看法："
 # ... and at the answer the other side is expected to give to this very question (a case objection)
 CASE_ANTICIPATE = (
-    "{opp}对这件事的回答，大概是{what}。对此我先说一层看法：",
-    "这件事若问{opp}，他多半会说{what}；这一层，我先说我的看法：",
-    "{opp}就此大概会主张{what}，我要先把话说在前面：",
+    "这件事若答以{what}，对此我先说一层看法：",
+    "至于{what}这样的回答，我先说我的看法：",
+    "若就此主张{what}，我要先把话说在前面：",
 )
-CASE_ANTICIPATE_BARE = "对这件事，{opp}的看法想来与我不同；我先说一层："
+CASE_ANTICIPATE_BARE = "这件事别家的回答或与我不同；我先说一层："
 
 
 # A 综合 on a case closes on where the two answers put their weight (each wording holds 各有看重：, the plan
