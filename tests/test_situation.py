@@ -329,3 +329,11 @@ def test_karma_as_doctrine_is_not_the_case_of_heavy_karma(default_pack):
     assert "repentance-karma/heavy-karma" in [c.id for c in fitting_cases(bank, "我总觉得自己业障深重，怎么忏悔才好？")]
     ch = debate_theme(bank, "没有一个常住的我，那轮回的究竟是谁？", "buddhaghosa", "nagarjuna", "")
     assert ch.theme == "no-self", ch
+
+
+def test_what_befalls_a_couple_is_the_spouses_matter_too():
+    # r24: a husband asking for the child his wife lost got a debate on filial piety (the case refused as her act)
+    case = "怀孕几个月孩子没保住，流产了，心里特别难过，能为这个孩子做些什么？"
+    assert not contradiction("妻子流产后一直自责睡不着，想给那个孩子做超度，有意义吗？", case, ["流产"])
+    # an act that is one person's own stays told apart
+    assert contradiction("丈夫炒股亏了家里三十万，怎么才能原谅他？", "炒股亏掉了大半积蓄，天天睡不着，怎么办？", ["炒股"])

@@ -268,9 +268,9 @@ _RELATIONS = {
 }
 _RELATION_OF = {w: r for r, ws in _RELATIONS.items() for w in ws}
 _KIN = "|".join(sorted(_RELATION_OF, key=len, reverse=True))
-_DIED_WORD = r"去世|过世|离世|病逝|逝世|走了|刚走|死了|没了|不在了|往生了|病走了|癌走了"
+_DIED_WORD = r"去世|过世|离世|病逝|逝世|走了|刚走|走的时候|走后|走之前|死了|没了|不在了|往生了|病走了|癌走了"
 _DEAD_PERSON = re.compile(
-    rf"(?P<before>{_KIN})(?:(?!{_KIN})[^，。？！,?!的]){{0,4}}?(?<!快)(?<!要)(?:{_DIED_WORD})"  # 我爸走了, 外公去世
+    rf"(?P<before>{_KIN})(?:(?!{_KIN})[^，。？！,?!的]){{0,6}}?(?<!快)(?<!要)(?:{_DIED_WORD})"  # 我爸走了, 外公去世
     rf"|(?:{_DIED_WORD.replace('走了|', '')})的(?P<after>{_KIN})"  # 去世的外公
     r"|(?P<late>先父|先母|亡父|亡母)"
 )
@@ -288,9 +288,19 @@ def deceased(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
-def contradiction(topic: str, question: str, words: Iterable[str] = ()) -> str:
+def _spoken_of(case: Case) -> str:
+    """Everything a case's masters say on it: what a debate on it can put in front of the asker."""
+    parts = [a.text + a.then + "".join(g.text for g in a.more) for a in case.answers]
+    for o in case.objections:
+        parts += [o.text, o.reply.text if o.reply else "", o.press.text if o.press else ""]
+    return "".join(parts)
+
+
+def contradiction(topic: str, question: str, words: Iterable[str] = (), said: str | None = None) -> str:
     """Why ``question`` (a case's own) is not about the matter ``topic`` asks, or "" when nothing disagrees.
-    ``words``: the case's match words found in the topic; the one who does what they name must agree too."""
+    ``words``: the case's match words found in the topic; the one who does what they name must agree too.
+    ``said``: what the case's masters say on it, when known: a death of another relative disagrees only when
+    they name that relative (a case on a father's death that speaks only of 亲人 fits a mother's)."""
     t, q = situation(topic), situation(question)
     # the first act both name (a person word names no act): one does it himself, the other a family member
     act = next((w for w in words if w in question and not any(p in w for p in _PERSON_WORDS)), "")
@@ -311,7 +321,8 @@ def contradiction(topic: str, question: str, words: Iterable[str] = ()) -> str:
     if q.died and not t.death:
         return "the case's question says someone has died; the topic does not"
     dead_t, dead_q = (deceased(topic), deceased(question)) if t.died and q.died else (frozenset(), frozenset())
-    if dead_t and dead_q and not (dead_t & dead_q):
+    named = said is None or any(w in said for r in dead_q for w in _RELATIONS[r] if len(w) > 1)
+    if dead_t and dead_q and not (dead_t & dead_q) and named:
         return f"the topic's dead is the asker's {'/'.join(sorted(dead_t))}, the case's {'/'.join(sorted(dead_q))}"
     if t.died and q.died and bool(t.animals or t.pet) != bool(q.animals or q.pet):
         return "one of them mourns an animal, the other a person"
@@ -336,5 +347,5 @@ def fitting_cases(bank: ArgumentBank, topic: str) -> list[Case]:
     return [
         c
         for c in (bank.cases_for(topic) if bank.cases else [])
-        if not contradiction(topic, c.question, [w for w in c.hits(topic) if w not in generic])
+        if not contradiction(topic, c.question, [w for w in c.hits(topic) if w not in generic], _spoken_of(c))
     ]
