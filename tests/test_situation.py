@@ -290,6 +290,9 @@ def test_a_young_childs_question_is_not_a_teenagers_case():
         ("我妈说奶奶去世了，要不要回去奔丧", {"grandmother"}),  # the one who tells is not the one who died
         ("父亲刚走，家里乱成一团", {"father"}),
         ("老伴病走了半年，我还是睡不着", {"spouse"}),
+        ("我母亲上个月癌症去世，临终时我没能赶回去", {"mother"}),
+        ("我爸走的时候我在外地", {"father"}),
+        ("我妈妈最近总说梦见去世的外公来接她", {"grandfather"}),  # she tells of it; he died
         ("亲人走了以后会去哪里", set()),  # nobody named
         ("外婆快走了，医生让准备后事", set()),  # not yet
         ("岳父去世了，我该不该请假", set()),  # an in-law: not read as the asker's father
@@ -307,6 +310,12 @@ def test_a_death_of_another_relative_is_another_matter():
     why = contradiction("我妈妈最近总说梦见去世的外公来接她，这是不是不好的兆头？", widowed)
     assert "grandfather" in why and "father" in why
     assert not contradiction("父亲去世三个月了，母亲一个人住，我想接她来同住，她不肯", widowed)
+    # another relative's death disagrees only when the case's masters name its relative (what they say would
+    # tell a mother's child of a father); a case whose texts speak only of 亲人 / 老人家 fits
+    missed = "我爸走的时候我在外地，没赶回去见最后一面，一直很自责，怎么办？"
+    topic = "我母亲上个月去世，我没能赶回去见最后一面，一直很自责"
+    assert contradiction(topic, missed, said="你父亲若在，也不愿你这样自责。")
+    assert not contradiction(topic, missed, said="老人家若在，也不愿你这样自责。")
     # a case that names nobody fits any death
     assert not contradiction("外婆走了以后我总梦见她，是她放不下我吗？", "亲人走了以后，现在去了哪里？在那边过得好不好？")
 
