@@ -1,8 +1,8 @@
 """A rebuttal's answers to what the opening raised in advance.
 
 An opening on a case answers the question and, for the seed's ammo, objects in advance to a point of the
-other side's known teaching (若说X…, compose.ANTICIPATE); its summary names those objections (并议…).  The side they aim at
-takes them up in its 反驳 with its reply from the argument bank.
+other side's known teaching (若说X…, compose.ANTICIPATE); its summary names those objections (并议…).  The
+side they aim at takes them up in its 反驳 with its reply from the argument bank.
 """
 
 from __future__ import annotations

@@ -269,8 +269,10 @@ _RELATIONS = {
 _RELATION_OF = {w: r for r, ws in _RELATIONS.items() for w in ws}
 _KIN = "|".join(sorted(_RELATION_OF, key=len, reverse=True))
 _DIED_WORD = r"去世|过世|离世|病逝|逝世|走了|刚走|走的时候|走后|走之前|死了|没了|不在了|往生了|病走了|癌走了"
+_TELLING = "说|梦|想|问|听|看|讲|觉得|以为"
 _DEAD_PERSON = re.compile(
-    rf"(?P<before>{_KIN})(?:(?!{_KIN}|说|梦|想|问|听|看|讲|觉得|以为)[^，。？！,?!的]){{0,6}}?(?<!快)(?<!要)(?:{_DIED_WORD})"  # 我爸走了, 外公去世
+    # 我爸走了, 外公去世 (the gap holds no other relative and no telling or dreaming: 妈妈说梦见去世的外公)
+    rf"(?P<before>{_KIN})(?:(?!{_KIN}|{_TELLING})[^，。？！,?!的]){{0,6}}?(?<!快)(?<!要)(?:{_DIED_WORD})"
     rf"|(?:{_DIED_WORD.replace('走了|', '')})的(?P<after>{_KIN})"  # 去世的外公
     r"|(?P<late>先父|先母|亡父|亡母)"
 )
