@@ -487,3 +487,22 @@ def GRANTED(text: str) -> str:
     from debate_core.content.text import after_turn
 
     return after_turn(bare(text))
+
+
+def test_an_engine_summary_that_names_no_objection_raised_none():
+    """r24: a 回应 answered 舍境仍有能所, an objection its 反驳 never made, because the 反驳's summary shared two
+    characters (印证) with that objection's text. The engine's own summary names every point by its gist."""
+    from debate_core.content.summaries import raised_objections
+    from debate_core.plans import Objection
+
+    o = Objection(
+        id="xuyun>mahasi-sayadaw/awakening#0",
+        by="xuyun",
+        target="mahasi-sayadaw:awakening#1",
+        text="舍然不动是很深的功夫，但到了这里仍有能观所观，悟后还须明眼人印证，不可自许。",
+        gist="舍境仍有能所",
+    )
+    assert raised_objections([o], "虚云驳：疑根断不复起；另立桶底脱落须印证。引《虚云老和尚开示录》。") == []
+    assert raised_objections([o], "虚云驳：舍境仍有能所；另立桶底脱落须印证。") == [o]
+    # a model's summary, in its own words, is read by what it shares with the objection
+    assert raised_objections([o], "虚云认为舍然之境仍有能观所观，须明眼人印证，不可自许为悟。") == [o]
