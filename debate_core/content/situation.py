@@ -39,7 +39,7 @@ from debate_core.plans import ArgumentBank, Case
 
 _BEINGS = (
     "妈|爸|母亲|父亲|奶奶|爷爷|外婆|外公|姥姥|姥爷|老伴|丈夫|老公|妻子|老婆|孩子|儿子|女儿|宝宝|哥|姐|弟|妹|朋友|同学"
-    "|老师|师父|亲人|家人|室友|同事|邻居|狗|猫|鸟|鱼|兔|宠物|他|她|它"
+    "|老师|师父|亲人|家人|老人家|老人|长辈|室友|同事|邻居|狗|猫|鸟|鱼|兔|宠物|他|她|它"
 )
 # someone has died: a death word, or a being that 死了 / 走了 / 没了 (never 快走了, 早点走, 快要死了)
 _DIED = re.compile(
