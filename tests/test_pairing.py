@@ -192,3 +192,12 @@ def test_a_schools_name_says_who_not_what(default_pack):
     assert {c.a, c.b} & {"zhiyi", "ouyi"}, (c.a, c.b, c.reason)
     # a school's name alone still finds the theme that lists it
     assert match_themes("华严宗和唯识宗，哪个是了义？", bank.themes)[0].theme == "classification"
+
+
+def test_two_masters_the_topic_names_come_before_a_table_row(default_pack):
+    """r25: 宗喀巴讲…慧能却说… matched the 顿渐 row (慧能 / 智顗), and 宗喀巴 never spoke."""
+    c = choose_pair("宗喀巴说修道要按次第一步步来，慧能却说一悟即至佛地，到底谁说得对？", default_pack)
+    assert {c.a, c.b} == {"huineng", "tsongkhapa"} and "names both masters" in c.reason, c
+    # a row that gives the very pair the topic names keeps its own rule and reason
+    c = choose_pair("蕅益大师的教观和宗喀巴大师的应成中观有何不同？", default_pack)
+    assert (c.a, c.b, c.rule) == ("ouyi", "tsongkhapa", "table")

@@ -78,7 +78,7 @@ PER_PACK = [
     ("华严法界与唯识", {"default": ("fazang", "xuanzang", "coverage"),
                         "reference": ("kumarajiva", "xuanzang", "coverage"),
                         "fixture": ("kumarajiva", "xuanzang", "coverage")}),
-    ("话头与四念处", {"default": ("mahasi-sayadaw", "ajahn-chah", "keywords"),
+    ("话头与四念处", {"default": ("mahasi-sayadaw", "xuyun", "coverage"),  # a case of the layer asks it
                       "reference": ("ajahn-chah", "mahasi-sayadaw", "keywords"),
                       "fixture": ("ajahn-chah", "mahasi-sayadaw", "keywords")}),
     ("持名念佛与戒律", {"default": ("xuyun", "yinguang", "coverage"),

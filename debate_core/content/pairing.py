@@ -1,6 +1,7 @@
 """Which two masters debate a topic, in the master-debate seed's order of rules.
 
-1. ``user``: two masters named by the user (slug, name, short name or alias: 六祖, 罗什).
+1. ``user``: two masters named by the user (slug, name, short name or alias: 六祖, 罗什); then two masters the
+   topic itself names (宗喀巴讲…慧能却说…), unless a table row gives that very pair.
 2. ``table``: the seed's topic-to-pair table (``resources/pair_table.json``).  A row
    matches by one of its short forms, which name both sides at once (禅净, 空有, 顿渐,
    性相; also written 禅与净, 空和有), or when the topic evokes both of its sides (a
@@ -385,12 +386,11 @@ def choose_pair(topic: str, pack: Pack, masters: Sequence[str] | None = None) ->
         return PairChoice(a=a, b=b, rule="user", reason="masters named by the user")
 
     row = _table_choice(topic, pack)
-    if row is not None:
-        return row
-
     scores = keyword_scores(topic, pack)
     named = {s: h for s, h in scores.items() if any(n in topic for n in _names(pack.masters[s], pack))}
-    if len(named) >= 2:  # the topic names two masters: they debate, as if the user had named them
+    if len(named) >= 2 and (row is None or {row.a, row.b} != set(sorted(named, key=lambda s: (-len(named[s]), s))[:2])):
+        # the topic names two masters: they debate, as if the user had named them, before any table row (r25:
+        # 宗喀巴讲次第…慧能却说一悟即至佛地 went to the 顿渐 row's 慧能 / 智顗, and 宗喀巴 never spoke)
         a, b = sorted(named, key=lambda s: (-len(named[s]), s))[:2]
         return PairChoice(
             a=a,
@@ -399,6 +399,9 @@ def choose_pair(topic: str, pack: Pack, masters: Sequence[str] | None = None) ->
             hits={a: named[a], b: named[b]},
             reason=f"the topic names both masters ({'、'.join(named[a])} / {'、'.join(named[b])})",
         )
+    if row is not None:
+        return row
+
     weights = {s: 2 if s in named else 1 for s in scores}
     sides = voices_named(topic, pack, named)
     # a named voice first, as long as both masters have something to say on the topic (a case, or a
