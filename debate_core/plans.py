@@ -148,9 +148,10 @@ class CaseObjection(BaseModel):
 
 
 # Longer words inside which a shorter match word means something else: 朋友 in 男朋友 is no friend, 小白 (a
-# beginner) in 小白鼠 is a lab mouse, 朋友 in 朋友圈 is a feed. A match word found only inside one of these
+# beginner) in 小白鼠 is a lab mouse, 朋友 in 朋友圈 is a feed, 菩萨 / 声闻 in 菩萨戒 / 声闻戒 is a body of precepts
+# (a question on 持犯 reached the case of arahant and bodhisattva). A match word found only inside one of these
 # is not in the topic.
-SHADOWS = ("男朋友", "女朋友", "小白鼠", "白鼠", "朋友圈")
+SHADOWS = ("男朋友", "女朋友", "小白鼠", "白鼠", "朋友圈", "菩萨戒", "声闻戒")
 
 
 def _spans(topic: str, words: list[str]) -> list[tuple[int, int]]:
@@ -325,6 +326,7 @@ class SpeechPlan(BaseModel):
     has its source") is rendered from a point of this plan and from nothing else."""
 
     role: str
+    round: int = 0  # the debate's round it plans (0: not known, as in plans stored before it was kept)
     theme: str = ""
     theme_title: str = ""
     theme_terms: list[str] = Field(default_factory=list)  # the topic's words that matched the theme

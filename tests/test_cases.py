@@ -259,14 +259,14 @@ def test_a_case_objection_not_between_two_answers_is_dropped(tmp_path):
 def test_a_question_with_no_case_is_told_so_at_the_top_and_in_the_opening(default_pack):
     # a topic on a theme the bank has no case for: the debate argues the theme, and says so before R1
     # instead of presenting the theme's stock debate as the answer to the concrete question
-    topic = "我学禅好多年了，顿悟与渐修到底哪个才是修行的正路？"
-    assert not bank_of(default_pack).cases_for(topic)
+    topic = "我学禅好多年了，看话禅和默照禅到底哪个才是修行的正路？"
+    assert not bank_of(default_pack).cases_for(topic), "the bank now has a case for this topic: pick another"
     d = _run(default_pack, topic)
     assert d.rounds[0].plan.case == ""
     assert any("没有现成的个案回答" in w and "不回答题中的具体情形" in w for w in d.warnings), d.warnings
     assert "这件事本身，我不凭空作答" in d.rounds[0].text
     # a doctrinal question (nobody's own situation) is the theme's own question: no such line
-    d3 = _run(default_pack, "顿悟与渐修，到底哪个才是修行的正路？")
+    d3 = _run(default_pack, "开悟是一下子的事，还是要一步步修？")  # the theme's own question (no case)
     assert not any("个案" in w for w in d3.warnings) and "这一问落在" in d3.rounds[0].text
     # and a question the bank has a case for carries no such line
     c = _cases(default_pack)[0]

@@ -476,7 +476,7 @@ def test_a_second_rebuttal_on_a_case_takes_up_the_reply_it_follows(default_pack)
             assert r4.text.startswith(f"{r3.speaker_name[:2]}上一轮"), (c.id, r4.text)
         for p in r4.plan.of("contrast"):  # a further objection, never one he has made before
             assert not any(p.ref == q.ref for s in d.rounds[:3] for q in s.plan.points), (c.id, p.ref)
-            assert bare(GRANTED(p.text)) in r4.text, (c.id, r4.text)
+            assert bare(without_hedges(GRANTED(p.text))) in without_hedges(r4.text), (c.id, r4.text)
         assert not all_faults(d, default_pack), c.id
         assert not [r for s in d.rounds for r in s.failed_rules], (c.id, [s.failed_rules for s in d.rounds])
     assert seen >= 10

@@ -89,7 +89,7 @@ def test_the_default_bank_is_complete(default_pack):
 
 def test_a_rebuttal_answers_the_points_its_summary_carries(default_pack):
     """R2 restates exactly the gists the R1 summary carries and aims an objection at each one."""
-    d = _run(default_pack, "顿悟与渐修", ("huineng", "zhiyi"))
+    d = _run(default_pack, "开悟是一下子的事，还是要一步步修？", ("huineng", "zhiyi"))  # no case: the theme
     r1, r2 = d.rounds[0], d.rounds[1]
     summary = d.summaries[0].text
     gists = [x.gist for x in r1.plan.of("reason")]
@@ -102,7 +102,7 @@ def test_a_rebuttal_answers_the_points_its_summary_carries(default_pack):
 
 
 def test_a_response_meets_the_objections_the_rebuttal_raised(default_pack):
-    d = _run(default_pack, "顿悟与渐修", ("huineng", "zhiyi"))
+    d = _run(default_pack, "开悟是一下子的事，还是要一步步修？", ("huineng", "zhiyi"))  # no case: the theme
     r2, r3 = d.rounds[1], d.rounds[2]
     raised = {x.ref for x in r2.plan.of("answer")}
     met = {x.target for x in r3.plan.of("accept", "partly", "hold")}

@@ -201,3 +201,13 @@ def test_two_masters_the_topic_names_come_before_a_table_row(default_pack):
     # a row that gives the very pair the topic names keeps its own rule and reason
     c = choose_pair("蕅益大师的教观和宗喀巴大师的应成中观有何不同？", default_pack)
     assert (c.a, c.b, c.rule) == ("ouyi", "tsongkhapa", "table")
+
+
+def test_a_body_of_precepts_is_not_the_bodhisattva(default_pack):
+    """菩萨 / 声闻 inside 菩萨戒 / 声闻戒 name precepts: a question on 持犯 is not the case of arahant and bodhisattva."""
+    from debate_core.content.arguments import bank_of
+
+    bank = bank_of(default_pack)
+    ids = [c.id for c in bank.cases_for("菩萨戒和声闻戒在开遮持犯上，判断的标准一样吗？")]
+    assert "compassion/arahant-and-bodhisattva" not in ids
+    assert "compassion/arahant-and-bodhisattva" in [c.id for c in bank.cases_for("阿罗汉和菩萨有什么区别？")]

@@ -31,9 +31,13 @@ def anticipated(
     # the gists the summary carries verbatim first, a near match only in what those leave: 法亦无自性 named in the
     # summary is not also 赖耶亦无自性
     named = set(carried([o.gist for o in objs], summary))
+    taken: set[str] = set()
     for i, o in enumerate(objs):
-        if i not in named:
+        # one objection per gist: an objection at his answer to the case comes first, and a general one worded
+        # with the same gist (三报只宜照自己, on the case and on the theme) is the same point, raised once
+        if i not in named or o.gist in taken:
             continue
+        taken.add(o.gist)
         raw = case.reply_to(o.id) if case is not None and "/case:" in o.id else None
         reply = raw or next(iter(bank.replies_to(o.id, speaker)), None)
         out.append(PlanPoint(kind="restate", text=o.text, target=o.id, target_text=o.gist))

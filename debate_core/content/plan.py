@@ -96,6 +96,7 @@ def plan_speech(
     case = bank.case(choice.case) if choice.case else None
     plan = SpeechPlan(
         role=role,
+        round=round_no,
         theme=choice.theme,
         theme_title=choice.title,
         theme_terms=choice.terms,
@@ -264,7 +265,10 @@ def _fill(
         pool = reasons + objections + late
     for cand in pool:
         n = estimated_length(plan)
-        if n >= AIM:
+        # a later 反驳 (R4 of five rounds) is the second speaker's last speech: his first further ground on the
+        # question goes in while it fits under the ceiling, or a debate on the case never gives it
+        last_ground = plan.role == "反驳" and plan.round >= 4 and bool(own) and cand is own[0]
+        if n >= AIM and not last_ground:
             return
         if cand.ref in used or cand.text in used:
             continue
@@ -487,9 +491,14 @@ def _plan_response(
                 )
             )
         elif o in at_case and case is not None and mine is not None:  # (an answer is only read from a case)
-            # an objection at his answer to the question, with no reply written: he keeps that answer, and names it
+            # an objection at his answer to the question, with no reply written: he keeps that answer on a further
+            # ground of his on this question not yet spoken (r25: 「我仍持原说，所据的就是前面讲过的…这一层，不再
+            # 重复」 read as stonewalling); with none left, he names the answer he keeps
+            more = [g for g in grounds(bank, plan, speaker, spoken) if g.ref not in {x.ref for x in plan.points}]
             plan.points.append(
-                PlanPoint(
+                more[0].model_copy(update={"kind": "hold", "target": o.id, "target_text": o.gist})
+                if more
+                else PlanPoint(
                     kind="hold",
                     text=mine.gist or _first_sentence(mine.text),
                     ref=f"case:{case.id}:{speaker}",

@@ -153,7 +153,8 @@ def render(plan: SpeechPlan, *, topic: str, me: Master, opp: Master) -> str:
     if role == "立论":
         text = _voice_once(_cited_once(_opening(plan, topic, me, opp)), first=True)
     elif role == "反驳":
-        text = _voice_once(_cited_once(_rebuttal(plan, me, opp, topic)), first=True)
+        # (a 反驳 is the second speaker's first speech; a later one, R4 of five rounds, is not)
+        text = _voice_once(_cited_once(_rebuttal(plan, me, opp, topic)), first=plan.round <= 2)
     elif role == "回应":
         text = _voice_once(_cited_once(_response(plan, me, opp, topic)), first=False)
     else:
@@ -529,7 +530,11 @@ def _response(plan: SpeechPlan, me: Master, opp: Master, topic: str = "") -> str
         out.append("其中没有专门针对我所立之说的质疑，我仍持原来的主张。")
     for p in plan.of("accept", "partly", "hold"):
         head = f"关于{bare(p.target_text)}，"
-        if p.kind == "hold" and (p.ref.startswith(me.slug + ":") or p.ref.startswith("case:")):
+        if (
+            p.kind == "hold"
+            and (p.ref.startswith(me.slug + ":") or p.ref.startswith("case:"))
+            and ":more#" not in p.ref
+        ):
             # no reply in the bank: he keeps his point and names it (its gist), without saying it again
             out.append(head + f"我仍持原说，所据的就是前面讲过的{bare(p.text)}这一层，不再重复。")
         else:
