@@ -3,8 +3,9 @@ Outcome), Charts, Ratings and judges, SQL (the read-only box with the tables, th
 example queries), Import.  Every tab says which filters it uses: only Browse uses them.
 
 Issue 25 (the Archive's first chart in under 2 s at 10,000 debates, bench/app_bench.py): the Charts
-section runs first on every run (its figures are cached until the archive changes), so its charts are
-drawn in their tab while Browse still fills; of the other sections only the open tab's runs (``st.tabs``
+section runs first on every run (its charts are cached until the archive changes, and are Vega-Lite, which
+Streamlit's frontend draws sooner than plotly: webapp.views.archive_charts), so they are drawn in their tab
+while Browse still fills; of the other sections only the open tab's runs (``st.tabs``
 with a key and ``on_change="rerun"``: a click on a tab reruns the page with it open), so no run
 queries, builds or sends the ratings, the SQL schema or the importer unless their tab is open.  The
 sections' widgets keep their values while their tab is closed (``persist_state="page"``)."""
@@ -138,7 +139,7 @@ def charts(arc) -> None:
     figs, notes = cached(arc, "archive_charts", group=group, lang=current())
     cols = st.columns(2)
     for col, name in zip(cols, views.CHART_GROUPS[group]):
-        col.plotly_chart(figs[name], key=f"fig-{name}")
+        col.altair_chart(figs[name], key=f"fig-{name}", width="stretch")
     for note in notes:
         st.caption(note)
 

@@ -201,3 +201,53 @@ def judged_debate(archive, protocol: str = "topic", debate_id: str = "judged0000
     archive.save(d)
     return d
 
+
+
+# ------------------------------------------------------------------ Vega-Lite charts (the Archive's Charts tab)
+
+
+def vega_specs(at) -> list[dict]:
+    """The Vega-Lite charts an AppTest run drew (``st.altair_chart``), their specifications in page order."""
+    import json
+
+    return [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
+
+
+def vega_data(chart) -> list[dict]:
+    """An AppTest Vega-Lite chart's rows, as the page sent them (Arrow datasets beside the specification)."""
+    import pyarrow as pa
+
+    rows: list[dict] = []
+    for ds in chart.proto.datasets:
+        rows += pa.ipc.open_stream(ds.data.data).read_all().to_pylist()
+    return rows
+
+
+def vega_title(spec: dict) -> str:
+    title = spec.get("title", "")
+    return title.get("text", "") if isinstance(title, dict) else str(title)
+
+
+def vega_values(spec: dict, field: str) -> list:
+    """The values of ``field`` in a specification's inline data (``webapp.views.chart_spec``)."""
+    return [row[field] for rows in spec.get("datasets", {}).values() for row in rows if field in row]
+
+
+def vega_strings(spec: dict) -> list[str]:
+    """Every string of a specification outside its data: titles, axis and legend titles, formats."""
+    out: list[str] = []
+
+    def walk(v, key=""):
+        if key == "datasets":
+            return
+        if isinstance(v, str):
+            out.append(v)
+        elif isinstance(v, dict):
+            for k, x in v.items():
+                walk(x, k)
+        elif isinstance(v, list):
+            for x in v:
+                walk(x)
+
+    walk(spec)
+    return out

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from tests.app_support import REPO, TOPIC, XSS_ID, XSS_IMG, XSS_SCRIPT, failed_debate, judged_debate, \
-    offline_debate, xss_debate
+    offline_debate, vega_specs, vega_title, vega_values, xss_debate
 from tests.conftest import REFERENCE_PACK, SKILL_FIXTURE, reference_present
 
 AppTest = pytest.importorskip("streamlit.testing.v1").AppTest
@@ -509,14 +509,15 @@ def test_archive_filters_table_and_charts(archive_path, archive):
     for group in ("Activity", "Tokens & cost", "Check failures", "Winners (judged)"):
         charts.set_value(group).run()
         clean(at)
-        seen += [c.key for c in at.get("plotly_chart")]
-    assert seen == ["fig-over_time", "fig-rounds", "fig-tokens", "fig-cost", "fig-fail_rule", "fig-fail_master",
-                    "fig-win_stance", "fig-win_model"]
+        seen += [vega_title(s) for s in vega_specs(at)]
+    assert [t.split(" (")[0] for t in seen] == [
+        "Debates over time", "Rounds per debate", "Tokens by model", "Cost by model", "Check failures by rule",
+        "Check failures by master", "Judged debates: wins by stance", "Judged debates: wins by model"]
     charts.set_value("Activity").run()
     from webapp import views
 
-    wins = views.archive_figures(archive, "Winners (judged)")["win_stance"]
-    assert "远程办公降低效率" in list(wins.data[0].x)  # the judged debate's winning stance
+    wins = views.chart_spec(views.archive_figures(archive, "Winners (judged)")["win_stance"])
+    assert "远程办公降低效率" in vega_values(wins, "stance")  # the judged debate's winning stance
 
     by_label(at.selectbox, "Protocol").select("topic").run()
     clean(at)

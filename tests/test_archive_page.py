@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.app_support import REPO, judged_debate, offline_debate
+from tests.app_support import REPO, judged_debate, offline_debate, vega_specs, vega_title, vega_values
 from tests.test_app import archive, archive_path  # noqa: F401 - the app tests' fixtures
 
 AppTest = pytest.importorskip("streamlit.testing.v1").AppTest
@@ -121,26 +121,36 @@ def test_browse_has_a_winner_column_and_the_text_search_filters_rows(archive_pat
 
 def test_charts_show_names_and_no_unknown_bar(archive_path, filled):  # noqa: F811
     from webapp.views import archive as av
+    from webapp.views import chart_spec
 
     arc = filled[0]
     at = page(tab=1)
     group = at.get("button_group")[0]
     group.set_value("Winners (judged)").run()
     clean(at)
-    figs = {c.key: c for c in at.get("plotly_chart")}
-    assert {"fig-win_stance", "fig-win_model"} <= set(figs)
+    assert [vega_title(s) for s in vega_specs(at)] == ["Judged debates: wins by stance",
+                                                       "Judged debates: wins by model"]
     draws = int((arc.winners()["winner"] == "draw").sum())
     assert draws and f"{draws} judged debates ended in a draw" in captions(at)
     figs, notes = av.archive_charts(arc, "Winners (judged)")
-    bars = {x for tr in figs["win_model"].data for x in tr.x}
+    spec = chart_spec(figs["win_model"])
+    bars = set(vega_values(spec, "model"))
     assert "(unknown)" not in bars and "draw" not in bars
     assert {"Alpha 7B", "Gamma 2"} <= bars and "alpha-7b" not in bars  # display names, not slugs
-    legends = {tr.name for f in figs.values() for tr in f.data}
+    legends = {v for f in figs.values() for v in vega_values(chart_spec(f), "protocol")}
     assert "Benchmark debate" in legends and "benchmark" not in legends
-    assert figs["win_model"].layout.xaxis.title.text == "model" and figs["win_model"].layout.yaxis.title.text == "wins"
+    enc = spec["encoding"]
+    assert enc["x"]["title"] == "model" and enc["y"]["title"] == "wins" and enc["x"]["sort"] == "-y"
     act, _notes = av.archive_charts(arc, "Activity")
-    assert {tr.name for tr in act["rounds"].data} == {"Master debate", "Topic debate", "Benchmark debate"}
-    assert act["rounds"].layout.xaxis.title.text == "rounds played"
+    rounds = chart_spec(act["rounds"])
+    assert set(vega_values(rounds, "protocol")) == {"Master debate", "Topic debate", "Benchmark debate"}
+    assert rounds["encoding"]["x"]["title"] == "rounds played"
+    # the same charts in Chinese: titles, axes and protocols in the reader's language
+    with i18n.use("zh"):
+        act, _notes = av.archive_charts(arc, "Activity")
+    rounds = chart_spec(act["rounds"])
+    assert vega_title(rounds) == "每场辩论的轮数（已进行的轮数）" and rounds["encoding"]["x"]["title"] == "已进行轮数"
+    assert "大师辩论" in vega_values(rounds, "protocol") and "Master debate" not in vega_values(rounds, "protocol")
 
 
 def test_sql_tab_lists_tables_runs_an_example_and_errors_in_one_line(archive_path, filled):  # noqa: F811

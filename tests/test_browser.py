@@ -422,6 +422,8 @@ class urllib_get:
 
 # ---------------------------------------------- untrusted text renders as text (issue 23 item 4)
 
+VEGA_DRAWN = "[data-testid=stVegaLiteChart] canvas, [data-testid=stVegaLiteChart] svg.marks"  # the Archive's charts
+
 NO_LINK_TO = """(host) => {
   const bad = [];
   for (const el of document.querySelectorAll('a, img, image, iframe, source, video, audio, link, script, object, embed')) {
@@ -442,7 +444,8 @@ def _imported_beacons(server, page, tmp_path):
     stances and models hold Markdown images, links, autolinks, bare URLs and HTML, all pointing at a
     local HTTP listener, imported through the Archive page (a folder on this machine).  Their Outcome
     and Live pages, and an Outcome page whose ``?id=`` is an image, hold no link or image to the
-    listener, and the listener receives no request; the names in the plotly charts show as text."""
+    listener, and the listener receives no request; the names in the plotly charts and in the Archive's
+    Vega-Lite wins charts (and their tooltips) show as text."""
     import threading
     import urllib.request
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -495,6 +498,27 @@ def _imported_beacons(server, page, tmp_path):
         settle(page)
         assert page.evaluate(NO_LINK_TO, target) == []
         shot(page, "beacon-archive-import")
+        # the Archive's wins charts (Vega-Lite) name the winning model and stance: drawn as text, and a
+        # tooltip over the bar shows the name as text too
+        archive_tab(page, "Charts")
+        page.locator("[data-testid=stButtonGroup] button").filter(has_text="Winners (judged)").click()
+        settle(page)
+        charts = page.locator("[data-testid=stVegaLiteChart]")
+        charts.locator("canvas, svg.marks").first.wait_for()
+        tips = []
+        for i in range(charts.count()):
+            box = charts.nth(i).bounding_box()
+            for fx, fy in ((x / 10, y / 10) for y in range(3, 8) for x in range(2, 10)):  # over the bars' area
+                page.mouse.move(box["x"] + fx * box["width"], box["y"] + fy * box["height"])
+                page.wait_for_timeout(300)
+                tip = page.locator("#vg-tooltip-element.visible")
+                if tip.count():
+                    tips.append((tip.inner_text(), tip.inner_html()))
+                    break
+        shot(page, "beacon-archive-charts")
+        assert page.evaluate(NO_LINK_TO, target) == []
+        assert any(f'<a href="{host}/t-model' in text for text, _html in tips), tips  # the name, as text
+        assert not [html for _text, html in tips if re.search(r"<a\b|<img\b", html)], tips
 
         for path, shown, name in ((f"/Outcome?id={master.id}", "m-reader-img.png", "beacon-outcome-master"),
                                   (f"/Live?id={master.id}", "m-speech-img.png", "beacon-live-master"),
@@ -732,7 +756,7 @@ def test_archive_sql_refusal_and_coverage_in_the_browser(server, page):
     page.goto(url + "/Archive?lang=en")
     archive_tab(page, "Charts")
     page.get_by_role("heading", name="Charts").wait_for()
-    page.locator(".js-plotly-plot").first.wait_for()
+    page.locator(VEGA_DRAWN).first.wait_for()
     settle(page)
     shot(page, "archive")
     archive_tab(page, "SQL")
@@ -829,7 +853,7 @@ def test_archive_tabs_in_the_browser(server, page, lang):
     shot(page, f"archive-tab-{lang}-browse")
 
     archive_tab(page, names[1])
-    page.locator(".js-plotly-plot .main-svg").first.wait_for()
+    page.locator(VEGA_DRAWN).first.wait_for()
     said = page.get_by_text("整个档案" if zh else "Over the whole archive", exact=False)  # other tabs hold it too
     assert any(said.nth(i).is_visible() for i in range(said.count()))
     settle(page)

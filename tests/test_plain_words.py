@@ -17,7 +17,7 @@ import re
 
 import pytest
 
-from tests.app_support import REPO, judged_debate, offline_debate
+from tests.app_support import REPO, judged_debate, offline_debate, vega_data, vega_title
 from tests.test_app import archive, archive_path  # noqa: F401 - the app tests' fixtures
 
 AppTest = pytest.importorskip("streamlit.testing.v1").AppTest
@@ -98,6 +98,11 @@ def shown(at) -> list[str]:
                 out += [v for v in df[c].tolist() if isinstance(v, str)]
     for chart in at.get("plotly_chart"):
         out += _figure_words(chart.proto.spec)
+    for chart in at.get("vega_lite_chart"):  # the Archive's Charts tab: titles, axes, legends, and the names drawn
+        spec = json.loads(chart.proto.spec)
+        out += [vega_title(spec)] + [str(e.get("title") or "") for e in spec.get("encoding", {}).values()
+                                     if isinstance(e, dict)]
+        out += [str(v) for row in vega_data(chart) for v in row.values() if isinstance(v, str)]
     return [CODE.sub("", s) for s in out if s]
 
 

@@ -21,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from debate_core.render.safe import ZWSP, md_code, neutral_debate, neutralize_markdown, plotly_text, restore_markdown
+from tests.app_support import vega_strings
 
 HOST = "http://127.0.0.1:9"  # the discard port: nothing may point here
 # GFM's literal autolinks (mdast-util-gfm-autolink-literal, as bundled by Streamlit), made stricter:
@@ -420,9 +421,15 @@ def test_plotly_names_are_escaped_in_every_chart(archive_path, tmp_path):
     arc.save(master)
     arc.save(topic)
 
-    figs = list(views.archive_figures(arc).values())
+    # the Archive's Charts tab is Vega-Lite: it draws names as text (canvas / SVG text nodes, tooltips escaped),
+    # so they go in as data, unescaped, and no other string of a specification carries them
+    vega = [views.chart_spec(c) for c in views.archive_figures(arc).values()]
+    data = [str(v) for spec in vega for rows in spec.get("datasets", {}).values() for row in rows
+            for v in row.values()]
+    assert any(f'<a href="{HOST}/t-model' in v for v in data)  # the hostile model name is in the chart, as is
+    assert not [t for spec in vega for t in vega_strings(spec) if re.search(r"<a\b|<img\b|&lt;", t, re.I)]
     ratings = views.ratings_tables(arc, bootstrap=5)
-    figs += [views.ratings_figure(ratings["models"], "m"), views.ratings_figure(ratings["stances"], "s")]
+    figs = [views.ratings_figure(ratings["models"], "m"), views.ratings_figure(ratings["stances"], "s")]
     names = [hostile_name(f"j{i}") for i in range(3)]
     bias = pd.DataFrame({"judge": names, "judgments": [3, 3, 3], "pro_wins": [1, 2, 3], "con_wins": [2, 1, 0],
                          "ties": [0, 0, 0], "pro_win_rate": [0.3, 0.6, 0.9], "ci_low": [0.1, 0.2, 0.4],

@@ -17,7 +17,8 @@ APP = Path(__file__).resolve().parent.parent / "app.py"
 
 def preload() -> None:
     """The imports the first render of any page needs (pandas through the archive, the views, the pack reader,
-    the protocols' specs), and plotly for the pages with charts (Outcome's scores, the Archive's charts, Coverage)."""
+    the protocols' specs), plotly for the pages with plotly charts (Outcome's scores, the Archive's ratings,
+    Coverage), and altair for the Archive's Charts tab."""
     import logging
 
     import pandas  # noqa: F401
@@ -41,6 +42,12 @@ def preload() -> None:
     import plotly.express as px
 
     px.bar(x=[0], y=[0])
+    # altair, for the Archive's charts (Vega-Lite: webapp.views.archive_charts); its first chart builds and
+    # validates a specification, which loads the schema once
+    import altair as alt
+    import pandas as pd
+
+    alt.Chart(pd.DataFrame({"x": [0]})).mark_bar().encode(x="x:Q").to_dict()
 
 
 def main(argv: list[str] | None = None) -> None:

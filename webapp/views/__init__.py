@@ -6,7 +6,8 @@ computed here; the pages only lay it out.
   ``safe_inline``, ``safe_code``, ``safe_format``; ``plot_text`` / ``plot_frame`` for plotly
   names), packs, recent debates, errors;
 * :mod:`~webapp.views.setup`, :mod:`~webapp.views.live`, :mod:`~webapp.views.outcome`,
-  :mod:`~webapp.views.archive`, :mod:`~webapp.views.coverage` — one page each;
+  :mod:`~webapp.views.archive` (its Charts tab: :mod:`~webapp.views.archive_charts`),
+  :mod:`~webapp.views.coverage` — one page each;
 * :mod:`~webapp.views.chrome` — the app's own words about a debate (roles, rule names, check
   badges and findings, citation marks, stop reasons, warnings, the seed's fixed lines) in the
   reader's language, whatever the debate's; :mod:`~webapp.views.codes` — what the library states as
@@ -23,9 +24,8 @@ the home page stays light.  The names below are re-exported so pages write ``vie
 from debate_core.protocols.base import ASK_MASTERS, ASK_PACK, ASK_STANCES, ASK_WORKSPACE
 from debate_core.render.master import status_zh
 
-from webapp.views.archive import (CHART_GROUPS, SIDE_NAMES, SIDES, SQL_EXAMPLE, SQL_HELP, STATUSES, WINNER_NAMES,
-                                  WINNERS, ImportPathError, ImportReport, UploadError, archive_figures,
-                                  archive_marker, count_debates, filter_options, find_debates, import_local,
+from webapp.views.archive import (SIDE_NAMES, SIDES, SQL_EXAMPLE, SQL_HELP, STATUSES, WINNER_NAMES,
+                                  WINNERS, ImportPathError, ImportReport, UploadError, archive_marker, count_debates, filter_options, find_debates, import_local,
                                   import_uploads, ratings_figure, ratings_tables, run_sql, stage_uploads)
 from webapp.views.common import (COLUMN_LABELS, CitationView, SpeechView, column_label, debates_frame, explain, is_chinese, load_pack,
                                  pack_summary, plot_frame, plot_text, recent_debates, safe_code, safe_format,
@@ -35,6 +35,7 @@ from webapp.views.chrome import (DISCLAIMER, NO_WINNER_NOTE, OBSERVATION_HEADING
                                  finding_said, finding_state, mark_label, note_text, protocol_text, role_text,
                                  rule_text, side_text, stance_text, stop_reason_text, warning_text, who_text,
                                  name_text, own_stances)
+from webapp.views.archive_charts import CHART_GROUPS, archive_figures, chart_spec
 from webapp.views.codes import Said, cause_text, details_text
 from webapp.views.coverage import CoverageView, coverage_heatmap, coverage_view
 from webapp.views.ledger import LedgerView, argument_map, ledger_view
@@ -54,7 +55,7 @@ __all__ = [
     "ASK_MASTERS", "ASK_PACK", "ASK_STANCES", "ASK_WORKSPACE",
     "AmmoView", "CHART_GROUPS", "COLUMN_LABELS", "column_label", "CitationView", "CoverageView", "Download", "LiveView", "ModelField",
     "OFFLINE_LABEL", "AMMO_HELP", "COVERAGE_HELP", "PACK_HELP", "OutcomeView", "RoleFields", "SQL_EXAMPLE", "SQL_HELP", "STATUSES", "SpeechView",
-    "UploadError", "ammo_view", "archive_figures", "build_config", "checks_table", "coverage_heatmap",
+    "UploadError", "ammo_view", "archive_figures", "build_config", "chart_spec", "checks_table", "coverage_heatmap",
     "coverage_view", "debate_language_label", "debate_languages", "debates_frame", "downloads", "engine_summary",
     "explain", "export_bytes", "filter_options",
     "find_debates", "import_uploads", "is_chinese", "live_view", "load_pack", "master_label", "master_options",

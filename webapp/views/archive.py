@@ -8,17 +8,15 @@ import io
 import os
 import re
 import tempfile
-import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 from debate_core.archive import SQL_EXAMPLES as EXAMPLE_QUERIES
 from debate_core.io.importers import ImportResult, import_paths
 from debate_core.protocols import registry
 from debate_core.protocols.base import ASK_MASTERS
-
-from webapp.i18n import N_, _, ngettext
+from webapp.i18n import N_, _
 from webapp.views.common import debates_frame, plot_frame
 
 STATUSES = ("running", "completed", "failed", "stopped", "interrupted")
@@ -96,11 +94,11 @@ def _filter_args(protocol=None, master=None, model=None, status=None, date_from=
                 topic=_clean(topic))
 
 
-def find_debates(archive: Any, *, protocol: Optional[str] = None, master: Optional[str] = None,
-                 model: Optional[str] = None, status: Optional[str] = None, date_from: Any = None,
-                 date_to: Any = None, text: Optional[str] = None, limit: int = 500, lang: Optional[str] = None,
-                 judge: Optional[str] = None, side: Optional[str] = None, winner: Optional[str] = None,
-                 topic: Optional[str] = None):
+def find_debates(archive: Any, *, protocol: str | None = None, master: str | None = None,
+                 model: str | None = None, status: str | None = None, date_from: Any = None,
+                 date_to: Any = None, text: str | None = None, limit: int = 500, lang: str | None = None,
+                 judge: str | None = None, side: str | None = None, winner: str | None = None,
+                 topic: str | None = None):
     """The Archive table: :meth:`Archive.list_debates` with the page's filters (``side`` counts only
     with a ``model``: the side that model argued), newest first, at most ``limit``; with a ``winner``
     column (the verdict's winner by name, "draw", or empty: no verdict) and the columns a reader
@@ -150,195 +148,15 @@ def count_debates(archive: Any, **filters) -> int:
 
 
 # -------------------------------------------------------------------- charts
+# the Charts tab's bar charts: webapp.views.archive_charts (Vega-Lite); the names stay importable from here
 
 
-def _empty_fig(title: str, note: str = ""):
-    import plotly.graph_objects as go
-
-    note = note or _("nothing in the archive yet")
-    fig = go.Figure()
-    fig.update_layout(title=title, height=300, margin=dict(l=10, r=10, t=40, b=10),
-                      annotations=[dict(text=note, showarrow=False, x=0.5, y=0.5, xref="paper", yref="paper")],
-                      xaxis=dict(visible=False), yaxis=dict(visible=False))
-    return fig
-
-
-def _labels(*names: str) -> dict[str, str]:
-    """Axis and legend titles (the frame's column names) in the app's language."""
-    return {n: _(n) for n in names}
-
-
-def _layout(fig, height: int = 320):
-    fig.update_layout(height=height, margin=dict(l=10, r=10, t=40, b=10), legend_title_text="")
-    return fig
-
-
-CHART_GROUPS = {  # the keys are msgids: the page shows them translated
-    N_("Activity"): ("over_time", "rounds"),
-    N_("Tokens & cost"): ("tokens", "cost"),
-    N_("Check failures"): ("fail_rule", "fail_master"),
-    N_("Winners (judged)"): ("win_stance", "win_model"),
-}
-
-
-def archive_figures(archive: Any, group: Optional[str] = None) -> dict[str, Any]:
-    """The Archive page's charts over the whole archive: one group of :data:`CHART_GROUPS`, or all
-    (:func:`archive_charts` without its notes)."""
-    return archive_charts(archive, group)[0]
-
-
-def _over_time_freq(t) -> str:
-    """Bars per day over a few weeks, per week over a year, per month beyond."""
-    if not len(t):
-        return "day"
-    span = (t["period"].max() - t["period"].min()).days
-    return "day" if span <= 45 else "week" if span <= 400 else "month"
-
-
-OVER_TIME_TITLES = {"day": N_("Debates over time (per day)"), "week": N_("Debates over time (per week)"),
-                    "month": N_("Debates over time (per month)")}
-
-
-def _names(df, column: str, mapping) -> Any:
-    return df.assign(**{column: [mapping(v) for v in df[column]]})
-
-
-def _rule_name(rule: Any) -> str:
-    from debate_core.checks import registry as rules
-    from webapp.i18n import current
-
-    lang = current()
-    text = rules.label(str(rule), lang)
-    return text.replace("_", " ") if lang == "en" else text
-
-
-def archive_charts(archive: Any, group: Optional[str] = None, lang: Optional[str] = None
+def archive_charts(archive: Any, group: str | None = None, lang: str | None = None
                    ) -> tuple[dict[str, Any], list[str]]:
-    """(figures, notes): the Archive page's charts over the whole archive — one group of
-    :data:`CHART_GROUPS`, or all — and one line per thing a chart leaves out (draws in the wins
-    charts) or relabels.  Protocols, models (their display names), masters and rules are shown by
-    name; every name reaches plotly HTML-escaped (:func:`plot_frame`).  ``lang`` only keys the page's
-    cache (the strings follow the language being rendered)."""
-    import plotly.express as px
+    """:func:`webapp.views.archive_charts.archive_charts` (the page's cache calls its views by name here)."""
+    from webapp.views.archive_charts import archive_charts as charts
 
-    want = set(CHART_GROUPS.get(group, ())) if group else {k for v in CHART_GROUPS.values() for k in v}
-    figs: dict[str, Any] = {}
-    notes: list[str] = []
-    proto_label = _labels(N_("debates"), N_("protocol"))
-    if want & {"over_time"}:
-        t = archive.debates_over_time("day")
-        if len(t):
-            freq = _over_time_freq(t)
-            if freq != "day":
-                t = archive.debates_over_time(freq)
-            t = t.groupby(["period", "protocol"], as_index=False)["debates"].sum()
-            t = plot_frame(_names(t, "protocol", protocol_name), "protocol")
-            figs["over_time"] = _layout(px.bar(t, x="period", y="debates", color="protocol",
-                                               title=_(OVER_TIME_TITLES[freq]), labels=proto_label))
-            figs["over_time"].update_xaxes(type="date", tickformat="%Y-%m-%d", title="")
-        else:
-            figs["over_time"] = _empty_fig(_("Debates over time"))
-
-    if want & {"tokens", "cost"}:
-        tok = archive.tokens_by_model()
-        if len(tok) and (tok["tokens"].fillna(0).sum() > 0 or tok["cost"].fillna(0).sum() > 0):
-            names = _model_names(archive)
-            offline = tok["model"].isin(["offline", ""]) | tok["model"].isna()
-            if offline.any():
-                notes.append(_("The offline engine uses no tokens and costs nothing: it is not in the token and "
-                               "cost charts."))
-            tok = tok[~offline]
-            tok = plot_frame(_names(tok, "model", lambda m: names.get(m, m)), "model")
-            cached = tok["cached_tokens"].fillna(0) if "cached_tokens" in tok else 0
-            parts = {_("input, cached"): cached, _("input, not cached"): tok["prompt_tokens"].fillna(0) - cached,
-                     _("output"): tok["completion_tokens"].fillna(0)}
-            bars = tok[["model"]].assign(**parts)
-            figs["tokens"] = _layout(px.bar(bars, x="model", y=list(parts), title=_("Tokens by model"),
-                                            barmode="stack",
-                                            labels={"model": _("model"), "value": _("tokens")}))
-            figs["cost"] = _layout(px.bar(tok, x="model", y="cost", title=_("Cost by model (USD)"),
-                                          labels={"model": _("model"), "cost": _("cost (USD)")}))
-        else:
-            note = _("no tokens recorded yet (the offline engine uses none)")
-            figs["tokens"] = _empty_fig(_("Tokens by model"), note)
-            figs["cost"] = _empty_fig(_("Cost by model (USD)"), note)
-
-    if want & {"rounds"}:
-        r = archive.rounds_per_debate()
-        if len(r):
-            counts = r.assign(rounds=r["rounds"].fillna(0).astype("int64")).groupby(
-                ["protocol", "rounds"], as_index=False).size().rename(columns={"size": "debates"})
-            counts = plot_frame(_names(counts, "protocol", protocol_name), "protocol")
-            figs["rounds"] = _layout(px.bar(counts, x="rounds", y="debates", color="protocol", barmode="group",
-                                            title=_("Rounds per debate (rounds played)"),
-                                            labels={"rounds": _("rounds played"), "debates": _("debates"),
-                                                    "protocol": _("protocol")}))
-            figs["rounds"].update_xaxes(dtick=1)
-        else:
-            figs["rounds"] = _empty_fig(_("Rounds per debate"))
-
-    if want & {"fail_rule", "fail_master"}:
-        f = archive.check_failures()
-        if len(f):
-            f = _names(f, "rule", _rule_name)
-            by_rule = f.groupby("rule", as_index=False)["count"].sum().sort_values("count", ascending=False)
-            f = f.assign(master=f["speaker_name"].fillna(f["speaker"]))
-            by_master = f.groupby(["master", "rule"], as_index=False)["count"].sum()
-            by_rule, by_master = plot_frame(by_rule, "rule"), plot_frame(by_master, "master", "rule")
-            figs["fail_rule"] = _layout(px.bar(by_rule, x="rule", y="count", title=_("Check failures by rule"),
-                                               labels={"rule": _("rule"), "count": _("failed checks")}))
-            figs["fail_master"] = _layout(px.bar(by_master, x="master", y="count", color="rule",
-                                                 title=_("Check failures by master"),
-                                                 labels={"master": _("master"), "count": _("failed checks"),
-                                                         "rule": _("rule")}))
-        else:
-            note = _("no failed check recorded")
-            figs["fail_rule"] = _empty_fig(_("Check failures by rule"), note)
-            figs["fail_master"] = _empty_fig(_("Check failures by master"), note)
-
-    if want & {"win_stance", "win_model"}:
-        w = archive.winners()
-        draws = int((w["winner"] == "draw").sum()) if len(w) else 0
-        w = w[w["winner"].notna() & (w["winner"] != "draw")] if len(w) else w
-        if draws:
-            notes.append(ngettext("{n} judged debate ended in a draw: nobody won, so it is not in the wins charts.",
-                                  "{n} judged debates ended in a draw: nobody won, so they are not in the wins "
-                                  "charts.", draws).format(n=draws))
-        if len(w):
-            names = _model_names(archive)
-            none, unknown = _("(no stance)"), _("no model recorded")
-            from webapp.views.chrome import stance_text
-
-            w = w.assign(stance=[stance_text(x) for x in w["stance"].fillna(none).replace("", none)],
-                         model=[names.get(m, m) if isinstance(m, str) and m else unknown for m in w["model"]],
-                         protocol=[protocol_name(p) for p in w["protocol"]])
-            if (w["model"] == unknown).any():
-                notes.append(_("\"no model recorded\": the winner's model is not in the archive (an imported "
-                               "debate that did not name it)."))
-            st_counts = w.groupby(["protocol", "stance"], as_index=False).size().rename(columns={"size": "wins"})
-            md_counts = w.groupby(["protocol", "model"], as_index=False).size().rename(columns={"size": "wins"})
-            st_counts = plot_frame(st_counts.sort_values("wins", ascending=False), "protocol", "stance")
-            md_counts = plot_frame(md_counts.sort_values("wins", ascending=False), "protocol", "model")
-            figs["win_stance"] = _layout(px.bar(st_counts, x="stance", y="wins", color="protocol",
-                                                title=_("Judged debates: wins by stance"),
-                                                labels=_labels(N_("stance"), N_("wins"), N_("protocol"))))
-            figs["win_model"] = _layout(px.bar(md_counts, x="model", y="wins", color="protocol",
-                                               title=_("Judged debates: wins by model"),
-                                               labels=_labels(N_("model"), N_("wins"), N_("protocol"))))
-        else:
-            note = _("no judged debate yet")
-            figs["win_stance"] = _empty_fig(_("Judged debates: wins by stance"), note)
-            figs["win_model"] = _empty_fig(_("Judged debates: wins by model"), note)
-    for fig in figs.values():
-        fig.update_xaxes(automargin=True, tickangle=-30 if len(fig.data) and _many_ticks(fig) else None)
-    return {k: v for k, v in figs.items() if k in want}, notes
-
-
-def _many_ticks(fig) -> bool:
-    """Long or many category names: tilt them rather than let them overlap."""
-    cats = {x for tr in fig.data for x in list(getattr(tr, "x", None) if getattr(tr, "x", None) is not None else ())
-            if isinstance(x, str)}
-    return len(cats) > 6 or any(len(c) > 14 for c in cats)
+    return charts(archive, group, lang)
 
 
 def _model_names(archive: Any) -> dict[str, str]:
@@ -415,7 +233,7 @@ def sql_error_line(exc: BaseException) -> str:
 # ------------------------------------------------------------------- imports
 
 
-def _safe_rel(name: str) -> Optional[Path]:
+def _safe_rel(name: str) -> Path | None:
     """An uploaded name as a relative path (see :func:`debate_core.io.uploads.safe_rel`)."""
     from debate_core.io.uploads import safe_rel
 
