@@ -233,6 +233,7 @@ class ArgumentBank(BaseModel):
     pairs: dict[str, PairBank] = Field(default_factory=dict)  # pair key (sorted slugs joined by -vs-) -> bank
     derived: bool = False  # True: built from the pack's teachings and cross_critique, not written
     generic: list[str] = Field(default_factory=list)  # match words that never decide a case alone (担心, 万一 …)
+    scene: list[str] = Field(default_factory=list)  # who is there, where, when (顾客, 历史上): never decide one either
     problems: list[str] = Field(default_factory=list)
 
     def theme(self, theme_id: str) -> Theme | None:
@@ -256,9 +257,12 @@ class ArgumentBank(BaseModel):
 
     def cases_for(self, topic: str) -> list[Case]:
         """The cases ``topic`` is, the most specific first (more words matched, then more groups).  A case
-        whose words in the topic are all :attr:`generic` (feelings and hedges) is not one of them."""
+        whose words in the topic are all :attr:`generic` (feelings and hedges) or :attr:`scene` (who is
+        there, where, when) is not one of them: r25's waiter asked to net a live fish for a guest (服务员 +
+        客人) is not the delivery rider scolded by customers."""
         generic = set(self.generic)
-        hit = [c for c in self.cases if c.matches(topic) and any(w not in generic for w in c.hits(topic))]
+        deciding = generic | set(self.scene)
+        hit = [c for c in self.cases if c.matches(topic) and any(w not in deciding for w in c.hits(topic))]
 
         def specific(c: Case) -> int:
             # the topic's characters its non-generic words cover, each counted once: a word listed in two

@@ -423,6 +423,24 @@ def test_feelings_and_hedges_alone_never_decide_a_case(default_pack):
     assert "fear-anxiety/worry-for-loved-ones" in [c.id for c in bare_bank.cases_for(own_health)]
 
 
+def test_who_where_and_when_alone_never_decide_a_case(default_pack):
+    # r25: a waiter asked to net a live fish for a guest got the delivery rider scolded by customers (服务员 +
+    # 客人), and a question on the persecutions of Buddhism got "did the Buddha exist" (历史上)
+    bank = bank_of(default_pack)
+    assert {"服务员", "客人", "历史上", "法师"} <= set(bank.scene) and "客户" in bank.scene
+    waiter = "我在小饭馆端盘子当服务员，客人点了一条活鱼，让我去水箱里捞出来给厨房，这算我杀生吗？"
+    found = [c.id for c in bank.cases_for(waiter)]
+    assert "anger/rider-abused-by-customers" not in found and found[0] == "killing-vegetarian/fishing-live-seafood"
+    purge = "历史上周武帝灭佛的时候，寺院自己是不是也有问题？"
+    assert "faith-doubt/did-buddha-exist" not in [c.id for c in bank.cases_for(purge)]
+    # the same people with what happened to them are the case
+    scolded = "我在餐馆当服务员，经常被客人骂，还被投诉，心里很憋屈。"
+    assert bank.cases_for(scolded)[0].id == "anger/rider-abused-by-customers"
+    # the rule is the pack's list: without it the same words decide the case
+    bare_bank = bank.model_copy(update={"scene": []})
+    assert "anger/rider-abused-by-customers" in [c.id for c in bare_bank.cases_for(waiter)]
+
+
 def test_the_situation_outranks_feeling_words_counted_twice(default_pack):
     # r10: a health scare was answered as worry for one's family (往坏处想 sits in both of that case's groups
     # and counted twice), and thinking of quitting a dull job as life feeling meaningless (天天 + 没意思):

@@ -228,18 +228,19 @@ def match_synonyms(root: Path, problems: list[str]) -> dict[str, list[str]]:
     return out
 
 
-def match_generic(root: Path, problems: list[str]) -> list[str]:
+def match_generic(root: Path, problems: list[str], key: str = "generic") -> list[str]:
     """``generic:`` in ``master-debate/match-synonyms.yaml``: words that say how the asker feels or hedges
     (担心, 害怕, 万一 …) and never which situation he is in.  A case is the topic only when at least one of
     its words the topic holds is not one of these (r7 and r10: a worry about one's own health was answered
-    as "worry about one's family" on 担心 + 万一 alone)."""
+    as "worry about one's family" on 担心 + 万一 alone).  ``key="scene"``: the same file's ``scene:`` list,
+    words that say who is there or where and when (顾客, 服务员, 历史上), never what happened."""
     f = root / PROTOCOL_DIR / MATCH_SYNONYMS
     data = _read_yaml(f, root, []) if f.is_file() else None
-    words = data.get("generic") if isinstance(data, dict) else None
+    words = data.get(key) if isinstance(data, dict) else None
     if words is None:
         return []
     if not isinstance(words, list):
-        problems.append(f"{_rel(f, root)}: generic: expected a list of words")
+        problems.append(f"{_rel(f, root)}: {key}: expected a list of words")
         return []
     return [str(w).strip() for w in words if str(w).strip()]
 
@@ -409,6 +410,8 @@ def _load_bank(pack: Pack, root: Path) -> ArgumentBank:
     synonyms = match_synonyms(root, [])  # (its problems are already reported by _cases)
     generic = match_generic(root, problems)  # with the synonyms of each: 往坏处想 is generic, so is 往坏处
     bank.generic = list(dict.fromkeys(generic + [x for w in generic for x in synonyms.get(w, ())]))
+    scene = match_generic(root, problems, "scene")
+    bank.scene = list(dict.fromkeys(scene + [x for w in scene for x in synonyms.get(w, ())]))
     bank.problems = problems
     return bank
 
