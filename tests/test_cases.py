@@ -339,6 +339,8 @@ def test_a_reworded_question_is_answered_as_the_case_it_is_named_as(default_pack
     # for another asker)
     assert not any(w in s.text for s in d.rounds for w in ("你这件事", "你提的这件事", "眼前这件事"))
     assert d.rounds[-1].text.startswith("最后就这一问作个收束。")
+    # ... nor says that what the two answers weigh was weighed on this very question (r25: 所以就这一问，…各有看重)
+    assert not any(w in s.text for s in d.rounds for w in ("所以就这一问", "这一问上", "这一问还有", "就这一问，我"))
     assert _run(default_pack, c.question).rounds[0].text.startswith(f"你提的是「{c.question}」。我的回答是：")
     assert all("是一类事" not in s.text and "题目" not in s.text for s in d.rounds)
     own = _run(default_pack, c.question)
@@ -436,6 +438,14 @@ def test_who_where_and_when_alone_never_decide_a_case(default_pack):
     # the same people with what happened to them are the case
     scolded = "我在餐馆当服务员，经常被客人骂，还被投诉，心里很憋屈。"
     assert bank.cases_for(scolded)[0].id == "anger/rider-abused-by-customers"
+    # schools and masters are who, too: naming 宗喀巴 and 慧能 is not asking about 自性 and 无自性
+    named = "宗喀巴和慧能的修行路子，哪个更适合上班族？"
+    assert "sudden-gradual/self-nature-vs-no-self-nature" not in [c.id for c in bank.cases_for(named)]
+    asked = "慧能讲见性，宗喀巴讲一切法无自性，这两种说法矛盾吗？"
+    assert bank.cases_for(asked)[0].id == "sudden-gradual/self-nature-vs-no-self-nature"
+    # an unattended shrine is not the case of intrusive thoughts against the Buddha (r25)
+    shrine = "家里佛堂每天换供水，出差一周没人管，佛像空着算不算不恭敬？"
+    assert [c.id for c in bank.cases_for(shrine)][:1] == ["mantra-ritual/home-shrine"]
     # the rule is the pack's list: without it the same words decide the case
     bare_bank = bank.model_copy(update={"scene": []})
     assert "anger/rider-abused-by-customers" in [c.id for c in bare_bank.cases_for(waiter)]

@@ -506,3 +506,14 @@ def test_an_engine_summary_that_names_no_objection_raised_none():
     assert raised_objections([o], "虚云驳：舍境仍有能所；另立桶底脱落须印证。") == [o]
     # a model's summary, in its own words, is read by what it shares with the objection
     assert raised_objections([o], "虚云认为舍然之境仍有能观所观，须明眼人印证，不可自许为悟。") == [o]
+
+
+def test_a_granted_clause_drops_the_speakers_own_voice_and_keeps_light():
+    # the 共识点 quotes what one side granted, without the clauses where he speaks of himself; 印光 calls himself
+    # 光 at a clause's head, which is not the 光 of 光明 or 时光 (those clauses used to be dropped too)
+    from debate_core.engines.offline.engine import _FIRST_PERSON
+
+    for own in ("光以为持名最稳", "光谓此法三根普被", "老僧认这一层", "我也这样看", "这话不错"):
+        assert _FIRST_PERSON.search(own), own
+    for granted in ("心性本来光明", "一念回光便是", "时光不可虚度", "光明遍照"):
+        assert not _FIRST_PERSON.search(granted), granted

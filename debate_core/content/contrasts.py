@@ -121,15 +121,22 @@ def round_contrast(
     return as_contrast(bank, pick[0], heard) if pick else None
 
 
+def contrast_target(bank: ArgumentBank, o: Objection, case=None, opponent: str = "") -> str:
+    """The words a contrast names the point it answers by: on a case, the opponent's answer's gist (what he
+    said in his first speech); else, or when that answer has none, the gist of the point the objection targets.
+    The plan's ``target_text`` and the observation's reading of a grant (``认同…一层``) both name it so."""
+    ans = case.answer(opponent) if case is not None else None
+    return ans.gist if ans is not None and ans.gist else point_gist(bank, o.target)
+
+
 def as_case_contrast(bank: ArgumentBank, case, o: Objection, opponent: str) -> PlanPoint:
     """An objection at the opponent's answer to the case: he gave it in his first speech (heard)."""
-    ans = case.answer(opponent)
     return PlanPoint(
         kind="contrast",
         text=o.text,
         ref=o.id,
         target=o.target,
-        target_text=(ans.gist if ans is not None and ans.gist else point_gist(bank, o.target)),
+        target_text=contrast_target(bank, o, case, opponent),
         gist=o.gist,
         source=o.source,
         quote=o.quote,

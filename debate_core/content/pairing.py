@@ -334,7 +334,7 @@ def _default_pair(pack: Pack) -> tuple[str, str]:
 def voices_named(topic: str, pack: Pack, named: dict[str, list[str]]) -> list[NamedSchool]:
     """The voices the topic asks for: each master it names by name, and each school it names
     (``content.schools``) unless a master named by name already speaks for it (印光 beside 净土)."""
-    sides = [NamedSchool(s, pack.masters[s].name, tuple(named[s]), (s,)) for s in named]
+    sides = [NamedSchool(s, pack.masters[s].name, tuple(named[s]), (s,), kind="master") for s in named]
     return sides + [n for n in schools_named(topic, pack) if not any(s in n.masters for s in named)]
 
 
@@ -345,7 +345,7 @@ def _allowances(sides: list[NamedSchool], pack: Pack) -> list[tuple[Allow, str]]
 
     def labels(sides: list[NamedSchool]) -> str:
         return "; ".join(
-            n.label if n.masters == (n.id,) else f"{n.label} ({'、'.join(pack.masters[s].name for s in n.masters)})"
+            n.label if n.kind == "master" else f"{n.label} ({'、'.join(pack.masters[s].name for s in n.masters)})"
             for n in sides
         )
 

@@ -26,10 +26,14 @@ __all__ = ["NamedSchool", "school_table", "school_terms", "schools_named"]
 
 @dataclass(frozen=True)
 class NamedSchool:
+    """A voice the topic asks for: a school it names, or (``kind="master"``, from ``pairing.voices_named``)
+    a master it names by name, whose id is his slug."""
+
     id: str
     label: str
     said: tuple[str, ...]  # the words of the topic that name it
     masters: tuple[str, ...]  # slugs, in the pack's order
+    kind: str = "school"  # "school" or "master"
 
 
 @lru_cache(maxsize=1)

@@ -377,12 +377,14 @@ def _vary(options: tuple[str, ...], plan: SpeechPlan, me: Master) -> str:
 
 def _frame(text: str, near: bool) -> str:
     """A frame about the asker's matter, on a near case said of the near question instead (r18: 具体到你这件事 /
-    最后就你提的这件事作个收束 before advice written for another asker read as untrue)."""
+    最后就你提的这件事作个收束 before advice written for another asker read as untrue), and of the kind of matter
+    the answers were written for (r25: 所以就这一问，…各有看重 read as untrue, the debate having answered a nearby
+    question)."""
     if not near:
         return text
     for mine, near_one in (("你提的这件事", "这一问"), ("具体到你这件事", "具体到这类情形"), ("眼前这件事", "这类事")):
         text = text.replace(mine, near_one)
-    return text.replace("这件事", "这一问")
+    return text.replace("这件事", "这类事")
 
 
 def _grounds(plan: SpeechPlan, me: Master, leads: tuple[str, ...], near: bool = False) -> list[str]:

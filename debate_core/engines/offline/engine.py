@@ -6,7 +6,7 @@ import re
 import time
 
 from debate_core.content.arguments import ArgumentBank, bank_of
-from debate_core.content.contrasts import point_gist
+from debate_core.content.contrasts import contrast_target
 from debate_core.content.pairing import row_theme
 from debate_core.content.plan import debate_theme, plan_speech, summary_of
 from debate_core.content.text import GRANT_THEN_TURN, bigrams_of, cjk_only, says_own_stance
@@ -160,7 +160,9 @@ def _none_accepted(req: ObservationRequest, names: dict[str, str]) -> str:
 
 
 _GRANTED = re.compile(r"认同(?P<g>[^；。]+?)一层")
-_FIRST_PERSON = re.compile(r"我|老僧|老和尚|老衲|贫道|光|这话|这一点|这一层|这些|此说")
+# a clause that speaks of the speaker or of his own words; 印光 names himself 光 at a clause's head (光以为 …),
+# which is not the 光 of 光明 or 时光
+_FIRST_PERSON = re.compile(r"我|老僧|老和尚|老衲|贫道|^\s*光(?=[以谓意看想劝常每亦只])|这话|这一点|这一层|这些|此说")
 
 
 def _granted_ground(
@@ -175,12 +177,11 @@ def _granted_ground(
             continue
         who, g = s.speaker, m["g"]
         other = next((k for k in names if k != who), "")
-        # each objection with the words its point was named by in the plan (contrasts.as_case_contrast / as_contrast)
-        at_answer = _answer_gist(case, other) if case is not None else ""
+        # each objection with the words its point was named by in the plan (contrasts.contrast_target)
         objs = [
-            (o, at_answer or bare(point_gist(bank, o.target))) for o in (case.objections_at(who, other) if case else [])
+            (o, bare(contrast_target(bank, o, case, other))) for o in (case.objections_at(who, other) if case else [])
         ]
-        objs += [(o, bare(point_gist(bank, o.target))) for o in bank.objections(who, other, theme)]
+        objs += [(o, bare(contrast_target(bank, o))) for o in bank.objections(who, other, theme)]
         said = ""
         for o, named in objs:
             if named == bare(g):
@@ -192,11 +193,6 @@ def _granted_ground(
         head = f"{names.get(who, who)}认同{names.get(other, other)}「{g}」里的一层"
         return f"{head}：{said}。" if len(said) >= 4 else f"{head}。"
     return ""
-
-
-def _answer_gist(case: Case, slug: str) -> str:
-    ans = case.answer(slug)
-    return bare(ans.gist) if ans is not None and ans.gist else ""
 
 
 _TAKEN = re.compile(r"^(部分接受|接受|坚持)(.+)$")
