@@ -211,3 +211,24 @@ def test_a_body_of_precepts_is_not_the_bodhisattva(default_pack):
     ids = [c.id for c in bank.cases_for("菩萨戒和声闻戒在开遮持犯上，判断的标准一样吗？")]
     assert "compassion/arahant-and-bodhisattva" not in ids
     assert "compassion/arahant-and-bodhisattva" in [c.id for c in bank.cases_for("阿罗汉和菩萨有什么区别？")]
+
+
+@pytest.mark.parametrize("topic", ["藏传讲依止上师、重视灌顶，禅宗讲自性自度，修行到底要不要依靠上师？",
+                                   "每天通勤两个小时，阿姜查说的随时正念和马哈希的标记法，哪个更适合在地铁上练？"])
+def test_a_debate_is_argued_where_each_side_has_ammo_against_the_other(default_pack, topic):
+    # r26: 阿底峡 / 慧能 (the two schools named) argued 依止老师, and 阿姜查 / 马哈希 (a table row) 日常生活, themes
+    # where neither aims an objection at the other: every speech failed the ammo rule and the 回应 had nothing
+    # to answer. The pair is now taken, and the theme chosen, where both hold a position and aim objections
+    # at each other's claims
+    from debate_core.content.arguments import bank_of
+    from debate_core.engines.offline import OfflineEngine
+    from debate_core.models import DebateConfig
+    from debate_core.protocols.master import MasterDebate
+
+    bank = bank_of(default_pack)
+    md = MasterDebate(default_pack, OfflineEngine(default_pack))
+    d = md.run(md.prepare(DebateConfig(topic=topic)))
+    a, b = (p.label for p in d.participants)
+    theme = d.rounds[0].plan.theme
+    assert bank.objections(a, b, theme) and bank.objections(b, a, theme), (a, b, theme)
+    assert all(not s.failed_rules for s in d.rounds), [(s.round, s.failed_rules) for s in d.rounds]

@@ -158,6 +158,10 @@ def _theme_choice(bank: ArgumentBank, topic: str, a: str, b: str, row_theme: str
         return ThemeChoice(m.theme, m.title, list(m.terms), how, holders(m.theme))
 
     both = [m for m in matches if len(holders(m.theme)) == 2]
+    # of those, the themes where each aims objections at the other's claim: every speech must cite one (the
+    # ammo rule), and a debate on a theme without them failed it in every round (r26: 上师 for 阿底峡 / 慧能)
+    armed = [m for m in both if bank.objections(a, b, m.theme) and bank.objections(b, a, m.theme)]
+    both = armed or both
     if both:
         # the best-scoring theme both hold; on a tie the one the topic names first (its subject usually
         # leads: 生气的时候…念佛还是观心 asks about anger), then the pair's table row
