@@ -517,3 +517,35 @@ def test_a_granted_clause_drops_the_speakers_own_voice_and_keeps_light():
         assert _FIRST_PERSON.search(own), own
     for granted in ("心性本来光明", "一念回光便是", "时光不可虚度", "光明遍照"):
         assert not _FIRST_PERSON.search(granted), granted
+
+
+def test_no_common_ground_is_never_said_after_a_reply_that_granted_in_its_own_words(default_pack):
+    # r26: 「虚云在回应里坚持原说，没有接受对方的质疑；本场没有明白说出的共许之处」 after 虚云 had said 这条路老僧也认,
+    # and the same after 这一点我认: a reply that holds but first grants part of the objection in its own words is
+    # common ground, quoted as his
+    import re
+
+    from debate_core.content.text import GRANT_THEN_TURN, says_own_stance
+    from debate_core.engines.offline import OfflineEngine
+
+    bank = bank_of(default_pack)
+    md = MasterDebate(default_pack, OfflineEngine(default_pack))
+    quoted = 0
+    for c in bank.cases[:120]:
+        d = md.run(md.prepare(DebateConfig(topic=c.question)))
+        granted = []
+        for s in d.rounds:
+            if s.role != "回应":
+                continue
+            for p in s.plan.of("hold"):
+                reply = c.reply_to(p.ref) or next(iter(bank.replies_to(p.ref, s.speaker)), None)
+                m = GRANT_THEN_TURN.match(reply.text.strip()) if reply is not None else None
+                if m and says_own_stance(reply.text) and not re.search(r"不能同意|不敢苟同|不能认|不认", m["granted"]):
+                    granted.append(m["granted"])
+        cons = d.observation.consensus
+        if granted:
+            assert "没有明白说出的共许之处" not in cons, (c.id, cons, granted)
+        if "先认了" in cons:
+            quoted += 1
+            assert "他的话是：「" in cons
+    assert quoted >= 3, quoted

@@ -117,7 +117,11 @@ class OfflineEngine:
             cons = (
                 (f"谈到最后，两位都认可：{said(agreed, '接受')}。" if agreed else "")
                 + (f"有保留地靠近的是：{said(partly, '部分接受')}。" if partly else "")
-            ) or (_granted_ground(bank, case, choice.theme, req, names) or _none_accepted(req, names))
+            ) or (
+                _granted_ground(bank, case, choice.theme, req, names)
+                or _held_granted(bank, case, choice.theme, req, names)
+                or _none_accepted(req, names)
+            )
         elif pa and pbp:
             # both claims as the debate stated them (R1 and the 综合), at the bank's level: r10's readers found
             # the bank's own wording of the difference naming points no speech made (怖畏智, 身后追荐)
@@ -146,6 +150,29 @@ class OfflineEngine:
             else f"「{req.topic}」这一问，两家给出的是两条不同的路；请读者对照自己的处境去体会，不必在这里分高下。"
         )
         return Observation(divergence=div, consensus=cons, to_reader=to_reader, engine=ENGINE_NAME)
+
+
+_REFUSAL = re.compile(r"不能同意|不敢苟同|不能认|不认")
+
+
+def _held_granted(
+    bank: ArgumentBank, case: Case | None, theme: str, req: ObservationRequest, names: dict[str, str]
+) -> str:
+    """共识点 from a reply that held against an objection but first granted part of it in its own words (这一点
+    我认，只是… / 这话光很赞同，但…): the granted sentence, quoted as his.  r26's readers read 「X在回应里坚持原说…
+    本场没有明白说出的共许之处」 as untrue after 这条路老僧也认 and 这一点我认."""
+    for who, gist in _held(req):
+        other = next((k for k in names if k != who), "")
+        reply = _reply_of(bank, case, theme, who, other, gist)
+        m = GRANT_THEN_TURN.match(reply.text.strip()) if reply is not None and reply.text else None
+        if m is None or not says_own_stance(reply.text) or _REFUSAL.search(m["granted"]):
+            continue
+        granted = re.sub(r"【[^】]*】", "", m["granted"]).rstrip("。！？").replace("「", "『").replace("」", "』")
+        return (
+            f"{names.get(who, who)}在回应里坚持原说，但先认了{names.get(other, other)}「{gist}」一说里的一层，"
+            f"他的话是：「{granted}」。"
+        )
+    return ""
 
 
 def _none_accepted(req: ObservationRequest, names: dict[str, str]) -> str:
@@ -226,6 +253,16 @@ def _held(req: ObservationRequest) -> list[tuple[str, str]]:
     return _taken(req)["hold"]
 
 
+def _reply_of(bank: ArgumentBank, case: Case | None, theme: str, who: str, other: str, gist: str):
+    """``who``'s reply (the case's, else the bank's) to ``other``'s objection named by ``gist``; None without one."""
+    objs = list(case.objections_at(other, who)) if case is not None else []
+    objs += bank.objections(other, who, theme)
+    o = next((o for o in objs if bare(o.gist) == gist), None)
+    if o is None:
+        return None
+    return (case.reply_to(o.id) if case is not None else None) or next(iter(bank.replies_to(o.id, who)), None)
+
+
 def _granted(
     bank: ArgumentBank, case: Case | None, theme: str, names: dict[str, str], who: str, gist: str, word: str
 ) -> str:
@@ -233,12 +270,7 @@ def _granted(
     on its own (r12).  The first sentence of the taker's own reply to that objection says what was granted, in
     his words; without one in the bank, the gist as it stands."""
     other = next((k for k in names if k != who), "")
-    objs = list(case.objections_at(other, who)) if case is not None else []
-    objs += bank.objections(other, who, theme)
-    o = next((o for o in objs if bare(o.gist) == gist), None)
-    reply = None
-    if o is not None:
-        reply = (case.reply_to(o.id) if case is not None else None) or next(iter(bank.replies_to(o.id, who)), None)
+    reply = _reply_of(bank, case, theme, who, other, gist)
     if reply is None or not reply.text:
         return f"「{gist}」"
     first = re.sub(r"【[^】]*】", "", re.split(r"(?<=[。！？])", reply.text.strip())[0]).rstrip("。！？")
