@@ -13,6 +13,7 @@ import re
 from debate_core.models import Pack, SpeechRequest
 from debate_core.engines.offline import OfflineEngine
 from debate_core.engines.scripted_server import Reply
+from debate_core.engines.prompts import RETRY_HEADING
 
 LONG_SUMMARY = "这是一段故意写得很长的摘要，用来检验编排器会把摘要截到八十个字以内：" + "立场要点" * 30
 
@@ -38,7 +39,11 @@ def parse_speech_prompt(pack: Pack, messages: list[dict]) -> SpeechRequest:
                          sources=m.sources)
 
 
-def master_script(pack: Pack, *, bad_first_speech: bool = False, long_summary: bool = False):
+def master_script(pack: Pack, *, bad_first_speech: bool = False, long_summary: bool = False, bad_drafts_by: str = ""):
+    """A scripted model for master debates: the offline engine's speech for the prompt.  ``bad_first_speech``:
+    the first speech request of the script gets a draft that fails its checks; ``bad_drafts_by`` (a master's
+    name): each first draft of his speeches fails, and the rewrite its prompt asks for is the engine's (the
+    same in every run, whatever the order of the requests)."""
     engine = OfflineEngine(pack)
     state = {"speeches": 0}
 
@@ -52,6 +57,8 @@ def master_script(pack: Pack, *, bad_first_speech: bool = False, long_summary: b
                                              "to_reader": "两条都是通路。"}, ensure_ascii=False) + "\n```"
         state["speeches"] += 1
         if bad_first_speech and state["speeches"] == 1:
+            return Reply(text="这一稿没有引用任何经典，也太短了。")
+        if bad_drafts_by and bad_drafts_by in system and not any(RETRY_HEADING in m["content"] for m in msgs):
             return Reply(text="这一稿没有引用任何经典，也太短了。")
         return Reply(text=engine.speech(parse_speech_prompt(pack, msgs)).text, chunk_chars=16)
     return script

@@ -36,8 +36,9 @@ def arc(tmp_path_factory, default_pack):
     return archive
 
 
-@KNOWN_GAP
 def test_check_failures_by_rule(arc):
+    # (a known gap until the theme choice took themes where each side has ammo: the 戒定慧与顿悟 debate of
+    # 觉音 / 慧能 used to fail the ammo rule in every speech, so the offline batches had failures of their own)
     df = analytics.check_failures(arc, "master")
     bad = df[df["failed"] > 0]
     # the flagged speech was huineng's round 1: too short, no citation, no ammo

@@ -35,7 +35,7 @@ PURPOSES = ["speech", "summary", "speech", "summary", "observation"]
 
 
 def _delayed(pack, delay: float):
-    inner = master_script(pack)
+    inner = master_script(pack, bad_drafts_by="你扮演阿姜查")  # his first drafts fail: rewrites to archive
     lock = threading.Lock()
 
     def script(body):

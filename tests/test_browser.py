@@ -504,17 +504,23 @@ def _imported_beacons(server, page, tmp_path):
         page.locator("[data-testid=stButtonGroup] button").filter(has_text="Winners (judged)").click()
         settle(page)
         charts = page.locator("[data-testid=stVegaLiteChart]")
-        charts.locator("canvas, svg.marks").first.wait_for()
-        tips = []
-        for i in range(charts.count()):
-            box = charts.nth(i).bounding_box()
-            for fx, fy in ((x / 10, y / 10) for y in range(3, 8) for x in range(2, 10)):  # over the bars' area
-                page.mouse.move(box["x"] + fx * box["width"], box["y"] + fy * box["height"])
-                page.wait_for_timeout(300)
-                tip = page.locator("#vg-tooltip-element.visible")
-                if tip.count():
-                    tips.append((tip.inner_text(), tip.inner_html()))
-                    break
+        tips: list[tuple[str, str]] = []
+        # the wins charts replace the Activity charts once the rerun is drawn: hover the bars' area until a
+        # tooltip names the winning model (a slow machine may still be drawing at the first pass)
+        for _attempt in range(5):
+            charts.locator("canvas, svg.marks").first.wait_for()
+            page.wait_for_timeout(500)
+            for i in range(charts.count()):
+                charts.nth(i).scroll_into_view_if_needed()
+                box = charts.nth(i).bounding_box()
+                for fx, fy in ((x / 10, y / 10) for y in range(3, 8) for x in range(2, 10)):  # over the bars
+                    page.mouse.move(box["x"] + fx * box["width"], box["y"] + fy * box["height"])
+                    page.wait_for_timeout(150)
+                    tip = page.locator("#vg-tooltip-element.visible")
+                    if tip.count():
+                        tips.append((tip.inner_text(), tip.inner_html()))
+            if any(f'<a href="{host}/t-model' in text for text, _html in tips):
+                break
         shot(page, "beacon-archive-charts")
         assert page.evaluate(NO_LINK_TO, target) == []
         assert any(f'<a href="{host}/t-model' in text for text, _html in tips), tips  # the name, as text

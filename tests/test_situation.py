@@ -346,3 +346,28 @@ def test_what_befalls_a_couple_is_the_spouses_matter_too():
     assert not contradiction("妻子流产后一直自责睡不着，想给那个孩子做超度，有意义吗？", case, ["流产"])
     # an act that is one person's own stays told apart
     assert contradiction("丈夫炒股亏了家里三十万，怎么才能原谅他？", "炒股亏掉了大半积蓄，天天睡不着，怎么办？", ["炒股"])
+
+
+def test_a_question_about_death_is_not_a_bereaved_relatives_case(default_pack):
+    # r27: a teacher asked how to answer a pupil's 人死后去哪里 got the case 「亲人走了以后，现在去了哪里」, whose answers
+    # console someone who has lost a relative; a death word is not a death, and a dying pet is not a dead one
+    bereaved = "亲人走了以后，现在去了哪里？在那边过得好不好？"
+    assert "has died" in contradiction("上课时孩子们问我，人死了以后会去哪里，我该怎么跟他们讲？", bereaved)
+    assert "has died" in contradiction("没有一个不变的我，那死后投胎的是谁？", bereaved)
+    assert not contradiction("我妈上个月走了，她现在在哪里，过得好不好？", bereaved)
+    assert not contradiction("奶奶不在了，她现在在哪里？", bereaved)  # 不在了 is a death
+    bank = bank_of(default_pack)
+    dying_dog = "我家的狗十五岁了，快不行了，要不要让它安乐死？"
+    found = [c.id for c in fitting_cases(bank, dying_dog)]
+    assert "merit-dedication/pet-death" not in found and "killing-vegetarian/pet-euthanasia" in found
+
+
+def test_urging_a_parent_is_the_no_faith_case_only_about_faith(default_pack):
+    # r27: a mother's loach releases (劝她停下来) got the case of parents who do not believe (on 母亲 + 劝她); the
+    # case now needs a word of belief or of urging to recite
+    bank = bank_of(default_pack)
+    ids = lambda t: [c.id for c in fitting_cases(bank, t)]  # noqa: E731
+    assert "family/parents-no-faith" not in ids("我婆婆每个月都去买鸟放生，我想劝她别买了，又怕她生气。")
+    assert "family/parents-no-faith" not in ids("我妈每年春节都去庙里抢头香，该不该劝她？")
+    assert ids("我妈不信佛，怎么劝她念佛？")[:1] == ["family/parents-no-faith"]
+    assert ids("家里老人对佛法没兴趣，我该不该劝？")[:1] == ["family/parents-no-faith"]

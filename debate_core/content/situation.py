@@ -48,6 +48,7 @@ _DIED = re.compile(
     r"|(?:刚|已经|突然)(?:死了|走了)|(?:最后|后来|终究|终于|还是)走了|自杀了|自杀身亡|(?<!差点)(?:身亡|遇难|丧生|猝死)"
     r"|(?:车祸|意外|事故)[^，。？！,?!]{0,2}没了|(?:病|癌|白血病|肿瘤)(?:走了|没了|死了)(?=[，。？！,?!]|$)"
     rf"|(?:{_BEINGS})[^，。？！,?!]{{0,6}}?(?<!快)(?<!要)(?<!早点)走(?:了|后|的)"
+    rf"|(?:{_BEINGS})[^，。？！,?!]{{0,4}}?(?:不在了|不在人世|离开了我们|离开我们了|离我们而去)"
 )
 # any word about death (a question on dying, the dead or rites for them)
 _DEATH = re.compile(_DIED.pattern + r"|死|亡|临终|往生|超度|助念|后事|丧|葬|扫墓|清明|牌位|灵位")
@@ -320,7 +321,9 @@ def contradiction(topic: str, question: str, words: Iterable[str] = (), said: st
         return f"the topic's child is {st}, the case's {sq}"
     if t.died and not q.death:
         return "the topic says someone has died; the case's question is about the living"
-    if q.died and not t.death:
+    if q.died and not t.died:
+        # r27: a teacher asked how to answer a pupil's 人死后去哪里 got the case of a bereaved relative (亲人走了以后
+        # 去了哪里), whose answers console someone who has lost a relative: a death word is not a death
         return "the case's question says someone has died; the topic does not"
     dead_t, dead_q = (deceased(topic), deceased(question)) if t.died and q.died else (frozenset(), frozenset())
     named = said is None or any(w in said for r in dead_q for w in _RELATIONS[r] if len(w) > 1)
