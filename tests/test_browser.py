@@ -505,20 +505,26 @@ def _imported_beacons(server, page, tmp_path):
         settle(page)
         charts = page.locator("[data-testid=stVegaLiteChart]")
         tips: list[tuple[str, str]] = []
-        # the wins charts replace the Activity charts once the rerun is drawn: hover the bars' area until a
-        # tooltip names the winning model (a slow machine may still be drawing at the first pass)
-        for _attempt in range(5):
+        # the wins-by-model chart (the second) replaces the Activity charts once the rerun is drawn; the server's
+        # archive holds other tests' debates too, so sweep along the bars' feet (every bar starts at 0) until a
+        # tooltip names the hostile winning model
+        for _attempt in range(3):
             charts.locator("canvas, svg.marks").first.wait_for()
             page.wait_for_timeout(500)
-            for i in range(charts.count()):
-                charts.nth(i).scroll_into_view_if_needed()
-                box = charts.nth(i).bounding_box()
-                for fx, fy in ((x / 10, y / 10) for y in range(3, 8) for x in range(2, 10)):  # over the bars
-                    page.mouse.move(box["x"] + fx * box["width"], box["y"] + fy * box["height"])
-                    page.wait_for_timeout(150)
+            chart = charts.nth(charts.count() - 1)
+            chart.scroll_into_view_if_needed()
+            box = chart.bounding_box()
+            for fy in (0.45, 0.4, 0.5, 0.35, 0.55):
+                for k in range(4, 97, 2):
+                    page.mouse.move(box["x"] + k / 100 * box["width"], box["y"] + fy * box["height"])
+                    page.wait_for_timeout(60)
                     tip = page.locator("#vg-tooltip-element.visible")
                     if tip.count():
                         tips.append((tip.inner_text(), tip.inner_html()))
+                        if f'<a href="{host}/t-model' in tips[-1][0]:
+                            break
+                if any(f'<a href="{host}/t-model' in text for text, _html in tips):
+                    break
             if any(f'<a href="{host}/t-model' in text for text, _html in tips):
                 break
         shot(page, "beacon-archive-charts")
