@@ -261,8 +261,8 @@ class ArgumentBank(BaseModel):
         there, where, when) is not one of them: r25's waiter asked to net a live fish for a guest (服务员 +
         客人) is not the delivery rider scolded by customers."""
         generic = set(self.generic)
-        deciding = generic | set(self.scene)
-        hit = [c for c in self.cases if c.matches(topic) and any(w not in deciding for w in c.hits(topic))]
+        undeciding = generic | set(self.scene)
+        hit = [c for c in self.cases if c.matches(topic) and any(w not in undeciding for w in c.hits(topic))]
 
         def specific(c: Case) -> int:
             # the topic's characters its non-generic words cover, each counted once: a word listed in two

@@ -228,12 +228,12 @@ def match_synonyms(root: Path, problems: list[str]) -> dict[str, list[str]]:
     return out
 
 
-def match_generic(root: Path, problems: list[str], key: str = "generic") -> list[str]:
-    """``generic:`` in ``master-debate/match-synonyms.yaml``: words that say how the asker feels or hedges
-    (担心, 害怕, 万一 …) and never which situation he is in.  A case is the topic only when at least one of
-    its words the topic holds is not one of these (r7 and r10: a worry about one's own health was answered
-    as "worry about one's family" on 担心 + 万一 alone).  ``key="scene"``: the same file's ``scene:`` list,
-    words that say who is there or where and when (顾客, 服务员, 历史上), never what happened."""
+def match_words(root: Path, problems: list[str], key: str) -> list[str]:
+    """A word list of ``master-debate/match-synonyms.yaml`` by its key.  ``generic:``: words that say how the
+    asker feels or hedges (担心, 害怕, 万一 …) and never which situation he is in; ``scene:``: words that say who
+    is there or where and when (顾客, 服务员, 历史上), never what happened.  A case is the topic only when at
+    least one of its words the topic holds is in neither list (r7 and r10: a worry about one's own health was
+    answered as "worry about one's family" on 担心 + 万一 alone)."""
     f = root / PROTOCOL_DIR / MATCH_SYNONYMS
     data = _read_yaml(f, root, []) if f.is_file() else None
     words = data.get(key) if isinstance(data, dict) else None
@@ -408,10 +408,11 @@ def _load_bank(pack: Pack, root: Path) -> ArgumentBank:
     bank.pairs = _pairs(root, pack, bank, problems)
     bank.cases = _cases(root, pack, bank, problems)
     synonyms = match_synonyms(root, [])  # (its problems are already reported by _cases)
-    generic = match_generic(root, problems)  # with the synonyms of each: 往坏处想 is generic, so is 往坏处
-    bank.generic = list(dict.fromkeys(generic + [x for w in generic for x in synonyms.get(w, ())]))
-    scene = match_generic(root, problems, "scene")
-    bank.scene = list(dict.fromkeys(scene + [x for w in scene for x in synonyms.get(w, ())]))
+    # each list with the synonyms of its words: 往坏处想 is generic, so is 往坏处
+    bank.generic, bank.scene = (
+        list(dict.fromkeys(words + [x for w in words for x in synonyms.get(w, ())]))
+        for words in (match_words(root, problems, "generic"), match_words(root, problems, "scene"))
+    )
     bank.problems = problems
     return bank
 
