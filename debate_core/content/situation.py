@@ -177,6 +177,11 @@ _PERSON_WORDS = sorted({w for ws in _PEOPLE.values() for w in ws}, key=len, reve
 _FILLER = "也都又总还就一直常经最近老是正在在刚"
 
 
+# a clause that opens on whom the act is aimed at (跟 / 和 / 对 / 向 / 给 someone), with no doer before it, is the
+# asker's own act; not 对方 / 对面 / 对象 / 和尚, which name a person
+_TOWARD = re.compile(r"(?:跟|和(?!尚)|对(?!方|面|象)|向|给)")
+
+
 def actor(text: str, word: str) -> str:
     """Who does what ``word`` names in ``text``: the subject of its clause.  A kind of person when the clause
     opens with one (丈夫炒股 → spouse, 我儿子偷偷拿钱打赏 → child) and has the asker do nothing (妈妈让我学佛 →
@@ -190,6 +195,8 @@ def actor(text: str, word: str) -> str:
     if not clause.strip(_FILLER):
         return "self"
     if clause.rstrip(_FILLER).endswith(("我", "我们", "自己")):  # 妈妈让我学佛, 父母反对我吃素: the asker does it
+        return "self"
+    if _TOWARD.match(clause.lstrip(_FILLER)):  # 跟家里人说话总忍不住发火: whom it is aimed at, with no one before it
         return "self"
     own = re.sub(r"^(?:我的|我们家的?|我家的?|家里的?|我(?=" + "|".join(_PERSON_WORDS) + "))", "", clause)
     for kind, kind_words in _PEOPLE.items():
@@ -299,18 +306,51 @@ def _spoken_of(case: Case) -> str:
     return "".join(parts)
 
 
-def contradiction(topic: str, question: str, words: Iterable[str] = (), said: str | None = None) -> str:
+def _acts_named(topic: str, question: str, words: Iterable[str], groups: Iterable[Iterable[str]]) -> list[tuple[str, str]]:
+    """The acts the topic and the case's question both name, as (the topic's word, the question's word): the
+    first match word found in both; else, through each of the case's match ``groups``, the topic's word and the
+    question's word of that group (r28: 我爸脾气越来越暴躁 says 脾气 where the case asks 跟家里人说话总忍不住发火: one
+    act, two words).  A person word names no act."""
+    words = [w for w in words if not any(p in w for p in _PERSON_WORDS)]
+    act = next((w for w in words if w in question), "")
+    if act:
+        return [(act, act)]
+    out = []
+    for group in groups:
+        in_q = [w for w in group if w in question and not any(p in w for p in _PERSON_WORDS)]
+        in_t = [w for w in words if w in group]
+        if in_q and in_t:
+            out.append((in_t[0], in_q[0]))
+    return out
+
+
+def contradiction(
+    topic: str, question: str, words: Iterable[str] = (), said: str | None = None, groups: Iterable[Iterable[str]] = ()
+) -> str:
     """Why ``question`` (a case's own) is not about the matter ``topic`` asks, or "" when nothing disagrees.
-    ``words``: the case's match words found in the topic; the one who does what they name must agree too.
+    ``words``: the case's match words found in the topic; the one who does what they name must agree too
+    (``groups``: the case's match groups, which pair a topic's word with the question's own word for one act).
     ``said``: what the case's masters say on it, when known: a death of another relative disagrees only when
     they name that relative (a case on a father's death that speaks only of 亲人 fits a mother's)."""
     t, q = situation(topic), situation(question)
-    # the first act both name (a person word names no act): one does it himself, the other a family member
-    act = next((w for w in words if w in question and not any(p in w for p in _PERSON_WORDS)), "")
-    by_t, by_q = (actor(topic, act), actor(question, act)) if act else ("", "")
-    couple = {by_t, by_q} == {"self", "spouse"} and bool(_COUPLES.search(act))
-    if {by_t, by_q} & {"self"} and {by_t, by_q} & _FAMILY and not couple:
-        return f"in the topic {act} is done by {by_t}, in the case's question by {by_q}"
+    # the act both name: one does it himself, the other a family member.  Named through match groups, every
+    # group that pairs a word of each must say so: a group can hold an act and its object (催婚 / 相亲: 我妈逼我
+    # 相亲 is the parents' urging, the asker's blind date), and one group that agrees on the doer is enough
+    found = []
+    for act_t, act_q in _acts_named(topic, question, words, groups):
+        by_t, by_q = actor(topic, act_t), actor(question, act_q)
+        if by_t and by_t == by_q:
+            found = []
+            break
+        couple = {by_t, by_q} == {"self", "spouse"} and bool(_COUPLES.search(act_t + act_q))
+        if {by_t, by_q} & {"self"} and {by_t, by_q} & _FAMILY and not couple:
+            found.append(
+                f"in the topic {act_t} is done by {by_t}, in the case's question by {by_q}"
+                if act_t == act_q
+                else f"in the topic {act_t} is done by {by_t}, in the case's question {act_q} by {by_q}"
+            )
+    if found:
+        return found[0]
     for a in _ACTS:  # the asker does in one what he undergoes in the other
         u_t, u_q = undergoes(topic, a), undergoes(question, a)
         if u_t is not None and u_q is not None and u_t != u_q:
@@ -352,5 +392,7 @@ def fitting_cases(bank: ArgumentBank, topic: str) -> list[Case]:
     return [
         c
         for c in (bank.cases_for(topic) if bank.cases else [])
-        if not contradiction(topic, c.question, [w for w in c.hits(topic) if w not in generic], _spoken_of(c))
+        if not contradiction(
+            topic, c.question, [w for w in c.hits(topic) if w not in generic], _spoken_of(c), c.match
+        )
     ]
