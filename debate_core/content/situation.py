@@ -306,7 +306,9 @@ def _spoken_of(case: Case) -> str:
     return "".join(parts)
 
 
-def _acts_named(topic: str, question: str, words: Iterable[str], groups: Iterable[Iterable[str]]) -> list[tuple[str, str]]:
+def _acts_named(
+    topic: str, question: str, words: Iterable[str], groups: Iterable[Iterable[str]]
+) -> list[tuple[str, str]]:
     """The acts the topic and the case's question both name, as (the topic's word, the question's word): the
     first match word found in both; else, through each of the case's match ``groups``, the topic's word and the
     question's word of that group (r28: 我爸脾气越来越暴躁 says 脾气 where the case asks 跟家里人说话总忍不住发火: one
@@ -336,7 +338,7 @@ def contradiction(
     # the act both name: one does it himself, the other a family member.  Named through match groups, every
     # group that pairs a word of each must say so: a group can hold an act and its object (催婚 / 相亲: 我妈逼我
     # 相亲 is the parents' urging, the asker's blind date), and one group that agrees on the doer is enough
-    found = []
+    found: list[str] = []
     for act_t, act_q in _acts_named(topic, question, words, groups):
         by_t, by_q = actor(topic, act_t), actor(question, act_q)
         if by_t and by_t == by_q:
@@ -392,7 +394,5 @@ def fitting_cases(bank: ArgumentBank, topic: str) -> list[Case]:
     return [
         c
         for c in (bank.cases_for(topic) if bank.cases else [])
-        if not contradiction(
-            topic, c.question, [w for w in c.hits(topic) if w not in generic], _spoken_of(c), c.match
-        )
+        if not contradiction(topic, c.question, [w for w in c.hits(topic) if w not in generic], _spoken_of(c), c.match)
     ]
