@@ -17,10 +17,6 @@ from debate_core.content.pairing import choose_pair
 from debate_core.content.text import without_hedges
 from debate_core.engines.offline import OfflineEngine
 from debate_core.engines.offline.compose import (
-    ANTICIPATE,
-    ANTICIPATE_BARE,
-    CASE_ANTICIPATE,
-    CASE_ANTICIPATE_BARE,
     THEN_LEADS,
     ahead_of_answer,
     bare,
@@ -109,27 +105,32 @@ def test_two_questions_on_one_theme_are_two_debates(default_pack):
         assert s1.text != s2.text
 
 
-def test_an_objection_at_a_point_not_yet_put_is_framed_as_what_he_teaches(default_pack):
-    # the first speaker's opening cannot answer anything the other side has said: a point of the
-    # other side's position is what the speaker expects him to put in this staged debate (我料X会讲…),
-    # never something he said, never a view of an anonymous someone (r5: 有人 for the man in the room),
-    # never his school or his later teaching named across the centuries (r10: 蕅益 on 印光所传)
+def test_an_objection_at_a_point_not_yet_put_is_his_own_argument(default_pack):
+    # the first speaker's opening cannot answer anything the other side has said: the seed's ammo there is his
+    # own argument against a view, in his own words, with no frame (r28: 若说X，对此我先说一层看法 / 若就此主张X，
+    # 我要先把话说在前面 read as rebutting a label before the other side had spoken); never something the other
+    # said, never a view of an anonymous someone (r5: 有人 for the man in the room), never his school or his later
+    # teaching named across the centuries (r10: 蕅益 on 印光所传)
+    from debate_core.content.text import ahead_of_answer
+
+    seen = 0
     for c in _cases(default_pack)[:12]:
         d = _run(default_pack, c.question)
         first = d.rounds[0]
         opp = default_pack.masters[d.rounds[1].speaker]
         contrasts = first.plan.of("contrast")
         assert all(not p.heard for p in contrasts)
-        if contrasts:  # one of the opening's wordings of an expectation (compose.ANTICIPATE)
-            shapes = [
-                re.escape(f).replace(re.escape("{what}"), ".+?").replace(re.escape("{opp}"), opp.short_name)
-                for f in ANTICIPATE + (ANTICIPATE_BARE,) + CASE_ANTICIPATE + (CASE_ANTICIPATE_BARE,)
-            ]
-            assert any(re.search(x, first.text) for x in shapes), first.text
+        for p in contrasts:
+            seen += 1
+            body = ahead_of_answer(p.text) if "/case:" in p.ref else p.text
+            assert without_hedges(bare(body))[:14] in without_hedges(first.text), (p.ref, first.text)
+            assert f"{p.target_text}，" not in first.text and f"{p.target_text}这" not in first.text
+        assert not any(w in first.text for w in ("先说一层", "先把话说在前面", "我先说我的看法", "若就此主张"))
         assert f"{opp.short_name}所传" not in first.text
         assert "有人主张" not in first.text and f"{opp.short_name}主张的" not in first.text
         assert f"{opp.short_name}一系" not in first.text  # no school named across the centuries
         assert f"{opp.short_name}的主张里有一条" not in first.text
+    assert seen >= 8, seen
 
 
 def test_later_rounds_take_up_first_what_the_other_side_has_put(default_pack):
@@ -264,7 +265,11 @@ def test_a_question_with_no_case_is_told_so_at_the_top_and_in_the_opening(defaul
     d = _run(default_pack, topic)
     assert d.rounds[0].plan.case == ""
     assert any("没有现成的个案回答" in w and "不回答题中的具体情形" in w for w in d.warnings), d.warnings
-    assert "这件事本身，我不凭空作答" in d.rounds[0].text
+    # ... and the opening names the theme it argues, with no claim to answer the asker and no note about the
+    # speech itself (r28: 这件事本身，我不凭空作答 read as the machinery speaking, not the master)
+    title = d.rounds[0].plan.theme_title
+    assert d.rounds[0].text.startswith(f"说到{title}，我的看法是："), d.rounds[0].text[:60]
+    assert "你提的是" not in d.rounds[0].text and "不凭空作答" not in d.rounds[0].text
     # a doctrinal question (nobody's own situation) is the theme's own question: no such line
     d3 = _run(default_pack, "开悟是一下子的事，还是要一步步修？")  # the theme's own question (no case)
     assert not any("个案" in w for w in d3.warnings) and "这一问落在" in d3.rounds[0].text
@@ -330,10 +335,11 @@ def test_a_reworded_question_is_answered_as_the_case_it_is_named_as(default_pack
     assert bank_of(default_pack).cases_for(topic)[0].id == c.id
     d = _run(default_pack, topic)
     assert any(f"最接近的「{c.question}」" in w for w in d.warnings), d.warnings
-    # ... and the opening says it answers a near question, never 我的回答是 as if to the asker's own (r17)
-    assert d.rounds[0].text.startswith(
-        f"你提的是「{topic.rstrip('？')}？」。这一问，我就最接近的一问「{c.question}」来答："
-    )
+    # ... and the opening is his answer, never 我的回答是 as if to the asker's own (r17), nor a line about the swap
+    # (r28: 这一问，我就最接近的一问「…」来答 read as machinery): the debate's top says it
+    ans = c.answer(d.rounds[0].speaker)
+    assert d.rounds[0].text.startswith(without_hedges(bare(ans.text))[:12]), d.rounds[0].text[:60]
+    assert "最接近" not in d.rounds[0].text and "你提的是" not in d.rounds[0].text
     assert "回到你提的这件事" not in d.rounds[1].text and "回到这一类事，我的回答是：" in d.rounds[1].text
     # no frame claims the asker's own matter (r18: 具体到你这件事 / 最后就你提的这件事作个收束 before advice written
     # for another asker)
@@ -352,7 +358,7 @@ def test_a_topic_that_matches_no_theme_is_never_said_to_fall_on_one(default_pack
     d = _run(default_pack, topic)
     first = d.rounds[0]
     assert not first.plan.theme_terms and not first.plan.case
-    assert "落在" not in first.text and "题中这件事，下面不直接作答" in first.text
+    assert "落在" not in first.text and first.text.startswith(f"我在{first.plan.theme_title}上的一贯看法是：")
     assert any("没有对上" in w for w in d.warnings), d.warnings
 
 

@@ -12,7 +12,7 @@ tests/fixtures/master-skill-mini.  What is asserted of every debate:
 - every 反驳 answers each point it restates, or says it does not;
 - every speech's content is on the debate's theme, or the debate says at its top that the
   topic matched no theme / a master has no position on it;
-- the whole topic is kept (R1 quotes it).
+- where R1 quotes the topic, it quotes it whole.
 """
 
 from __future__ import annotations

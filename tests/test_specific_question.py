@@ -37,7 +37,7 @@ def test_a_specific_doctrinal_question_without_an_answer_says_so(md, topic):
     notes = [w for w in d.warnings if BANNER in w]
     assert len(notes) == 1 and f"「{plan.theme_title}」" in notes[0]
     opening = d.rounds[0].text
-    assert "题中具体所问，下面不逐条作答" in opening
+    assert opening.startswith(f"说到{plan.theme_title}，我的看法是：")  # his view on the theme, no claim to answer
     assert "这一问落在" not in opening  # no claim that the question is the theme's
 
 

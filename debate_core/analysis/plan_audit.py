@@ -11,7 +11,7 @@ debate.  What they read (docs/arguments.md):
 - absent masters: no 12-character run of a critique aimed at a master who is not in the debate;
 - rebuttals: every restated point is answered or owned up to as unanswered (暂不辩驳);
 - theme: every plan is on the debate's theme, and a topic that matched no theme, or a master
-  with no position on it, is declared in the debate's warnings; R1 keeps the whole topic.
+  with no position on it, is declared in the debate's warnings; where R1 quotes the topic, it quotes it whole.
 """
 
 from __future__ import annotations
@@ -157,8 +157,8 @@ def citation_faults(speech: Speech, pack: Pack) -> list[str]:
                 or (x.quote and before.endswith(f"「{bare(x.quote)}」"))
                 # a 综合's objection says its reservation where it turns on what it granted (compose._held_at_turn)
                 or (x.kind == "contrast" and before.endswith(_norm(bare(after_turn(x.text)))))
-                # an opening's case objection is said from where it presses (content.text.ahead_of_answer)
-                or ("/case:" in x.ref and before.endswith(_norm(bare(ahead_of_answer(x.text)))))
+                # an opening's objection is said from where it presses (content.text.ahead_of_answer)
+                or (x.kind == "contrast" and before.endswith(_norm(bare(ahead_of_answer(x.text)))))
             )
             for x in _plan(speech).points
         )
@@ -239,9 +239,13 @@ def theme_faults(debate: Debate, pack: Pack) -> list[str]:
             )
             if not on:
                 out.append(f"R{s.round} {x.kind} {x.ref} is off the theme {choice.theme}")
-    # the whole topic, up to its closing punctuation (a statement's 。 is dropped inside 「」)
-    if bare(debate.topic) not in debate.rounds[0].text and _plan(debate.rounds[0]).material != "none":
-        out.append("R1 does not keep the whole topic")
+    # the whole topic, up to its closing punctuation (a statement's 。 is dropped inside 「」), wherever R1 quotes it
+    # (你提的是「…」: only where his answer was written for it; on a near case or a theme the debate's top says
+    # what the answers are for, and r28's readers read the quoted topic before another question's answer as
+    # machinery).  Issue 22 found it cut at its first comma, its question part lost
+    first = debate.rounds[0].text
+    if "你提的是「" in first and bare(debate.topic) not in first and _plan(debate.rounds[0]).material != "none":
+        out.append("R1 quotes the topic cut short")
     return out
 
 

@@ -231,34 +231,30 @@ def _thin(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
 
 
 def _opening(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
-    # the asker's own words (r10: a master speaking of 题目 read as editorial residue); when the bank's
-    # question is a near one, the debate's top says so (material_note), not the master's mouth
-    out = [f"你提的是「{quoted(topic)}」。"]
+    # the asker's own words (r10: a master speaking of 题目 read as editorial residue), only where the answer is
+    # written for this very question.  On a near case or a theme, the debate's top says what the answers were
+    # written for (material_note) and the master simply speaks: r28's readers read 这一问，我就最接近的一问「…」
+    # 来答 / 这件事本身，我不凭空作答 / 题中具体所问，下面不逐条作答 as machinery breaking character, and r17's read
+    # 你提的是「…」。我的回答是： before a near question's answer as a false claim to answer the asker's own
+    out = []
     stances = plan.of("stance")
     case = plan.of("case")
     if case:  # the bank answers this very question: the answer first, then the ground it stands on
-        # a near question is said to be one (r17: 你提的是「…」。我的回答是： before an answer to the bank's question
-        # read as a false claim to answer the asker's own), in the lead, never as a line about the swap
         near = _near(plan, topic)
-        out.append(
-            (f"这一问，我就最接近的一问「{quoted(plan.case_question)}」来答：" if near else "我的回答是：")
-            + said(me, case[0])
-        )
+        out.append(said(me, case[0]) if near else f"你提的是「{quoted(topic)}」。我的回答是：" + said(me, case[0]))
         out += [_frame(_vary(THEN_LEADS, plan, me), near) + said(me, p) for p in plan.of("case_then")]
         out += _grounds(plan, me, OPENING_GROUND, near)
         if stances:  # only with reasons of his that meet the question (else the plan states no claim)
             out.append(f"这个回答，出自我一向的主张：{bare(stances[0].text)}。")
     else:
-        # the bank argues the theme the topic falls under: the lead says which, and never claims a fuller answer
+        # the bank argues the theme the topic falls under: the lead names it and never claims a fuller answer
         if not plan.theme_terms:  # the topic matched no theme: the speech argues one, and never says it "falls" there
-            lead = f"题中这件事，下面不直接作答；我只说我在「{plan.theme_title}」上的一贯看法："
-        elif personal_question(topic):
-            lead = f"这件事本身，我不凭空作答；它落在「{plan.theme_title}」上，我在这上面的看法是："
-        elif specific_question(topic) and not plan.case:
+            lead = f"我在{plan.theme_title}上的一贯看法是："
+        elif personal_question(topic) or (specific_question(topic) and not plan.case):
             # (r21: 这一问落在「空与有」上 before a debate that never reached 应成 and 自续 read as a false claim)
-            lead = f"题中具体所问，下面不逐条作答；我只说我在「{plan.theme_title}」上的一贯看法："
+            lead = f"说到{plan.theme_title}，我的看法是："
         else:
-            lead = f"这一问落在「{plan.theme_title}」上，我在这上面的看法是："
+            lead = f"你提的是「{quoted(topic)}」。这一问落在「{plan.theme_title}」上，我在这上面的看法是："
         out.append(lead + bare(stances[0].text) + "。")
     reasons = plan.of("reason")
     if len(reasons) > 1:
@@ -267,44 +263,20 @@ def _opening(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
     elif reasons:
         out.append(f"理由是：{said(me, reasons[0])}")
     out += _support(plan, me, "此外，")
-    for i, c in enumerate(plan.of("contrast")):
-        # the other side has not spoken yet: his view is what the speaker expects him to put, in the staged
-        # debate (r10: 蕅益 naming 印光所传 reads as an anachronism, and r5 found 有人 for the man in the room)
-        what = _named(c)
-        if i == 0:
-            at_case = on_case(c)
-            frames, bare_frame = (CASE_ANTICIPATE, CASE_ANTICIPATE_BARE) if at_case else (ANTICIPATE, ANTICIPATE_BARE)
-            frame = (frames[_pick(topic, len(frames))] if what else bare_frame).format(opp=opp.short_name, what=what)
-            shown = c.model_copy(update={"text": ahead_of_answer(c.text)}) if at_case else c
-            out.append(_frame(frame, _near(plan, topic)) + said(me, shown))
-        else:
-            out.append((f"至于{what}，我也另有一层看法：" if what else "还有一层：") + said(me, c))
+    for c in plan.of("contrast"):
+        # the other side has not spoken yet: the seed's ammo (至少引用 1 条) is the speaker's own argument against a
+        # view, in his own words and with no frame.  r28's readers, both, asked for every 若说X，我先说一层看法 /
+        # 我要先把话说在前面 to go: an opening that rebuts a label nobody has put reads as a compiler's
+        # cross-reference (r24 had already ruled out forecasting him: 我料 / 大概 / 多半).  Said from where it
+        # presses, without the sentences that grant what nobody has said yet (三种止观…只是入路不同，这一句我认。但…:
+        # with no frame, 这一句 would point at a sentence never spoken)
+        out.append(said(me, c.model_copy(update={"text": ahead_of_answer(c.text)})))
     return "".join(out)
 
 
-# The opening's objection at a point of the other side's known teaching (he has not spoken yet), put as a view
-# the speaker takes up in advance, in one of a few wordings chosen by the topic so that a class reading several
-# debates does not meet the same sentence in each (r15: 我料X会讲… in every debate). It neither names the other
-# master nor says what he will say: r24's readers read 我料 / 大概 / 多半 / 想来 as forecasting a man who has not
-# spoken, often across centuries (罗什 on 玄奘, 密勒日巴 on 宗喀巴); r10 found a later master's name an
-# anachronism, r5 found 有人 for the man in the room. ``opp`` stays a field for callers that pass it.
-ANTICIPATE = (
-    "若说{what}，对此我先说一层看法：",
-    "至于{what}的讲法，我先说我的看法：",
-    "就{what}这一层，我要先把话说在前面：",
-)
-ANTICIPATE_BARE = "这上面别家所见或与我不同，我先说一层看法："
-# ... and at the answer the other side is expected to give to this very question (a case objection)
-CASE_ANTICIPATE = (
-    "这件事若答以{what}，对此我先说一层看法：",
-    "至于{what}这样的回答，我先说我的看法：",
-    "若就此主张{what}，我要先把话说在前面：",
-)
-CASE_ANTICIPATE_BARE = "这件事别家的回答或与我不同；我先说一层："
-
-
 # A 综合 on a case closes on where the two answers put their weight (each wording holds 各有看重：, the plan
-# audit's phrase for a case_difference point), chosen by the topic like the opening's expectation frames.
+# audit's phrase for a case_difference point), chosen by the topic so that a class reading
+# several debates does not meet the same sentence in each.
 CASE_CLOSE = (
     "所以就这件事，{opp}和我各有看重：我看重的是{mine}，他看重的是{theirs}。",
     "说到底，这件事上{opp}和我各有看重：我看重的是{mine}；他看重的是{theirs}。",
@@ -342,10 +314,11 @@ THEN_LEADS = ("落到这件事上，", "具体到你这件事，", "放到眼前
 OPENING_GROUND = ("就这件事，我还想说：", "这件事还有一层要说：", "这里还要补一层：")
 LATER_GROUND = ("就这件事，我还有一层要说：", "这件事上，我还要再说一层：", "再往深处说一层：")
 HELD_LEADS = ("对{}，我仍有一层不能放下的看法：", "对{}，我还有一处放不下：", "对{}，我仍有一层保留：")
-TO_READER = ("最后留给你的话是：", "末了，给你的一句话：", "落到你身上，我最后想说：")
+# (no 一句话: r28's readers found 末了，给遇到这类事的人一句话： before two paragraphs)
+TO_READER = ("最后留给你的话是：", "末了，我想对你说：", "落到你身上，我最后想说：")
 NEAR_TO_READER = (
-    "最后留给问这类事的人一句话：",
-    "末了，给遇到这类事的人一句话：",
+    "最后留给问这类事的人的话是：",
+    "末了，我想对遇到这类事的人说：",
     "落到问这类事的人身上，我最后想说：",
 )
 NEXT_GROUND = ("再说一层：", "另有一层：", "还可以再看一层：")
