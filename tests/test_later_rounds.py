@@ -161,6 +161,8 @@ def test_a_case_debate_closes_on_its_own_answers_and_agreements(default_pack, de
             held_by = {s.speaker_name[:2] for s in d.rounds if s.role == "回应" and s.plan.of("hold")}
             if granted:
                 assert cons.startswith(granted[0].speaker_name[:2]) and "里的一层" in cons, cons
+            elif "先认了" in cons:  # a held reply's or a rebuttal's own grant, quoted as his (r26, r28)
+                assert "他的话是：「" in cons and cons[:2] in {s.speaker_name[:2] for s in d.rounds}, cons
             else:
                 assert cons.endswith("本场没有明白说出的共许之处。") and all(n in cons for n in held_by), cons
         # the 分歧本质 says what stayed apart in this debate: each objection held against, by name, from the
@@ -222,11 +224,16 @@ def test_a_case_rebuttal_restates_only_what_the_opening_said_and_takes_up_its_ob
     assert openings >= 30 and taken >= openings // 2, (openings, taken)
 
 
+# the wordings of an opening that rebutted the other side's point in advance, before r28 (compose had them as
+# ANTICIPATE / CASE_ANTICIPATE): none may come back
+ANTICIPATING = ("先说一层", "先把话说在前面", "我先说我的看法", "这件事若答以", "若就此主张", "这样的回答，我", "别家所见或与我不同")
+
+
 def test_an_opening_on_a_case_raises_in_advance_its_objection_at_the_others_answer(default_pack):
     # r16: the opening's 我料X会讲… took up the other side's general doctrine (家教延及护生 on a child who games
     # all day), and his rebuttal spent its second point off the question; where the bank holds the other's reply
     # to the opener's objection at his answer to the case, that objection is the one raised, and answered
-    from debate_core.engines.offline.compose import CASE_ANTICIPATE, CASE_ANTICIPATE_BARE, ahead_of_answer
+    from debate_core.engines.offline.compose import ahead_of_answer
 
     seen = cut = 0
     for c, d in _case_debates(default_pack, 3):
@@ -241,10 +248,9 @@ def test_an_opening_on_a_case_raises_in_advance_its_objection_at_the_others_answ
         seen += 1
         assert [p.ref for p in contrast] == [own[0].id], (c.id, contrast)
         assert contrast[0].target_text == c.answer(r2.speaker).gist and not contrast[0].heard
-        # framed as what he is expected to answer to this question, never as something he has said
-        opp = default_pack.masters[r2.speaker].short_name
-        frames = [f.format(opp=opp, what="\0").split("\0")[0] for f in (*CASE_ANTICIPATE, CASE_ANTICIPATE_BARE)]
-        assert any(f in r1.text for f in frames), r1.text
+        # his own argument, with no frame about the other side's answer to come (r28: 若就此主张X，我要先把话说在
+        # 前面 read as a rebuttal of a label nobody had put), and never as something the other has said
+        assert not any(w in r1.text for w in ANTICIPATING), r1.text
         # said before he has answered: from where it presses, without the grant of his answer's details (r18)
         said_ahead = ahead_of_answer(own[0].text)
         assert without_hedges(bare(said_ahead))[:16] in without_hedges(r1.text)
@@ -549,3 +555,50 @@ def test_no_common_ground_is_never_said_after_a_reply_that_granted_in_its_own_wo
             quoted += 1
             assert "他的话是：「" in cons
     assert quoted >= 3, quoted
+
+
+def test_no_common_ground_is_never_said_after_a_rebuttal_that_granted_in_its_own_words(default_pack):
+    # r28 (three debates of twelve): 「本场没有明白说出的共许之处」 after a 反驳 that answered 这是实事，光不敢疑。但… and
+    # 这层光认: what a rebuttal grants of the point it answers, in its own words, is common ground, quoted as his
+    import re
+
+    from debate_core.content.text import GRANT_THEN_TURN, says_own_stance
+    from debate_core.engines.offline import OfflineEngine
+
+    bank = bank_of(default_pack)
+    md = MasterDebate(default_pack, OfflineEngine(default_pack))
+    quoted = 0
+    for c in bank.cases[::4][:150]:
+        d = md.run(md.prepare(DebateConfig(topic=c.question)))
+        granted = [
+            m["granted"]
+            for s in d.rounds
+            if s.role == "反驳"
+            for p in s.plan.of("answer")
+            for m in [GRANT_THEN_TURN.match(p.text.strip())]
+            if m and says_own_stance(p.text) and not re.search(r"不能同意|不敢苟同|不能认|不认", m["granted"])
+        ]
+        cons = d.observation.consensus
+        if granted:
+            assert "没有明白说出的共许之处" not in cons, (c.id, cons, granted)
+        if "在反驳里先认了" in cons:
+            quoted += 1
+            quote = cons.split("他的话是：「", 1)[1].rstrip("」。")
+            assert any(bare(g).rstrip("。！？").startswith(quote[:10]) for g in granted), (c.id, cons, granted)
+    assert quoted >= 3, quoted
+
+
+@pytest.mark.parametrize(
+    ("reply", "own"),
+    [
+        ("凡夫多，惑业重，这是实情，我不争。但利钝不是先天定下的份额。", True),
+        ("大师由卖柴而悟，这是实事，光不敢疑。但那样的根器千百年难得一见。", True),
+        ("初学者的心飘来飘去，这是实情。只是标记要细。", True),
+        ("这话听来有理，我却不能同意。", True),  # a refusal says his stance too
+        ("标记是为了看清。只是初学者容易用力过猛。", False),
+    ],
+)
+def test_a_fact_granted_as_such_says_the_replys_own_stance(reply, own):
+    from debate_core.content.text import says_own_stance
+
+    assert says_own_stance(reply) is own

@@ -120,6 +120,7 @@ class OfflineEngine:
             ) or (
                 _granted_ground(bank, case, choice.theme, req, names)
                 or _held_granted(bank, case, choice.theme, req, names)
+                or _rebuttal_granted(bank, case, choice.theme, req, names)
                 or _none_accepted(req, names)
             )
         elif pa and pbp:
@@ -172,6 +173,42 @@ def _held_granted(
             f"{names.get(who, who)}在回应里坚持原说，但先认了{names.get(other, other)}「{gist}」一说里的一层，"
             f"他的话是：「{granted}」。"
         )
+    return ""
+
+
+def _rebuttal_granted(
+    bank: ArgumentBank, case: Case | None, theme: str, req: ObservationRequest, names: dict[str, str]
+) -> str:
+    """共识点 from a 反驳 that granted part of what it answered before turning on it (这是实事，光不敢疑。但… / 这层
+    光认，…): the point its summary names (X驳：A；B), found as his objection at the other side or as his reply to
+    the other's objection, and its granted sentence quoted as his.  r28's readers read 本场没有明白说出的共许之处
+    as false after exactly such grants."""
+    for s in req.summaries:
+        head, sep, body = s.text.partition("驳：")
+        if not sep or s.speaker not in names:
+            continue
+        who = s.speaker
+        other = next((k for k in names if k != who), "")
+        for gist in (bare(g) for g in re.split(r"[；。]", body.split("。引")[0]) if g.strip()):
+            objs = list(case.objections_at(who, other)) if case is not None else []
+            objs += bank.objections(who, other, theme)
+            mine = next((o for o in objs if bare(o.gist) == gist), None)
+            text = mine.text if mine is not None else ""
+            if mine is None:  # his reply to the other's objection, named by that reply's gist
+                theirs = list(case.objections_at(other, who)) if case is not None else []
+                theirs += bank.objections(other, who, theme)
+                for o in theirs:
+                    reply = (case.reply_to(o.id) if case is not None else None) or next(
+                        iter(bank.replies_to(o.id, who)), None
+                    )
+                    if reply is not None and bare(reply.gist) == gist:
+                        text = reply.text
+                        break
+            m = GRANT_THEN_TURN.match(text.strip()) if text else None
+            if m is None or not says_own_stance(text) or _REFUSAL.search(m["granted"]):
+                continue
+            granted = re.sub(r"【[^】]*】", "", m["granted"]).rstrip("。！？").replace("「", "『").replace("」", "』")
+            return f"{names[who]}在反驳里先认了{names.get(other, other)}的一层，他的话是：「{granted}」。"
     return ""
 
 
