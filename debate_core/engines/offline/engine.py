@@ -168,12 +168,17 @@ def _held_granted(
         m = GRANT_THEN_TURN.match(reply.text.strip()) if reply is not None and reply.text else None
         if m is None or not says_own_stance(reply.text) or _REFUSAL.search(m["granted"]):
             continue
-        granted = re.sub(r"【[^】]*】", "", m["granted"]).rstrip("。！？").replace("「", "『").replace("」", "』")
+        granted = _grant_quoted(m["granted"])
         return (
             f"{names.get(who, who)}在回应里坚持原说，但先认了{names.get(other, other)}「{gist}」一说里的一层，"
             f"他的话是：「{granted}」。"
         )
     return ""
+
+
+def _grant_quoted(granted: str) -> str:
+    """A granted sentence as the 共识点 quotes it: no citation mark, no closing stop, inner quotes as 『』."""
+    return re.sub(r"【[^】]*】", "", granted).rstrip("。！？").replace("「", "『").replace("」", "』")
 
 
 def _rebuttal_granted(
@@ -207,7 +212,7 @@ def _rebuttal_granted(
             m = GRANT_THEN_TURN.match(text.strip()) if text else None
             if m is None or not says_own_stance(text) or _REFUSAL.search(m["granted"]):
                 continue
-            granted = re.sub(r"【[^】]*】", "", m["granted"]).rstrip("。！？").replace("「", "『").replace("」", "』")
+            granted = _grant_quoted(m["granted"])
             return f"{names[who]}在反驳里先认了{names.get(other, other)}的一层，他的话是：「{granted}」。"
     return ""
 
