@@ -122,7 +122,7 @@ def test_an_objection_at_a_point_not_yet_put_is_his_own_argument(default_pack):
         assert all(not p.heard for p in contrasts)
         for p in contrasts:
             seen += 1
-            body = ahead_of_answer(p.text) if "/case:" in p.ref else p.text
+            body = ahead_of_answer(p.text)  # from where it presses, without a grant of what nobody has said
             assert without_hedges(bare(body))[:14] in without_hedges(first.text), (p.ref, first.text)
             assert f"{p.target_text}，" not in first.text and f"{p.target_text}这" not in first.text
         assert not any(w in first.text for w in ("先说一层", "先把话说在前面", "我先说我的看法", "若就此主张"))

@@ -602,3 +602,32 @@ def test_a_fact_granted_as_such_says_the_replys_own_stance(reply, own):
     from debate_core.content.text import says_own_stance
 
     assert says_own_stance(reply) is own
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        # r29: an opening said these grants of views nobody had put (这话有力 / 这句话说得很对 / 老僧极赞同)
+        (
+            "亏钱让人看清世事靠不住，这话有力。只是一个夜里睡不着的人，心里全是数字和家人的脸，要他去参这个睡不着的是谁，他抓不住。",
+            "一个夜里睡不着的人",
+        ),
+        (
+            "依他无性而非无，这句话说得很对，正合一尘即空即有之义。只是讲到依他起为止，仍把空有当作一法的两面分别交代，还没有说到一即一切、一切即一的圆融无碍。",
+            "讲到依他起为止",
+        ),
+        (
+            "把眼光收回自己身上，老僧极赞同，最深的教言就是时常观察自己的过失。但不见他过之后，还可以再走一步，把受的委屈当作清偿业债、体会他人痛苦的机会，转成增长慈悲的助缘。",
+            "不见他过之后",
+        ),
+        # a 他 that stands for someone only the grant names: kept whole
+        (
+            "病人临终时陪在身边，这话很暖。只是握着他的手念佛的时候，心里不要慌，一句一句念清楚，念到最后一口气。",
+            "病人临终时陪在身边",
+        ),
+    ],
+)
+def test_an_opening_says_an_objection_from_where_it_presses(text, said):
+    from debate_core.content.text import ahead_of_answer
+
+    assert ahead_of_answer(text).startswith(said)
