@@ -11,7 +11,7 @@ from debate_core.content.text import specific_question
 from debate_core.models import DebateConfig
 from debate_core.protocols.master import MasterDebate
 
-BANNER = "人物包里没有就本题写好的专门回答"
+BANNER = "所据资料里没有就本题写好的专门回答"
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +66,7 @@ def test_a_topic_that_shares_only_particles_with_a_theme_is_not_called_near_it(d
     assert nearest_theme(bank_of(default_pack), topic) is None
     d = md.run(md.prepare(DebateConfig(topic=topic)))
     assert not any("字面最接近" in w for w in d.warnings)
-    assert any("没有对上人物包里的任何议题" in w for w in d.warnings), d.warnings
+    assert any("没有对上所据资料里的任何议题" in w for w in d.warnings), d.warnings
 
 
 def test_a_word_inside_a_longer_word_that_means_something_else_matches_no_case(default_pack):

@@ -190,40 +190,42 @@ def _theme_choice(bank: ArgumentBank, topic: str, a: str, b: str, row_theme: str
 def material_note(
     bank: ArgumentBank, choice: ThemeChoice, names: dict[str, str], topic_matched: bool, topic: str = ""
 ) -> list[str]:
-    """The warnings a debate carries at its top about its material (Chinese, like the debate)."""
+    """The warnings a debate carries at its top about its material (Chinese, like the debate).  They speak of
+    所据资料 (the material the debate draws on), not of the 人物包: r28's and r29's readers found the engine's term
+    in the line a class reads first."""
     out = []
     if choice.how == "near":
         out.append(
-            f"⚠️ 本题没有直接对上人物包里的议题；就字面最接近的是「{choice.title}」，双方就此作答，未必切中所问。"
+            f"⚠️ 本题没有直接对上所据资料里的议题；就字面最接近的是「{choice.title}」，双方就此作答，未必切中所问。"
         )
     elif choice.asked and not topic_matched:
         out.append(
-            f"⚠️ 本题问的是「{choice.asked}」，人物包里这两位没有都就此立说；改就本配对的「{choice.title}」作答，"
+            f"⚠️ 本题问的是「{choice.asked}」，所据资料里这两位没有都就此立说；改就本配对的「{choice.title}」作答，"
             "未必切中所问。"
         )
     elif not topic_matched:
-        out.append(f"⚠️ 本题没有对上人物包里的任何议题；双方改就「{choice.title}」各陈本宗宗旨，未必切中所问。")
+        out.append(f"⚠️ 本题没有对上所据资料里的任何议题；双方改就「{choice.title}」各陈本宗宗旨，未必切中所问。")
     elif choice.how == "topic" and bank.cases and personal_question(topic):
         # the bank answers concrete questions (cases), but not this one: the reader is told before R1
         # (r9: 未必逐一回答 promised more than such a debate gives: it does not answer the situation at all)
         out.append(
-            f"⚠️ 题中所问的具体情形，人物包里没有现成的个案回答；"
+            f"⚠️ 题中所问的具体情形，所据资料里没有现成的个案回答；"
             f"双方只就它所属的「{choice.title}」陈述一般的看法，不回答题中的具体情形。"
         )
     elif choice.how == "topic" and not choice.case and specific_question(topic):
         # a specific question of doctrine the bank has no answer written for: the debate argues its theme
         out.append(
-            f"⚠️ 人物包里没有就本题写好的专门回答；双方只就它所属的「{choice.title}」陈述本宗的一般看法，"
+            f"⚠️ 所据资料里没有就本题写好的专门回答；双方只就它所属的「{choice.title}」陈述本宗的一般看法，"
             "题中具体所问未必答到。"
         )
     case = bank.case(choice.case) if choice.case else None
     if case is not None and topic and cjk_only(case.question) != cjk_only(topic):
         # the answers were written for the bank's question, the nearest it holds: the reader is told here,
         # once, and no master announces the swap in his speech (r10: 这一问，和「…」是一类事 read as residue)
-        out.append(f"⚠️ 人物包里没有就本题原样写好的回答；双方的回答是就最接近的「{case.question}」写的，请对照原题读。")
+        out.append(f"⚠️ 所据资料里没有就本题原样写好的回答；双方的回答是就最接近的「{case.question}」写的，请对照原题读。")
     for slug, name in names.items():
         if slug not in choice.held_by:
-            out.append(f"⚠️ 人物包里没有{name}关于「{choice.title}」的立场：他这一方的发言会很短，只说能说的。")
+            out.append(f"⚠️ 所据资料里没有{name}关于「{choice.title}」的立场：他这一方的发言会很短，只说能说的。")
     if bank.derived:
         out.append("⚠️ 本人物包没有论证层，立场由其教言按关键词归到议题上；没有写好的答辩与共许，对辩力度有限。")
     return out
