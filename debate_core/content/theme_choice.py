@@ -222,7 +222,9 @@ def material_note(
     if case is not None and topic and cjk_only(case.question) != cjk_only(topic):
         # the answers were written for the bank's question, the nearest it holds: the reader is told here,
         # once, and no master announces the swap in his speech (r10: 这一问，和「…」是一类事 read as residue)
-        out.append(f"⚠️ 所据资料里没有就本题原样写好的回答；双方的回答是就最接近的「{case.question}」写的，请对照原题读。")
+        out.append(
+            f"⚠️ 所据资料里没有就本题原样写好的回答；双方的回答是就最接近的「{case.question}」写的，请对照原题读。"
+        )
     for slug, name in names.items():
         if slug not in choice.held_by:
             out.append(f"⚠️ 所据资料里没有{name}关于「{choice.title}」的立场：他这一方的发言会很短，只说能说的。")
