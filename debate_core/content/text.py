@@ -247,9 +247,10 @@ _PRESS_TURN = re.compile(r"[。；](?:只是|但是|但|可是|不过|然而)[�
 
 
 def ahead_of_answer(text: str) -> str:
-    """A case objection said before the other side has answered: from where it presses (只是… / 但…), without
-    the sentences that grant details of his answer (r18: an opening quoting 要你在检查、打针时处处标记 from a
-    speech not yet given read as if it had seen the script); the whole text when it has no such turn."""
+    """An objection said in the opening, before the other side has spoken: from where it presses (只是… / 但…),
+    without the sentences that grant details of his answer or view (r18: an opening quoting 要你在检查、打针时处处
+    标记 from a speech not yet given read as if it had seen the script; r29: 这话有力 of a view nobody had put);
+    the whole text when it has no such turn."""
     m = _PRESS_TURN.search(text)
     rest = text[m.end() :] if m else ""
     # (kept whole when what follows leans on the grant for its 他 / 她, 握着他的手 with no one named before it;
