@@ -271,7 +271,13 @@ def _opening(plan: SpeechPlan, topic: str, me: Master, opp: Master) -> str:
         # presses, without the sentences that grant what nobody has said yet (三种止观…只是入路不同，这一句我认。但…:
         # with no frame, 这一句 would point at a sentence never spoken)
         out.append(said(me, c.model_copy(update={"text": ahead_of_answer(c.text)})))
-    return "".join(out)
+    text = "".join(out)
+    if cjk_len(text) < MIN_CHARS + 5 and plan.of("contrast"):
+        # the plan measured the objections whole: a speech the cut grants would take under the seed's floor says
+        # them whole (a length check a class sees fail is worse than one grant too many)
+        cut = len(plan.of("contrast"))
+        text = "".join(out[:-cut] + [said(me, c) for c in plan.of("contrast")])
+    return text
 
 
 # A 综合 on a case closes on where the two answers put their weight (each wording holds 各有看重：, the plan
